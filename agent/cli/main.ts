@@ -1,0 +1,96 @@
+// `logx-agent` entry: `run` (default) and `sandbox`. yargs 18 ships as ESM only, so it is loaded
+// with a dynamic import(), which works from this CommonJS build on every supported Node.
+
+import type { Argv } from 'yargs'
+import { runCommand } from './run-command'
+import { sandboxCommand, type SandboxArgs } from './sandbox-command'
+import type { CliIo } from './io'
+
+export type { CliIo } from './io'
+
+/** Parses argv and runs the command; resolves with the exit code. Never calls process.exit. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const { default: yargs } = await import('yargs')
+  let exitCode = 0
+  let failure: string | undefined
+  const cli: Argv = yargs([...argv])
+    .scriptName('logx-agent')
+    .usage('$0 <command> [options]')
+    .command(
+      ['run', '$0'],
+      'run the agent (for now: the embedded sandbox and its inbox)',
+      (y) =>
+        y
+          .option('config', { type: 'string', describe: 'agent config file (accepted; tailing arrives later)' })
+          .option('port', { type: 'number', default: 4010, describe: 'port of the embedded sandbox' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface of the embedded sandbox' }),
+      async (args) => {
+        // With exitProcess(false) yargs still calls the handler after a strict-mode failure.
+        if (failure !== undefined) return
+        exitCode = await runCommand({ port: args.port, host: args.host, config: args.config }, io)
+      },
+    )
+    .command(
+      'sandbox',
+      'start the local messaging API sandbox with its web inbox',
+      (y) =>
+        y
+          .option('port', { type: 'number', default: 4010, describe: 'port to listen on (0 picks a free one)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to listen on' })
+          .option('data', { type: 'string', describe: 'data directory: records survive restarts' })
+          .option('api-key', { type: 'string', describe: 'apikey header the sandbox accepts (default sandbox-api-key)' })
+          .option('activity-token', { type: 'string', describe: 'X-O-TOKEN the activity webhook accepts (default sandbox-activity-token)' })
+          .option('lead-account', { type: 'string', describe: 'account segment of the lead webhook URL (default sandbox)' })
+          .option('retention', { type: 'number', describe: 'most records kept per kind (default 10000)' })
+          .option('fault', {
+            type: 'string',
+            array: true,
+            describe: 'fault rule as JSON, repeatable, e.g. \'{"kind":"error","status":503,"rate":0.1}\'',
+          })
+          .example('$0 sandbox --port 4010 --data .logx-agent/sandbox', 'persistent sandbox on the default port'),
+      async (args) => {
+        if (failure !== undefined) return
+        const sandboxArgs: SandboxArgs = { port: args.port, host: args.host, faults: args.fault ?? [] }
+        if (args.data !== undefined) sandboxArgs.dataDir = args.data
+        if (args['api-key'] !== undefined) sandboxArgs.apiKey = args['api-key']
+        if (args['activity-token'] !== undefined) sandboxArgs.activityToken = args['activity-token']
+        if (args['lead-account'] !== undefined) sandboxArgs.leadAccount = args['lead-account']
+        if (args.retention !== undefined) sandboxArgs.retention = args.retention
+        exitCode = await sandboxCommand(sandboxArgs, io)
+      },
+    )
+    .strict()
+    .help()
+    .version(false)
+    .exitProcess(false)
+    .fail((message: string | undefined, err: Error | undefined) => {
+      failure = message ?? err?.message ?? 'invalid command line'
+    })
+  try {
+    await cli.parseAsync()
+  } catch (err) {
+    failure ??= (err as Error).message
+  }
+  if (failure !== undefined) {
+    io.stderr.write(`logx-agent: ${failure}\nRun logx-agent --help for usage.\n`)
+    return 2
+  }
+  return exitCode
+}
+
+/** The bin entry: real streams and process signals. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const controller = new AbortController()
+  const stop = (): void => controller.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  try {
+    process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal })
+  } catch (err) {
+    process.stderr.write(`logx-agent: ${(err as Error).stack ?? String(err)}\n`)
+    process.exitCode = 1
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+  }
+}

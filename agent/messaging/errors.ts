@@ -1,0 +1,163 @@
+// Every failure of the messaging client is a MessagingApiError with a stable code. Codes are never
+// reused or renamed; across a worker-thread boundary match on `code`, not on the class.
+// README.md in this folder documents each code (a test keeps the two in step).
+
+import type { OperationName } from './wire'
+
+export const MessagingErrorCodes = {
+  /** Input rejected before anything was sent; `field` names the offending field. */
+  VALIDATION: 'LOGX_MSG_ERR_VALIDATION',
+  /** 401: missing or wrong `apikey` / `X-O-TOKEN`. */
+  UNAUTHORIZED: 'LOGX_MSG_ERR_UNAUTHORIZED',
+  /** 403: the credentials are valid but not allowed to do this. */
+  FORBIDDEN: 'LOGX_MSG_ERR_FORBIDDEN',
+  /** 400 or 422: the service rejected the request body or query. */
+  BAD_REQUEST: 'LOGX_MSG_ERR_BAD_REQUEST',
+  /** 404: unknown route, webhook or lead. */
+  NOT_FOUND: 'LOGX_MSG_ERR_NOT_FOUND',
+  /** Any other 4xx status. */
+  CLIENT_STATUS: 'LOGX_MSG_ERR_CLIENT_STATUS',
+  /** 429: rate limited; `retryAfterMs` carries Retry-After when the service sent one. */
+  RATE_LIMITED: 'LOGX_MSG_ERR_RATE_LIMITED',
+  /** 5xx. */
+  SERVER: 'LOGX_MSG_ERR_SERVER',
+  /** 2xx whose body says it failed (an `error` field, `success: false`, `status: "error"`). */
+  REJECTED: 'LOGX_MSG_ERR_REJECTED',
+  /** 2xx whose body claims to be JSON but does not parse, or lacks what the operation returns. */
+  MALFORMED_RESPONSE: 'LOGX_MSG_ERR_MALFORMED_RESPONSE',
+  /** Connection refused, reset or dropped. */
+  NETWORK: 'LOGX_MSG_ERR_NETWORK',
+  /** The per-attempt timeout elapsed. */
+  TIMEOUT: 'LOGX_MSG_ERR_TIMEOUT',
+  /** The caller's AbortSignal fired. */
+  ABORTED: 'LOGX_MSG_ERR_ABORTED',
+  /** Client options are unusable (bad base URL, negative timeout...). */
+  INVALID_OPTION: 'LOGX_MSG_ERR_INVALID_OPTION',
+} as const
+
+export type MessagingErrorCode = (typeof MessagingErrorCodes)[keyof typeof MessagingErrorCodes]
+
+export interface MessagingErrorDetails {
+  operation?: OperationName | undefined
+  status?: number | undefined
+  /** Response body as received (secrets scrubbed, truncated to 4 KiB). */
+  rawBody?: string | undefined
+  field?: string | undefined
+  recoverable?: boolean
+  ambiguous?: boolean
+  retryAfterMs?: number | undefined
+  attempts?: number
+  cause?: unknown
+}
+
+const brand = Symbol.for('logx.messaging.error')
+
+export class MessagingApiError extends Error {
+  /** Codes an error must carry to count as an instance of this class (checked by brand, not prototype). */
+  static readonly codes: ReadonlySet<MessagingErrorCode> = new Set(Object.values(MessagingErrorCodes))
+
+  readonly code: MessagingErrorCode
+  readonly operation: OperationName | undefined
+  readonly status: number | undefined
+  readonly rawBody: string | undefined
+  readonly field: string | undefined
+  /** Trying again later may succeed (network, timeout, 429, 5xx, malformed 2xx). */
+  readonly recoverable: boolean
+  /** The far end may have acted on the request although we saw a failure. */
+  readonly ambiguous: boolean
+  readonly retryAfterMs: number | undefined
+  /** How many HTTP attempts were made (0 for validation errors). */
+  attempts: number
+
+  constructor(code: MessagingErrorCode, message: string, details: MessagingErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    this.name = new.target.name
+    this.code = code
+    this.operation = details.operation
+    this.status = details.status
+    this.rawBody = details.rawBody
+    this.field = details.field
+    this.recoverable = details.recoverable ?? false
+    this.ambiguous = details.ambiguous ?? false
+    this.retryAfterMs = details.retryAfterMs
+    this.attempts = details.attempts ?? 0
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  // Matching by brand and code lets errors from another copy of the package (or rebuilt after a
+  // structured clone) still satisfy `instanceof`.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null) return false
+    if ((value as Record<symbol, unknown>)[brand] !== true) return false
+    return this.codes.has((value as { code: MessagingErrorCode }).code)
+  }
+}
+
+export interface ValidationProblem {
+  field: string
+  message: string
+}
+
+export class MessagingValidationError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.VALIDATION])
+  readonly problems: readonly ValidationProblem[]
+
+  constructor(operation: OperationName | undefined, problems: readonly ValidationProblem[]) {
+    const first = problems[0] ?? { field: '(input)', message: 'is invalid' }
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''
+    super(MessagingErrorCodes.VALIDATION, `${first.field}: ${first.message}${more}`, {
+      operation,
+      field: first.field,
+    })
+    this.problems = problems
+  }
+}
+
+export class MessagingAuthError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([
+    MessagingErrorCodes.UNAUTHORIZED,
+    MessagingErrorCodes.FORBIDDEN,
+  ])
+}
+
+export class MessagingRequestError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([
+    MessagingErrorCodes.BAD_REQUEST,
+    MessagingErrorCodes.NOT_FOUND,
+    MessagingErrorCodes.CLIENT_STATUS,
+  ])
+}
+
+export class MessagingRateLimitError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.RATE_LIMITED])
+}
+
+export class MessagingServerError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.SERVER])
+}
+
+export class MessagingRejectedError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.REJECTED])
+}
+
+export class MessagingMalformedResponseError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([
+    MessagingErrorCodes.MALFORMED_RESPONSE,
+  ])
+}
+
+export class MessagingNetworkError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.NETWORK])
+}
+
+export class MessagingTimeoutError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.TIMEOUT])
+}
+
+export class MessagingAbortedError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.ABORTED])
+}
+
+export class MessagingOptionError extends MessagingApiError {
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.INVALID_OPTION])
+}

@@ -1,0 +1,16 @@
+// Public surface of the messaging client.
+
+export { createMessagingClient } from './client'
+export type { MessagingClient, MessagingClientOptions, ProfileSearchQuery, SendResult } from './client'
+export { createLeadWebhookClient } from './webhook-client'
+export type { LeadCreated, LeadWebhookClient, LeadWebhookClientOptions } from './webhook-client'
+export type { ConnectionOptions } from './connection'
+export type { CallOptions, DebugEvent } from './http-call'
+export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter } from './backoff'
+export type { RetryPolicy } from './backoff'
+export { detectOutcome, parseBody } from './outcome'
+export type { Outcome, ParsedBody } from './outcome'
+export type { ListQuery, RecordPage } from './paging'
+export * from './errors'
+export * from './request-builders'
+export * from './wire'

@@ -1,0 +1,34 @@
+// Every failure of the sandbox itself (not the HTTP errors it serves on purpose) is a SandboxError
+// with a stable code. Codes are never reused.
+
+export const SandboxErrorCodes = {
+  /** An option is missing, of the wrong type or out of range; `path` names it. */
+  INVALID_OPTION: 'LOGX_SANDBOX_ERR_INVALID_OPTION',
+  /** A fault rule is malformed; `path` names the field. */
+  INVALID_FAULT: 'LOGX_SANDBOX_ERR_INVALID_FAULT',
+  /** The data directory cannot be created or read. */
+  DATA_DIR: 'LOGX_SANDBOX_ERR_DATA_DIR',
+  /** The server could not listen (port in use, permission). */
+  LISTEN: 'LOGX_SANDBOX_ERR_LISTEN',
+} as const
+
+export type SandboxErrorCode = (typeof SandboxErrorCodes)[keyof typeof SandboxErrorCodes]
+
+const brand = Symbol.for('logx.sandbox.error')
+
+export class SandboxError extends Error {
+  readonly code: SandboxErrorCode
+  readonly path: string | undefined
+
+  constructor(code: SandboxErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'SandboxError'
+    this.code = code
+    this.path = options.path
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}

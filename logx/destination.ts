@@ -1,0 +1,95 @@
+// The fast file destination: sonic-boom, made safe for logging (EPIPE ends output quietly,
+// asynchronous destinations are flushed when the process exits).
+import SonicBoom from 'sonic-boom'
+import { isMainThread } from 'node:worker_threads'
+import { registerExitHandler, unregisterExitHandler, type ExitEvent } from './on-exit'
+
+export interface DestinationOptions {
+  /** File path or file descriptor; default 1 (standard output). */
+  dest?: string | number
+  /** Alias of dest, as sonic-boom spells it. */
+  fd?: number | string
+  /** Bytes buffered before a write; 0 writes every line at once. */
+  minLength?: number
+  /** Upper bound of the buffer; lines beyond it are dropped with a 'drop' event. */
+  maxLength?: number
+  /** Largest single write. */
+  maxWrite?: number
+  /** Synchronous writes: nothing is ever lost, each line costs a system call. */
+  sync?: boolean
+  /** fsync after each write (sync mode). */
+  fsync?: boolean
+  /** Append to the file (default) or truncate it. */
+  append?: boolean
+  /** Create the parent directory. */
+  mkdir?: boolean
+  /** File mode for a new file. */
+  mode?: number | string
+  /** Flush the buffer every N milliseconds. */
+  periodicFlush?: number
+}
+
+export type DestinationStream = SonicBoom
+
+/** A number, or a string that is an integer, is a file descriptor; anything else is a path. */
+export function normalizeFileDescriptor(dest: unknown): unknown {
+  if (dest === undefined || dest === null) return process.stdout.fd ?? 1
+  if (typeof dest === 'string' && dest.trim() !== '' && Number.isInteger(Number(dest))) return Number(dest)
+  return dest
+}
+
+function noop(): void {}
+
+function flushOnExit(stream: SonicBoom, event: ExitEvent): void {
+  if ((stream as unknown as { destroyed?: boolean }).destroyed) return
+  if (event === 'beforeExit') {
+    // The event loop still runs: flush asynchronously, then close so the process can end.
+    stream.flush()
+    stream.once('drain', () => stream.end())
+  } else {
+    stream.flushSync()
+  }
+}
+
+/** Wraps sonic-boom with the guarantees a logger needs. */
+export function createSafeDestination(options: DestinationOptions & { fd?: unknown; dest?: unknown }): DestinationStream {
+  // Open the file synchronously even for asynchronous writing: a line logged (or a fatal flushed,
+  // or a process.exit) before an asynchronous open completes would otherwise be lost, and a bad
+  // path fails here, at construction, instead of in a later 'error' event.
+  const stream = new SonicBoom({ ...(options as ConstructorParameters<typeof SonicBoom>[0]), sync: true })
+  ;(stream as unknown as { sync: boolean }).sync = options.sync === true
+  stream.on('error', onError)
+  if (!options.sync && isMainThread) {
+    registerExitHandler(stream, flushOnExit)
+    stream.on('close', () => unregisterExitHandler(stream))
+  }
+  return stream
+
+  function onError(err: NodeJS.ErrnoException): void {
+    if (err.code === 'EPIPE') {
+      // The reader went away (e.g. `| head`): stop writing instead of crashing the app.
+      const muted = stream as unknown as Record<string, unknown>
+      muted.write = () => true
+      muted.end = noop
+      muted.flushSync = noop
+      muted.destroy = noop
+      return
+    }
+    stream.removeListener('error', onError)
+    stream.emit('error', err)
+  }
+}
+
+/**
+ * `logx.destination([dest | options])`: a fast destination on a file path or descriptor.
+ * A string or number is the destination itself, written without buffering.
+ */
+export function destination(dest?: string | number | DestinationOptions): DestinationStream {
+  if (typeof dest === 'object' && dest !== null) {
+    const options = { ...dest }
+    options.dest = normalizeFileDescriptor(options.dest ?? options.fd) as string | number
+    delete options.fd
+    return createSafeDestination(options)
+  }
+  return createSafeDestination({ dest: normalizeFileDescriptor(dest) as string | number, minLength: 0 })
+}

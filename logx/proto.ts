@@ -1,0 +1,217 @@
+// The prototype every logger shares: level handling, children, bindings, flush.
+import { EventEmitter } from 'node:events'
+import { LogxError, LogxErrorCodes } from './errors'
+import { assertCustomLevels, assertNoLevelCollisions, createLevelMapping, createLevelPrefixes, isStandardLevel } from './levels'
+import { getLogMethod, noop } from './log-method'
+import { serializeBindings } from './chindings'
+import { asJson, write } from './write'
+import { createRedaction } from './redaction'
+import { version } from './version'
+import {
+  asJsonSym,
+  chindingsSym,
+  formatOptsSym,
+  formattersSym,
+  hooksSym,
+  levelCompSym,
+  levelValSym,
+  lsCacheSym,
+  msgPrefixSym,
+  onChildSym,
+  redactSym,
+  serializersSym,
+  setLevelSym,
+  streamSym,
+  stringifiersSym,
+  stringifySafeSym,
+  useOnlyCustomLevelsSym,
+  writeSym,
+} from './symbols'
+
+type LoggerState = Record<string | symbol, any>
+
+function setLevel(this: LoggerState, level: string | number): void {
+  const { labels, values } = this.levels
+  let label: string
+  if (typeof level === 'number') {
+    const found = labels[level]
+    if (found === undefined) throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, `unknown level value ${level}`, 'level')
+    label = found
+  } else {
+    label = level
+  }
+  const value = values[label]
+  if (typeof value !== 'number') {
+    throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, `unknown level ${String(label)} (known levels: ${Object.keys(values).concat('silent').join(', ')})`, 'level')
+  }
+  const previousValue: number | undefined = this[levelValSym]
+  this[levelValSym] = value
+  const isEnabled = this[levelCompSym]
+  const hook = this[hooksSym].logMethod
+  const onlyCustom = this[useOnlyCustomLevelsSym]
+  for (const name in values) {
+    const levelValue = values[name] as number
+    if (!isEnabled(levelValue, value)) {
+      this[name] = noop
+      continue
+    }
+    this[name] = getLogMethod(levelValue, hook, name === 'fatal' && !onlyCustom && isStandardLevel(name))
+  }
+  this.emit('level-change', label, value, previousValue === undefined ? undefined : labels[previousValue], previousValue, this)
+}
+
+function isLevelEnabled(this: LoggerState, level: string): boolean {
+  const value = this.levels.values[level]
+  return value !== undefined && this[levelCompSym](value, this[levelValSym])
+}
+
+function copySerializers(parent: Record<string | symbol, unknown>, added: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
+  const merged: Record<string | symbol, unknown> = Object.create(null)
+  for (const source of [parent, added]) {
+    for (const key in source) merged[key] = source[key]
+    for (const sym of Object.getOwnPropertySymbols(source)) merged[sym] = source[sym]
+  }
+  return merged
+}
+
+interface ChildOptions {
+  level?: string
+  serializers?: Record<string, (value: any) => unknown>
+  formatters?: { level?: (label: string, value: number) => object; bindings?: (bindings: Record<string, unknown>) => Record<string, unknown>; log?: (obj: Record<string, unknown>) => Record<string, unknown> }
+  customLevels?: Record<string, number>
+  redact?: unknown
+  msgPrefix?: string
+}
+
+/** Moves deprecated configuration keys out of the bindings, with a warning that names the replacement. */
+function takeDeprecatedBindingOptions(bindings: Record<string, unknown>, options: ChildOptions): ChildOptions {
+  let result = options
+  for (const key of ['serializers', 'formatters', 'customLevels', 'level'] as const) {
+    if (!Object.prototype.hasOwnProperty.call(bindings, key)) continue
+    process.emitWarning(`bindings.${key} is deprecated, use options.${key} of child() instead`, { code: 'LOGX_DEP_BINDINGS_' + key.toUpperCase() })
+    if (result === options) result = { ...options }
+    ;(result as Record<string, unknown>)[key] = bindings[key]
+  }
+  return result
+}
+
+function child(this: LoggerState, bindings: Record<string, unknown>, options?: ChildOptions | null): LoggerState {
+  if (!bindings || typeof bindings !== 'object') {
+    throw new LogxError(LogxErrorCodes.MISSING_BINDINGS, 'missing bindings for child logger: child(bindings, [options]) needs an object', 'bindings')
+  }
+  const opts = takeDeprecatedBindingOptions(bindings, options ?? {})
+  const instance: LoggerState = Object.create(this)
+  let levelShapeChanged = false
+
+  if (opts.serializers !== undefined) {
+    instance[serializersSym] = copySerializers(this[serializersSym], opts.serializers as Record<string, unknown>)
+  }
+  if (opts.formatters !== undefined) {
+    const parent = this[formattersSym]
+    instance[formattersSym] = {
+      level: opts.formatters.level ?? parent.level,
+      bindings: opts.formatters.bindings ?? parent.bindings,
+      log: opts.formatters.log ?? parent.log,
+    }
+    levelShapeChanged = opts.formatters.level !== undefined
+  }
+  if (opts.customLevels !== undefined) {
+    assertCustomLevels(opts.customLevels, 'options.customLevels')
+    assertNoLevelCollisions(this.levels, opts.customLevels, 'options.customLevels')
+    const inherited: Record<string, number> = { ...this.levels.values }
+    instance.levels = createLevelMapping({ ...inherited, ...opts.customLevels }, true)
+    levelShapeChanged = true
+  }
+  if (levelShapeChanged) instance[lsCacheSym] = createLevelPrefixes(instance.levels, instance[formattersSym].level)
+  if (opts.redact !== undefined) {
+    const redaction = createRedaction(opts.redact, instance[stringifySafeSym], 'options.redact')
+    instance[redactSym] = redaction
+    instance[stringifiersSym] = redaction === null ? null : redaction.stringifiers
+    instance[formatOptsSym] = redaction === null ? instance[formatOptsSym] : { stringify: redaction.stringifyAll }
+  }
+  if (typeof opts.msgPrefix === 'string') instance[msgPrefixSym] = (this[msgPrefixSym] ?? '') + opts.msgPrefix
+
+  instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
+
+  const level = opts.level ?? this.level
+  if (level !== this.level || opts.customLevels !== undefined) {
+    instance[setLevelSym](level)
+  } else {
+    // The spec keeps pino's documented behaviour: every child() emits level-change, with the child last.
+    const value = this[levelValSym]
+    instance.emit('level-change', level, value, level, value, instance)
+  }
+  const onChild = this[onChildSym]
+  if (onChild !== noop) onChild(instance)
+  return instance
+}
+
+function bindings(this: LoggerState): Record<string, unknown> {
+  const chindings: string = this[chindingsSym]
+  const parsed = JSON.parse('{' + chindings.slice(1) + '}') as Record<string, unknown>
+  delete parsed.pid
+  delete parsed.hostname
+  return parsed
+}
+
+function setBindings(this: LoggerState, newBindings: Record<string, unknown>): void {
+  this[chindingsSym] = serializeBindings(this, newBindings)
+}
+
+function flush(this: LoggerState, cb?: (err?: Error | null) => void): void {
+  if (cb !== undefined && cb !== null && typeof cb !== 'function') {
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'flush(cb): callback must be a function', 'cb')
+  }
+  const stream = this[streamSym]
+  if (typeof stream.flush !== 'function') {
+    if (cb) cb()
+    return
+  }
+  if (!cb) {
+    stream.flush(noop)
+    return
+  }
+  // sonic-boom calls back before an in-flight write lands when minLength is 0; the callback
+  // promises the lines are written, so wait until the destination is idle.
+  stream.flush((err?: Error | null) => {
+    if (err) return cb(err)
+    const whenIdle = (): void => {
+      if (stream._writing === true && stream.destroyed !== true) setImmediate(whenIdle)
+      else cb()
+    }
+    whenIdle()
+  })
+}
+
+export const loggerPrototype: LoggerState = {
+  child,
+  bindings,
+  setBindings,
+  flush,
+  isLevelEnabled,
+  version,
+  silent: noop,
+  get level(): string {
+    const labels = this.levels?.labels
+    return labels ? labels[this[levelValSym]] : ''
+  },
+  set level(level: string) {
+    this[setLevelSym](level)
+  },
+  get levelVal(): number {
+    return this[levelValSym]
+  },
+  set levelVal(_value: number) {
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'levelVal is read-only: set logger.level instead', 'levelVal')
+  },
+  get msgPrefix(): string | undefined {
+    return this[msgPrefixSym]
+  },
+  get [Symbol.toStringTag](): string {
+    return 'Logx'
+  },
+  [writeSym]: write,
+  [asJsonSym]: asJson,
+  [setLevelSym]: setLevel,
+}
+Object.setPrototypeOf(loggerPrototype, EventEmitter.prototype)

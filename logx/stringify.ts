@@ -1,0 +1,142 @@
+// JSON encoding for the write path: a quick string quoter, JSON.stringify for the common case,
+// and a safe encoder (circular refs, depth and breadth limits, BigInt, throwing getters) only
+// when JSON.stringify refuses a value.
+
+// Anything JSON must escape: control characters, quote, backslash, and lone surrogates
+// (JSON.stringify escapes those too, so output stays valid UTF-8).
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/
+
+export function quoteString(str: string): string {
+  if (str.length < 64 && !NEEDS_ESCAPE.test(str)) return '"' + str + '"'
+  return JSON.stringify(str)
+}
+
+export interface SafeStringifyLimits {
+  depthLimit: number
+  edgeLimit: number
+}
+
+export type SafeStringify = (value: unknown) => string | undefined
+
+/**
+ * Builds an encoder that never throws: `[Circular]` for cycles, `[Object]`/`[Array]` past
+ * depthLimit, at most edgeLimit keys/elements per container, BigInt as a number, and a
+ * placeholder for any property whose getter or toJSON throws.
+ */
+export function createSafeStringify({ depthLimit, edgeLimit }: SafeStringifyLimits): SafeStringify {
+  // Ancestors of the value being encoded; a fresh array per call keeps re-entrant calls (a toJSON that logs) apart.
+  let stack: unknown[] = []
+
+  function encodeProperty(holder: Record<string, unknown>, key: string): string | undefined {
+    let value: unknown
+    try {
+      value = holder[key]
+      if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        value = (value as { toJSON: (k: string) => unknown }).toJSON(key)
+      }
+    } catch (err) {
+      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
+    }
+    return encodeValue(value)
+  }
+
+  function encodeValue(value: unknown): string | undefined {
+    switch (typeof value) {
+      case 'string':
+        return quoteString(value)
+      case 'number':
+        return Number.isFinite(value) ? String(value) : 'null'
+      case 'boolean':
+        return value ? 'true' : 'false'
+      case 'bigint':
+        return String(value)
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined
+      default:
+        break
+    }
+    if (value === null) return 'null'
+    if (stack.includes(value)) return '"[Circular]"'
+    const isArray = Array.isArray(value)
+    if (stack.length >= depthLimit) return isArray ? '"[Array]"' : '"[Object]"'
+    stack.push(value)
+    try {
+      return isArray ? encodeArray(value as unknown[]) : encodeObject(value as Record<string, unknown>)
+    } finally {
+      stack.pop()
+    }
+  }
+
+  function encodeArray(array: unknown[]): string {
+    if (array.length === 0) return '[]'
+    const shown = Math.min(array.length, edgeLimit)
+    let out = '['
+    for (let i = 0; i < shown; i++) {
+      if (i > 0) out += ','
+      out += encodeProperty(array as unknown as Record<string, unknown>, String(i)) ?? 'null'
+    }
+    const hidden = array.length - shown
+    if (hidden > 0) out += ',"... ' + hidden + ' item' + (hidden === 1 ? '' : 's') + ' not stringified"'
+    return out + ']'
+  }
+
+  function encodeObject(object: Record<string, unknown>): string {
+    let keys: string[]
+    try {
+      keys = Object.keys(object)
+    } catch (err) {
+      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
+    }
+    let out = '{'
+    let written = 0
+    let shownKeys = 0
+    for (const key of keys) {
+      if (shownKeys >= edgeLimit) break
+      shownKeys++
+      const encoded = encodeProperty(object, key)
+      if (encoded === undefined) continue
+      if (written > 0) out += ','
+      out += quoteString(key) + ':' + encoded
+      written++
+    }
+    const hidden = keys.length - shownKeys
+    if (hidden > 0) {
+      out += (written > 0 ? ',' : '') + '"...":"' + hidden + ' item' + (hidden === 1 ? '' : 's') + ' not stringified"'
+    }
+    return out + '}'
+  }
+
+  return function safeStringify(value: unknown): string | undefined {
+    const outer = stack
+    stack = []
+    try {
+      if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        value = (value as { toJSON: (k: string) => unknown }).toJSON('')
+      }
+      return encodeValue(value)
+    } catch (err) {
+      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
+    } finally {
+      stack = outer
+    }
+  }
+}
+
+function describeThrown(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err)
+  } catch {
+    return 'unknown error'
+  }
+}
+
+/** JSON.stringify first (fast, exact), the safe encoder only when it throws (cycles, BigInt, throwing getters). */
+export function stringifyValue(value: unknown, safe: SafeStringify): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return safe(value)
+  }
+}

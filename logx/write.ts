@@ -1,0 +1,166 @@
+// The write path: one log call becomes one line. Everything here runs per call, so it only
+// reads state prepared at construction and concatenates.
+import { quoteString, stringifyValue, createSafeStringify } from './stringify'
+import {
+  asJsonSym,
+  chindingsSym,
+  endSym,
+  errorKeySym,
+  formattersSym,
+  hooksSym,
+  lsCacheSym,
+  messageKeySym,
+  mixinMergeStrategySym,
+  mixinSym,
+  needsMetadataGsym,
+  nestedKeyStrSym,
+  redactSym,
+  serializersSym,
+  streamSym,
+  stringifiersSym,
+  stringifySafeSym,
+  timeSliceIndexSym,
+  timeSym,
+  wildcardFirstSym,
+} from './symbols'
+import { reportLogFailure } from './log-method'
+
+type LoggerState = Record<symbol, any>
+type Stringifier = (value: unknown) => string | undefined
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/** Merge keys win over mixin keys unless a mixinMergeStrategy says otherwise. */
+function defaultMixinMergeStrategy(mergeObject: object, mixinObject: object): object {
+  return Object.assign(mixinObject, mergeObject)
+}
+
+/** Encodes one property value, or undefined when JSON would omit it. */
+function encodeValue(value: unknown, stringifier: Stringifier | undefined, safe: (v: unknown) => string | undefined): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return stringifier === undefined ? quoteString(value) : stringifier(value)
+    case 'number':
+      if (stringifier !== undefined) return stringifier(Number.isFinite(value) ? value : null)
+      return Number.isFinite(value) ? '' + value : 'null'
+    case 'boolean':
+      if (stringifier !== undefined) return stringifier(value)
+      return value ? 'true' : 'false'
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined
+    default:
+      return stringifier === undefined ? stringifyValue(value, safe) : stringifier(value)
+  }
+}
+
+export function asJson(this: LoggerState, obj: any, msg: unknown, level: number, time: string): string {
+  const serializers = this[serializersSym]
+  const stringifiers = this[stringifiersSym]
+  const safe = this[stringifySafeSym]
+  const messageKey: string = this[messageKeySym]
+  let data: string = this[lsCacheSym][level] + time + this[chindingsSym]
+
+  const formatLog = this[formattersSym].log
+  if (formatLog !== undefined) obj = formatLog(obj === null ? {} : obj)
+
+  let props = ''
+  if (obj !== null && obj !== undefined) {
+    const errorKey: string = this[errorKeySym]
+    const wildcardStringifier: Stringifier | undefined = stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
+    for (const key in obj) {
+      let value = obj[key]
+      if (value === undefined || !hasOwn.call(obj, key)) continue
+      // The message argument wins over a `msg` property; writing both would duplicate the key.
+      if (msg !== undefined && key === messageKey) continue
+      const serializer = serializers[key]
+      if (serializer !== undefined) value = serializer(value)
+      else if (key === errorKey && serializers.err !== undefined) value = serializers.err(value)
+      const stringifier = stringifiers === null ? undefined : stringifiers[key] || wildcardStringifier
+      const encoded = encodeValue(value, stringifier, safe)
+      if (encoded === undefined) continue
+      props += ',' + quoteString(key) + ':' + encoded
+    }
+  }
+
+  let msgPart = ''
+  if (msg !== undefined) {
+    const serializer = serializers[messageKey]
+    const value = serializer === undefined ? msg : serializer(msg)
+    const stringifier = stringifiers === null ? undefined : stringifiers[messageKey] || stringifiers[wildcardFirstSym]
+    const encoded = encodeValue(value, stringifier, safe)
+    if (encoded !== undefined) msgPart = ',' + quoteString(messageKey) + ':' + encoded
+  }
+
+  const nestedKeyStr: string = this[nestedKeyStrSym]
+  if (nestedKeyStr !== '' && props !== '') {
+    data += nestedKeyStr + props.slice(1) + '}'
+  } else {
+    data += props
+  }
+  return data + msgPart + this[endSym]
+}
+
+/** When building the line throws (a serializer or formatter broke its contract), still say something. */
+function fallbackLine(logger: LoggerState, msg: unknown, level: number, time: string, err: unknown): string {
+  let reason: string
+  try {
+    reason = err instanceof Error ? err.message : String(err)
+  } catch {
+    reason = 'unknown error'
+  }
+  let line = (logger[lsCacheSym][level] ?? '{"level":' + level) + time + logger[chindingsSym]
+  if (typeof msg === 'string') line += ',' + quoteString(logger[messageKeySym]) + ':' + quoteString(msg)
+  return line + ',"logxError":' + quoteString('line could not be serialized: ' + reason) + logger[endSym]
+}
+
+export function write(this: LoggerState, input: unknown, msg: unknown, level: number): void {
+  const time: string = this[timeSym]()
+  const mixin = this[mixinSym]
+  let obj: any
+  if (input === null || input === undefined) {
+    obj = mixin === undefined ? null : {}
+  } else if (input instanceof Error) {
+    obj = { [this[errorKeySym]]: input }
+    if (msg === undefined) msg = input.message
+  } else {
+    obj = input
+    if (msg === undefined && obj[this[messageKeySym]] === undefined) {
+      const err = obj[this[errorKeySym]]
+      if (err) msg = err.message
+    }
+  }
+
+  let line: string
+  try {
+    if (mixin !== undefined) {
+      const strategy = this[mixinMergeStrategySym] ?? defaultMixinMergeStrategy
+      obj = strategy(obj, mixin(obj, level, this) ?? {})
+    }
+    line = this[asJsonSym](obj, msg, level, time)
+  } catch (err) {
+    reportLogFailure(err)
+    line = fallbackLine(this, msg, level, time, err)
+  }
+
+  const stream = this[streamSym]
+  if (stream[needsMetadataGsym] === true) {
+    stream.lastLevel = level
+    // Redacted values must not leak through the metadata protocol either.
+    const redaction = this[redactSym]
+    stream.lastObj = obj === null || obj === undefined ? {} : redaction ? redaction.redactObject(obj) : obj
+    stream.lastMsg = msg
+    stream.lastTime = time.slice(this[timeSliceIndexSym])
+    stream.lastLogger = this
+  }
+  const streamWrite = this[hooksSym].streamWrite
+  try {
+    stream.write(streamWrite === undefined ? line : streamWrite(line))
+  } catch (err) {
+    // A destroyed or failing destination must not turn a log call into a crash.
+    reportLogFailure(err)
+  }
+}
+
+export { createSafeStringify }

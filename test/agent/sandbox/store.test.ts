@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { createStore, type StoredEntry } from '../../../agent/sandbox/store'
+
+describe('sandbox store', () => {
+  it('lists newest first with paging and a limit', () => {
+    const store = createStore({ retention: 100 })
+    for (let i = 1; i <= 5; i++) store.add('sms', ({ id }) => ({ id, n: i }))
+    expect(store.page('sms', 1, 2, undefined)).toEqual({ records: [{ id: 'sms-5', n: 5 }, { id: 'sms-4', n: 4 }], total: 5 })
+    expect(store.page('sms', 3, 2, undefined).records.map((r) => r['n'])).toEqual([1])
+    expect(store.page('sms', 2, 2, 3)).toEqual({ records: [{ id: 'sms-3', n: 3 }], total: 3 })
+    expect(store.page('sms', 9, 2, undefined).records).toEqual([])
+  })
+
+  it('searches across kinds, case-insensitively, newest first', () => {
+    const store = createStore({ retention: 100 })
+    store.add('sms', () => ({ sms: 'Disk FULL' }))
+    store.add('mail', () => ({ subject: 'disk full again' }))
+    store.add('chat', () => ({ variable: ['cpu'] }))
+    expect(store.search({ text: 'disk full' }).map((e) => e.kind)).toEqual(['mail', 'sms'])
+    expect(store.search({ kinds: ['sms', 'chat'] }).map((e) => e.kind)).toEqual(['chat', 'sms'])
+  })
+
+  it('compacts the journal once it is mostly records retention already dropped', () => {
+    const appended: StoredEntry[] = []
+    let rewrites: StoredEntry[][] = []
+    const store = createStore({
+      retention: 2,
+      journal: { append: (e) => appended.push(e), rewrite: (all) => rewrites.push([...all]) },
+    })
+    for (let i = 0; i < 1100; i++) store.add('sms', () => ({ i }))
+    expect(appended).toHaveLength(1100)
+    expect(rewrites).toHaveLength(1)
+    expect(rewrites[0]?.map((e) => e.record['i'])).toEqual([1001, 1002])
+    rewrites = []
+    store.reset()
+    expect(rewrites).toEqual([[]])
+  })
+
+  it('continues lead ids after the highest recovered one', () => {
+    const store = createStore({
+      retention: 10,
+      initial: [{ seq: 7, kind: 'lead', record: { id: '1042', lead_id: '1042' } }],
+    })
+    expect(store.nextLeadId()).toBe('1043')
+    expect(store.findLead('1042')?.seq).toBe(7)
+    expect(store.add('sms', ({ id }) => ({ id })).seq).toBe(8)
+  })
+})

@@ -1,0 +1,122 @@
+import { describe, expect, it, vi } from 'vitest'
+import logx from 'logx'
+import { createSink } from '../helpers/sink'
+
+const quiet = { base: null, timestamp: false }
+
+describe('child loggers', () => {
+  it('pin bindings to every line and share the parent destination', () => {
+    const sink = createSink()
+    const root = logx(quiet, sink)
+    const child = root.child({ reqId: 1 })
+    const grandchild = child.child({ user: 'ann' })
+    root.info('r')
+    child.info('c')
+    grandchild.info('g')
+    expect(sink.records()).toEqual([
+      { level: 30, msg: 'r' },
+      { level: 30, reqId: 1, msg: 'c' },
+      { level: 30, reqId: 1, user: 'ann', msg: 'g' },
+    ])
+  })
+
+  it('bindings() returns a clone of all bindings, inherited ones included', () => {
+    const child = logx({ name: 'n' }, createSink()).child({ a: 1 }).child({ b: { c: 2 } })
+    const bindings = child.bindings()
+    expect(bindings).toEqual({ name: 'n', a: 1, b: { c: 2 } })
+    ;(bindings.b as any).c = 99
+    expect(child.bindings()).toEqual({ name: 'n', a: 1, b: { c: 2 } })
+  })
+
+  it('options.level starts the child elsewhere and stays mutable', () => {
+    const sink = createSink()
+    const child = logx({ ...quiet, level: 'info' }, sink).child({}, { level: 'debug' })
+    expect(child.level).toBe('debug')
+    child.debug('d')
+    child.level = 'error'
+    child.warn('hidden')
+    expect(sink.records()).toEqual([{ level: 20, msg: 'd' }])
+  })
+
+  it('options.serializers override the parent, which keeps its own; the symbol exposes the effective set', () => {
+    const sink = createSink()
+    const upper = (v: string) => v.toUpperCase()
+    const root = logx({ ...quiet, serializers: { a: () => 'root' } }, sink)
+    const child = root.child({}, { serializers: { a: upper, b: upper } })
+    const plain = root.child({ x: 1 })
+    child.info({ a: 'x', b: 'y' })
+    root.info({ a: 'x', b: 'y' })
+    expect(sink.records()).toEqual([
+      { level: 30, a: 'X', b: 'Y' },
+      { level: 30, a: 'root', b: 'y' },
+    ])
+    const serializersSym = Symbol.for('logx.serializers')
+    expect((plain as any)[serializersSym]).toBe((root as any)[serializersSym])
+    expect((child as any)[serializersSym].a).toBe(upper)
+    expect(typeof (child as any)[serializersSym].err).toBe('function')
+  })
+
+  it('reserved binding keys configure the child instead, with a deprecation warning', () => {
+    const sink = createSink()
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    const child = logx(quiet, sink).child({ level: 'debug', serializers: { a: () => 'S' }, keep: 1 } as any)
+    child.debug({ a: 1 }, 'x')
+    expect(sink.records()).toEqual([{ level: 20, keep: 1, a: 'S', msg: 'x' }])
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringContaining('bindings.serializers is deprecated'),
+      expect.stringContaining('bindings.level is deprecated'),
+    ])
+    warn.mockRestore()
+  })
+
+  it('child() without bindings is an error', () => {
+    expect(() => (logx({}, createSink()) as any).child()).toThrow(expect.objectContaining({ code: 'LOGX_ERR_MISSING_BINDINGS' }))
+  })
+
+  it('onChild is called with each new child, and what it throws is not caught', () => {
+    const seen: unknown[] = []
+    const root = logx({ onChild: (c) => seen.push(c) }, createSink())
+    const child = root.child({ a: 1 })
+    const grandchild = child.child({ b: 1 })
+    expect(seen).toEqual([child, grandchild])
+    const throwing = logx({ onChild: () => { throw new Error('from onChild') } }, createSink())
+    expect(() => throwing.child({})).toThrow('from onChild')
+  })
+
+  it('options.redact is accepted, and an empty array removes the inherited redaction', () => {
+    const sink = createSink()
+    const root = logx({ ...quiet, redact: ['secret'] }, sink)
+    root.child({}, { redact: ['other'] }).info({ secret: 's', other: 'o' })
+    root.child({}, { redact: [] }).info({ secret: 's' })
+    root.child({}).info({ secret: 's' })
+    expect(sink.records()).toEqual([
+      { level: 30, secret: 's', other: '[Redacted]' },
+      { level: 30, secret: 's' },
+      { level: 30, secret: '[Redacted]' },
+    ])
+  })
+
+  it('options.formatters replace the parent formatters for that child', () => {
+    const sink = createSink()
+    const child = logx(quiet, sink).child({ a: 1 }, { formatters: { level: (label) => ({ lvl: label }), bindings: (b) => ({ ...b, tagged: true }) } })
+    child.info('x')
+    expect(sink.last()).toEqual({ lvl: 'info', a: 1, tagged: true, msg: 'x' })
+  })
+
+  it('the bindings formatter is called each time a child is created', () => {
+    const calls: unknown[] = []
+    const sink = createSink()
+    const root = logx({ ...quiet, base: { pid: 1 }, formatters: { bindings: (b) => { calls.push(b); return { ...b, seen: calls.length } } } }, sink)
+    root.child({ a: 1 }).info('x')
+    expect(calls).toEqual([{ pid: 1 }, { a: 1 }])
+    expect(sink.last()).toEqual({ level: 30, pid: 1, seen: 2, a: 1, msg: 'x' })
+  })
+
+  it('msgPrefix accumulates down the tree', () => {
+    const sink = createSink()
+    const child = logx({ ...quiet, msgPrefix: 'A ' }, sink).child({}, { msgPrefix: 'B ' })
+    child.info('msg')
+    expect(child.msgPrefix).toBe('A B ')
+    expect(sink.last().msg).toBe('A B msg')
+  })
+})
