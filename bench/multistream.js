@@ -8,8 +8,9 @@
 const { openSync } = require('node:fs')
 const { SonicBoom } = require('sonic-boom')
 const pino = require('pino')
-const { multistream: logxMultistream } = require('../dist/logx/multistream.js')
 const logx = require('..')
+
+const logxMultistream = logx.multistream
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {

@@ -13,7 +13,6 @@ const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 const pino = require('pino')
 const logx = require('..')
-const { transport: logxTransport } = require('../dist/logx/transport.js')
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -26,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'logx-bench-transport-'))
 
 const impls = {
   logx: (file) => {
-    const stream = logxTransport({ target: 'logx/file', options: { destination: file } })
+    const stream = logx.transport({ target: 'logx/file', options: { destination: file } })
     return { stream, logger: logx(stream) }
   },
   pino: (file) => {

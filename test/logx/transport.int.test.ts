@@ -604,6 +604,12 @@ describe('through the logger', () => {
       expect(readLines(file)).toEqual(['notice:with config'])
     })
 
+    it.skipIf(!wired)('resolves a target relative to the app file that calls logx() (ESM, through the wrapper)', async () => {
+      const file = tmpFile('relative-option.log')
+      await run(process.execPath, [fixture(join('apps', 'relative-option-app.mjs')), file], { cwd: tmpdir() })
+      expect(readLines(file).map((l) => JSON.parse(l).msg)).toEqual(['relative through the option'])
+    })
+
     it.skipIf(!wired).concurrent('ends the worker when a logger built with the option is garbage-collected', async () => {
       const file = tmpFile('gc-logger.log')
       const { stdout } = await run(process.execPath, ['--expose-gc', fixture(join('apps', 'gc-logger-app.js')), file])
