@@ -65,7 +65,15 @@ function createTransportStream(transportOptions: Record<string, unknown>, normal
   if (normalized.customLevels !== null) {
     levels = normalized.useOnlyCustomLevels ? { ...normalized.customLevels } : { ...DEFAULT_LEVELS, ...normalized.customLevels }
   }
-  return transport({ ...(transportOptions as TransportOptions), levels }) as unknown as WritableDestination
+  const stream = transport({ ...(transportOptions as TransportOptions), levels })
+  // The app asked for a logger, not for a stream to watch: a failing transport is reported as a
+  // warning instead of crashing the app through an unhandled 'error' event. A listener the app
+  // adds itself (logger[logx.symbols.streamSym].on('error', ...)) still sees every error.
+  stream.on('error', (err: Error) => {
+    if (stream.listenerCount('error') > 1) return
+    process.emitWarning(`logx: transport ${stream.description} failed: ${err.message}`, { code: 'LOGX_TRANSPORT_FAILED' })
+  })
+  return stream as unknown as WritableDestination
 }
 
 const statics = {

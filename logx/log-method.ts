@@ -23,40 +23,37 @@ function applyPrefix(logger: LoggerState, msg: unknown): unknown {
   return typeof prefix === 'string' && msg !== undefined && msg !== null ? prefix + (msg as string) : msg
 }
 
-/** The general path: any number of arguments, with interpolation of the rest into the message. */
-function logArguments(logger: LoggerState, level: number, args: ArrayLike<unknown>): void {
-  const first = args[0]
+/**
+ * The general path: more than two arguments, or a template with one argument. The rest are
+ * interpolated into the message; pino's argument rules apply.
+ */
+function logInterpolated(logger: LoggerState, level: number, first: unknown, second: unknown, rest: unknown[]): void {
   let obj: unknown = null
   let msg: unknown
-  let rest: unknown[]
+  let params: unknown[]
   if (typeof first === 'object') {
     if (first !== null) obj = mapMergingObject(first)
-    if (first === null && args.length === 1) {
-      msg = null
-      rest = []
-    } else {
-      msg = args[1]
-      rest = Array.prototype.slice.call(args, 2)
-    }
+    msg = second
+    params = rest
   } else if (first === undefined) {
-    msg = args[1]
-    rest = Array.prototype.slice.call(args, 2)
+    msg = second
+    params = rest
   } else {
     msg = first
-    rest = Array.prototype.slice.call(args, 1)
+    params = rest.length === 0 ? [second] : [second, ...rest]
   }
   msg = applyPrefix(logger, msg)
-  if (rest.length > 0) msg = formatMessage(msg, rest, logger[formatOptsSym].stringify)
+  if (params.length > 0) msg = formatMessage(msg, params, logger[formatOptsSym].stringify)
   logger[writeSym](obj, msg, level)
 }
 
 function createPlainLogMethod(level: number): LogFn {
-  // Written without rest parameters: the common one- and two-argument calls allocate nothing here.
-  return function LOG(this: LoggerState, first?: unknown, second?: unknown): void {
+  // The one- and two-argument calls (nearly all of them) take the short path below.
+  return function LOG(this: LoggerState, first?: unknown, second?: unknown, ...rest: unknown[]): void {
     try {
       const argc = arguments.length
-      if (argc > 2 || (argc === 2 && typeof first === 'string' && first.indexOf('%') !== -1)) {
-        logArguments(this, level, arguments)
+      if (rest.length > 0 || (argc === 2 && typeof first === 'string' && first.indexOf('%') !== -1)) {
+        logInterpolated(this, level, first, second, rest)
         return
       }
       let obj: unknown = null

@@ -83,6 +83,10 @@ interface ChildOptions {
   msgPrefix?: string
 }
 
+function hasReservedBinding(bindings: Record<string, unknown>): boolean {
+  return bindings.level !== undefined || bindings.serializers !== undefined || bindings.formatters !== undefined || bindings.customLevels !== undefined
+}
+
 /** Moves deprecated configuration keys out of the bindings, with a warning that names the replacement. */
 function takeDeprecatedBindingOptions(bindings: Record<string, unknown>, options: ChildOptions): ChildOptions {
   let result = options
@@ -99,8 +103,18 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
   if (!bindings || typeof bindings !== 'object') {
     throw new LogxError(LogxErrorCodes.MISSING_BINDINGS, 'missing bindings for child logger: child(bindings, [options]) needs an object', 'bindings')
   }
-  const opts = takeDeprecatedBindingOptions(bindings, options ?? {})
   const instance: LoggerState = Object.create(this)
+  if ((options === undefined || options === null) && !hasReservedBinding(bindings)) {
+    // The common case, kept short: bindings only, same level.
+    instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
+    const value = this[levelValSym]
+    const label = this.levels.labels[value]
+    instance.emit('level-change', label, value, label, value, instance)
+    const onChild = this[onChildSym]
+    if (onChild !== noop) onChild(instance)
+    return instance
+  }
+  const opts = takeDeprecatedBindingOptions(bindings, options ?? {})
   let levelShapeChanged = false
 
   if (opts.serializers !== undefined) {
@@ -133,8 +147,9 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
 
   instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
 
-  const level = opts.level ?? this.level
-  if (level !== this.level || opts.customLevels !== undefined) {
+  const parentLevel = this.level
+  const level = opts.level ?? parentLevel
+  if (level !== parentLevel || opts.customLevels !== undefined) {
     instance[setLevelSym](level)
   } else {
     // The spec keeps pino's documented behaviour: every child() emits level-change, with the child last.

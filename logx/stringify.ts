@@ -2,13 +2,20 @@
 // and a safe encoder (circular refs, depth and breadth limits, BigInt, throwing getters) only
 // when JSON.stringify refuses a value.
 
-// Anything JSON must escape: control characters, quote, backslash, and lone surrogates
-// (JSON.stringify escapes those too, so output stays valid UTF-8).
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/
-
+/**
+ * A JSON string literal. Short strings are scanned in JS and quoted without a copy when nothing
+ * needs escaping (the common case for messages and keys); anything with a quote, backslash,
+ * control character or surrogate, and every long string, goes through JSON.stringify, which also
+ * escapes lone surrogates so the output stays valid UTF-8.
+ */
 export function quoteString(str: string): string {
-  if (str.length < 64 && !NEEDS_ESCAPE.test(str)) return '"' + str + '"'
-  return JSON.stringify(str)
+  const length = str.length
+  if (length > 80) return JSON.stringify(str)
+  for (let i = 0; i < length; i++) {
+    const code = str.charCodeAt(i)
+    if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(str)
+  }
+  return '"' + str + '"'
 }
 
 export interface SafeStringifyLimits {

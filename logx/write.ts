@@ -10,6 +10,7 @@ import {
   hooksSym,
   lsCacheSym,
   messageKeySym,
+  messageKeyStrSym,
   mixinMergeStrategySym,
   mixinSym,
   needsMetadataGsym,
@@ -90,7 +91,7 @@ export function asJson(this: LoggerState, obj: any, msg: unknown, level: number,
     const value = serializer === undefined ? msg : serializer(msg)
     const stringifier = stringifiers === null ? undefined : stringifiers[messageKey] || stringifiers[wildcardFirstSym]
     const encoded = encodeValue(value, stringifier, safe)
-    if (encoded !== undefined) msgPart = ',' + quoteString(messageKey) + ':' + encoded
+    if (encoded !== undefined) msgPart = this[messageKeyStrSym] + encoded
   }
 
   const nestedKeyStr: string = this[nestedKeyStrSym]

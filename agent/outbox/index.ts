@@ -1,0 +1,10 @@
+// Public surface of the outbox.
+export { createOutbox } from './outbox'
+export type { DrainResult, Outbox, OutboxOptions, OutboxStats, SendFn } from './outbox'
+export { createFileStore, createMemoryStore, replayJournal } from './store'
+export type { OutboxStore } from './store'
+export { DEFAULT_OUTBOX_BACKOFF, outboxDelay } from './backoff'
+export type { OutboxBackoff } from './backoff'
+export { OutboxError, OutboxErrorCodes } from './errors'
+export type { OutboxErrorCode } from './errors'
+export type { DeadLetter, JournalRecord, OutboxItem } from './item'

@@ -1,0 +1,37 @@
+// Transport errors with stable codes, never reused. A bad option fails the target at start, with
+// the target and the option named; across the worker boundary match on `code`.
+
+export const TransportErrorCodes = {
+  /** An option is missing or malformed; `option` names it (`numbers`, `rules[0].level`). */
+  INVALID_OPTION: 'LOGX_TRANSPORT_ERR_INVALID_OPTION',
+  /** The state directory (lead map) cannot be read or written. */
+  STATE: 'LOGX_TRANSPORT_ERR_STATE',
+} as const
+
+export type TransportErrorCode = (typeof TransportErrorCodes)[keyof typeof TransportErrorCodes]
+
+const brand = Symbol.for('logx.transport.error')
+
+export class TransportError extends Error {
+  readonly code: TransportErrorCode
+  readonly target: string
+  readonly option: string | undefined
+
+  constructor(code: TransportErrorCode, target: string, message: string, options: { option?: string; cause?: unknown } = {}) {
+    super(`${target}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'TransportError'
+    this.code = code
+    this.target = target
+    this.option = options.option
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}
+
+/** `logx-sms-alert: options.numbers: is required (...)`. */
+export function optionError(target: string, option: string, message: string, cause?: unknown): TransportError {
+  return new TransportError(TransportErrorCodes.INVALID_OPTION, target, `options.${option}: ${message}`, { option, cause })
+}

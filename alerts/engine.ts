@@ -1,0 +1,146 @@
+// The alerting pipeline assembled: select a rule -> incident state machine -> silences -> route to
+// channels -> budget -> render. Pure: the caller brings lines, time and the tick; the engine brings
+// back the messages to send. The agent's transports and the daemon both drive one of these.
+import { normalizeChannels, type Channel, type ChannelInput, type ChannelType } from './channels'
+import { redactPaths } from './dot-path'
+import { createBudgetStage } from './budget'
+import { createIncidentTable } from './incidents'
+import { parseLine, type AlertLine } from './line'
+import type { Notice } from './notice'
+import { renderMessage, scrubSecrets, type RenderedMessage } from './render'
+import { createRouteStage } from './route'
+import { normalizeRules, type Rule, type RuleInput } from './rule'
+import { selectRule } from './select'
+import { createSilenceSet, type Silence, type SilenceInput } from './silences'
+import { sequence, type Stage } from './stage'
+
+/** The field logx-tail-filter adds to a line it passes: the name of the rule that selected it. */
+export const RULE_ANNOTATION = 'logx_rule'
+
+export interface AlertEngineOptions {
+  rules?: RuleInput[] | undefined
+  channels: ChannelInput[]
+  silences?: SilenceInput[] | undefined
+  /** Dot paths censored in every line before it is stored or rendered. */
+  redact?: readonly string[] | undefined
+  /** Literal strings (API keys, tokens) that must never appear in a rendered message. */
+  secrets?: readonly string[] | undefined
+  maxIncidents?: number | undefined
+  /** Time the initial silences are normalized against. */
+  now?: number
+}
+
+export interface Delivery {
+  notice: Notice & { channel: string }
+  channelType: ChannelType
+  message: RenderedMessage
+}
+
+export interface AlertEngineStats {
+  lines: number
+  selected: number
+  openIncidents: number
+  firingIncidents: number
+  evicted: number
+  silenced: number
+  suppressed: number
+  digests: number
+  deliveries: number
+}
+
+export interface AlertEngine {
+  readonly rules: readonly Rule[]
+  readonly channels: readonly Channel[]
+  /** One line (raw text or already parsed); returns what to send now. */
+  ingest(line: string | AlertLine, now: number, source?: string): Delivery[]
+  /** Timers' work: group_wait, repeat, escalation, resolve, digests. Call it every second or so. */
+  tick(now: number): Delivery[]
+  /** At shutdown: fire incidents still waiting in group_wait. */
+  flush(now: number): Delivery[]
+  addSilence(input: SilenceInput, now: number): Silence
+  removeSilence(id: string): boolean
+  stats(): AlertEngineStats
+}
+
+export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
+  const rules = normalizeRules(options.rules)
+  const byName = new Map(rules.map((r) => [r.name, r]))
+  const channels = normalizeChannels(options.channels)
+  const channelByName = new Map(channels.map((c) => [c.name, c]))
+  const redact = options.redact ?? []
+  const secrets = options.secrets ?? []
+  const incidents = createIncidentTable({ maxIncidents: options.maxIncidents })
+  const silences = createSilenceSet(options.silences ?? [], options.now ?? 0)
+  const budget = createBudgetStage(Object.fromEntries(channels.map((c) => [c.name, c.maxPerHour])))
+  const notify: Stage = sequence(silences.stage, createRouteStage(
+      channels.map((c) => c.name),
+      channels.filter((c) => c.type === 'incident').map((c) => c.name),
+    ), budget.stage)
+  let lines = 0
+  let selected = 0
+  let deliveries = 0
+
+  function deliver(now: number, notices: Notice[]): Delivery[] {
+    const routed = notify({ now }, notices)
+    const out: Delivery[] = []
+    for (const notice of routed) {
+      const channel = notice.channel === undefined ? undefined : channelByName.get(notice.channel)
+      if (channel === undefined) continue
+      out.push({
+        notice: notice as Notice & { channel: string },
+        channelType: channel.type,
+        message: scrubSecrets(renderMessage(channel, notice), secrets),
+      })
+    }
+    deliveries += out.length
+    return out
+  }
+
+  function censor(line: AlertLine): AlertLine {
+    if (redact.length === 0) return line
+    const record = redactPaths(line.record, redact)
+    const msg = redact.includes('msg') || redact.includes('message') ? '[redacted]' : line.msg
+    return { ...line, record, msg }
+  }
+
+  function ruleFor(line: AlertLine): Rule | undefined {
+    const annotated = line.record[RULE_ANNOTATION]
+    if (typeof annotated === 'string') {
+      const rule = byName.get(annotated)
+      if (rule !== undefined) return rule
+    }
+    return selectRule(rules, line)
+  }
+
+  return {
+    rules,
+    channels,
+    ingest(input, now, source) {
+      lines++
+      const line = typeof input === 'string' ? parseLine(input, source) : input
+      const rule = ruleFor(line)
+      if (rule === undefined) return deliver(now, [])
+      selected++
+      return deliver(now, incidents.observe(rule, censor(line), now))
+    },
+    tick: (now) => deliver(now, incidents.tick(now)),
+    flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)]),
+    addSilence: (input, now) => silences.add(input, now),
+    removeSilence: (id) => silences.remove(id),
+    stats() {
+      const i = incidents.stats()
+      const b = budget.stats()
+      return {
+        lines,
+        selected,
+        openIncidents: i.open,
+        firingIncidents: i.firing,
+        evicted: i.evicted,
+        silenced: silences.muted(),
+        suppressed: b.suppressed,
+        digests: b.digests,
+        deliveries,
+      }
+    },
+  }
+}
