@@ -52,7 +52,7 @@ function logx(options?: LoggerOptions | string | WritableDestination, dest?: str
   return createRootLogger(normalized, stream ?? defaultDestination()) as unknown as Logger
 }
 
-function createTransportStream(transportOptions: Record<string, unknown>, normalized: NormalizedOptions): WritableDestination {
+function createTransportStream(transportOptions: TransportOptions, normalized: NormalizedOptions): WritableDestination {
   if (looksLikeStream(transportOptions)) {
     throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, 'option.transport takes transport options, not a stream: pass the stream as the destination, logx(options, stream)', 'transport')
   }
@@ -65,13 +65,13 @@ function createTransportStream(transportOptions: Record<string, unknown>, normal
   if (normalized.customLevels !== null) {
     levels = normalized.useOnlyCustomLevels ? { ...normalized.customLevels } : { ...DEFAULT_LEVELS, ...normalized.customLevels }
   }
-  const stream = transport({ ...(transportOptions as TransportOptions), levels })
+  const stream = transport({ ...transportOptions, levels })
   // The app asked for a logger, not for a stream to watch: a failing transport is reported as a
   // warning instead of crashing the app through an unhandled 'error' event. A listener the app
   // adds itself (logger[logx.symbols.streamSym].on('error', ...)) still sees every error.
   stream.on('error', (err: Error) => {
     if (stream.listenerCount('error') > 1) return
-    process.emitWarning(`logx: transport ${stream.description} failed: ${err.message}`, { code: 'LOGX_TRANSPORT_FAILED' })
+    process.emitWarning(`logx: ${err.message}`, { code: 'LOGX_TRANSPORT_FAILED' })
   })
   return stream as unknown as WritableDestination
 }

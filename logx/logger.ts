@@ -1,8 +1,8 @@
 // Assembles a root logger from normalized options: every derived string and function is built
 // here, once, so that level methods only read them.
 import { createLevelComparison, assertDefaultLevelFound, createLevelMapping, createLevelPrefixes } from './levels'
-import { createSafeStringify, stringifyValue } from './stringify'
-import { createRedaction } from './redaction'
+import { createSafeStringify } from './stringify'
+import { createRedaction, interpolationStringify } from './redaction'
 import { serializeBindings } from './chindings'
 import { loggerPrototype } from './proto'
 import { noop } from './log-method'
@@ -59,7 +59,7 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
     [stringifySafeSym]: safeStringify,
     [stringifiersSym]: redaction === null ? null : redaction.stringifiers,
     [redactSym]: redaction,
-    [formatOptsSym]: { stringify: redaction === null ? (value: unknown) => stringifyValue(value, safeStringify) : redaction.stringifyAll },
+    [formatOptsSym]: interpolationStringify(redaction, safeStringify),
     [endSym]: '}' + (options.crlf ? '\r\n' : '\n'),
     [messageKeySym]: options.messageKey,
     [messageKeyStrSym]: ',' + JSON.stringify(options.messageKey) + ':',

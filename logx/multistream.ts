@@ -4,6 +4,7 @@
 
 import { LogxError, LogxErrorCodes } from './errors.js'
 import { needsMetadataGsym } from './symbols.js'
+import { DEFAULT_LEVELS } from './levels.js'
 
 // Targets written for pino (pino-abstract-transport streams) look for pino's symbol.
 const pinoMetadataSym = Symbol.for('pino.metadata')
@@ -39,15 +40,8 @@ export interface MultiStreamOptions {
   dedupe?: boolean
 }
 
-export const defaultStreamLevels: Readonly<Record<string, number>> = Object.freeze({
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-  silent: Infinity,
-})
+/** The built-in levels plus silent, for matching level names given to streams and targets. */
+export const defaultStreamLevels: Readonly<Record<string, number>> = Object.freeze({ ...DEFAULT_LEVELS, silent: Infinity })
 
 const DEFAULT_ENTRY_LEVEL = 30
 

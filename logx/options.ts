@@ -6,6 +6,7 @@ import { err as errSerializer } from './serializers'
 import { epochTime, nullTime, type TimeFn } from './time'
 import { DEFAULT_LEVELS, assertCustomLevels, assertNoLevelCollisions, createLevelMapping, type LevelComparison } from './levels'
 import type { LogMethodHook } from './log-method'
+import type { TransportOptions } from './transport'
 
 export type Serializer = (value: any) => unknown
 export type Bindings = Record<string, unknown>
@@ -44,7 +45,7 @@ export interface LoggerOptions {
   nestedKey?: string | null
   msgPrefix?: string
   browser?: Record<string, unknown>
-  transport?: Record<string, unknown>
+  transport?: TransportOptions
   onChild?: (child: any) => void
 }
 
@@ -69,7 +70,7 @@ export interface NormalizedOptions {
   errorKey: string
   nestedKey: string | null
   msgPrefix: string | undefined
-  transport: Record<string, unknown> | undefined
+  transport: TransportOptions | undefined
   onChild: ((child: any) => void) | undefined
 }
 

@@ -5,7 +5,7 @@ import { assertCustomLevels, assertNoLevelCollisions, createLevelMapping, create
 import { getLogMethod, noop } from './log-method'
 import { serializeBindings } from './chindings'
 import { asJson, write } from './write'
-import { createRedaction } from './redaction'
+import { createRedaction, interpolationStringify } from './redaction'
 import { version } from './version'
 import {
   asJsonSym,
@@ -141,7 +141,7 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
     const redaction = createRedaction(opts.redact, instance[stringifySafeSym], 'options.redact')
     instance[redactSym] = redaction
     instance[stringifiersSym] = redaction === null ? null : redaction.stringifiers
-    instance[formatOptsSym] = redaction === null ? instance[formatOptsSym] : { stringify: redaction.stringifyAll }
+    instance[formatOptsSym] = interpolationStringify(redaction, instance[stringifySafeSym])
   }
   if (typeof opts.msgPrefix === 'string') instance[msgPrefixSym] = (this[msgPrefixSym] ?? '') + opts.msgPrefix
 

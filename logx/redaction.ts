@@ -5,7 +5,7 @@
 import createRedactor = require('@pinojs/redact')
 import { LogxError, LogxErrorCodes } from './errors'
 import { wildcardFirstSym } from './symbols'
-import type { SafeStringify } from './stringify'
+import { stringifyValue, type SafeStringify } from './stringify'
 
 export type Censor = string | ((value: unknown, path: string[]) => unknown)
 
@@ -122,6 +122,11 @@ function normalizeOptions(option: unknown, optionPath: string): Required<RedactO
     return { paths, censor: censor as Censor, remove: remove === true }
   }
   return { paths, censor, remove: remove === true }
+}
+
+/** The `%o`/`%j` interpolation encoder: censoring when there is a redaction. */
+export function interpolationStringify(redaction: Redaction | null, safeStringify: SafeStringify): { stringify: (value: unknown) => string | undefined } {
+  return { stringify: redaction === null ? (value) => stringifyValue(value, safeStringify) : redaction.stringifyAll }
 }
 
 /**

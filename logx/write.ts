@@ -1,6 +1,6 @@
 // The write path: one log call becomes one line. Everything here runs per call, so it only
 // reads state prepared at construction and concatenates.
-import { quoteString, stringifyValue, createSafeStringify } from './stringify'
+import { quoteString, stringifyValue } from './stringify'
 import {
   asJsonSym,
   chindingsSym,
@@ -164,4 +164,3 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
   }
 }
 
-export { createSafeStringify }

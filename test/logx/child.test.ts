@@ -89,10 +89,12 @@ describe('child loggers', () => {
     root.child({}, { redact: ['other'] }).info({ secret: 's', other: 'o' })
     root.child({}, { redact: [] }).info({ secret: 's' })
     root.child({}).info({ secret: 's' })
+    root.child({}, { redact: [] }).info('%j', { secret: 'interpolated' })
     expect(sink.records()).toEqual([
       { level: 30, secret: 's', other: '[Redacted]' },
       { level: 30, secret: 's' },
       { level: 30, secret: '[Redacted]' },
+      { level: 30, msg: '{"secret":"interpolated"}' },
     ])
   })
 

@@ -203,3 +203,13 @@ export function secretsOf(values: (string | undefined)[]): string[] {
   }
   return out
 }
+
+/** Starts a target; when starting fails, what was opened for it is closed before the error goes on. */
+export async function withCleanup<T>(cleanup: () => Promise<void>, start: () => T): Promise<T> {
+  try {
+    return start()
+  } catch (err) {
+    await cleanup().catch(() => {})
+    throw err
+  }
+}

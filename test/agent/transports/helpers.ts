@@ -1,0 +1,79 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import logx from 'logx'
+import type { SandboxInfo } from '../../../agent/sandbox'
+
+export type Logger = ReturnType<typeof logx>
+export type RecordKind = 'sms' | 'chat' | 'mail' | 'voice' | 'lead' | 'activity'
+
+/** The transport stream behind a logger made with the `transport` option. */
+export function streamOf(logger: Logger): NodeJS.EventEmitter & { end(): void; ready?: boolean } {
+  return (logger as any)[logx.symbols.streamSym]
+}
+
+/** Ends the logger's transport and resolves once the worker closed every target (outbox drained). */
+export async function closeLogger(logger: Logger): Promise<void> {
+  const stream = streamOf(logger)
+  const closed = once(stream, 'close')
+  if (stream.ready === false) await once(stream, 'ready')
+  stream.end()
+  await closed
+}
+
+export interface RemoteSandbox {
+  info: SandboxInfo
+  apiKey: string
+  activityToken: string
+  records(kind: RecordKind): Promise<Record<string, unknown>[]>
+  /** Polls until `kind` holds at least `count` records, within a bounded deadline. */
+  waitFor(kind: RecordKind, count: number, deadlineMs?: number): Promise<Record<string, unknown>[]>
+  reset(): Promise<void>
+  fault(rule: Record<string, unknown>): Promise<void>
+  close(): Promise<void>
+}
+
+/** A sandbox in a child process (see the fixture for why), driven through its control API. */
+export async function startRemoteSandbox(): Promise<RemoteSandbox> {
+  const child: ChildProcess = fork(join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'sandbox-process.js'), { stdio: 'inherit' })
+  const [message] = (await once(child, 'message')) as [{ info: SandboxInfo; apiKey: string; activityToken: string }]
+  const base = message.info.baseUrl
+  const records = async (kind: RecordKind): Promise<Record<string, unknown>[]> => {
+    const res = await fetch(`${base}/_sandbox/records?kind=${kind}&limit=5000`)
+    const body = (await res.json()) as { records: { record: Record<string, unknown> }[] }
+    return body.records.map((r) => r.record).reverse()
+  }
+  return {
+    ...message,
+    records,
+    async waitFor(kind, count, deadlineMs = 15_000) {
+      const until = Date.now() + deadlineMs
+      for (;;) {
+        const found = await records(kind)
+        if (found.length >= count || Date.now() > until) return found
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    },
+    async reset() {
+      await fetch(`${base}/_sandbox/reset`, { method: 'POST' })
+    },
+    async fault(rule) {
+      await fetch(`${base}/_sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) })
+    },
+    async close() {
+      const exited = once(child, 'exit')
+      child.disconnect()
+      await exited
+    },
+  }
+}
+
+export function apiOptions(sandbox: RemoteSandbox): Record<string, string> {
+  return {
+    messagingUrl: sandbox.info.baseUrl,
+    apiKey: sandbox.apiKey,
+    leadWebhook: sandbox.info.leadWebhookUrl,
+    activityWebhook: sandbox.info.activityWebhookUrl,
+    activityToken: sandbox.activityToken,
+  }
+}

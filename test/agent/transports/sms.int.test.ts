@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import logx from 'logx'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { apiOptions, closeLogger, startRemoteSandbox, type RemoteSandbox } from './helpers'
+
+const run = promisify(execFile)
+let sandbox: RemoteSandbox
+const tmp = mkdtempSync(join(tmpdir(), 'logx-alerts-'))
+
+beforeAll(async () => {
+  sandbox = await startRemoteSandbox()
+})
+afterAll(async () => {
+  await sandbox.close()
+  rmSync(tmp, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  await sandbox.reset()
+})
+
+describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
+  it('10,000 identical errors send ONE SMS and make one lead with an activity trail', async () => {
+    const stateDir = join(tmp, 'state-10k')
+    const logger = logx({
+      transport: {
+        pipeline: [
+          { target: 'logx-tail-filter', options: {} },
+          { target: 'logx-sms-alert', options: { ...apiOptions(sandbox), numbers: [919800000001], incident: true, stateDir } },
+        ],
+      },
+    })
+    for (let i = 0; i < 10_000; i++) {
+      logger.info({ i }, 'request served')
+      logger.error({ err: new Error(`query ${i} timed out`), name: 'billing', hostname: 'db-1' }, `query ${i} timed out`)
+    }
+    await closeLogger(logger)
+
+    const sms = await sandbox.records('sms')
+    expect(sms).toHaveLength(1)
+    expect(sms[0]?.numbers).toEqual([919800000001])
+    expect(String(sms[0]?.sms)).toContain('FIRING query 0 timed out (1x, default)')
+
+    const leads = await sandbox.records('lead')
+    expect(leads).toHaveLength(1)
+    expect(leads[0]?.name).toBe('query 0 timed out')
+    expect(leads[0]?.other_fields).toMatchObject({ rule: 'default', service: 'billing', host: 'db-1', count: '1' })
+    const activities = await sandbox.records('activity')
+    expect(activities).toHaveLength(1)
+    expect(JSON.stringify(activities[0])).toContain('MESSAGE')
+
+    // The map survives: the lead id is kept for the incident's fingerprint.
+    const map = JSON.parse(readFileSync(join(stateDir, 'incident-leads.json'), 'utf8'))
+    expect(Object.values(map.leads)).toEqual([leads[0]?.lead_id ?? expect.any(String)])
+  })
+
+  it('an app that exits right after logger.fatal() still delivers its alert (env fallbacks)', async () => {
+    const app = join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'alert-exit-app.js')
+    const result = await run(process.execPath, [app, 'logx-sms-alert', JSON.stringify({ numbers: ['+91 98000 00002'] })], {
+      env: { ...process.env, LOGX_MESSAGING_URL: sandbox.info.baseUrl, LOGX_API_KEY: sandbox.apiKey },
+    }).catch((err: { code?: number; stderr?: string }) => err)
+    expect((result as { code?: number }).code).toBe(1)
+    const sms = await sandbox.records('sms')
+    expect(sms).toHaveLength(1)
+    expect(sms[0]?.sms).toBe('FIRING fatal: cannot continue (1x, default)')
+    expect(JSON.stringify(sms)).not.toContain(sandbox.apiKey)
+  })
+
+  it('loses no alert while the sandbox fails 50% of requests', async () => {
+    await sandbox.fault({ kind: 'error', status: 503, rate: 0.5 })
+    const logger = logx({
+      transport: {
+        target: 'logx-sms-alert',
+        options: {
+          ...apiOptions(sandbox),
+          numbers: [919800000003],
+          rules: [{ group_by: ['job'] }],
+          incident: true,
+          retry: { minDelayMs: 5, maxDelayMs: 20 },
+          retryDelayMs: 10,
+          maxRetryDelayMs: 50,
+          maxAttempts: 30,
+          drainTimeoutMs: 8000,
+        },
+      },
+    })
+    for (let job = 0; job < 20; job++) logger.error({ job }, 'job failed')
+    await closeLogger(logger)
+    const sms = await sandbox.records('sms')
+    expect(sms).toHaveLength(20)
+    expect(new Set(sms.map((r) => r.sms)).size).toBe(1)
+    expect(await sandbox.records('lead')).toHaveLength(20)
+    expect(await sandbox.records('activity')).toHaveLength(20)
+  })
+})
