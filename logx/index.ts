@@ -1,16 +1,15 @@
 // The package entry: `require('logx')` is the factory itself, with pino's statics on it.
-import { LogxError, LogxErrorCodes } from './errors'
+import { LogxError, LogxError as LogxErrorClass, LogxErrorCodes } from './errors'
 import { normalizeOptions, looksLikeStream, defaultLevelFormatter, type LoggerOptions, type NormalizedOptions } from './options'
-import { transport, type TransportOptions } from './transport'
-import { multistream } from './multistream'
+import { transport as createTransport, type TransportOptions } from './transport'
+import { multistream as createMultistream } from './multistream'
 import { createRootLogger, type WritableDestination } from './logger'
-import { destination, createSafeDestination } from './destination'
+import { destination as createDestination, createSafeDestination } from './destination'
 import { createLevelMapping, DEFAULT_LEVELS } from './levels'
-import { stdSerializers } from './serializers'
-import { stdTimeFunctions } from './time'
+import { stdSerializers as standardSerializers } from './serializers'
+import { stdTimeFunctions as standardTimeFunctions } from './time'
 import * as allSymbols from './symbols'
 import { version } from './version'
-import type { Logger } from './types'
 
 function stdoutWasReplaced(): boolean {
   const stdout = process.stdout as unknown as { write: unknown; constructor: { prototype: { write: unknown } } }
@@ -24,16 +23,16 @@ function defaultDestination(): WritableDestination {
 }
 
 function toDestination(value: unknown): WritableDestination {
-  if (typeof value === 'string' || typeof value === 'number') return destination(value)
+  if (typeof value === 'string' || typeof value === 'number') return createDestination(value)
   if (typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function') return value as WritableDestination
   throw new LogxError(LogxErrorCodes.INVALID_DESTINATION, 'destination must be a path, a file descriptor, or an object with a write method', 'destination')
 }
 
-function logx(options?: LoggerOptions | string | WritableDestination, dest?: string | number | WritableDestination): Logger {
+function logx(options?: LoggerOptions | string | WritableDestination, dest?: string | number | WritableDestination): logx.Logger {
   let opts: LoggerOptions
   let stream: WritableDestination | undefined
   if (typeof options === 'string') {
-    stream = destination(options)
+    stream = createDestination(options)
     opts = {}
   } else if (looksLikeStream(options)) {
     stream = options as WritableDestination
@@ -49,7 +48,7 @@ function logx(options?: LoggerOptions | string | WritableDestination, dest?: str
   }
   const normalized = normalizeOptions(opts)
   if (normalized.transport !== undefined) stream = createTransportStream(normalized.transport, normalized)
-  return createRootLogger(normalized, stream ?? defaultDestination()) as unknown as Logger
+  return createRootLogger(normalized, stream ?? defaultDestination()) as unknown as logx.Logger
 }
 
 function createTransportStream(transportOptions: TransportOptions, normalized: NormalizedOptions): WritableDestination {
@@ -65,7 +64,7 @@ function createTransportStream(transportOptions: TransportOptions, normalized: N
   if (normalized.customLevels !== null) {
     levels = normalized.useOnlyCustomLevels ? { ...normalized.customLevels } : { ...DEFAULT_LEVELS, ...normalized.customLevels }
   }
-  const stream = transport({ ...transportOptions, levels })
+  const stream = createTransport({ ...transportOptions, levels })
   // The app asked for a logger, not for a stream to watch: a failing transport is reported as a
   // warning instead of crashing the app through an unhandled 'error' event. A listener the app
   // adds itself (logger[logx.symbols.streamSym].on('error', ...)) still sees every error.
@@ -76,20 +75,57 @@ function createTransportStream(transportOptions: TransportOptions, normalized: N
   return stream as unknown as WritableDestination
 }
 
-const statics = {
-  destination,
-  transport,
-  multistream,
-  levels: createLevelMapping(null),
-  stdSerializers,
-  stdTimeFunctions: { ...stdTimeFunctions },
-  symbols: allSymbols,
-  version,
-  LogxError,
-  errorCodes: LogxErrorCodes,
+type LogxFactory = typeof logx
+
+// The statics and the public types, so TypeScript users can write `logx.Logger`,
+// `logx.LoggerOptions`... as with pino. Values are attached below; this only declares them.
+declare namespace logx {
+  export type Logger = import('./types').Logger
+  export type BaseLogger = import('./types').BaseLogger
+  export type LogFn = import('./types').LogFn
+  export type ChildOptions = import('./types').ChildOptions
+  export type LoggerOptions = import('./options').LoggerOptions
+  export type Bindings = import('./options').Bindings
+  export type Serializer = import('./options').Serializer
+  export type Formatters = import('./options').Formatters
+  export type Hooks = import('./options').Hooks
+  export type LevelMapping = import('./levels').LevelMapping
+  export type DestinationOptions = import('./destination').DestinationOptions
+  export type DestinationStream = import('./destination').DestinationStream
+  export type TransportOptions = import('./transport').TransportOptions
+  export type TransportStream = import('./transport').TransportStream
+  export type MultiStreamRes = import('./multistream').MultiStreamRes
+  export type StreamEntry = import('./multistream').StreamEntry
+  export type LogxErrorCode = import('./errors').LogxErrorCode
+  export const destination: typeof createDestination
+  export const transport: typeof createTransport
+  export const multistream: typeof createMultistream
+  export const levels: LevelMapping
+  export const stdSerializers: typeof standardSerializers
+  export const stdTimeFunctions: typeof standardTimeFunctions
+  export const symbols: typeof allSymbols
+  export const version: string
+  export const LogxError: typeof LogxErrorClass
+  export const errorCodes: typeof LogxErrorCodes
+  /** The factory itself, for `import { logx } from 'logx'`. */
+  export const logx: LogxFactory
 }
 
-const exported = Object.assign(logx, statics, { default: logx, logx })
+Object.assign(logx, {
+  destination: createDestination,
+  transport: createTransport,
+  multistream: createMultistream,
+  levels: createLevelMapping(null),
+  stdSerializers: standardSerializers,
+  stdTimeFunctions: { ...standardTimeFunctions },
+  symbols: allSymbols,
+  version,
+  LogxError: LogxErrorClass,
+  errorCodes: LogxErrorCodes,
+  // pino-style interop: require('logx').default and .logx are the factory too.
+  default: logx,
+  logx,
+})
 
-// pino-style CommonJS export: the factory itself, with `.default` and `.logx` for ESM/TS interop.
-export = exported
+// pino-style CommonJS export: require('logx') is the factory itself, with its statics.
+export = logx

@@ -51,6 +51,14 @@ describe('package exports', () => {
     expect(JSON.parse(out)).toEqual({ level: 40, msg: 'cjs' })
   })
 
+  it('exposes its types on the factory, as pino does (checked by the typecheck step of npm test)', () => {
+    const options: logx.LoggerOptions = { level: 'debug', redact: ['secret'] }
+    const logger: logx.Logger = logx(options, { write() {} } as unknown as logx.DestinationStream)
+    const child: logx.Logger = logger.child({ a: 1 }, { level: 'warn' } satisfies logx.ChildOptions)
+    const code: logx.LogxErrorCode = logx.errorCodes.UNKNOWN_LEVEL
+    expect([logger.level, child.level, code]).toEqual(['debug', 'warn', 'LOGX_ERR_UNKNOWN_LEVEL'])
+  })
+
   it('ships type declarations', () => {
     expect(pkg.types).toBe('dist/logx/index.d.ts')
     expect(readFileSync(join(root, pkg.types), 'utf8')).toContain('export =')

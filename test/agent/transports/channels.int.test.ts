@@ -94,7 +94,10 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     expect(leads[0]?.other_fields).toMatchObject({ host: 'web-1', rule: 'cache', count: '1' })
     const activities = await sandbox.records('activity')
     expect(activities).toHaveLength(2)
-    expect(activities.map((a) => (a.activities as { activity_type: string }[])[0]?.activity_type)).toEqual(['NOTE', 'NOTE'])
+    expect(activities.map((a) => [a.activity_type, a.title, a.lead_id])).toEqual([
+      ['NOTE', 'Incident opened', Number(leads[0]?.lead_id)],
+      ['NOTE', 'Incident opened', Number(leads[0]?.lead_id)],
+    ])
     expect(JSON.stringify(activities)).not.toContain(sandbox.activityToken)
   })
 

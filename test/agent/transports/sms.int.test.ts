@@ -50,7 +50,8 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     expect(leads[0]?.other_fields).toMatchObject({ rule: 'default', service: 'billing', host: 'db-1', count: '1' })
     const activities = await sandbox.records('activity')
     expect(activities).toHaveLength(1)
-    expect(JSON.stringify(activities[0])).toContain('MESSAGE')
+    expect(activities[0]).toMatchObject({ activity_type: 'MESSAGE', title: 'SMS sent (firing) via sms', lead_id: Number(leads[0]?.lead_id) })
+    expect(String(activities[0]?.notes)).toContain('FIRING query 0 timed out')
 
     // The map survives: the lead id is kept for the incident's fingerprint.
     const map = JSON.parse(readFileSync(join(stateDir, 'incident-leads.json'), 'utf8'))

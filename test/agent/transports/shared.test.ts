@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createLeadMap } from '../../../agent/transports/shared/lead-map'
+import { createLineSplitter } from '../../../agent/transports/shared/line-splitter'
+
+const dir = mkdtempSync(join(tmpdir(), 'logx-shared-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function collect(splitter: ReturnType<typeof createLineSplitter>, chunks: (string | Buffer)[]): string[] {
+  const out: string[] = []
+  for (const chunk of chunks) splitter.push(chunk, (b, s, e) => out.push(b.toString('utf8', s, e)))
+  splitter.end((b, s, e) => out.push(b.toString('utf8', s, e)))
+  return out
+}
+
+describe('line splitter', () => {
+  it('joins lines cut across chunks, including a multi-byte character', () => {
+    const bytes = Buffer.from('a\nbé\n\nc')
+    expect(collect(createLineSplitter(), [bytes.subarray(0, 4), bytes.subarray(4)])).toEqual(['a', 'bé', 'c'])
+  })
+
+  it('drops a line longer than the cap and counts it, then goes on', () => {
+    const splitter = createLineSplitter(8)
+    expect(collect(splitter, ['ok\n0123456789', 'abcdef', 'more\nnext\n'])).toEqual(['ok', 'next'])
+    expect(splitter.dropped).toBe(1)
+  })
+})
+
+describe('lead map', () => {
+  it('persists fingerprint -> lead id through a temp file and rename', () => {
+    const stateDir = join(dir, 'state')
+    const map = createLeadMap(stateDir)
+    map.set('r:1', '1001')
+    map.set('r:2', '1002')
+    map.delete('r:2')
+    const again = createLeadMap(stateDir)
+    expect(again.get('r:1')).toBe('1001')
+    expect(again.get('r:2')).toBeUndefined()
+    expect(JSON.parse(readFileSync(join(stateDir, 'incident-leads.json'), 'utf8'))).toEqual({ version: 1, leads: { 'r:1': '1001' } })
+  })
+
+  it('is bounded and starts empty from a corrupt file', () => {
+    const stateDir = join(dir, 'bounded')
+    const map = createLeadMap(stateDir, 2)
+    map.set('a', '1')
+    map.set('b', '2')
+    map.set('c', '3')
+    expect([map.get('a'), map.get('b'), map.get('c'), map.size]).toEqual([undefined, '2', '3', 2])
+    writeFileSync(join(stateDir, 'incident-leads.json'), '{not json')
+    expect(createLeadMap(stateDir).size).toBe(0)
+  })
+})

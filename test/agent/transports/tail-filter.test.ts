@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { annotateLine } from '../../../agent/transports/tail-filter/annotate'
+import { createTailFilter } from '../../../agent/transports/tail-filter'
+import { mayBeCandidate, peekLevel } from '../../../agent/transports/tail-filter/prefilter'
+import { parseLine } from '../../../alerts'
+
+const peek = (text: string): number | undefined => {
+  const buf = Buffer.from(`xx${text}yy`)
+  return peekLevel(buf, 2, 2 + Buffer.byteLength(text))
+}
+
+async function run(options: unknown, chunks: string[]): Promise<string[]> {
+  const filter = createTailFilter(options)
+  const out: string[] = []
+  filter.on('data', (chunk: Buffer) => out.push(chunk.toString()))
+  for (const chunk of chunks) filter.write(chunk)
+  filter.end()
+  await new Promise((resolve) => filter.on('end', resolve))
+  return out.join('').split('\n').filter(Boolean)
+}
+
+describe('byte pre-filter', () => {
+  it('reads the level without parsing: first key, later key, string label, plain text', () => {
+    expect(peek('{"level":50,"msg":"x"}')).toBe(50)
+    expect(peek('{"time":1,"level":30,"msg":"x"}')).toBe(30)
+    expect(peek('{"level":"fatal","msg":"x"}')).toBe(60)
+    expect(peek('{"level": 40}')).toBe(40)
+    expect(peek('{"msg":"no level"}')).toBeUndefined()
+    expect(peek('[Sun Dec 04 04:47:44 2005] [error] mod_jk')).toBe(50)
+    expect(peek('plain words')).toBeUndefined()
+  })
+
+  it('says no below the lowest rule level', () => {
+    const buf = Buffer.from('{"level":40}')
+    expect(mayBeCandidate(buf, 0, buf.length, 50)).toBe(false)
+    expect(mayBeCandidate(buf, 0, buf.length, 40)).toBe(true)
+  })
+})
+
+describe('annotation', () => {
+  it('inserts the rule into JSON lines and wraps plain text', () => {
+    expect(annotateLine(parseLine('{"level":50,"msg":"x"}'), 'db')).toBe('{"logx_rule":"db","level":50,"msg":"x"}')
+    expect(annotateLine(parseLine('{}'), 'db')).toBe('{"logx_rule":"db"}')
+    expect(JSON.parse(annotateLine(parseLine('[x] [error] boom'), 'db'))).toEqual({ level: 50, msg: '[x] [error] boom', logx_rule: 'db', logx_text: true })
+  })
+})
+
+describe('logx-tail-filter stream', () => {
+  it('passes only selected lines, annotated, across chunk boundaries', async () => {
+    const lines = [
+      '{"level":30,"msg":"ok"}',
+      '{"level":50,"msg":"db down","err":{"type":"DbError"}}',
+      '{"level":40,"msg":"slow"}',
+      '{"level":60,"msg":"dead"}',
+      'not json at all',
+      '{"level":50,"msg":"broken json',
+    ]
+    const text = `${lines.join('\n')}\n`
+    const out = await run({}, [text.slice(0, 37), text.slice(37, 90), text.slice(90)])
+    expect(out.map((l) => JSON.parse(l))).toEqual([
+      { logx_rule: 'default', level: 50, msg: 'db down', err: { type: 'DbError' } },
+      { logx_rule: 'default', level: 60, msg: 'dead' },
+    ])
+  })
+
+  it('applies rule fields and names the rule that matched', async () => {
+    const rules = [{ name: 'db', fields: { 'err.type': 'DbError' } }, { name: 'warn-api', level: 'warn', source: 'api' }]
+    const out = await run({ rules, source: 'api' }, ['{"level":50,"err":{"type":"DbError"}}\n{"level":40,"msg":"w"}\n{"level":50,"msg":"other"}\n'])
+    expect(out.map((l) => JSON.parse(l).logx_rule)).toEqual(['db', 'warn-api', 'warn-api'])
+  })
+
+  it('can pass lines unannotated, and passes a last line without newline at end', async () => {
+    expect(await run({ annotate: false }, ['{"level":50,"msg":"a"}'])).toEqual(['{"level":50,"msg":"a"}'])
+  })
+
+  it('counts lines, candidates and passes', async () => {
+    const filter = createTailFilter({ rules: [{ msg: 'db' }] })
+    filter.resume()
+    filter.write('{"level":30}\n{"level":50,"msg":"db"}\n{"level":50,"msg":"web"}\n')
+    expect(filter.stats()).toEqual({ lines: 3, candidates: 2, passed: 1 })
+  })
+})
