@@ -107,12 +107,7 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
   if ((options === undefined || options === null) && !hasReservedBinding(bindings)) {
     // The common case, kept short: bindings only, same level.
     instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
-    const value = this[levelValSym]
-    const label = this.levels.labels[value]
-    instance.emit('level-change', label, value, label, value, instance)
-    const onChild = this[onChildSym]
-    if (onChild !== noop) onChild(instance)
-    return instance
+    return announceChild(this, instance)
   }
   const opts = takeDeprecatedBindingOptions(bindings, options ?? {})
   let levelShapeChanged = false
@@ -147,16 +142,22 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
 
   instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
 
-  const parentLevel = this.level
-  const level = opts.level ?? parentLevel
-  if (level !== parentLevel || opts.customLevels !== undefined) {
-    instance[setLevelSym](level)
-  } else {
-    // The spec keeps pino's documented behaviour: every child() emits level-change, with the child last.
-    const value = this[levelValSym]
-    instance.emit('level-change', level, value, level, value, instance)
+  if ((opts.level !== undefined && opts.level !== this.level) || opts.customLevels !== undefined) {
+    instance[setLevelSym](opts.level ?? this.level)
+    return announceChild(this, instance, false)
   }
-  const onChild = this[onChildSym]
+  return announceChild(this, instance)
+}
+
+/** Every child() emits level-change, with the child last (the spec keeps pino's documented defect), then onChild. */
+function announceChild(parent: LoggerState, instance: LoggerState, emitLevelChange = true): LoggerState {
+  if (emitLevelChange) {
+    // setLevel emits on its own when the child's level differs.
+    const value = parent[levelValSym]
+    const label = parent.levels.labels[value]
+    instance.emit('level-change', label, value, label, value, instance)
+  }
+  const onChild = parent[onChildSym]
   if (onChild !== noop) onChild(instance)
   return instance
 }

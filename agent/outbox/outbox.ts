@@ -201,6 +201,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
   }
 
+  // Items left by a previous run go out without waiting for new ones.
+  if (queue.size > 0) pump()
+
   return {
     enqueue(kind, payload) {
       if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')

@@ -96,4 +96,21 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     expect(await sandbox.records('lead')).toHaveLength(20)
     expect(await sandbox.records('activity')).toHaveLength(20)
   })
+
+  it('with a file outbox, an alert the API refused until exit is sent at the next start', async () => {
+    const outbox = join(tmp, 'outbox', 'sms.jsonl')
+    const options = { ...apiOptions(sandbox), numbers: [919800000004], outbox, drainTimeoutMs: 300, retry: { retries: 0 } }
+    await sandbox.fault({ kind: 'error', status: 503 })
+    const first = logx({ transport: { target: 'logx-sms-alert', options } })
+    first.error('payment provider unreachable')
+    await closeLogger(first)
+    expect(await sandbox.records('sms')).toHaveLength(0)
+
+    await sandbox.reset()
+    const second = logx({ transport: { target: 'logx-sms-alert', options } })
+    const sms = await sandbox.waitFor('sms', 1)
+    expect(sms.map((r) => r.sms)).toEqual(['FIRING payment provider unreachable (1x, default)'])
+    await closeLogger(second)
+    expect(await sandbox.records('sms')).toHaveLength(1)
+  })
 })
