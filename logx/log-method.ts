@@ -3,6 +3,7 @@
 import { mapHttpRequest, mapHttpResponse } from './serializers'
 import { formatMessage } from './format'
 import { formatOptsSym, msgPrefixSym, streamSym, writeSym } from './symbols'
+import { writeFailedCall } from './write'
 
 export type LogFn = (...args: unknown[]) => void
 export type LogMethodHook = (this: any, args: unknown[], method: LogFn, level: number) => void
@@ -72,7 +73,7 @@ function createPlainLogMethod(level: number): LogFn {
       if (this[msgPrefixSym] !== undefined) msg = applyPrefix(this, msg)
       this[writeSym](obj, msg, level)
     } catch (err) {
-      reportLogFailure(err)
+      writeFailedCall(this, level, first, err)
     }
   }
 }
@@ -115,7 +116,7 @@ export function getLogMethod(level: number, hook: LogMethodHook | undefined, flu
         try {
           hook.call(this, args, inner, level)
         } catch (err) {
-          reportLogFailure(err)
+          writeFailedCall(this, level, args[0], err)
         }
       }
       byLevel.set(level, hooked)
@@ -129,14 +130,4 @@ export function getLogMethod(level: number, hook: LogMethodHook | undefined, flu
     fatalMethods.set(method, fatal)
   }
   return fatal
-}
-
-let warned = false
-
-/** A log call never throws: a failure is reported once as a process warning and the call returns. */
-export function reportLogFailure(err: unknown): void {
-  if (warned) return
-  warned = true
-  const message = err instanceof Error ? err.message : String(err)
-  process.emitWarning(`logx: a log call failed and was skipped: ${message}`, { code: 'LOGX_LOG_CALL_FAILED' })
 }

@@ -126,7 +126,18 @@ function normalizeOptions(option: unknown, optionPath: string): Required<RedactO
 
 /** The `%o`/`%j` interpolation encoder: censoring when there is a redaction. */
 export function interpolationStringify(redaction: Redaction | null, safeStringify: SafeStringify): { stringify: (value: unknown) => string | undefined } {
-  return { stringify: redaction === null ? (value) => stringifyValue(value, safeStringify) : redaction.stringifyAll }
+  if (redaction === null) return { stringify: (value) => stringifyValue(value, safeStringify) }
+  const { stringifyAll } = redaction
+  return {
+    stringify: (value) => {
+      try {
+        return stringifyAll(value)
+      } catch (err) {
+        // Never fall back to the unredacted value: say that it could not be written.
+        return JSON.stringify('[unable to serialize: ' + (err instanceof Error ? err.message : String(err)) + ']')
+      }
+    },
+  }
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   timeSym,
   wildcardFirstSym,
 } from './symbols'
-import { reportLogFailure } from './log-method'
+import { reportLogFailure } from './failures'
 
 type LoggerState = Record<symbol, any>
 type Stringifier = (value: unknown) => string | undefined
@@ -71,15 +71,23 @@ export function asJson(this: LoggerState, obj: any, msg: unknown, level: number,
     const errorKey: string = this[errorKeySym]
     const wildcardStringifier: Stringifier | undefined = stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
     for (const key in obj) {
-      let value = obj[key]
-      if (value === undefined || !hasOwn.call(obj, key)) continue
       // The message argument wins over a `msg` property; writing both would duplicate the key.
       if (msg !== undefined && key === messageKey) continue
-      const serializer = serializers[key]
-      if (serializer !== undefined) value = serializer(value)
-      else if (key === errorKey && serializers.err !== undefined) value = serializers.err(value)
-      const stringifier = stringifiers === null ? undefined : stringifiers[key] || wildcardStringifier
-      const encoded = encodeValue(value, stringifier, safe)
+      let encoded: string | undefined
+      try {
+        let value = obj[key]
+        if (value === undefined || !hasOwn.call(obj, key)) continue
+        const serializer = serializers[key]
+        if (serializer !== undefined) value = serializer(value)
+        else if (key === errorKey && serializers.err !== undefined) value = serializers.err(value)
+        const stringifier = stringifiers === null ? undefined : stringifiers[key] || wildcardStringifier
+        encoded = encodeValue(value, stringifier, safe)
+      } catch (err) {
+        // A getter, serializer or redactor that throws costs this one value, not the line. Nothing
+        // of the value is written, so a failed redaction cannot leak what it was meant to hide.
+        reportLogFailure(err)
+        encoded = unserializable(err)
+      }
       if (encoded === undefined) continue
       props += ',' + quoteString(key) + ':' + encoded
     }
@@ -87,10 +95,16 @@ export function asJson(this: LoggerState, obj: any, msg: unknown, level: number,
 
   let msgPart = ''
   if (msg !== undefined) {
-    const serializer = serializers[messageKey]
-    const value = serializer === undefined ? msg : serializer(msg)
-    const stringifier = stringifiers === null ? undefined : stringifiers[messageKey] || stringifiers[wildcardFirstSym]
-    const encoded = encodeValue(value, stringifier, safe)
+    let encoded: string | undefined
+    try {
+      const serializer = serializers[messageKey]
+      const value = serializer === undefined ? msg : serializer(msg)
+      const stringifier = stringifiers === null ? undefined : stringifiers[messageKey] || stringifiers[wildcardFirstSym]
+      encoded = encodeValue(value, stringifier, safe)
+    } catch (err) {
+      reportLogFailure(err)
+      encoded = unserializable(err)
+    }
     if (encoded !== undefined) msgPart = this[messageKeyStrSym] + encoded
   }
 
@@ -103,17 +117,35 @@ export function asJson(this: LoggerState, obj: any, msg: unknown, level: number,
   return data + msgPart + this[endSym]
 }
 
-/** When building the line throws (a serializer or formatter broke its contract), still say something. */
-function fallbackLine(logger: LoggerState, msg: unknown, level: number, time: string, err: unknown): string {
-  let reason: string
+/** A JSON string that stands in for a value that could not be encoded. */
+export function unserializable(err: unknown): string {
+  return quoteString('[unable to serialize: ' + describeError(err) + ']')
+}
+
+function describeError(err: unknown): string {
   try {
-    reason = err instanceof Error ? err.message : String(err)
+    return err instanceof Error ? err.message : String(err)
   } catch {
-    reason = 'unknown error'
+    return 'unknown error'
   }
+}
+
+/** When building the line throws (a mixin or formatter broke its contract), still say something. */
+function fallbackLine(logger: LoggerState, msg: unknown, level: number, time: string, err: unknown): string {
   let line = (logger[lsCacheSym][level] ?? '{"level":' + level) + time + logger[chindingsSym]
-  if (typeof msg === 'string') line += ',' + quoteString(logger[messageKeySym]) + ':' + quoteString(msg)
-  return line + ',"logxError":' + quoteString('line could not be serialized: ' + reason) + logger[endSym]
+  if (typeof msg === 'string') line += logger[messageKeyStrSym] + quoteString(msg)
+  return line + ',"logxError":' + quoteString('line could not be serialized: ' + describeError(err)) + logger[endSym]
+}
+
+/** The log call itself failed before a line existed (e.g. a logMethod hook threw): write what is known. */
+export function writeFailedCall(logger: LoggerState, level: number, msg: unknown, err: unknown): void {
+  reportLogFailure(err)
+  try {
+    const line = fallbackLine(logger, msg, level, logger[timeSym](), err)
+    logger[streamSym].write(line)
+  } catch {
+    // Nothing more can be done without throwing into the app.
+  }
 }
 
 export function write(this: LoggerState, input: unknown, msg: unknown, level: number): void {

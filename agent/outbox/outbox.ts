@@ -96,7 +96,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const store: OutboxStore = options.path === undefined ? createMemoryStore() : createFileStore(options.path)
 
   const queue = new Map<string, OutboxItem>()
-  for (const item of store.load()) queue.set(item.id, item)
+  for (const item of store.load()) {
+    // A restart is a fresh chance: backoff computed by the previous run is not waited out.
+    item.nextAttemptAt = Math.min(item.nextAttemptAt, now())
+    queue.set(item.id, item)
+  }
   const inFlight = new Set<string>()
   const dead: DeadLetter[] = []
   let delivered = 0

@@ -123,7 +123,7 @@ describe('hard values never break a line', () => {
     const sink = createSink()
     const logger = logx({ ...quiet, serializers: { user: () => { throw new Error('serializer broke') } } }, sink)
     expect(() => logger.info({ user: 1 }, 'kept message')).not.toThrow()
-    expect(sink.last()).toEqual({ level: 30, msg: 'kept message', logxError: 'line could not be serialized: serializer broke' })
+    expect(sink.last()).toEqual({ level: 30, user: '[unable to serialize: serializer broke]', msg: 'kept message' })
     const mixinLogger = logx({ ...quiet, mixin: () => { throw new Error('mixin broke') } }, sink)
     expect(() => mixinLogger.warn('m')).not.toThrow()
     expect(sink.last().logxError).toContain('mixin broke')

@@ -1,0 +1,126 @@
+// The checkpoint file: which offset of which file the caller has committed. Written whole through a
+// temp file, fsync and rename (then the directory is fsync'ed) so a crash leaves the old or the new
+// version, never a mix. Concurrent requests share writes (group commit): a request made while a
+// write is in flight is satisfied by the next write, which snapshots the state when it starts.
+
+import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { TailError, TailErrorCodes } from './errors'
+
+export const CHECKPOINT_VERSION = 1
+
+export interface CheckpointEntry {
+  readonly dev: string
+  readonly ino: string
+  /** hashHead() of the first `headLength` bytes. */
+  readonly head: string
+  readonly headLength: number
+  /** Offset just past the last committed line. */
+  readonly offset: number
+  /** Last known path, for people reading the file; identity never depends on it. */
+  readonly path: string | undefined
+  /** Found while running and not yet classified (new file or rotation copy); see the README. */
+  readonly pending?: boolean
+}
+
+interface CheckpointFile {
+  version: number
+  files: CheckpointEntry[]
+}
+
+export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `cannot read checkpoint ${path}: ${(error as Error).message}`, { path, cause: error })
+  }
+  let parsed: CheckpointFile
+  try {
+    parsed = JSON.parse(text) as CheckpointFile
+  } catch (error) {
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} is not valid JSON: ${(error as Error).message}`, { path, cause: error })
+  }
+  if (typeof parsed !== 'object' || parsed === null || !Number.isInteger(parsed.version)) {
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has no version`, { path })
+  }
+  if (parsed.version !== CHECKPOINT_VERSION) {
+    throw new TailError(TailErrorCodes.CHECKPOINT_VERSION, `checkpoint ${path} has version ${parsed.version}; this tailer reads version ${CHECKPOINT_VERSION}`, { path })
+  }
+  if (!Array.isArray(parsed.files) || !parsed.files.every(isEntry)) {
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has a malformed files list`, { path })
+  }
+  return parsed.files
+}
+
+function isEntry(value: unknown): value is CheckpointEntry {
+  const entry = value as Record<string, unknown>
+  return (
+    typeof entry === 'object' && entry !== null &&
+    typeof entry.dev === 'string' && typeof entry.ino === 'string' && typeof entry.head === 'string' &&
+    Number.isSafeInteger(entry.headLength) && Number.isSafeInteger(entry.offset) && (entry.offset as number) >= 0
+  )
+}
+
+export interface CheckpointWriter {
+  /** Resolves once a write that started after this call is on disk. */
+  request(): Promise<void>
+  /** Write count so far (for stats and tests). */
+  readonly writes: number
+}
+
+export function createCheckpointWriter(path: string, snapshot: () => CheckpointEntry[]): CheckpointWriter {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  let inFlight: Promise<void> | undefined
+  let next: Promise<void> | undefined
+  let writes = 0
+
+  async function writeOnce(): Promise<void> {
+    const body = JSON.stringify({ version: CHECKPOINT_VERSION, files: snapshot() } satisfies CheckpointFile) + '\n'
+    try {
+      const handle = await open(temp, 'w', 0o600)
+      try {
+        await handle.writeFile(body)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(temp, path)
+      const directory = await open(dirname(path), 'r')
+      try {
+        await directory.sync()
+      } finally {
+        await directory.close()
+      }
+      writes++
+    } catch (error) {
+      await unlink(temp).catch(() => undefined)
+      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `cannot write checkpoint ${path}: ${(error as Error).message}`, { path, cause: error })
+    }
+  }
+
+  function start(): Promise<void> {
+    const write = writeOnce().finally(() => {
+      inFlight = undefined
+    })
+    inFlight = write
+    return write
+  }
+
+  return {
+    request() {
+      if (!inFlight) return start()
+      if (!next) {
+        next = inFlight.catch(() => undefined).then(() => {
+          next = undefined
+          return start()
+        })
+      }
+      return next
+    },
+    get writes() {
+      return writes
+    },
+  }
+}

@@ -1,0 +1,44 @@
+// Tailer errors with stable codes, never reused or renamed. Across a worker-thread or process
+// boundary match on `code`, not on the class. README.md in this folder documents each code.
+
+export const TailErrorCodes = {
+  /** An option is unusable; `path` names it (`paths[1]`, `maxLineBytes`...). */
+  INVALID_OPTION: 'LOGX_TAIL_ERR_INVALID_OPTION',
+  /** The checkpoint file exists but cannot be read or parsed; `path` is the file. */
+  CHECKPOINT_READ: 'LOGX_TAIL_ERR_CHECKPOINT_READ',
+  /** The checkpoint file was written by an unknown format version; `path` is the file. */
+  CHECKPOINT_VERSION: 'LOGX_TAIL_ERR_CHECKPOINT_VERSION',
+  /** Writing the checkpoint (temp file, fsync, rename) failed; the commit is not durable. */
+  CHECKPOINT_WRITE: 'LOGX_TAIL_ERR_CHECKPOINT_WRITE',
+  /** A watched file could not be opened, stat'ed or read; the tailer skips it and goes on. */
+  FILE_READ: 'LOGX_TAIL_ERR_FILE_READ',
+  /** The directory watcher reported an error (permissions, too many watches). */
+  WATCH: 'LOGX_TAIL_ERR_WATCH',
+  /** commit() was given something that is not a batch of this tailer. */
+  FOREIGN_BATCH: 'LOGX_TAIL_ERR_FOREIGN_BATCH',
+  /** The tailer is closed. */
+  CLOSED: 'LOGX_TAIL_ERR_CLOSED',
+} as const
+
+export type TailErrorCode = (typeof TailErrorCodes)[keyof typeof TailErrorCodes]
+
+const brand = Symbol.for('logx.tail.error')
+
+export class TailError extends Error {
+  readonly code: TailErrorCode
+  /** The option path, checkpoint file or log file the error is about. */
+  readonly path: string | undefined
+
+  constructor(code: TailErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'TailError'
+    this.code = code
+    this.path = options.path
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  // Branded so instanceof holds across two copies of the package in one process.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}
