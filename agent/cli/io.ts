@@ -5,6 +5,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown }
   /** Aborted on SIGINT/SIGTERM (or by a test); long-running commands stop cleanly then. */
   signal: AbortSignal
+  /** Called once a long-running command serves; under pm2 (wait_ready) this sends 'ready'. */
+  ready?: () => void
 }
 
 /** Resolves when the signal aborts (immediately if it already has). */

@@ -85,7 +85,11 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   try {
-    process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal })
+    // pm2's wait_ready (ecosystem.config.js) waits for this message before it counts the agent as up.
+    const ready = (): void => {
+      process.send?.('ready')
+    }
+    process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal, ready })
   } catch (err) {
     process.stderr.write(`logx-agent: ${(err as Error).stack ?? String(err)}\n`)
     process.exitCode = 1

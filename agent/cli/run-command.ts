@@ -18,6 +18,7 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   if (args.config !== undefined) io.stdout.write(`  config ${args.config}: not read yet (log tailing arrives in a later release)\n`)
   io.stdout.write(describeSandbox(started, false, false))
   io.stdout.write(`Open the inbox at ${started.info.inboxUrl} ; stop with Ctrl-C.\n`)
+  io.ready?.()
   await untilAborted(io.signal)
   await started.close()
   io.stdout.write('logx-agent stopped\n')

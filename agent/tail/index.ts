@@ -1,0 +1,10 @@
+// agent/tail: a self-contained file tailer. It knows nothing of alerts; the agent wires it.
+
+export { createTailer } from './tailer'
+export type { LineBatch, Tailer, TailFileStatus, TailStats } from './tailer'
+export type { TailerOptions, StartAt } from './options'
+export type { TailLine } from './line-splitter'
+export { TailError, TailErrorCodes } from './errors'
+export type { TailErrorCode } from './errors'
+export { CHECKPOINT_VERSION } from './checkpoint-store'
+export { HEAD_BYTES } from './fingerprint'

@@ -1,0 +1,74 @@
+// Written options -> normalized options, every problem reported at once as `path: message`.
+
+import { TailError, TailErrorCodes } from './errors'
+
+export type StartAt = 'end' | 'beginning'
+
+export interface TailerOptions {
+  /** Glob patterns (or plain paths) of the files to tail. Files that appear later are picked up. */
+  paths: string | readonly string[]
+  /** Where to start in a file found at startup that has no checkpoint. Default 'end'. Files that appear later always start at 0. */
+  startAt?: StartAt
+  /** Checkpoint file; without one, commits live in memory only and a restart falls back to startAt. */
+  checkpointPath?: string
+  /** Lines longer than this are cut to it (and counted). Default 256 KiB. */
+  maxLineBytes?: number
+  /** Bytes per read() call. Default 64 KiB. */
+  readChunkBytes?: number
+  /** Period of the one scheduler tick that re-checks every file (missed events, rotated files). Default 1000 ms. */
+  pollIntervalMs?: number
+  /** Batches buffered ahead of the consumer before reading pauses. Default 64. */
+  maxBufferedBatches?: number
+  /** Base for relative patterns. Default process.cwd(). */
+  cwd?: string
+  /** Non-fatal problems (a file that cannot be read, a watcher error, a failed background checkpoint write). */
+  onWarning?: (error: TailError) => void
+}
+
+export interface NormalizedTailerOptions {
+  readonly paths: readonly string[]
+  readonly startAt: StartAt
+  readonly checkpointPath: string | undefined
+  readonly maxLineBytes: number
+  readonly readChunkBytes: number
+  readonly pollIntervalMs: number
+  readonly maxBufferedBatches: number
+  readonly cwd: string
+  readonly onWarning: (error: TailError) => void
+}
+
+export function normalizeTailerOptions(options: TailerOptions): NormalizedTailerOptions {
+  const problems: string[] = []
+  const paths = typeof options.paths === 'string' ? [options.paths] : options.paths
+  if (!Array.isArray(paths) || paths.length === 0) problems.push('paths: must be a non-empty string or array of strings')
+  else paths.forEach((pattern, index) => {
+    if (typeof pattern !== 'string' || pattern.length === 0) problems.push(`paths[${index}]: must be a non-empty string`)
+  })
+  const startAt = options.startAt ?? 'end'
+  if (startAt !== 'end' && startAt !== 'beginning') problems.push(`startAt: must be 'end' or 'beginning', got ${JSON.stringify(startAt)}`)
+  if (options.checkpointPath !== undefined && (typeof options.checkpointPath !== 'string' || options.checkpointPath === '')) {
+    problems.push('checkpointPath: must be a non-empty string')
+  }
+  const integer = (name: keyof TailerOptions, fallback: number, min: number): number => {
+    const value = options[name] ?? fallback
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) problems.push(`${name}: must be an integer >= ${min}`)
+    return value as number
+  }
+  const normalized: NormalizedTailerOptions = {
+    paths: paths ?? [],
+    startAt,
+    checkpointPath: options.checkpointPath,
+    maxLineBytes: integer('maxLineBytes', 256 * 1024, 1),
+    readChunkBytes: integer('readChunkBytes', 64 * 1024, 1),
+    pollIntervalMs: integer('pollIntervalMs', 1000, 1),
+    maxBufferedBatches: integer('maxBufferedBatches', 64, 1),
+    cwd: options.cwd ?? process.cwd(),
+    onWarning: options.onWarning ?? (() => undefined),
+  }
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') problems.push('onWarning: must be a function')
+  if (problems.length > 0) {
+    const path = problems[0]?.split(':')[0]
+    throw new TailError(TailErrorCodes.INVALID_OPTION, `invalid tailer options:\n  ${problems.join('\n  ')}`, path === undefined ? {} : { path })
+  }
+  return normalized
+}

@@ -1,0 +1,538 @@
+// The tailer: discovery events and one scheduler tick feed a single serial loop that owns all
+// state, so rotation handling never races with reading. Lines leave as batches through a bounded
+// queue; the caller commits a batch once it has handled its lines, and only committed offsets
+// reach the checkpoint.
+
+import { open, stat, type FileHandle } from 'node:fs/promises'
+import { createBatchQueue } from './batch-queue'
+import { createCheckpointWriter, loadCheckpoint, type CheckpointEntry, type CheckpointWriter } from './checkpoint-store'
+import { createDiscovery, type Discovery, type PathEvent } from './discovery'
+import { TailError, TailErrorCodes } from './errors'
+import { fileKey, hashHead, headContinues, HEAD_BYTES, readHead, sameFullHead } from './fingerprint'
+import type { TailLine } from './line-splitter'
+import { normalizeTailerOptions, type NormalizedTailerOptions, type TailerOptions } from './options'
+import { createSource, lastLineEnd, restartAt, type Source, type SourcePhase } from './source'
+
+export interface LineBatch {
+  /** `dev:ino` of the file the lines were read from. */
+  readonly fileId: string
+  /** 0, then +1 each time the file is found truncated in place (copy-and-truncate). */
+  readonly generation: number
+  /** Path at read time; undefined once the file was deleted or renamed outside the patterns. */
+  readonly path: string | undefined
+  /** Complete lines, in file order. */
+  readonly lines: readonly TailLine[]
+  /** Offset just past the last line: what commit(batch) records. */
+  readonly offset: number
+}
+
+export interface TailStats {
+  /** Files being read or waiting (not released). */
+  readonly files: number
+  readonly linesRead: number
+  readonly bytesRead: number
+  readonly truncatedLines: number
+  /** A path began to name another file (rename-and-create). */
+  readonly rotations: number
+  /** A file was found shorter than what was read, or with other first bytes (copy-and-truncate). */
+  readonly truncations: number
+  /** A truncated file's unread rest was taken from its copy. */
+  readonly copiesFollowed: number
+  readonly released: number
+  readonly checkpointWrites: number
+}
+
+export interface TailFileStatus {
+  readonly fileId: string
+  readonly generation: number
+  readonly path: string | undefined
+  readonly phase: SourcePhase
+  readonly detached: boolean
+  /** Next byte to read. */
+  readonly readOffset: number
+  readonly committed: number
+  /** Size at the last read: size - readOffset is how far behind the tailer is. */
+  readonly size: number
+}
+
+export interface Tailer extends AsyncIterable<LineBatch> {
+  /**
+   * Records that the caller has handled the batch's lines (the first `lineCount` of them when
+   * given) and resolves once a checkpoint holding that offset is on disk. Commits may come in any
+   * order; the highest offset per file wins.
+   */
+  commit(batch: LineBatch, lineCount?: number): Promise<void>
+  /** Writes the checkpoint now (committed offsets only). */
+  flush(): Promise<void>
+  stats(): TailStats
+  files(): TailFileStatus[]
+  /** Stops watching and reading, drops batches not yet taken, writes the checkpoint, closes files. Iteration ends. */
+  close(): Promise<void>
+}
+
+type Job = { readonly kind: 'path'; readonly event: PathEvent; readonly path: string } | { readonly kind: 'tick' }
+
+interface PendingTruncation {
+  readonly source: Source
+  readonly lineStart: number
+}
+
+interface InitialFile {
+  readonly path: string
+  readonly handle: FileHandle
+  readonly stats: { dev: bigint; ino: bigint }
+  readonly size: number
+  readonly head: Buffer
+  start?: number
+  committed?: number
+  pending?: boolean
+  copyOf?: InitialFile
+}
+
+/** Bytes read from one file before the loop moves on to the next, so one busy file cannot starve the rest. */
+const TURN_BYTES = 1024 * 1024
+/** Truncations waiting for their copy to show up; older ones are forgotten. */
+const MAX_PENDING_TRUNCATIONS = 64
+
+/** Resolves once the checkpoint is loaded and every file present now is found. */
+export async function createTailer(options: TailerOptions): Promise<Tailer> {
+  const config = normalizeTailerOptions(options)
+  const saved = config.checkpointPath === undefined ? [] : await loadCheckpoint(config.checkpointPath)
+  return startTailer(config, saved)
+}
+
+async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEntry[]): Promise<Tailer> {
+  const queue = createBatchQueue<LineBatch>(config.maxBufferedBatches)
+  const batchSources = new WeakMap<LineBatch, Source>()
+  const live = new Set<Source>()
+  const byKey = new Map<string, Source>()
+  const byPath = new Map<string, Source>()
+  const retained = new Set<Source>()
+  const pendingTruncations: PendingTruncation[] = []
+  const dirty = new Set<Source>()
+  const jobs: Job[] = []
+  const initialPaths: string[] = []
+  const counters = { linesRead: 0, bytesRead: 0, truncatedLines: 0, rotations: 0, truncations: 0, copiesFollowed: 0, released: 0 }
+  let starting = true
+  let closed = false
+  let running: Promise<void> | undefined
+  let tickQueued = false
+
+  const warn = (code: typeof TailErrorCodes[keyof typeof TailErrorCodes], message: string, path: string | undefined, cause?: unknown): void => {
+    config.onWarning(new TailError(code, message, { ...(path === undefined ? {} : { path }), cause }))
+  }
+
+  const writer: CheckpointWriter | undefined =
+    config.checkpointPath === undefined ? undefined : createCheckpointWriter(config.checkpointPath, snapshot)
+
+  function snapshot(): CheckpointEntry[] {
+    const entries: CheckpointEntry[] = []
+    for (const source of live) {
+      if (source.phase === 'parked') continue
+      entries.push(entryOf(source, source.phase === 'probation'))
+    }
+    for (const source of retained) if (!byKey.has(source.key)) entries.push(entryOf(source, false))
+    return entries
+  }
+
+  function entryOf(source: Source, pending: boolean): CheckpointEntry {
+    return {
+      dev: source.dev,
+      ino: source.ino,
+      head: hashHead(source.head),
+      headLength: source.head.length,
+      offset: source.committed,
+      path: source.path,
+      ...(pending ? { pending: true } : {}),
+    }
+  }
+
+  /** A checkpoint write nobody awaits (identity changes, releases): failures become warnings. */
+  function checkpointInBackground(): void {
+    writer?.request().catch((error: unknown) => {
+      if (error instanceof TailError) config.onWarning(error)
+    })
+  }
+
+  function kick(): void {
+    if (running || closed || starting) return
+    running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(runLoop)
+      .catch((error: unknown) => warn(TailErrorCodes.FILE_READ, `tailer loop: ${(error as Error).message}`, undefined, error))
+      .finally(() => {
+      running = undefined
+      if (!closed && (jobs.length > 0 || dirty.size > 0)) kick()
+    })
+  }
+
+  async function runLoop(): Promise<void> {
+    while (!closed) {
+      const job = jobs.shift()
+      if (job !== undefined) {
+        if (job.kind === 'tick') {
+          tickQueued = false
+          await tick()
+        } else {
+          await onPath(job.event, job.path)
+        }
+        continue
+      }
+      const next = dirty.values().next()
+      if (next.done === true) return
+      dirty.delete(next.value)
+      await service(next.value)
+    }
+  }
+
+  function track(source: Source): void {
+    live.add(source)
+    byKey.set(source.key, source)
+    if (source.path !== undefined) byPath.set(source.path, source)
+    if (source.phase !== 'parked') dirty.add(source)
+  }
+
+  function detach(source: Source): void {
+    if (source.path !== undefined && byPath.get(source.path) === source) byPath.delete(source.path)
+    source.path = undefined
+    source.detached = true
+    if (source.phase === 'parked') {
+      void release(source)
+      return
+    }
+    dirty.add(source)
+  }
+
+  async function onPath(event: PathEvent, path: string): Promise<void> {
+    if (event === 'unlink') {
+      const known = byPath.get(path)
+      if (known !== undefined) detach(known)
+      return
+    }
+    let stats
+    try {
+      stats = await stat(path, { bigint: true })
+    } catch {
+      const known = byPath.get(path)
+      if (known !== undefined) detach(known)
+      return
+    }
+    if (!stats.isFile()) return
+    const existing = byKey.get(fileKey(stats))
+    const atPath = byPath.get(path)
+    if (atPath !== undefined && atPath !== existing) {
+      // The path names another file now: rename-and-create. The old one is read to its end.
+      counters.rotations++
+      detach(atPath)
+    }
+    if (existing !== undefined) {
+      if (existing.path !== path) {
+        if (existing.path !== undefined && byPath.get(existing.path) === existing) byPath.delete(existing.path)
+        existing.path = path
+        existing.detached = false
+        byPath.set(path, existing)
+      }
+      if (existing.phase !== 'parked') dirty.add(existing)
+      return
+    }
+    await adoptNew(path)
+  }
+
+  async function openFile(path: string): Promise<{ handle: FileHandle; stats: { dev: bigint; ino: bigint }; size: number; head: Buffer } | undefined> {
+    let handle: FileHandle | undefined
+    try {
+      handle = await open(path, 'r')
+      const stats = await handle.stat({ bigint: true })
+      if (!stats.isFile()) {
+        await handle.close()
+        return undefined
+      }
+      const size = Number(stats.size)
+      return { handle, stats, size, head: await readHead(handle, size) }
+    } catch (error) {
+      await handle?.close().catch(() => undefined)
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(TailErrorCodes.FILE_READ, `cannot open ${path}: ${(error as Error).message}`, path, error)
+      return undefined
+    }
+  }
+
+  /** A file that appeared while running: from 0, after probation decides it is not a rotation copy. */
+  async function adoptNew(path: string): Promise<void> {
+    const opened = await openFile(path)
+    if (opened === undefined) return
+    if (byKey.has(fileKey(opened.stats))) {
+      await opened.handle.close()
+      return
+    }
+    const source = createSource({ ...opened, path, generation: 0, phase: 'probation', startOffset: 0, committed: 0, maxLineBytes: config.maxLineBytes })
+    track(source)
+    checkpointInBackground()
+  }
+
+  async function adoptInitial(paths: readonly string[]): Promise<void> {
+    const found: InitialFile[] = []
+    const keys = new Set<string>()
+    for (const path of new Set(paths)) {
+      const opened = await openFile(path)
+      if (opened === undefined) continue
+      const key = fileKey(opened.stats)
+      if (keys.has(key)) {
+        await opened.handle.close()
+        continue
+      }
+      keys.add(key)
+      found.push({ path, ...opened })
+    }
+    const claimed = new Set<CheckpointEntry>()
+    const byInode = new Map(saved.map((entry) => [`${entry.dev}:${entry.ino}`, entry]))
+    // Same inode and the remembered first bytes are still there: the same file, resume.
+    for (const file of found) {
+      const entry = byInode.get(fileKey(file.stats))
+      if (entry === undefined || file.size < entry.offset || file.head.length < entry.headLength) continue
+      if (hashHead(file.head.subarray(0, entry.headLength)) !== entry.head) continue
+      claimed.add(entry)
+      file.start = entry.pending === true ? 0 : entry.offset
+      file.committed = file.start
+      file.pending = entry.pending === true
+    }
+    // Another inode with the same full head: a copy of a file still here (parked), or the copy a
+    // copy-and-truncate left behind while we were down (resume where the original was).
+    for (const file of found) {
+      if (file.start !== undefined || file.head.length < HEAD_BYTES) continue
+      const twin = found.find((other) => other !== file && other.start !== undefined && other.copyOf === undefined && sameFullHead(other.head, file.head))
+      if (twin !== undefined) {
+        file.copyOf = twin
+        continue
+      }
+      const hash = hashHead(file.head)
+      const entry = saved.find((candidate) => !claimed.has(candidate) && candidate.headLength === HEAD_BYTES && candidate.head === hash)
+      if (entry === undefined || file.size < entry.offset) continue
+      claimed.add(entry)
+      file.start = entry.offset
+      file.committed = entry.offset
+    }
+    const sources = new Map<InitialFile, Source>()
+    for (const file of found) {
+      let start = file.start
+      if (start === undefined && file.copyOf === undefined) {
+        start = config.startAt === 'beginning' ? 0 : await lastLineEnd(file.handle, file.size)
+      }
+      const phase: SourcePhase = file.copyOf !== undefined ? 'parked' : file.pending === true ? 'probation' : 'active'
+      const source = createSource({ ...file, generation: 0, phase, startOffset: start ?? 0, committed: file.committed ?? start ?? 0, maxLineBytes: config.maxLineBytes })
+      sources.set(file, source)
+    }
+    for (const [file, source] of sources) {
+      if (file.copyOf !== undefined) source.copyOf = sources.get(file.copyOf)
+      track(source)
+    }
+    checkpointInBackground()
+  }
+
+  /** Probation is over: is this new file the copy of a truncated (or live) file, or just new? */
+  function classify(source: Source): void {
+    if (source.head.length === HEAD_BYTES) {
+      const index = pendingTruncations.findIndex((pending) => sameFullHead(pending.source.head, source.head))
+      const pending = pendingTruncations[index]
+      if (pending !== undefined) {
+        pendingTruncations.splice(index, 1)
+        continueFrom(source, pending.source, pending.lineStart)
+        return
+      }
+      for (const other of live) {
+        if (other !== source && other.phase === 'active' && sameFullHead(other.head, source.head)) {
+          source.phase = 'parked'
+          source.copyOf = other
+          return
+        }
+      }
+    }
+    source.phase = 'active'
+  }
+
+  /** The copy takes over the truncated generation's unread bytes and its commits. */
+  function continueFrom(copy: Source, original: Source, lineStart: number): void {
+    restartAt(copy, lineStart, config.maxLineBytes)
+    copy.committed = original.committed
+    copy.phase = 'active'
+    copy.copyOf = undefined
+    original.successor = copy
+    counters.copiesFollowed++
+    dirty.add(copy)
+  }
+
+  function onTruncated(old: Source, size: number, head: Buffer): void {
+    counters.truncations++
+    const handle = old.handle as FileHandle
+    const next = createSource({ stats: { dev: BigInt(old.dev), ino: BigInt(old.ino) }, path: old.path, handle, head, size, generation: old.generation + 1, phase: 'active', startOffset: 0, committed: 0, maxLineBytes: config.maxLineBytes })
+    next.detached = old.detached
+    old.handle = undefined
+    old.phase = 'released'
+    live.delete(old)
+    dirty.delete(old)
+    let copy: Source | undefined
+    for (const other of live) if (other.phase === 'parked' && other.copyOf === old) {
+      if (copy === undefined) copy = other
+      else void release(other)
+    }
+    // The copy first: it holds this file's older lines.
+    if (copy !== undefined) continueFrom(copy, old, old.splitter.lineStart)
+    else if (old.head.length === HEAD_BYTES) {
+      pendingTruncations.push({ source: old, lineStart: old.splitter.lineStart })
+      if (pendingTruncations.length > MAX_PENDING_TRUNCATIONS) pendingTruncations.shift()
+    }
+    if (old.path !== undefined && byPath.get(old.path) === old) byPath.delete(old.path)
+    track(next)
+    checkpointInBackground()
+  }
+
+  async function emit(source: Source, lines: TailLine[]): Promise<void> {
+    const last = lines[lines.length - 1] as TailLine
+    const batch: LineBatch = { fileId: source.key, generation: source.generation, path: source.path, lines, offset: last.offset }
+    batchSources.set(batch, source)
+    counters.linesRead += lines.length
+    await queue.push(batch)
+  }
+
+  async function service(source: Source): Promise<void> {
+    const handle = source.handle
+    if (handle === undefined || source.phase === 'parked' || source.phase === 'released') return
+    try {
+      const size = (await handle.stat()).size
+      const head = await readHead(handle, size)
+      if (size < source.readOffset || !headContinues(source.head, head)) {
+        onTruncated(source, size, head)
+        return
+      }
+      source.head = head
+      source.size = size
+      if (source.phase === 'probation') {
+        if (head.length < HEAD_BYTES && !source.settled && !source.detached) return
+        classify(source)
+        if (source.phase !== 'active') return
+      }
+      let budget = TURN_BYTES
+      while (budget > 0 && !closed) {
+        const buffer = Buffer.allocUnsafe(config.readChunkBytes)
+        const { bytesRead } = await handle.read(buffer, 0, config.readChunkBytes, source.readOffset)
+        if (bytesRead === 0) return
+        const lines: TailLine[] = []
+        const cutBefore = source.splitter.truncatedLines
+        source.splitter.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), source.readOffset, lines)
+        counters.truncatedLines += source.splitter.truncatedLines - cutBefore
+        source.readOffset += bytesRead
+        if (source.readOffset > source.size) source.size = source.readOffset
+        counters.bytesRead += bytesRead
+        budget -= bytesRead
+        if (lines.length > 0) await emit(source, lines)
+      }
+      if (!closed) dirty.add(source)
+    } catch (error) {
+      if (closed) return
+      warn(TailErrorCodes.FILE_READ, `cannot read ${source.path ?? source.key}: ${(error as Error).message}`, source.path, error)
+    }
+  }
+
+  async function tick(): Promise<void> {
+    for (const source of [...live]) {
+      if (source.phase === 'probation' && source.size === source.tickSize) source.settled = true
+      if (source.phase === 'active' && source.detached && source.readOffset >= source.size && source.size === source.tickSize) {
+        await release(source)
+        continue
+      }
+      source.tickSize = source.size
+      if (source.phase !== 'parked') dirty.add(source)
+    }
+  }
+
+  /** Done with a file: its last partial line (it will not be completed now) is emitted, its handle closed. */
+  async function release(source: Source): Promise<void> {
+    if (source.phase === 'released') return
+    const wasParked = source.phase === 'parked'
+    source.phase = 'released'
+    live.delete(source)
+    dirty.delete(source)
+    if (byKey.get(source.key) === source) byKey.delete(source.key)
+    if (source.path !== undefined && byPath.get(source.path) === source) byPath.delete(source.path)
+    const handle = source.handle
+    source.handle = undefined
+    await handle?.close().catch(() => undefined)
+    counters.released++
+    if (!wasParked) {
+      const lines: TailLine[] = []
+      source.splitter.finish(source.readOffset, lines)
+      source.finalOffset = source.readOffset
+      if (lines.length > 0) await emit(source, lines)
+      if (source.committed < source.finalOffset) retained.add(source)
+    }
+    for (const other of [...live]) if (other.phase === 'parked' && other.copyOf === source) await release(other)
+    checkpointInBackground()
+  }
+
+  const discovery: Discovery = await createDiscovery({
+    patterns: config.paths,
+    cwd: config.cwd,
+    onEvent: (event, path) => {
+      if (closed) return
+      if (starting && event === 'add') initialPaths.push(path)
+      else {
+        jobs.push({ kind: 'path', event, path })
+        kick()
+      }
+    },
+    onError: (error) => warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
+  })
+  await adoptInitial(initialPaths)
+  starting = false
+  kick()
+  const timer = setInterval(() => {
+    if (tickQueued || closed) return
+    tickQueued = true
+    jobs.push({ kind: 'tick' })
+    kick()
+  }, config.pollIntervalMs)
+  timer.unref()
+
+  return {
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+    commit(batch, lineCount) {
+      if (closed) return Promise.reject(new TailError(TailErrorCodes.CLOSED, 'commit() after close()'))
+      let source = batchSources.get(batch)
+      if (source === undefined) return Promise.reject(new TailError(TailErrorCodes.FOREIGN_BATCH, 'commit() was given a batch this tailer did not produce'))
+      const line = lineCount === undefined ? undefined : batch.lines[lineCount - 1]
+      const offset = lineCount === undefined ? batch.offset : line === undefined ? undefined : line.offset
+      if (offset === undefined) return Promise.resolve()
+      while (source.successor !== undefined) source = source.successor
+      if (offset > source.committed) source.committed = offset
+      if (retained.has(source) && source.committed >= source.finalOffset) retained.delete(source)
+      return writer === undefined ? Promise.resolve() : writer.request()
+    },
+    flush() {
+      return writer === undefined ? Promise.resolve() : writer.request()
+    },
+    stats() {
+      return { files: live.size, ...counters, checkpointWrites: writer?.writes ?? 0 }
+    },
+    files() {
+      return [...live].map((source) => ({
+        fileId: source.key,
+        generation: source.generation,
+        path: source.path,
+        phase: source.phase,
+        detached: source.detached,
+        readOffset: source.readOffset,
+        committed: source.committed,
+        size: source.size,
+      }))
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      clearInterval(timer)
+      queue.close(true)
+      await discovery.close()
+      await running
+      if (writer !== undefined) await writer.request()
+      for (const source of live) await source.handle?.close().catch(() => undefined)
+      live.clear()
+    },
+  }
+}

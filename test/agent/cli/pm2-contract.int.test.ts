@@ -1,0 +1,47 @@
+// What pm2 relies on, checked without pm2 itself: the ecosystem file loads with require() and points
+// at the agent; the agent, forked with an IPC channel as pm2 does, says 'ready' once it serves and
+// exits 0 on SIGINT.
+import { describe, expect, it } from 'vitest'
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, resolve } from 'node:path'
+
+const root = resolve(__dirname, '../../..')
+const requireFromRoot = createRequire(join(root, 'package.json'))
+
+describe('pm2 contract', () => {
+  it('ecosystem.config.js loads with require() and runs the agent with wait_ready and a kill timeout', () => {
+    const { apps } = requireFromRoot('./ecosystem.config.js')
+    expect(apps).toHaveLength(1)
+    const [app] = apps
+    expect(existsSync(app.script)).toBe(true)
+    expect(app.args.slice(0, 2)).toEqual(['run', '--config'])
+    expect(app).toMatchObject({ wait_ready: true, exec_mode: 'fork', instances: 1 })
+    expect(app.kill_timeout).toBeGreaterThan(0)
+    expect(app.max_memory_restart).toBeDefined()
+  })
+
+  it('the agent sends ready over IPC once it serves, and exits 0 on SIGINT', async () => {
+    const child = fork(join(root, 'bin', 'logx-agent.js'), ['run', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    let output = ''
+    const banner = new Promise<void>((resolveBanner) => {
+      child.stdout!.on('data', (chunk) => {
+        output += chunk
+        if (output.includes('Open the inbox')) resolveBanner()
+      })
+    })
+    const [message] = await once(child, 'message')
+    expect(message).toBe('ready')
+    await banner
+    const inbox = /inbox URL:\s+(\S+)/.exec(output)?.[1]
+    expect(inbox).toBeDefined()
+    const response = await fetch(inbox!)
+    expect(response.status).toBe(200)
+    child.kill('SIGINT')
+    const [code] = await once(child, 'exit')
+    expect(code).toBe(0)
+    expect(output).toContain('logx-agent stopped')
+  })
+})
