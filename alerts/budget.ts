@@ -20,6 +20,8 @@ interface ChannelBudget {
 
 export interface BudgetStage {
   stage: Stage
+  /** Shutdown: every owed digest now, budget or not (one message over beats a silent loss). */
+  release: Stage
   stats(): BudgetStats
 }
 
@@ -37,17 +39,22 @@ export function createBudgetStage(limits: Readonly<Record<string, number | undef
     return b.sent.length < b.max
   }
 
-  const stage: Stage = (ctx, notices) => {
+  function owedDigests(now: number, force: boolean): Notice[] {
     const out: Notice[] = []
     for (const [channel, b] of budgets) {
-      if (b.pending > 0 && b.latest !== undefined && hasRoom(b, ctx.now)) {
-        b.sent.push(ctx.now)
-        out.push({ ...b.latest, kind: 'digest', at: ctx.now, channel, suppressed: b.pending, newCount: b.pending })
+      if (b.pending > 0 && b.latest !== undefined && (force || hasRoom(b, now))) {
+        b.sent.push(now)
+        out.push({ ...b.latest, kind: 'digest', at: now, channel, suppressed: b.pending, newCount: b.pending })
         digests++
         b.pending = 0
         b.latest = undefined
       }
     }
+    return out
+  }
+
+  const stage: Stage = (ctx, notices) => {
+    const out = owedDigests(ctx.now, false)
     for (const notice of notices) {
       const b = notice.channel === undefined ? undefined : budgets.get(notice.channel)
       if (b === undefined) {
@@ -64,5 +71,7 @@ export function createBudgetStage(limits: Readonly<Record<string, number | undef
     return out
   }
 
-  return { stage, stats: () => ({ suppressed, digests }) }
+  const release: Stage = (ctx, notices) => [...notices, ...owedDigests(ctx.now, true)]
+
+  return { stage, release, stats: () => ({ suppressed, digests }) }
 }

@@ -11,6 +11,8 @@ const TOKEN =
   /\[([A-Za-z]{3,11})\]|<([A-Za-z]{3,11})>|\blevel\s*[=:]\s*"?([A-Za-z]{3,11})|(?<![A-Za-z0-9_])(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRIT|CRITICAL|FATAL|PANIC|ALERT|EMERG)(?![A-Za-z0-9_])/g
 
 const SYSLOG_PRI = /^<(\d{1,3})>/
+// A JSON line that did not parse (cut short, a stray byte) still says its numeric level.
+const BROKEN_JSON_LEVEL = /^\{.{0,200}?"level"\s*:\s*(\d{1,3})\b/
 const GLOG = /^([IWEF])\d{4} /
 const GLOG_LEVELS: Readonly<Record<string, number>> = { I: 30, W: 40, E: 50, F: 60 }
 
@@ -28,6 +30,8 @@ export function detectLevel(line: string): number | undefined {
   const head = line.length > HEAD ? line.slice(0, HEAD) : line
   const pri = SYSLOG_PRI.exec(head)
   if (pri) return fromSyslogPriority(Number(pri[1]))
+  const json = BROKEN_JSON_LEVEL.exec(head)
+  if (json) return Number(json[1])
   const glog = GLOG.exec(head)
   if (glog) return GLOG_LEVELS[glog[1] as string]
   TOKEN.lastIndex = 0

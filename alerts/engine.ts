@@ -11,6 +11,7 @@ import { renderMessage, scrubSecrets, type RenderedMessage } from './render'
 import { createRouteStage } from './route'
 import { normalizeRules, type Rule, type RuleInput } from './rule'
 import { selectRule } from './select'
+import { scrubLine, usableSecrets } from './secrets'
 import { createSilenceSet, type Silence, type SilenceInput } from './silences'
 import { sequence, type Stage } from './stage'
 
@@ -55,7 +56,7 @@ export interface AlertEngine {
   ingest(line: string | AlertLine, now: number, source?: string): Delivery[]
   /** Timers' work: group_wait, repeat, escalation, resolve, digests. Call it every second or so. */
   tick(now: number): Delivery[]
-  /** At shutdown: fire incidents still waiting in group_wait. */
+  /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
   flush(now: number): Delivery[]
   addSilence(input: SilenceInput, now: number): Silence
   removeSilence(id: string): boolean
@@ -68,7 +69,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const channels = normalizeChannels(options.channels)
   const channelByName = new Map(channels.map((c) => [c.name, c]))
   const redact = options.redact ?? []
-  const secrets = options.secrets ?? []
+  const secrets = usableSecrets(options.secrets ?? [])
   const incidents = createIncidentTable({ maxIncidents: options.maxIncidents })
   const silences = createSilenceSet(options.silences ?? [], options.now ?? 0)
   const budget = createBudgetStage(Object.fromEntries(channels.map((c) => [c.name, c.maxPerHour])))
@@ -80,8 +81,10 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   let selected = 0
   let deliveries = 0
 
-  function deliver(now: number, notices: Notice[]): Delivery[] {
-    const routed = notify({ now }, notices)
+  const release: Stage = sequence(notify, budget.release)
+
+  function deliver(now: number, notices: Notice[], pipeline: Stage = notify): Delivery[] {
+    const routed = pipeline({ now }, notices)
     const out: Delivery[] = []
     for (const notice of routed) {
       const channel = notice.channel === undefined ? undefined : channelByName.get(notice.channel)
@@ -96,7 +99,8 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     return out
   }
 
-  function censor(line: AlertLine): AlertLine {
+  function censor(input: AlertLine): AlertLine {
+    const line = scrubLine(input, secrets)
     if (redact.length === 0) return line
     const record = redactPaths(line.record, redact)
     const msg = redact.includes('msg') || redact.includes('message') ? '[redacted]' : line.msg
@@ -119,12 +123,13 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       lines++
       const line = typeof input === 'string' ? parseLine(input, source) : input
       const rule = ruleFor(line)
-      if (rule === undefined) return deliver(now, [])
+      // Digests owed by the budget go out on tick(); an unselected line costs nothing more.
+      if (rule === undefined) return []
       selected++
       return deliver(now, incidents.observe(rule, censor(line), now))
     },
     tick: (now) => deliver(now, incidents.tick(now)),
-    flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)]),
+    flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
     addSilence: (input, now) => silences.add(input, now),
     removeSilence: (id) => silences.remove(id),
     stats() {

@@ -4,6 +4,7 @@
 import type { Channel, CompiledKindTemplates } from './channels'
 import { levelLabel } from './levels'
 import type { Notice, NoticeKind } from './notice'
+import { scrubText, usableSecrets } from './secrets'
 import type { Template } from './template'
 
 export type RenderedMessage =
@@ -150,13 +151,9 @@ export function renderMessage(channel: Channel, notice: Notice): RenderedMessage
 
 /** Replaces every occurrence of each secret in every string of the message. */
 export function scrubSecrets(message: RenderedMessage, secrets: readonly string[]): RenderedMessage {
-  const real = secrets.filter((s) => s.length >= 4)
+  const real = usableSecrets(secrets)
   if (real.length === 0) return message
-  const scrub = (text: string): string => {
-    let out = text
-    for (const secret of real) out = out.split(secret).join('[redacted]')
-    return out
-  }
+  const scrub = (text: string): string => scrubText(text, real)
   switch (message.type) {
     case 'sms':
       return { ...message, text: scrub(message.text) }

@@ -4,6 +4,7 @@
 import type { Argv } from 'yargs'
 import { runCommand } from './run-command'
 import { sandboxCommand, type SandboxArgs } from './sandbox-command'
+import { validateCommand } from './validate-command'
 import type { CliIo } from './io'
 
 export type { CliIo } from './io'
@@ -28,6 +29,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         // With exitProcess(false) yargs still calls the handler after a strict-mode failure.
         if (failure !== undefined) return
         exitCode = await runCommand({ port: args.port, host: args.host, config: args.config }, io)
+      },
+    )
+    .command(
+      'validate <config>',
+      'check an agent config file and print every problem as file:line:col path: message (exit 0 valid, 1 invalid)',
+      (y) =>
+        y
+          .positional('config', { type: 'string', demandOption: true, describe: 'agent config file (YAML)' })
+          .example('$0 validate config/agent.yaml', 'check the shipped config'),
+      async (args) => {
+        if (failure !== undefined) return
+        exitCode = await validateCommand({ config: args.config }, io)
       },
     )
     .command(

@@ -110,13 +110,12 @@ export function createCheckpointWriter(path: string, snapshot: () => CheckpointE
 
   return {
     request() {
+      if (next) return next
       if (!inFlight) return start()
-      if (!next) {
-        next = inFlight.catch(() => undefined).then(() => {
-          next = undefined
-          return start()
-        })
-      }
+      next = inFlight.catch(() => undefined).then(() => {
+        next = undefined
+        return start()
+      })
       return next
     },
     get writes() {

@@ -13,9 +13,47 @@ export interface TailLine {
   readonly truncated: boolean
 }
 
+/** out[from..to) are views of one buffer, back to back, each followed there by a single '\n'; they span buffer[start..end). */
+export interface ContiguousRun {
+  readonly from: number
+  readonly to: number
+  readonly start: number
+  readonly end: number
+}
+
+// Most lines are never looked at (a prefilter skips them), so the Buffer view is made on first
+// access: a million views cost more than reading the file.
+class ChunkLine implements TailLine {
+  private view: Buffer | undefined = undefined
+  constructor(
+    private readonly chunk: Buffer,
+    private readonly start: number,
+    private readonly end: number,
+    readonly offset: number,
+    readonly truncated: boolean,
+  ) {}
+
+  get data(): Buffer {
+    if (this.view === undefined) this.view = this.chunk.subarray(this.start, this.end)
+    return this.view
+  }
+}
+
+class HeldLine implements TailLine {
+  constructor(
+    readonly data: Buffer,
+    readonly offset: number,
+    readonly truncated: boolean,
+  ) {}
+}
+
 export interface LineSplitter {
-  /** Splits `chunk`, which starts at file offset `chunkOffset`, appending complete lines to `out`. */
-  push(chunk: Buffer, chunkOffset: number, out: TailLine[]): void
+  /**
+   * Splits `chunk`, which starts at file offset `chunkOffset`, appending complete lines to `out`.
+   * Returns the run of lines it appended that are back-to-back, uncut views of `chunk`, so a
+   * matcher can search the run in one call instead of line by line.
+   */
+  push(chunk: Buffer, chunkOffset: number, out: TailLine[]): ContiguousRun
   /** Emits a held partial line as if it ended at `endOffset` (the file will not grow any more). */
   finish(endOffset: number, out: TailLine[]): void
   /** Offset just past the last line emitted (or skipped): where a re-read would start. */
@@ -69,29 +107,40 @@ export function createLineSplitter(startOffset: number, maxLineBytes: number): L
     push(chunk, chunkOffset, out) {
       let position = 0
       const length = chunk.length
+      let from = -1
+      let to = -1
+      let start = 0
+      let end = 0
       while (position < length) {
         const newline = chunk.indexOf(NEWLINE, position)
         if (newline === -1) {
           hold(chunk.subarray(position))
-          return
+          break
         }
-        const end = chunkOffset + newline + 1
+        const offset = chunkOffset + newline + 1
         if (heldBytes === 0 && !skipping) {
-          const lineLength = newline - position
-          if (lineLength > maxLineBytes) {
+          if (newline - position > maxLineBytes) {
             truncatedLines++
-            out.push({ data: chunk.subarray(position, position + maxLineBytes), offset: end, truncated: true })
+            if (from !== -1 && to === -1) to = out.length
+            out.push(new ChunkLine(chunk, position, position + maxLineBytes, offset, true))
           } else {
-            out.push({ data: chunk.subarray(position, newline), offset: end, truncated: false })
+            if (from === -1) {
+              from = out.length
+              start = position
+            }
+            if (to === -1) end = newline + 1
+            out.push(new ChunkLine(chunk, position, newline, offset, false))
           }
         } else {
           const { data, truncated } = takeHeld(chunk.subarray(position, newline))
           if (truncated) truncatedLines++
-          out.push({ data, offset: end, truncated })
+          out.push(new HeldLine(data, offset, truncated))
         }
-        lineStart = end
+        lineStart = offset
         position = newline + 1
       }
+      if (from === -1) return { from: out.length, to: out.length, start: 0, end: 0 }
+      return { from, to: to === -1 ? out.length : to, start, end }
     },
     finish(endOffset, out) {
       if (heldBytes === 0 && !skipping) {
@@ -100,7 +149,7 @@ export function createLineSplitter(startOffset: number, maxLineBytes: number): L
       }
       const { data, truncated } = takeHeld(Buffer.alloc(0))
       if (truncated) truncatedLines++
-      out.push({ data, offset: endOffset, truncated })
+      out.push(new HeldLine(data, endOffset, truncated))
       lineStart = endOffset
     },
     get lineStart() {

@@ -13,12 +13,18 @@ export interface TailerOptions {
   checkpointPath?: string
   /** Lines longer than this are cut to it (and counted). Default 256 KiB. */
   maxLineBytes?: number
-  /** Bytes per read() call. Default 64 KiB. */
+  /** Bytes per read() call, and so the most one batch holds. Default 256 KiB. */
   readChunkBytes?: number
   /** Period of the one scheduler tick that re-checks every file (missed events, rotated files). Default 1000 ms. */
   pollIntervalMs?: number
-  /** Batches buffered ahead of the consumer before reading pauses. Default 64. */
+  /** Batches buffered ahead of the consumer before reading pauses. Default 16. */
   maxBufferedBatches?: number
+  /**
+   * Reuse a read buffer for later reads once its batch is committed whole. Faster and leaner, but
+   * the lines' `data` (views of that buffer) must not be used after commit(batch): copy what you keep.
+   * Default false.
+   */
+  reuseBuffers?: boolean
   /** Base for relative patterns. Default process.cwd(). */
   cwd?: string
   /** Non-fatal problems (a file that cannot be read, a watcher error, a failed background checkpoint write). */
@@ -33,6 +39,7 @@ export interface NormalizedTailerOptions {
   readonly readChunkBytes: number
   readonly pollIntervalMs: number
   readonly maxBufferedBatches: number
+  readonly reuseBuffers: boolean
   readonly cwd: string
   readonly onWarning: (error: TailError) => void
 }
@@ -59,12 +66,15 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
     startAt,
     checkpointPath: options.checkpointPath,
     maxLineBytes: integer('maxLineBytes', 256 * 1024, 1),
-    readChunkBytes: integer('readChunkBytes', 64 * 1024, 1),
+    readChunkBytes: integer('readChunkBytes', 256 * 1024, 1),
     pollIntervalMs: integer('pollIntervalMs', 1000, 1),
-    maxBufferedBatches: integer('maxBufferedBatches', 64, 1),
+    maxBufferedBatches: integer('maxBufferedBatches', 16, 1),
+    reuseBuffers: options.reuseBuffers ?? false,
     cwd: options.cwd ?? process.cwd(),
     onWarning: options.onWarning ?? (() => undefined),
   }
+  if (typeof normalized.reuseBuffers !== 'boolean') problems.push('reuseBuffers: must be a boolean')
+  if (typeof normalized.cwd !== 'string') problems.push('cwd: must be a string')
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') problems.push('onWarning: must be a function')
   if (problems.length > 0) {
     const path = problems[0]?.split(':')[0]

@@ -3,28 +3,17 @@
 // queue; the caller commits a batch once it has handled its lines, and only committed offsets
 // reach the checkpoint.
 
+import { read } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
+import { setBatchRun, type LineBatch } from './batch'
 import { createBatchQueue } from './batch-queue'
 import { createCheckpointWriter, loadCheckpoint, type CheckpointEntry, type CheckpointWriter } from './checkpoint-store'
 import { createDiscovery, type Discovery, type PathEvent } from './discovery'
 import { TailError, TailErrorCodes } from './errors'
 import { fileKey, hashHead, headContinues, HEAD_BYTES, readHead, sameFullHead } from './fingerprint'
-import type { TailLine } from './line-splitter'
+import type { ContiguousRun, TailLine } from './line-splitter'
 import { normalizeTailerOptions, type NormalizedTailerOptions, type TailerOptions } from './options'
 import { createSource, lastLineEnd, restartAt, type Source, type SourcePhase } from './source'
-
-export interface LineBatch {
-  /** `dev:ino` of the file the lines were read from. */
-  readonly fileId: string
-  /** 0, then +1 each time the file is found truncated in place (copy-and-truncate). */
-  readonly generation: number
-  /** Path at read time; undefined once the file was deleted or renamed outside the patterns. */
-  readonly path: string | undefined
-  /** Complete lines, in file order. */
-  readonly lines: readonly TailLine[]
-  /** Offset just past the last line: what commit(batch) records. */
-  readonly offset: number
-}
 
 export interface TailStats {
   /** Files being read or waiting (not released). */
@@ -90,7 +79,7 @@ interface InitialFile {
 }
 
 /** Bytes read from one file before the loop moves on to the next, so one busy file cannot starve the rest. */
-const TURN_BYTES = 1024 * 1024
+const TURN_BYTES = 4 * 1024 * 1024
 /** Truncations waiting for their copy to show up; older ones are forgotten. */
 const MAX_PENDING_TRUNCATIONS = 64
 
@@ -104,6 +93,12 @@ export async function createTailer(options: TailerOptions): Promise<Tailer> {
 async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEntry[]): Promise<Tailer> {
   const queue = createBatchQueue<LineBatch>(config.maxBufferedBatches)
   const batchSources = new WeakMap<LineBatch, Source>()
+  // reuseBuffers: read buffers come back here when their batch is committed whole.
+  const batchBuffers = new WeakMap<LineBatch, Buffer>()
+  const bufferPool: Buffer[] = []
+  const recycle = (buffer: Buffer): void => {
+    if (config.reuseBuffers && bufferPool.length <= config.maxBufferedBatches) bufferPool.push(buffer)
+  }
   const live = new Set<Source>()
   const byKey = new Map<string, Source>()
   const byPath = new Map<string, Source>()
@@ -160,9 +155,9 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       .then(runLoop)
       .catch((error: unknown) => warn(TailErrorCodes.FILE_READ, `tailer loop: ${(error as Error).message}`, undefined, error))
       .finally(() => {
-      running = undefined
-      if (!closed && (jobs.length > 0 || dirty.size > 0)) kick()
-    })
+        running = undefined
+        if (!closed && (jobs.length > 0 || dirty.size > 0)) kick()
+      })
   }
 
   async function runLoop(): Promise<void> {
@@ -285,10 +280,15 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     const claimed = new Set<CheckpointEntry>()
     const byInode = new Map(saved.map((entry) => [`${entry.dev}:${entry.ino}`, entry]))
     // Same inode and the remembered first bytes are still there: the same file, resume.
+    const rewritten = new Set<InitialFile>()
     for (const file of found) {
       const entry = byInode.get(fileKey(file.stats))
-      if (entry === undefined || file.size < entry.offset || file.head.length < entry.headLength) continue
-      if (hashHead(file.head.subarray(0, entry.headLength)) !== entry.head) continue
+      if (entry === undefined) continue
+      if (file.size < entry.offset || file.head.length < entry.headLength || hashHead(file.head.subarray(0, entry.headLength)) !== entry.head) {
+        // The file we were reading, truncated or rewritten while we were down: all of it is new.
+        rewritten.add(file)
+        continue
+      }
       claimed.add(entry)
       file.start = entry.pending === true ? 0 : entry.offset
       file.committed = file.start
@@ -314,7 +314,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     for (const file of found) {
       let start = file.start
       if (start === undefined && file.copyOf === undefined) {
-        start = config.startAt === 'beginning' ? 0 : await lastLineEnd(file.handle, file.size)
+        start = config.startAt === 'beginning' || rewritten.has(file) ? 0 : await lastLineEnd(file.handle, file.size)
       }
       const phase: SourcePhase = file.copyOf !== undefined ? 'parked' : file.pending === true ? 'probation' : 'active'
       const source = createSource({ ...file, generation: 0, phase, startOffset: start ?? 0, committed: file.committed ?? start ?? 0, maxLineBytes: config.maxLineBytes })
@@ -384,10 +384,12 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     checkpointInBackground()
   }
 
-  async function emit(source: Source, lines: TailLine[]): Promise<void> {
+  async function emit(source: Source, lines: TailLine[], run?: ContiguousRun, buffer?: Buffer, bufferOffset?: number, readBuffer?: Buffer): Promise<void> {
     const last = lines[lines.length - 1] as TailLine
     const batch: LineBatch = { fileId: source.key, generation: source.generation, path: source.path, lines, offset: last.offset }
     batchSources.set(batch, source)
+    if (config.reuseBuffers && readBuffer !== undefined) batchBuffers.set(batch, readBuffer)
+    if (run !== undefined && buffer !== undefined && bufferOffset !== undefined) setBatchRun(batch, { buffer, bufferOffset, ...run })
     counters.linesRead += lines.length
     await queue.push(batch)
   }
@@ -407,31 +409,67 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       if (source.phase === 'probation') {
         if (head.length < HEAD_BYTES && !source.settled && !source.detached) return
         classify(source)
-        if (source.phase !== 'active') return
+        if ((source.phase as SourcePhase) !== 'active') return
       }
-      let budget = TURN_BYTES
-      while (budget > 0 && !closed) {
-        const buffer = Buffer.allocUnsafe(config.readChunkBytes)
-        const { bytesRead } = await handle.read(buffer, 0, config.readChunkBytes, source.readOffset)
-        if (bytesRead === 0) return
-        const lines: TailLine[] = []
-        const cutBefore = source.splitter.truncatedLines
-        source.splitter.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), source.readOffset, lines)
-        counters.truncatedLines += source.splitter.truncatedLines - cutBefore
-        source.readOffset += bytesRead
-        if (source.readOffset > source.size) source.size = source.readOffset
-        counters.bytesRead += bytesRead
-        budget -= bytesRead
-        if (lines.length > 0) await emit(source, lines)
-      }
-      if (!closed) dirty.add(source)
+      await readTurn(source, handle)
     } catch (error) {
       if (closed) return
       warn(TailErrorCodes.FILE_READ, `cannot read ${source.path ?? source.key}: ${(error as Error).message}`, source.path, error)
     }
   }
 
+  /**
+   * Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more. The
+   * next chunk is requested before the current one is split, so the disk read (on the libuv pool)
+   * overlaps the splitting.
+   */
+  async function readTurn(source: Source, handle: FileHandle): Promise<void> {
+    const chunkBytes = config.readChunkBytes
+    // fs.read with a callback on the handle's fd: FileHandle#read's promise bookkeeping costs
+    // more than the read itself at these rates.
+    const fd = handle.fd
+    const readAt = (position: number) =>
+      new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
+        const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
+        read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
+      })
+    let budget = TURN_BYTES
+    let nextPosition = source.readOffset
+    let pending: ReturnType<typeof readAt> | undefined = readAt(nextPosition)
+    while (pending !== undefined) {
+      const { bytesRead, buffer } = await pending
+      pending = undefined
+      if (bytesRead === 0 || closed) {
+        recycle(buffer)
+        return
+      }
+      nextPosition += bytesRead
+      budget -= bytesRead
+      // A short read means the end of what is there now; the next event or tick brings more.
+      if (budget > 0 && bytesRead === chunkBytes) pending = readAt(nextPosition)
+      const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
+      const lines: TailLine[] = []
+      const cutBefore = source.splitter.truncatedLines
+      const run = source.splitter.push(chunk, source.readOffset, lines)
+      counters.truncatedLines += source.splitter.truncatedLines - cutBefore
+      const chunkOffset = source.readOffset
+      source.readOffset += bytesRead
+      if (source.readOffset > source.size) source.size = source.readOffset
+      counters.bytesRead += bytesRead
+      if (lines.length > 0) await emit(source, lines, run, chunk, chunkOffset, buffer)
+      else recycle(buffer)
+      if (closed) {
+        await pending?.catch(() => undefined)
+        return
+      }
+    }
+    if (budget <= 0) dirty.add(source)
+  }
+
   async function tick(): Promise<void> {
+    // Events can be missed (watch limits, a rename inside chokidar's throttle): each tick checks
+    // that every path still names the file being read, and reads every file.
+    for (const path of [...byPath.keys()]) await onPath('change', path)
     for (const source of [...live]) {
       if (source.phase === 'probation' && source.size === source.tickSize) source.settled = true
       if (source.phase === 'active' && source.detached && source.readOffset >= source.size && source.size === source.tickSize) {
@@ -472,11 +510,21 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     cwd: config.cwd,
     onEvent: (event, path) => {
       if (closed) return
-      if (starting && event === 'add') initialPaths.push(path)
-      else {
-        jobs.push({ kind: 'path', event, path })
-        kick()
+      if (starting) {
+        if (event === 'add') initialPaths.push(path)
+        return
       }
+      if (event === 'change') {
+        // The common case, a write to a file being read, costs no stat: just read it.
+        const known = byPath.get(path)
+        if (known !== undefined) {
+          if (known.phase !== 'parked') dirty.add(known)
+          kick()
+          return
+        }
+      }
+      jobs.push({ kind: 'path', event: event === 'rename' ? 'change' : event, path })
+      kick()
     },
     onError: (error) => warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
   })
@@ -500,6 +548,11 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       const line = lineCount === undefined ? undefined : batch.lines[lineCount - 1]
       const offset = lineCount === undefined ? batch.offset : line === undefined ? undefined : line.offset
       if (offset === undefined) return Promise.resolve()
+      const readBuffer = lineCount === undefined || lineCount >= batch.lines.length ? batchBuffers.get(batch) : undefined
+      if (readBuffer !== undefined) {
+        batchBuffers.delete(batch)
+        recycle(readBuffer)
+      }
       while (source.successor !== undefined) source = source.successor
       if (offset > source.committed) source.committed = offset
       if (retained.has(source) && source.committed >= source.finalOffset) retained.delete(source)

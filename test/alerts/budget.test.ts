@@ -44,4 +44,13 @@ describe('per-channel budget', () => {
     const out = budget.stage({ now: 0 }, [notice('a'), notice('b'), notice('c', 'chat'), notice('d', 'chat')])
     expect(out.map((n) => n.incident.title)).toEqual(['a', 'c', 'd'])
   })
+
+  it('release sends owed digests at shutdown even without room', () => {
+    const budget = createBudgetStage({ sms: 1 })
+    budget.stage({ now: 0 }, [notice('a'), notice('b'), notice('c')])
+    expect(budget.stage({ now: 1 }, [])).toEqual([])
+    const released = budget.release({ now: 2 }, [])
+    expect(released.map((n) => [n.kind, n.suppressed])).toEqual([['digest', 2]])
+    expect(budget.release({ now: 3 }, [])).toEqual([])
+  })
 })

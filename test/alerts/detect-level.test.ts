@@ -82,6 +82,7 @@ describe('detectLevel formats', () => {
     ['F1122 10:00:00.000000 123 main.go:10] boom', 60],
     ['2024-01-01T00:00:00Z FATAL out of memory', 60],
     ['2024-01-01T00:00:00Z CRITICAL out of memory', 60],
+    ['{"level":50,"time":1,"msg":"cut sho', 50],
     ['just some text mentioning an error', undefined],
   ])('%s -> %s', (line, level) => {
     expect(detectLevel(line)).toBe(level)

@@ -61,10 +61,30 @@ describe('alert engine', () => {
     expect(text).toContain('[redacted]')
   })
 
+  it('a secret inside the line never reaches the incident title, fields or any message', () => {
+    const engine = createAlertEngine({ channels: [{ type: 'incident' }, { type: 'sms' }], secrets: ['tok-"quoted"-123', 'sandbox-api-key'] })
+    const deliveries = engine.ingest(error('auth failed for sandbox-api-key', { header: 'X-O-TOKEN: tok-"quoted"-123' }), 0)
+    expect(deliveries).toHaveLength(2)
+    for (const d of deliveries) {
+      const all = JSON.stringify(d)
+      expect(all).not.toContain('sandbox-api-key')
+      expect(all).not.toContain('tok-\\"quoted\\"-123')
+      expect(d.notice.incident.title).toBe('auth failed for [redacted]')
+      expect(d.notice.incident.lastLine.record.header).toBe('X-O-TOKEN: [redacted]')
+    }
+  })
+
   it('trusts the rule annotation of logx-tail-filter', () => {
     const engine = createAlertEngine({ rules: [{ name: 'warns', level: 'warn', title: 'W {{msg}}' }], channels: [{ type: 'sms' }] })
     const [d] = engine.ingest(JSON.stringify({ level: 40, msg: 'slow', [RULE_ANNOTATION]: 'warns' }), 0)
     expect(d?.notice.incident.rule).toBe('warns')
+  })
+
+  it('flush sends the digest the budget still owes', () => {
+    const engine = createAlertEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 1 }] })
+    engine.ingest(error('x', { id: 1 }), 0)
+    engine.ingest(error('x', { id: 2 }), 1)
+    expect(engine.flush(2).map((d) => d.message)).toEqual([{ type: 'sms', text: '1 more alerts suppressed (budget). Latest: x' }])
   })
 
   it('flush sends what group_wait still holds', () => {

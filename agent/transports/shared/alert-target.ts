@@ -5,7 +5,7 @@
 // Nothing here may throw into the logging path: a failing API, a bad line or a full disk is
 // reported on stderr and counted, and logging goes on.
 import { Writable } from 'node:stream'
-import { createAlertEngine, type ChannelInput, type Delivery } from '../../../alerts'
+import { createAlertEngine, lowestLevel, type ChannelInput, type Delivery } from '../../../alerts'
 import { createOutbox, type DeadLetter, type OutboxItem } from '../../outbox'
 import type { CommonOptions, CrmOptions } from './common-options'
 import { asOptionError } from './common-options'
@@ -13,6 +13,7 @@ import { TransportError, TransportErrorCodes } from './errors'
 import { incidentEvent, sentActivity, type IncidentEvent } from './incident-event'
 import { acquireRecorder, type IncidentRecorder } from './incident-recorder'
 import { createLineSplitter } from './line-splitter'
+import { mayBeCandidate } from './prefilter'
 
 /** One thing to send for a delivery: the outbox item kind and the JSON-safe request. */
 export interface OutgoingRequest {
@@ -88,14 +89,23 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
     }
   }
 
-  const outbox = createOutbox({
-    path: common.outboxPath,
-    maxAttempts: common.maxAttempts,
-    backoff: common.backoff,
-    send,
-    onDead: (letter: DeadLetter) => report(`gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`),
-    onError: (err) => report(`outbox: ${err.message}`),
-  })
+  let outbox: ReturnType<typeof createOutbox>
+  try {
+    outbox = createOutbox({
+      path: common.outboxPath,
+      maxAttempts: common.maxAttempts,
+      backoff: common.backoff,
+      send,
+      onDead: (letter: DeadLetter) => report(`gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`),
+      onError: (err) => report(`outbox: ${err.message}`),
+    })
+  } catch (err) {
+    void recorder?.release()
+    throw new TransportError(TransportErrorCodes.STATE, target, `options.outbox: cannot use ${common.outboxPath}: ${(err as Error).message}`, {
+      option: 'outbox',
+      cause: err,
+    })
+  }
 
   async function send(item: OutboxItem): Promise<void> {
     if (item.kind === 'incident') {
@@ -105,8 +115,9 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
     }
     const queued = item.payload as QueuedRequest
     await adapter.send(item.kind, queued.request)
-    // Recorded only once sent, and through the outbox, so the trail survives API hiccups too.
-    if (queued.incident !== undefined) outbox.enqueue('incident', queued.incident)
+    // Recorded only once sent, and through the outbox, so the trail survives API hiccups too. The
+    // message is out whatever happens here: a failure must not make it look unsent (and resent).
+    if (queued.incident !== undefined) guarded(() => outbox.enqueue('incident', queued.incident as IncidentEvent))
   }
 
   function enqueue(deliveries: Delivery[]): void {
@@ -133,7 +144,10 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
   }
 
   const splitter = createLineSplitter()
+  const lowest = lowestLevel(engine.rules)
   const onLine = (buf: Buffer, start: number, end: number): void => {
+    // Lines no rule can take (most of them, without a filter in front) are never decoded or parsed.
+    if (!mayBeCandidate(buf, start, end, lowest)) return
     guarded(() => enqueue(engine.ingest(buf.toString('utf8', start, end), now(), common.source)))
   }
 

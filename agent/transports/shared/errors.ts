@@ -4,7 +4,7 @@
 export const TransportErrorCodes = {
   /** An option is missing or malformed; `option` names it (`numbers`, `rules[0].level`). */
   INVALID_OPTION: 'LOGX_TRANSPORT_ERR_INVALID_OPTION',
-  /** The state directory (lead map) cannot be read or written. */
+  /** A state file (the outbox journal, the lead map in `stateDir`) cannot be used; `option` names it. */
   STATE: 'LOGX_TRANSPORT_ERR_STATE',
 } as const
 

@@ -52,7 +52,8 @@ export function acquireRecorder(crm: CrmOptions, connection: RecorderConnection 
 
   async function leadFor(event: IncidentEvent): Promise<string> {
     const known = mine.leads.get(event.key)
-    if (known !== undefined) return known
+    // A resolved incident's lead still takes late records; a new firing opens a new lead.
+    if (known !== undefined && !(known.resolved && event.kind === 'firing')) return known.leadId
     const otherFields: Record<string, string> = {
       rule: event.rule,
       fingerprint: event.key,
@@ -77,7 +78,7 @@ export function acquireRecorder(crm: CrmOptions, connection: RecorderConnection 
           activities: [{ title: event.activity.title, date: new Date(event.at), type: event.activity.type, notes: event.activity.notes }],
         })
         // A resolved incident is over: the next failure with this fingerprint is a new lead.
-        if (event.kind === 'resolved') mine.leads.delete(event.key)
+        if (event.kind === 'resolved') mine.leads.markResolved(event.key)
       })
       mine.locks.set(event.key, run)
       try {

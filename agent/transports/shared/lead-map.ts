@@ -1,39 +1,52 @@
-// fingerprint -> lead_id, so one incident stays one lead across restarts. Kept in memory and, with a
+// fingerprint -> lead, so one incident stays one lead across restarts. Kept in memory and, with a
 // state directory, in `incident-leads.json`, rewritten through a temp file and rename on every
-// change. Bounded: past `max` entries the oldest is forgotten.
+// change. A resolved incident keeps its entry, marked, because other targets may still record its
+// resolve; only the next *firing* of that fingerprint opens a new lead. Bounded: past `max`
+// entries the least recently used is forgotten.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
+export interface LeadEntry {
+  leadId: string
+  resolved: boolean
+}
+
 export interface LeadMap {
-  get(key: string): string | undefined
+  get(key: string): LeadEntry | undefined
   set(key: string, leadId: string): void
-  delete(key: string): void
+  markResolved(key: string): void
   readonly size: number
 }
 
 interface LeadFile {
-  version: 1
-  leads: Record<string, string>
+  version: 2
+  leads: Record<string, LeadEntry>
+}
+
+function isEntry(value: unknown): value is LeadEntry {
+  const e = value as Partial<LeadEntry> | null
+  return typeof e === 'object' && e !== null && typeof e.leadId === 'string' && typeof e.resolved === 'boolean'
 }
 
 export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadMap {
-  const leads = new Map<string, string>()
+  const leads = new Map<string, LeadEntry>()
   const file = stateDir === undefined ? undefined : join(stateDir, 'incident-leads.json')
   if (stateDir !== undefined && file !== undefined) {
     mkdirSync(stateDir, { recursive: true })
     try {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LeadFile>
-      if (parsed.version === 1 && typeof parsed.leads === 'object' && parsed.leads !== null) {
-        for (const [key, id] of Object.entries(parsed.leads)) if (typeof id === 'string') leads.set(key, id)
+      if (parsed.version === 2 && typeof parsed.leads === 'object' && parsed.leads !== null) {
+        for (const [key, entry] of Object.entries(parsed.leads)) if (isEntry(entry)) leads.set(key, entry)
       }
     } catch (err) {
+      // A missing or unreadable map costs at most a second lead for an open incident, not an alert.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && !(err instanceof SyntaxError)) throw err
     }
   }
 
   function save(): void {
     if (file === undefined) return
-    const body: LeadFile = { version: 1, leads: Object.fromEntries(leads) }
+    const body: LeadFile = { version: 2, leads: Object.fromEntries(leads) }
     const tmp = `${file}.tmp`
     writeFileSync(tmp, JSON.stringify(body))
     renameSync(tmp, file)
@@ -43,12 +56,15 @@ export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadM
     get: (key) => leads.get(key),
     set(key, leadId) {
       leads.delete(key)
-      leads.set(key, leadId)
+      leads.set(key, { leadId, resolved: false })
       while (leads.size > max) leads.delete(leads.keys().next().value as string)
       save()
     },
-    delete(key) {
-      if (leads.delete(key)) save()
+    markResolved(key) {
+      const entry = leads.get(key)
+      if (entry === undefined || entry.resolved) return
+      entry.resolved = true
+      save()
     },
     get size() {
       return leads.size

@@ -6,7 +6,7 @@ import { lowestLevel, parseLine, selectRule } from '../../../alerts'
 import { createLineSplitter } from '../shared/line-splitter'
 import { annotateLine } from './annotate'
 import { normalizeTailFilterOptions } from './options'
-import { mayBeCandidate } from './prefilter'
+import { mayBeCandidate } from '../shared/prefilter'
 
 export type { TailFilterOptionsInput } from './options'
 

@@ -55,7 +55,7 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
 
     // The map survives: the lead id is kept for the incident's fingerprint.
     const map = JSON.parse(readFileSync(join(stateDir, 'incident-leads.json'), 'utf8'))
-    expect(Object.values(map.leads)).toEqual([leads[0]?.lead_id ?? expect.any(String)])
+    expect(Object.values(map.leads)).toEqual([{ leadId: leads[0]?.lead_id, resolved: false }])
   })
 
   it('an app that exits right after logger.fatal() still delivers its alert (env fallbacks)', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { annotateLine } from '../../../agent/transports/tail-filter/annotate'
 import { createTailFilter } from '../../../agent/transports/tail-filter'
-import { mayBeCandidate, peekLevel } from '../../../agent/transports/tail-filter/prefilter'
+import { mayBeCandidate, peekLevel } from '../../../agent/transports/shared/prefilter'
 import { parseLine } from '../../../alerts'
 
 const peek = (text: string): number | undefined => {
@@ -60,6 +60,8 @@ describe('logx-tail-filter stream', () => {
     expect(out.map((l) => JSON.parse(l))).toEqual([
       { logx_rule: 'default', level: 50, msg: 'db down', err: { type: 'DbError' } },
       { logx_rule: 'default', level: 60, msg: 'dead' },
+      // Broken JSON at error level is not lost: it travels as text.
+      { logx_rule: 'default', level: 50, msg: '{"level":50,"msg":"broken json', logx_text: true },
     ])
   })
 
@@ -78,5 +80,33 @@ describe('logx-tail-filter stream', () => {
     filter.resume()
     filter.write('{"level":30}\n{"level":50,"msg":"db"}\n{"level":50,"msg":"web"}\n')
     expect(filter.stats()).toEqual({ lines: 3, candidates: 2, passed: 1 })
+  })
+})
+
+describe('logx-tail-filter property', () => {
+  it('output does not depend on where chunks are cut', async () => {
+    const { default: fc } = await import('fast-check')
+    const lines = [
+      '{"level":50,"msg":"é db down"}',
+      '{"level":30,"msg":"ok"}',
+      '[Sun Dec 04 04:47:44 2005] [error] mod_jk',
+      '{"time":1,"level":60,"msg":"x"}',
+      'plain',
+    ]
+    const bytes = Buffer.from(`${lines.join('\n')}\n`)
+    const whole = await run({}, [bytes.toString()])
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }), async (cuts) => {
+        const points = [0, ...cuts.sort((a, b) => a - b), bytes.length]
+        const filter = createTailFilter({})
+        const out: Buffer[] = []
+        filter.on('data', (c: Buffer) => out.push(c))
+        for (let i = 0; i < points.length - 1; i++) filter.write(bytes.subarray(points[i], points[i + 1]))
+        filter.end()
+        await new Promise((resolve) => filter.on('end', resolve))
+        expect(Buffer.concat(out).toString().split('\n').filter(Boolean)).toEqual(whole)
+      }),
+      { numRuns: 50 },
+    )
   })
 })

@@ -1,6 +1,7 @@
-// Pure byte-level decisions, made before any JSON.parse: most lines of a healthy app are below every
-// rule's level and are dropped after reading a handful of bytes. logx (like pino) writes `"level"`
-// first, so the common case is a fixed-offset compare and a few digit reads.
+// Pure byte-level decisions, made before any JSON.parse (by logx-tail-filter and every alert
+// target): most lines of a healthy app are below every rule's level and are dropped after reading
+// a handful of bytes. logx (like pino) writes `"level"` first, so the common case is a fixed-offset
+// compare and a few digit reads.
 import { detectLevel, levelFromName } from '../../../alerts'
 
 const LEVEL_KEY = Buffer.from('"level":')

@@ -1,0 +1,28 @@
+// `logx-agent validate <config>`: every problem at once, one per line, as file:line:col path: message.
+// Exit 0 when the config is valid, 1 when it is not (2 stays the code for a bad command line).
+import { formatProblem } from '../config/errors'
+import { readAgentConfig, type LoadConfigOptions } from '../config/load-config'
+import type { AgentConfig } from '../config/types'
+import type { CliIo } from './io'
+
+export interface ValidateArgs {
+  config: string
+}
+
+function summary(config: AgentConfig): string {
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`
+  const api = config.messaging.mode === 'sandbox' ? 'embedded sandbox' : config.messaging.baseUrl
+  return `${count(config.sources.length, 'source')}, ${count(config.channels.length, 'channel')}, ${count(config.rules.length, 'rule')}; messaging: ${api}`
+}
+
+export async function validateCommand(args: ValidateArgs, io: CliIo, options: LoadConfigOptions = {}): Promise<number> {
+  const result = await readAgentConfig(args.config, options)
+  if (result.ok) {
+    io.stdout.write(`${args.config}: valid (${summary(result.config)})\n`)
+    return 0
+  }
+  for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+  const n = result.problems.length
+  io.stderr.write(`${args.config}: ${n} problem${n === 1 ? '' : 's'}\n`)
+  return 1
+}

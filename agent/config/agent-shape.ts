@@ -1,0 +1,186 @@
+// The agent config's structure: every key, its type and its documentation. The checker, the JSON
+// Schema (config/agent.schema.json) and the key tables in README.md all come from here.
+import { ConfigErrorCodes } from './errors'
+import type { Field, ObjectShape, Shape, StringShape } from './shape'
+import {
+  checkChatNumber, checkDate, checkDotPath, checkEmail, checkLevel, checkListen, checkMatchValue, checkName,
+  checkPattern, checkPhone, checkTemplate, checkUrl,
+} from './value-checks'
+
+const field = (shape: Shape, description: string, extra: Omit<Field, 'shape' | 'description'> = {}): Field => ({
+  shape,
+  description,
+  ...extra,
+})
+const required = (shape: Shape, description: string): Field => field(shape, description, { required: true })
+
+const string = (extra: Omit<StringShape, 'kind'> = {}): StringShape => ({ kind: 'string', ...extra })
+const url = string({ check: checkUrl, json: { format: 'uri' } })
+const secret = string({ secret: true })
+const name = string({ check: checkName })
+const template = string({ check: checkTemplate, code: ConfigErrorCodes.TEMPLATE })
+const duration: Shape = { kind: 'duration' }
+const names = (description: string): Shape => ({ kind: 'list', items: name, minItems: 1, single: true, description })
+const object = (fields: Record<string, Field>, description?: string): ObjectShape =>
+  description === undefined ? { kind: 'object', fields } : { kind: 'object', fields, description }
+
+/** Dot path -> value; a `/pattern/flags` string is a regular expression, anything else must be equal. */
+const matchers: Shape = {
+  kind: 'map',
+  keyCheck: checkDotPath,
+  values: { kind: 'scalar', check: checkMatchValue, code: ConfigErrorCodes.REGEX },
+}
+
+const kindTemplates = (what: string): Shape => ({
+  kind: 'either',
+  options: [
+    template,
+    object({
+      firing: field(template, `${what} of firing, repeat and escalated notices`),
+      resolved: field(template, `${what} of resolved notices`),
+      digest: field(template, `${what} of the digest sent after a budget overflow`),
+    }),
+  ],
+})
+
+const channelCommon = {
+  max_per_hour: field({ kind: 'integer', min: 1 }, 'budget: most messages per sliding hour; the rest fold into one digest'),
+}
+
+export const channelShape: Shape = {
+  kind: 'tagged',
+  tag: 'type',
+  variants: {
+    sms: object({
+      numbers: required({ kind: 'list', items: string({ check: checkPhone }), minItems: 1, single: true }, 'recipients\' phone numbers'),
+      sender_id: field(string(), 'approved sender id'),
+      route: field(string(), 'SMS route of the messaging API'),
+      template_id: field(string(), 'registered (DLT) template id'),
+      template: field(kindTemplates('text'), 'text template, or one per notice kind', { default: '{{status}} {{title}} ({{count}}x, {{rule}})' }),
+      max_length: field({ kind: 'integer', min: 1 }, 'longest text sent; longer texts are cut with "…"', { default: 160 }),
+      ...channelCommon,
+    }),
+    chat: object({
+      numbers: required({ kind: 'list', items: string({ check: checkChatNumber }), minItems: 1, single: true }, 'recipients, with country prefix'),
+      template_id: required({ kind: 'integer', min: 0 }, 'approved chat template id'),
+      variables: field({ kind: 'list', items: template }, 'templates of the chat template\'s variables', { default: ['{{status}}', '{{title}}', '{{count}}', '{{rule}}'] }),
+      attachment: field(url, 'URL of a file attached to every message'),
+      ...channelCommon,
+    }),
+    mail: object({
+      from: required(string({ check: checkEmail, json: { format: 'email' } }), 'sender address'),
+      to: required({ kind: 'list', items: string({ check: checkEmail, json: { format: 'email' } }), minItems: 1, single: true }, 'recipient addresses'),
+      subject: field(kindTemplates('subject'), 'subject template, or one per notice kind', { default: '[{{status}}] {{title}}' }),
+      format: field({ kind: 'enum', values: ['html', 'text'] }, 'body sent: the HTML rendering or the plain-text one', { default: 'html' }),
+      ...channelCommon,
+    }),
+    voice: object({
+      receivers: required(
+        {
+          kind: 'list',
+          minItems: 1,
+          items: object({
+            label: required(string(), 'who is called (shown in the call log)'),
+            number: required(string({ check: checkPhone }), 'phone number'),
+          }),
+        },
+        'who is called',
+      ),
+      audio: required(
+        {
+          kind: 'either',
+          options: [
+            { kind: 'list', items: string(), minItems: 1 },
+            object({
+              firing: required({ kind: 'list', items: string(), minItems: 1 }, 'played for firing, repeat and escalated notices'),
+              resolved: field({ kind: 'list', items: string(), minItems: 1 }, 'played for resolved notices'),
+              digest: field({ kind: 'list', items: string(), minItems: 1 }, 'played for digests'),
+            }),
+          ],
+        },
+        'audio files played: one list, or one per notice kind',
+      ),
+      ...channelCommon,
+    }),
+  },
+}
+
+export const ruleShape: ObjectShape = object({
+  name: field(name, 'unique rule name; appears in messages, incident keys and CRM notes', { default: 'rule-<index>' }),
+  source: field(names('source names'), 'source name(s) this rule reads; default: every source'),
+  level: field({ kind: 'either', label: 'a level name or number', options: [{ kind: 'integer', min: 0 }, string({ check: checkLevel })] }, 'minimum level: a name (trace, debug, info, warn, error, fatal; also warning, crit...) or a number', { default: 'error' }),
+  match: field(matchers, 'dot path -> value; a "/pattern/flags" string is a regular expression; all must match'),
+  message: field(string({ check: checkPattern, code: ConfigErrorCodes.REGEX }), 'regular expression on the message ("/pattern/flags" or a bare pattern)'),
+  group_by: field({ kind: 'list', items: string({ check: checkDotPath }), minItems: 1 }, 'dot paths whose values make the incident key; default: error type, top stack frame and masked message'),
+  group_wait: field(duration, 'wait this long after an incident opens before the first notice', { default: '0s' }),
+  repeat_interval: field(duration, 'a still-firing incident is notified again at most this often', { default: '1h' }),
+  resolve_after: field(duration, 'an incident without lines for this long resolves; default: never'),
+  send_resolved: field({ kind: 'boolean' }, 'send a notice when an incident resolves', { default: false }),
+  threshold: field(
+    object({
+      count: required({ kind: 'integer', min: 1 }, 'lines needed'),
+      within: required(duration, 'time window the lines must arrive in'),
+    }),
+    'fire only once `count` lines arrived within `within`',
+  ),
+  notify: field(names('channel names'), 'channels notified first; default: every channel'),
+  escalate: field(
+    {
+      kind: 'list',
+      minItems: 1,
+      items: object({
+        after: required(duration, 'time since the incident first fired'),
+        notify: required(names('channel names'), 'channels notified at this step'),
+      }),
+    },
+    'later steps, in increasing order of `after`',
+  ),
+  incident: field({ kind: 'boolean' }, 'record each incident as a CRM lead with activities', { default: false }),
+  title: field(template, 'incident title template', { default: '{{msg}}' }),
+})
+
+export const sourceShape: ObjectShape = object({
+  name: required(name, 'unique source name; rules refer to it'),
+  paths: required({ kind: 'list', items: string(), minItems: 1, single: true }, 'file globs (relative to the working directory); files that appear later are picked up'),
+  format: field({ kind: 'enum', values: ['json', 'text', 'auto'] }, 'line format; auto parses lines that look like JSON and treats the rest as text', { default: 'auto' }),
+  start_at: field({ kind: 'enum', values: ['end', 'beginning'] }, 'where reading starts in a file found at startup without a checkpoint', { default: 'end' }),
+  max_line_bytes: field({ kind: 'integer', min: 1 }, 'longer lines are cut to this (and counted)', { default: 262_144 }),
+})
+
+export const silenceShape: ObjectShape = object({
+  matchers: required({ ...matchers, minEntries: 1 } as Shape, 'on rule, fingerprint, title or the line\'s fields by dot path; all must match'),
+  starts_at: field(string({ check: checkDate, json: { format: 'date-time' } }), 'ISO date; default: when the config loads'),
+  ends_at: required(string({ check: checkDate, json: { format: 'date-time' } }), 'ISO date the silence expires at'),
+  comment: field(string(), 'why, and who'),
+})
+
+export const agentShape: ObjectShape = object(
+  {
+    messaging: field(
+      object({
+        base_url: field(url, 'messaging API base URL; omit it to use the embedded sandbox'),
+        api_key: field(secret, 'messaging API key; required with base_url'),
+        lead_webhook: field(url, 'lead webhook URL (incident leads); with base_url'),
+        activity_webhook: field(url, 'activity webhook URL; with base_url'),
+        activity_token: field(secret, 'activity webhook token (X-O-TOKEN)'),
+        sandbox: field(
+          object({
+            listen: field(string({ check: checkListen }), 'address of the embedded sandbox and its inbox', { default: '127.0.0.1:4010' }),
+          }),
+          'the embedded sandbox used when base_url is omitted',
+        ),
+      }),
+      'the messaging API; omitted or without base_url: the embedded sandbox',
+    ),
+    state_dir: field(string(), 'checkpoints, outbox and incident map (relative to the working directory)', { default: '.logx-agent' }),
+    sources: required({ kind: 'list', items: sourceShape, minItems: 1 }, 'log files to tail'),
+    channels: required({ kind: 'map', values: channelShape, keyCheck: checkName, minEntries: 1 }, 'channel name -> channel'),
+    rules: field({ kind: 'list', items: ruleShape }, 'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel'),
+    silences: field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', { default: [] }),
+    metrics: field(
+      object({ listen: required(string({ check: checkListen }), 'address of /metrics and /health') }),
+      'Prometheus /metrics and /health; omitted: not served',
+    ),
+  },
+  'logx-agent configuration',
+)

@@ -1,0 +1,69 @@
+// Stage 3 and 4 of loading: written -> normalized, and the checks across sections. Runs even when
+// the shape check found problems, so reference problems are reported in the same pass; the result
+// is only handed out when there are none.
+import { isAbsolute, join } from 'node:path'
+import type { CheckContext } from './check-context'
+import { ConfigErrorCodes } from './errors'
+import { normalizeChannels } from './normalize-channels'
+import { createPresence, crmWritten, normalizeMessaging } from './normalize-messaging'
+import { normalizeRules } from './normalize-rules'
+import { normalizeSilences } from './normalize-silences'
+import { normalizeSources } from './normalize-sources'
+import type { Secret } from './secret'
+import type { AgentConfig, MessagingConfig } from './types'
+import { parseListen } from './value-checks'
+import type { AgentConfigInput } from './written-types'
+
+export const DEFAULT_STATE_DIR = '.logx-agent'
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Names declared in the file, valid or not, so a broken channel is not also reported as unknown. */
+function declaredNames(raw: unknown): { sources: string[]; channels: string[] } {
+  const doc = isMapping(raw) ? raw : {}
+  const sources = Array.isArray(doc.sources)
+    ? doc.sources.flatMap((s: unknown) => (isMapping(s) && typeof s.name === 'string' ? [s.name] : []))
+    : []
+  const channels = isMapping(doc.channels) ? Object.keys(doc.channels) : []
+  return { sources, channels }
+}
+
+function secretsOf(messaging: MessagingConfig): Secret[] {
+  const all = messaging.mode === 'sandbox'
+    ? [messaging.apiKey, messaging.activityToken]
+    : [messaging.apiKey, messaging.crm?.activityToken]
+  return all.filter((s): s is Secret => s !== undefined && s.reveal() !== '')
+}
+
+export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw: unknown, file: string, ctx: CheckContext): AgentConfig {
+  const w: Partial<AgentConfigInput> = written ?? {}
+  const declared = declaredNames(raw)
+  const rawMessaging = isMapping(raw) ? raw.messaging : undefined
+  const messaging = normalizeMessaging(w.messaging, rawMessaging, ctx)
+  const rules = normalizeRules(w.rules, declared, ctx)
+  if (messaging.mode === 'remote' && !crmWritten(createPresence(rawMessaging))) {
+    rules.forEach((rule, i) => {
+      if (rule.incident) {
+        ctx.report(
+          ConfigErrorCodes.CONFLICT,
+          ['rules', i, 'incident'],
+          'needs messaging.lead_webhook, activity_webhook and activity_token (or the embedded sandbox)',
+        )
+      }
+    })
+  }
+  const stateDir = w.state_dir ?? DEFAULT_STATE_DIR
+  const listen = w.metrics?.listen === undefined ? undefined : parseListen(w.metrics.listen)
+  return {
+    file,
+    messaging,
+    stateDir: isAbsolute(stateDir) ? stateDir : join(ctx.cwd, stateDir),
+    sources: normalizeSources(w.sources, ctx),
+    channels: normalizeChannels(w.channels),
+    rules,
+    silences: normalizeSilences(w.silences, ctx),
+    metrics: listen === undefined ? undefined : { listen },
+    secrets: secretsOf(messaging),
+  }
+}

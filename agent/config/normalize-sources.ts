@@ -1,0 +1,27 @@
+// sources: what to tail. Relative globs are made absolute against the working directory, which is
+// where pm2 and `npm start` run the agent from.
+import { isAbsolute, join } from 'node:path'
+import type { CheckContext } from './check-context'
+import type { SourceConfig } from './types'
+import { createNameRegistry } from './unique-names'
+import { listItems } from './written-list'
+import type { SourceInput } from './written-types'
+
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024
+
+export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckContext): SourceConfig[] {
+  const register = createNameRegistry('source', ctx)
+  const out: SourceConfig[] = []
+  for (const { value: source, path } of listItems(written, ['sources'])) {
+    if (source.name !== undefined) register(source.name, [...path, 'name'])
+    out.push({
+      name: source.name,
+      // join, not resolve: resolve would collapse `..` and strip a trailing `/`, changing the glob.
+      paths: listItems(source.paths, [...path, 'paths']).map(({ value }) => (isAbsolute(value) ? value : join(ctx.cwd, value))),
+      format: source.format ?? 'auto',
+      startAt: source.start_at ?? 'end',
+      maxLineBytes: source.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
+    })
+  }
+  return out
+}

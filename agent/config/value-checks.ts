@@ -1,0 +1,80 @@
+// Checks on single string values, shared by the shape. Each returns what is wrong, or undefined.
+import { compileTemplate, levelFromName, LEVELS } from '../../alerts'
+import { parseRegex, isRegexLiteral } from './regex-literal'
+
+export function checkUrl(value: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'expected an http(s) URL'
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'expected an http(s) URL'
+}
+
+/** `host:port`, `[::1]:port` or `:port`; the port may be 0 (any free port). */
+export function parseListen(value: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]*)):(\d{1,5})$/.exec(value)
+  if (m === null) return undefined
+  const port = Number(m[3])
+  if (port > 65_535) return undefined
+  return { host: m[1] ?? (m[2] === '' || m[2] === undefined ? '127.0.0.1' : m[2]), port }
+}
+
+export function checkListen(value: string): string | undefined {
+  return parseListen(value) === undefined ? 'expected host:port, e.g. 127.0.0.1:9464' : undefined
+}
+
+export function checkPhone(value: string): string | undefined {
+  return /^\+?[\d\s\-().]{5,}$/.test(value) ? undefined : 'expected a phone number'
+}
+
+export function checkChatNumber(value: string): string | undefined {
+  return /^\+\d[\d\s-]{4,}$/.test(value) ? undefined : 'expected a number with country prefix like "+919800000001"'
+}
+
+export function checkEmail(value: string): string | undefined {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : 'expected an e-mail address'
+}
+
+export function checkTemplate(value: string): string | undefined {
+  try {
+    compileTemplate(value, 'template')
+    return undefined
+  } catch (err) {
+    return `invalid template: ${(err as Error).message.replace(/^template: /, '')}`
+  }
+}
+
+export function checkLevel(value: string): string | undefined {
+  return levelFromName(value) === undefined ? `expected a level (${Object.keys(LEVELS).join(', ')}) or a number` : undefined
+}
+
+/** A message pattern: `/re/flags`, or a bare pattern. */
+export function checkPattern(value: string): string | undefined {
+  const parsed = parseRegex(value, true)
+  return parsed.ok ? undefined : parsed.message
+}
+
+/** A field matcher's value: `/re/flags` is a pattern; anything else is compared for equality. */
+export function checkMatchValue(value: string): string | undefined {
+  return isRegexLiteral(value) ? checkPattern(value) : undefined
+}
+
+const DOT_PATH = /^[A-Za-z_$][\w$-]*(?:\.[\w$-]+)*$/
+
+export function checkDotPath(value: string): string | undefined {
+  return DOT_PATH.test(value) ? undefined : 'expected a dot path like err.type'
+}
+
+const NAME = /^[A-Za-z0-9][\w.-]*$/
+
+export function checkName(value: string): string | undefined {
+  return NAME.test(value) ? undefined : 'expected a name of letters, digits, ".", "_" and "-"'
+}
+
+export function checkDate(value: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))
+    ? undefined
+    : 'expected an ISO date like 2026-01-31T18:00:00Z'
+}

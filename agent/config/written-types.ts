@@ -1,0 +1,91 @@
+// The config as written in YAML (snake_case), after `${VAR}` and `*_file` references are resolved.
+// agent-shape.ts describes the same structure for the checker; a test keeps the two key sets equal.
+
+export type DurationInput = string | number
+/** A value compared for equality, or a `/pattern/flags` string. */
+export type MatchValueInput = string | number | boolean | null
+
+export interface KindTemplatesInput {
+  firing?: string
+  resolved?: string
+  digest?: string
+}
+
+export interface MessagingInput {
+  base_url?: string
+  api_key?: string
+  lead_webhook?: string
+  activity_webhook?: string
+  activity_token?: string
+  sandbox?: { listen?: string }
+}
+
+export interface SourceInput {
+  name: string
+  paths: string | string[]
+  format?: 'json' | 'text' | 'auto'
+  start_at?: 'end' | 'beginning'
+  max_line_bytes?: number
+}
+
+interface ChannelCommonInput {
+  max_per_hour?: number
+}
+
+export type ChannelInput =
+  | (ChannelCommonInput & {
+      type: 'sms'
+      numbers: string | string[]
+      sender_id?: string
+      route?: string
+      template_id?: string
+      template?: string | KindTemplatesInput
+      max_length?: number
+    })
+  | (ChannelCommonInput & { type: 'chat'; numbers: string | string[]; template_id: number; variables?: string[]; attachment?: string })
+  | (ChannelCommonInput & { type: 'mail'; from: string; to: string | string[]; subject?: string | KindTemplatesInput; format?: 'html' | 'text' })
+  | (ChannelCommonInput & {
+      type: 'voice'
+      receivers: { label: string; number: string }[]
+      audio: string[] | { firing: string[]; resolved?: string[]; digest?: string[] }
+    })
+
+export interface EscalationInput {
+  after: DurationInput
+  notify: string | string[]
+}
+
+export interface RuleInput {
+  name?: string
+  source?: string | string[]
+  level?: string | number
+  match?: Record<string, MatchValueInput>
+  message?: string
+  group_by?: string[]
+  group_wait?: DurationInput
+  repeat_interval?: DurationInput
+  resolve_after?: DurationInput
+  send_resolved?: boolean
+  threshold?: { count: number; within: DurationInput }
+  notify?: string | string[]
+  escalate?: EscalationInput[]
+  incident?: boolean
+  title?: string
+}
+
+export interface SilenceInput {
+  matchers: Record<string, MatchValueInput>
+  starts_at?: string
+  ends_at: string
+  comment?: string
+}
+
+export interface AgentConfigInput {
+  messaging?: MessagingInput
+  state_dir?: string
+  sources: SourceInput[]
+  channels: Record<string, ChannelInput>
+  rules?: RuleInput[]
+  silences?: SilenceInput[]
+  metrics?: { listen: string }
+}

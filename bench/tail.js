@@ -1,0 +1,195 @@
+'use strict'
+// Tail-and-filter throughput: agent/tail reads a ~200 MB NDJSON file (1% of lines at "level":50)
+// from the beginning and counts the lines holding `"level":50` or `"level":60` by looking at bytes,
+// never JSON.parse. Peers on the same file in the same run: `grep -F -c '"level":50'` and a naive
+// Node reader (fs stream -> split2 -> JSON.parse per line). Each reader runs in its own process,
+// so peak RSS is its own; rounds alternate and the median is reported.
+// Times include createTailer() (watcher start, checkpoint load) and run until the last line is handled.
+// Usage: npm run build && node bench/tail.js [--mb 200] [--rounds 5]
+
+const { execFileSync, spawnSync } = require('node:child_process')
+const { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } = require('node:fs')
+const { tmpdir } = require('node:os')
+const { join } = require('node:path')
+
+const args = process.argv.slice(2)
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? fallback : args[index + 1]
+}
+
+// Tailer variants: which needles, and whether read buffers are recycled on commit.
+const tailVariants = {
+  tail: { needles: ['"level":50'], reuseBuffers: true, label: 'agent/tail, "level":50' },
+  'tail-both': { needles: ['"level":50', '"level":60'], reuseBuffers: true, label: 'agent/tail, "level":50 or 60' },
+  'tail-defaults': { needles: ['"level":50'], reuseBuffers: false, label: 'agent/tail, "level":50, reuseBuffers off' },
+}
+
+async function tailReader(file, variant) {
+  const { createTailer, createLineMatcher } = require('../dist/agent/tail')
+  const size = statSync(file).size
+  const start = process.hrtime.bigint()
+  const tailer = await createTailer({ paths: file, startAt: 'beginning', pollIntervalMs: 60_000, reuseBuffers: variant.reuseBuffers })
+  // The byte prefilter: no string, no JSON.parse for a line that cannot match.
+  const match = createLineMatcher(variant.needles)
+  let lines = 0
+  let matches = 0
+  for await (const batch of tailer) {
+    lines += batch.lines.length
+    matches += match(batch).length
+    await tailer.commit(batch)
+    if (batch.offset >= size) break
+  }
+  const ns = Number(process.hrtime.bigint() - start)
+  await tailer.close()
+  return { ns, lines, matches }
+}
+
+const readers = {
+  ...Object.fromEntries(Object.entries(tailVariants).map(([name, variant]) => [name, (file) => tailReader(file, variant)])),
+  // What a first Node tailer usually is: a read stream, split2 into strings, JSON.parse each line.
+  async naive(file) {
+    const split2 = require('split2')
+    const start = process.hrtime.bigint()
+    let lines = 0
+    let matches = 0
+    await new Promise((resolve, reject) => {
+      createReadStream(file)
+        .pipe(split2())
+        .on('data', (line) => {
+          lines++
+          if (JSON.parse(line).level >= 50) matches++
+        })
+        .on('end', resolve)
+        .on('error', reject)
+    })
+    return { ns: Number(process.hrtime.bigint() - start), lines, matches }
+  },
+}
+
+async function child(name, file) {
+  // Loaded before the clocks start, as an agent has them loaded before it tails.
+  require('../dist/agent/tail')
+  require('split2')
+  const cpuBefore = process.cpuUsage()
+  const result = await readers[name](file)
+  const cpu = process.cpuUsage(cpuBefore)
+  // All threads of the process (the libuv pool's reads included), user + system.
+  result.cpuNs = (cpu.user + cpu.system) * 1000
+  result.maxRssMb = process.resourceUsage().maxRSS / 1024
+  process.stdout.write(JSON.stringify(result) + '\n')
+}
+
+function generate(file, targetBytes) {
+  const fd = openSync(file, 'w')
+  const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
+  let written = 0
+  let lines = 0
+  let errors = 0
+  let time = 1_700_000_000_000
+  while (written < targetBytes) {
+    let chunk = ''
+    for (let i = 0; i < 10_000; i++) {
+      lines++
+      time += 7
+      const path = paths[lines % paths.length]
+      if (lines % 100 === 0) {
+        errors++
+        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed"}\n`
+      } else {
+        chunk += `{"level":30,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","req":{"method":"GET","url":"${path}"},"res":{"statusCode":200},"responseTime":${lines % 97},"msg":"request completed"}\n`
+      }
+    }
+    written += writeSync(fd, chunk)
+  }
+  closeSync(fd)
+  return { lines, errors }
+}
+
+// "One core": every reader, grep included, is pinned to the same CPU when taskset exists, so the
+// tailer's read() calls on the libuv pool cannot borrow a second core.
+const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : []
+const gnuTime = spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0
+
+function runChild(name, file) {
+  const command = [...pin, process.execPath, __filename, '--child', name, '--file', file]
+  const out = execFileSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 20 })
+  return JSON.parse(out.trim())
+}
+
+function spawnNs(command) {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(command[0], command.slice(1), { encoding: 'utf8' })
+  return { ns: Number(process.hrtime.bigint() - start), result }
+}
+
+// grep's time is taken around its process, so the cost of starting a process (measured with `true`)
+// is taken off: the tailer's own time starts at createTailer(), after node has started.
+let spawnBaselineNs
+function runGrep(file) {
+  if (spawnBaselineNs === undefined) spawnBaselineNs = median(Array.from({ length: 9 }, () => spawnNs([...pin, 'true']).ns))
+  const { ns, result } = spawnNs([...pin, 'grep', '-F', '-c', '"level":50', file])
+  if (result.status !== 0) throw new Error(`grep failed: ${result.stderr}`)
+  let maxRssMb
+  let cpuNs
+  if (gnuTime) {
+    // GNU time prints grep's peak RSS (KiB) on stderr; a separate, untimed run.
+    const timed = spawnNs(['/usr/bin/time', '-f', '%M %U %S', ...pin, 'grep', '-F', '-c', '"level":50', file]).result
+    const [rssKb, user, system] = (timed.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
+    maxRssMb = rssKb / 1024
+    cpuNs = (user + system) * 1e9
+  }
+  return { ns: Math.max(1, ns - spawnBaselineNs), cpuNs, lines: undefined, matches: Number(result.stdout.trim()), maxRssMb }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+async function main() {
+  const childName = option('child', undefined)
+  if (childName !== undefined) return child(childName, option('file', ''))
+  const megabytes = Number(option('mb', 200))
+  const rounds = Number(option('rounds', 5))
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-tail-'))
+  const file = join(dir, 'app.log')
+  try {
+    const generated = generate(file, megabytes * 1024 * 1024)
+    const size = statSync(file).size
+    console.log(`file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} at "level":50; node ${process.version}; ${rounds} rounds, median time shown; ${pin.length > 0 ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}`)
+    // One untimed grep warms the page cache so every reader sees the same cached file.
+    runGrep(file)
+    const samples = { grep: [], ...Object.fromEntries(Object.keys(tailVariants).map((name) => [name, []])), naive: [] }
+    for (let round = 0; round < rounds; round++) {
+      for (const name of Object.keys(samples)) samples[name].push(name === 'grep' ? runGrep(file) : runChild(name, file))
+    }
+    const grepNs = median(samples.grep.map((sample) => sample.ns))
+    const grepCpu = samples.grep[0].cpuNs === undefined ? undefined : median(samples.grep.map((sample) => sample.cpuNs))
+    const rows = Object.entries(samples).map(([name, list]) => {
+      const ns = median(list.map((sample) => sample.ns))
+      const last = list[list.length - 1]
+      const seconds = ns / 1e9
+      return {
+        reader: tailVariants[name]?.label ?? (name === 'naive' ? 'split2 + JSON.parse (level >= 50)' : "grep -F -c '\"level\":50'"),
+        'MB/s': Math.round(size / 1e6 / seconds),
+        'lines/s': Math.round(generated.lines / seconds).toLocaleString('en-US'),
+        'x grep': (grepNs / ns).toFixed(2),
+        'CPU s': list[0].cpuNs === undefined ? '-' : (median(list.map((sample) => sample.cpuNs)) / 1e9).toFixed(3),
+        'x grep (CPU)': grepCpu === undefined || list[0].cpuNs === undefined ? '-' : (grepCpu / median(list.map((sample) => sample.cpuNs))).toFixed(2),
+        matches: last.matches,
+        'peak RSS MB': last.maxRssMb === undefined ? '-' : Math.max(...list.map((sample) => sample.maxRssMb)).toFixed(0),
+      }
+    })
+    console.table(rows)
+    console.log(`load average at the end: ${require('node:os').loadavg().map((load) => load.toFixed(2)).join(' ')} on ${require('node:os').cpus().length} CPUs`)
+    for (const [name, list] of Object.entries(samples)) {
+      const wrong = list.find((sample) => sample.matches !== generated.errors || (sample.lines !== undefined && sample.lines !== generated.lines))
+      if (wrong) throw new Error(`${name} counted ${wrong.lines} lines / ${wrong.matches} matches, expected ${generated.lines} / ${generated.errors}`)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,45 @@
+// The normalized config drives alerts/ unchanged: the engine accepts the shipped configs, and an
+// error line becomes the deliveries the rules promise.
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createAlertEngine } from '../../../alerts'
+import { loadAgentConfig, toAlertEngineOptions } from '../../../agent/config'
+import { fakeSecretFile, repoRoot, testEnv } from './helpers'
+
+const options = { env: testEnv, cwd: '/srv/app', readSecretFile: fakeSecretFile }
+const line = (record: Record<string, unknown>): string => JSON.stringify({ time: 0, ...record })
+
+describe('toAlertEngineOptions', () => {
+  it('config/agent.yaml: an error line reaches the chat channel and SMS after group_wait', async () => {
+    const config = await loadAgentConfig(join(repoRoot, 'config/agent.yaml'), options)
+    const t0 = Date.parse('2026-11-22T10:00:00Z')
+    const engine = createAlertEngine(toAlertEngineOptions(config, t0))
+    expect(engine.ingest(line({ level: 50, msg: 'db down' }), t0, 'app')).toEqual([])
+    expect(engine.ingest(line({ level: 30, msg: 'fine' }), t0, 'app')).toEqual([])
+    const sent = engine.tick(t0 + 10_000)
+    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([['oncall-sms', 'sms'], ['team-chat', 'chat']])
+  })
+
+  it('production.yaml: rules, matchers, escalation and secrets carry over', async () => {
+    const config = await loadAgentConfig(join(repoRoot, 'config/examples/production.yaml'), options)
+    const t0 = Date.parse('2026-11-22T10:00:00Z')
+    const engineOptions = toAlertEngineOptions(config, t0)
+    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789'])
+    expect(engineOptions.rules?.[0]).toMatchObject({
+      name: 'api-timeouts',
+      fields: { 'err.type': { regex: 'Timeout|ECONNREFUSED', flags: '' } },
+      escalation: [
+        { after: 0, channels: ['team-chat', 'oncall-sms'] },
+        { after: 600_000, channels: ['oncall-call'] },
+        { after: 3_600_000, channels: ['ops-mail'] },
+      ],
+    })
+    const engine = createAlertEngine(engineOptions)
+    expect(engine.rules.map((r) => r.name)).toEqual(['api-timeouts', 'worker-crash-loop', 'everything-else'])
+    engine.ingest(line({ level: 50, msg: 'upstream timed out', err: { type: 'TimeoutError' } }), t0, 'api')
+    const first = engine.tick(t0 + 10_000)
+    expect(first.map((d) => d.notice.channel).sort()).toEqual(['oncall-sms', 'team-chat'])
+    const escalated = engine.tick(t0 + 10_000 + 600_000)
+    expect(escalated.map((d) => d.notice.channel)).toContain('oncall-call')
+  })
+})

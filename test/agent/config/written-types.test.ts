@@ -1,0 +1,55 @@
+// written-types.ts (the TypeScript view of the YAML) and agent-shape.ts (what the loader accepts)
+// must list the same keys. Each record below must name exactly the keys of its written type — the
+// compiler rejects a missing or an extra one — and the test compares them with the shape.
+import { describe, expect, it } from 'vitest'
+import { agentShape, channelShape, ruleShape, silenceShape, sourceShape } from '../../../agent/config/agent-shape'
+import type { ObjectShape, Shape } from '../../../agent/config/shape'
+import type {
+  AgentConfigInput, ChannelInput, EscalationInput, MessagingInput, RuleInput, SilenceInput, SourceInput,
+} from '../../../agent/config/written-types'
+
+type KeysOf<T> = { [K in keyof Required<T>]: true }
+type Variant<T extends ChannelInput['type']> = Extract<ChannelInput, { type: T }>
+
+const written = {
+  root: { messaging: true, state_dir: true, sources: true, channels: true, rules: true, silences: true, metrics: true } satisfies KeysOf<AgentConfigInput>,
+  messaging: { base_url: true, api_key: true, lead_webhook: true, activity_webhook: true, activity_token: true, sandbox: true } satisfies KeysOf<MessagingInput>,
+  source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true } satisfies KeysOf<SourceInput>,
+  rule: {
+    name: true, source: true, level: true, match: true, message: true, group_by: true, group_wait: true, repeat_interval: true,
+    resolve_after: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true,
+  } satisfies KeysOf<RuleInput>,
+  escalate: { after: true, notify: true } satisfies KeysOf<EscalationInput>,
+  silence: { matchers: true, starts_at: true, ends_at: true, comment: true } satisfies KeysOf<SilenceInput>,
+  sms: { type: true, numbers: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true } satisfies KeysOf<Variant<'sms'>>,
+  chat: { type: true, numbers: true, template_id: true, variables: true, attachment: true, max_per_hour: true } satisfies KeysOf<Variant<'chat'>>,
+  mail: { type: true, from: true, to: true, subject: true, format: true, max_per_hour: true } satisfies KeysOf<Variant<'mail'>>,
+  voice: { type: true, receivers: true, audio: true, max_per_hour: true } satisfies KeysOf<Variant<'voice'>>,
+}
+
+const keys = (record: object): string[] => Object.keys(record).sort()
+const fields = (shape: ObjectShape): string[] => Object.keys(shape.fields).sort()
+
+function asObject(shape: Shape | undefined): ObjectShape {
+  if (shape?.kind === 'object') return shape
+  if (shape?.kind === 'list') return asObject(shape.items)
+  throw new Error(`expected an object shape, got ${shape?.kind}`)
+}
+
+describe('written types and the loader shape', () => {
+  it('list the same keys', () => {
+    expect(keys(written.root)).toEqual(fields(agentShape))
+    expect(keys(written.messaging)).toEqual(fields(asObject(agentShape.fields.messaging?.shape)))
+    expect(keys(written.source)).toEqual(fields(sourceShape))
+    expect(keys(written.rule)).toEqual(fields(ruleShape))
+    expect(keys(written.escalate)).toEqual(fields(asObject(ruleShape.fields.escalate?.shape)))
+    expect(keys(written.silence)).toEqual(fields(silenceShape))
+    if (channelShape.kind !== 'tagged') throw new Error('channels are a tagged union')
+    for (const type of ['sms', 'chat', 'mail', 'voice'] as const) {
+      const variant = channelShape.variants[type]
+      expect(variant, type).toBeDefined()
+      if (variant !== undefined) expect(keys(written[type]), type).toEqual([channelShape.tag, ...Object.keys(variant.fields)].sort())
+    }
+    expect(Object.keys(channelShape.variants).sort()).toEqual(['chat', 'mail', 'sms', 'voice'])
+  })
+})

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CHECKPOINT_VERSION, createCheckpointWriter, loadCheckpoint, type CheckpointEntry } from '../../../agent/tail/checkpoint-store'
+import { TailError, TailErrorCodes } from '../../../agent/tail'
+import { makeTempDir } from './helpers'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup()
+})
+
+function tempDir(): string {
+  const { dir, cleanup } = makeTempDir('checkpoint')
+  cleanups.push(cleanup)
+  return dir
+}
+
+const entry = (offset: number): CheckpointEntry => ({ dev: '64768', ino: '1234', head: 'ab'.repeat(16), headLength: 256, offset, path: '/var/log/app.log' })
+
+describe('checkpoint store', () => {
+  it('reads nothing when there is no file yet', async () => {
+    expect(await loadCheckpoint(join(tempDir(), 'missing.json'))).toEqual([])
+  })
+
+  it('round-trips a versioned file and leaves no temp file behind', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'checkpoint.json')
+    let offset = 10
+    const writer = createCheckpointWriter(path, () => [entry(offset)])
+    await writer.request()
+    offset = 20
+    await writer.request()
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: CHECKPOINT_VERSION, files: [entry(20)] })
+    expect(await loadCheckpoint(path)).toEqual([entry(20)])
+    expect(readdirSync(dir)).toEqual(['checkpoint.json'])
+  })
+
+  it('shares writes between requests made while one is in flight, each seeing its own state', async () => {
+    const path = join(tempDir(), 'checkpoint.json')
+    let offset = 0
+    const writer = createCheckpointWriter(path, () => [entry(offset)])
+    const requests: Array<Promise<void>> = []
+    for (offset = 1; offset <= 20; offset++) requests.push(writer.request())
+    offset = 20
+    await Promise.all(requests)
+    expect(writer.writes).toBeLessThanOrEqual(2)
+    expect((await loadCheckpoint(path))[0]?.offset).toBe(20)
+  })
+
+  it('refuses an unknown version and a damaged file with their codes', async () => {
+    const dir = tempDir()
+    const future = join(dir, 'future.json')
+    writeFileSync(future, JSON.stringify({ version: 99, files: [] }))
+    await expect(loadCheckpoint(future)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_VERSION, path: future })
+    const damaged = join(dir, 'damaged.json')
+    writeFileSync(damaged, '{"version":1,"files":[{"dev":')
+    await expect(loadCheckpoint(damaged)).rejects.toSatisfy((error) => error instanceof TailError && error.code === TailErrorCodes.CHECKPOINT_READ)
+    const malformed = join(dir, 'malformed.json')
+    writeFileSync(malformed, JSON.stringify({ version: 1, files: [{ dev: 1 }] }))
+    await expect(loadCheckpoint(malformed)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_READ })
+  })
+
+  it('reports a write that cannot happen', async () => {
+    const writer = createCheckpointWriter(join(tempDir(), 'no-such-dir', 'checkpoint.json'), () => [])
+    await expect(writer.request()).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_WRITE })
+  })
+})

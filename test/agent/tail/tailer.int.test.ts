@@ -1,0 +1,366 @@
+import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, renameSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTailer, TailErrorCodes, type LineBatch, type Tailer, type TailerOptions } from '../../../agent/tail'
+import { collect, expectEachOnceInOrder, makeTempDir, numbered, numberedRange, numberOf, waitFor } from './helpers'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+function tempDir(name: string): string {
+  const { dir, cleanup } = makeTempDir(name)
+  cleanups.push(cleanup)
+  return dir
+}
+
+async function tail(options: TailerOptions): Promise<Tailer> {
+  const tailer = await createTailer({ pollIntervalMs: 25, ...options })
+  cleanups.push(() => tailer.close())
+  return tailer
+}
+
+describe('reading', () => {
+  it('emits appended lines with the offset after each, completing a partial line once', async () => {
+    const dir = tempDir('append')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    appendFileSync(file, 'one\ntwo\nthr')
+    await waitFor(() => seen.length === 2, 'two lines')
+    appendFileSync(file, 'ee\n')
+    await waitFor(() => seen.length === 3, 'the completed line')
+    appendFileSync(file, 'four\n')
+    await waitFor(() => seen.length === 4, 'four lines')
+    expect(seen.map((line) => [line.text, line.offset])).toEqual([['one', 4], ['two', 8], ['three', 14], ['four', 19]])
+    expect(seen.every((line) => line.path === file && !line.truncated)).toBe(true)
+    expect(tailer.stats()).toMatchObject({ linesRead: 4, bytesRead: 19, truncatedLines: 0 })
+  })
+
+  it('passes NUL bytes, invalid UTF-8 and CR through as bytes', async () => {
+    const dir = tempDir('binary')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: file })
+    const lines: Buffer[] = []
+    void (async () => {
+      for await (const batch of tailer) for (const line of batch.lines) lines.push(Buffer.from(line.data))
+    })()
+    const weird = Buffer.from([0x61, 0x00, 0x62, 0xff, 0xfe, 0xc3, 0x28, 0x0d])
+    appendFileSync(file, Buffer.concat([weird, Buffer.from('\nnext\n')]))
+    await waitFor(() => lines.length === 2, 'two lines')
+    expect(lines[0]).toEqual(weird)
+    expect(lines[1]?.toString()).toBe('next')
+  })
+
+  it('cuts lines over maxLineBytes, counts them, and goes on', async () => {
+    const dir = tempDir('giant')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: file, maxLineBytes: 1000, readChunkBytes: 300 })
+    const { seen } = collect(tailer)
+    const giant = 'g'.repeat(5000)
+    appendFileSync(file, `small 1\n${giant}\nsmall 2\n`)
+    // A giant line written in pieces, while the tailer is reading.
+    appendFileSync(file, 'h'.repeat(2500))
+    await waitFor(() => seen.length === 3, 'three lines')
+    appendFileSync(file, 'h'.repeat(2500) + '\nsmall 3\n')
+    await waitFor(() => seen.length === 5, 'five lines')
+    expect(seen.map((line) => [line.text.slice(0, 8), line.text.length, line.truncated])).toEqual([
+      ['small 1', 7, false],
+      ['gggggggg', 1000, true],
+      ['small 2', 7, false],
+      ['hhhhhhhh', 1000, true],
+      ['small 3', 7, false],
+    ])
+    expect(seen[3]?.offset).toBe(8 + 5001 + 8 + 5001)
+    expect(tailer.stats().truncatedLines).toBe(2)
+  })
+})
+
+describe('commit', () => {
+  it('rejects a batch it did not produce, and any commit after close', async () => {
+    const dir = tempDir('commit')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, 'a\n')
+    const tailer = await createTailer({ paths: file, startAt: 'beginning' })
+    await expect(tailer.commit({ fileId: '1:2', generation: 0, path: file, lines: [], offset: 2 })).rejects.toMatchObject({ code: TailErrorCodes.FOREIGN_BATCH })
+    let first: LineBatch | undefined
+    for await (const batch of tailer) {
+      first = batch
+      break
+    }
+    await tailer.close()
+    await expect(tailer.commit(first as LineBatch)).rejects.toMatchObject({ code: TailErrorCodes.CLOSED })
+  })
+
+  it('with reuseBuffers, lines stay right while buffers are recycled on commit', async () => {
+    const dir = tempDir('reuse-buffers')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, numberedRange('line', 1, 3000))
+    const tailer = await tail({ paths: file, startAt: 'beginning', reuseBuffers: true, readChunkBytes: 1000 })
+    const { seen } = collect(tailer)
+    await waitFor(() => seen.length === 3000, '3000 lines')
+    expectEachOnceInOrder(seen, 1, 3000)
+    expect(seen.every((line) => line.text === numbered('line', numberOf(line.text)).slice(0, -1))).toBe(true)
+  })
+})
+
+describe('startAt', () => {
+  it("starts files found at startup at their end by default, and at 0 with 'beginning'", async () => {
+    const dir = tempDir('start')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, numberedRange('old', 1, 3))
+    const fromEnd = await tail({ paths: file })
+    const fromStart = await tail({ paths: file, startAt: 'beginning' })
+    const end = collect(fromEnd)
+    const start = collect(fromStart)
+    appendFileSync(file, numbered('new', 4))
+    await waitFor(() => end.seen.length === 1 && start.seen.length === 4, 'the new line in both')
+    expect(end.seen.map((line) => line.text.slice(0, 10))).toEqual(['new 000004'])
+    expect(start.seen.map((line) => numberOf(line.text))).toEqual([1, 2, 3, 4])
+  })
+
+  it("with 'end', still emits a line that was half written at startup, whole", async () => {
+    const dir = tempDir('start-partial')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, 'done\nhalf-')
+    const tailer = await tail({ paths: file })
+    const { seen } = collect(tailer)
+    appendFileSync(file, 'written\n')
+    await waitFor(() => seen.length === 1, 'the completed line')
+    expect(seen[0]?.text).toBe('half-written')
+  })
+
+  it('reads files that appear later from their first byte, in new subdirectories too', async () => {
+    const dir = tempDir('discover')
+    const tailer = await tail({ paths: [join(dir, '*.log'), join(dir, 'apps', '**', '*.log')] })
+    const { seen } = collect(tailer)
+    writeFileSync(join(dir, 'late.log'), numberedRange('late', 1, 10))
+    mkdirSync(join(dir, 'apps', 'api'), { recursive: true })
+    writeFileSync(join(dir, 'apps', 'api', 'api.log'), numberedRange('api', 1, 10))
+    writeFileSync(join(dir, 'ignored.txt'), 'not matched\n')
+    await waitFor(() => seen.length === 20, '20 lines')
+    expect(new Set(seen.map((line) => line.path))).toEqual(new Set([join(dir, 'late.log'), join(dir, 'apps', 'api', 'api.log')]))
+  })
+
+  it('warns with LOGX_TAIL_ERR_WATCH when a pattern names a directory that does not exist', async () => {
+    const dir = tempDir('missing-dir')
+    const warnings: unknown[] = []
+    await tail({ paths: join(dir, 'nope', '*.log'), onWarning: (error) => warnings.push(error) })
+    expect(warnings).toEqual([expect.objectContaining({ code: TailErrorCodes.WATCH })])
+  })
+
+  it('waits for a short new file to settle, then reads it from 0', async () => {
+    const dir = tempDir('short')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    writeFileSync(join(dir, 'tiny.log'), 'a\nb\n')
+    await waitFor(() => seen.length === 2, 'both lines of a file shorter than the fingerprint')
+    expect(seen.map((line) => line.text)).toEqual(['a', 'b'])
+  })
+})
+
+describe('rotation', () => {
+  it('rename-and-create: reads the old file to its end (late writes included), then the new one from 0', async () => {
+    const dir = tempDir('rename')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 1024 })
+    const { seen } = collect(tailer)
+    let fd = openSync(file, 'a')
+    let n = 0
+    const write = (count: number): void => {
+      let text = ''
+      for (let i = 0; i < count; i++) text += numbered('line', ++n)
+      writeSync(fd, text)
+    }
+    for (let burst = 0; burst < 10; burst++) {
+      write(50)
+      if (burst === 3) await waitFor(() => seen.length >= 100, 'reading under way')
+      if (burst === 5) {
+        renameSync(file, join(dir, 'app.log.1'))
+        write(20) // the app has not reopened its log yet: these land in the renamed file
+        closeSync(fd)
+        fd = openSync(file, 'a')
+      }
+    }
+    closeSync(fd)
+    await waitFor(() => seen.length >= n, `${n} lines`)
+    await waitFor(() => tailer.stats().released === 1, 'the renamed file released')
+    expectEachOnceInOrder(seen, 1, n)
+    expect(new Set(seen.map((line) => line.fileId)).size).toBe(2)
+    expect(tailer.stats().rotations).toBe(1)
+    expect(tailer.files().map((status) => status.path)).toEqual([file])
+  })
+
+  it('rename within the patterns keeps reading the same file under its new name', async () => {
+    const dir = tempDir('rename-in')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, 'app.log*') })
+    const { seen } = collect(tailer)
+    const fd = openSync(file, 'a')
+    writeSync(fd, numberedRange('line', 1, 100))
+    renameSync(file, join(dir, 'app.log.1'))
+    writeSync(fd, numberedRange('line', 101, 200))
+    closeSync(fd)
+    writeFileSync(file, numberedRange('line', 201, 300))
+    await waitFor(() => seen.length >= 300, '300 lines')
+    expectEachOnceInOrder(seen, 1, 300)
+    await waitFor(() => tailer.files().some((status) => status.path === join(dir, 'app.log.1')), 'the old file under its new name')
+  })
+
+  it('copy-and-truncate (pm2-logrotate): no line lost or repeated, unread lines taken from the copy', async () => {
+    const dir = tempDir('copytruncate')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 1024 })
+    const { seen } = collect(tailer)
+    const fd = openSync(file, 'a')
+    let n = 0
+    const write = (count: number): void => {
+      let text = ''
+      for (let i = 0; i < count; i++) text += numbered('line', ++n)
+      writeSync(fd, text)
+    }
+    for (let round = 1; round <= 3; round++) {
+      write(100)
+      await waitFor(() => seen.length >= n, `${n} lines read`)
+      // Lines the tailer has not seen when the rotation happens: only the copy still has them.
+      write(60)
+      copyFileSync(file, join(dir, `app__rotated-${round}.log`))
+      truncateSync(file, 0)
+      write(40)
+    }
+    closeSync(fd)
+    await waitFor(() => seen.length >= n, `${n} lines`)
+    expectEachOnceInOrder(seen, 1, n)
+    expect(tailer.stats().truncations).toBe(3)
+    expect(tailer.stats().copiesFollowed).toBe(3)
+  })
+
+  it('copy-and-truncate while nothing was read yet reads the copy from 0 and the file again from 0', async () => {
+    const dir = tempDir('copytruncate-cold')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    writeFileSync(file, numberedRange('line', 1, 100))
+    copyFileSync(file, join(dir, 'app__rotated.log'))
+    truncateSync(file, 0)
+    appendFileSync(file, numberedRange('line', 101, 150))
+    await waitFor(() => seen.length >= 150, '150 lines')
+    expectEachOnceInOrder(seen, 1, 150)
+  })
+
+  it('holds back a copy of a file being read (same first bytes), and reads it only if the original is truncated', async () => {
+    const dir = tempDir('backup')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    appendFileSync(file, numberedRange('line', 1, 100))
+    await waitFor(() => seen.length === 100, '100 lines')
+    copyFileSync(file, join(dir, 'backup.log'))
+    await waitFor(() => tailer.files().some((status) => status.phase === 'parked'), 'the copy parked')
+    appendFileSync(file, numberedRange('line', 101, 120))
+    await waitFor(() => seen.length === 120, '120 lines')
+    expectEachOnceInOrder(seen, 1, 120)
+    expect(new Set(seen.map((line) => line.fileId)).size).toBe(1)
+  })
+
+  it('finishes a deleted file, emits its unterminated last line once, and releases it', async () => {
+    const dir = tempDir('delete')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    appendFileSync(file, numberedRange('line', 1, 50) + 'line 000051 no newline')
+    unlinkSync(file)
+    await waitFor(() => tailer.stats().released === 1, 'the deleted file released')
+    expect(seen.map((line) => numberOf(line.text))).toEqual(Array.from({ length: 51 }, (_, i) => i + 1))
+    expect(seen[50]?.offset).toBe(50 * numbered('line', 1).length + 'line 000051 no newline'.length)
+    expect(tailer.files()).toEqual([])
+  })
+})
+
+describe('scale', () => {
+  it('tails 300 files with one scheduler', async () => {
+    const dir = tempDir('many')
+    for (let i = 0; i < 300; i++) writeFileSync(join(dir, `app-${i}.log`), '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    expect(tailer.stats().files).toBe(300)
+    const { seen } = collect(tailer)
+    for (let i = 0; i < 300; i++) appendFileSync(join(dir, `app-${i}.log`), numberedRange(`f${i}`, 1, 5))
+    await waitFor(() => seen.length === 1500, '1500 lines', 30_000)
+    const perFile = new Map<string, number[]>()
+    for (const line of seen) perFile.set(line.fileId, [...(perFile.get(line.fileId) ?? []), numberOf(line.text)])
+    expect(perFile.size).toBe(300)
+    for (const numbers of perFile.values()) expect(numbers).toEqual([1, 2, 3, 4, 5])
+  })
+})
+
+describe('checkpoints', () => {
+  it('resumes after the last committed line, not after the last line read', async () => {
+    const dir = tempDir('resume')
+    const file = join(dir, 'app.log')
+    const checkpointPath = join(dir, 'checkpoint.json')
+    writeFileSync(file, numberedRange('line', 1, 100))
+    const first = await createTailer({ paths: file, startAt: 'beginning', checkpointPath })
+    for await (const batch of first) {
+      expect(batch.lines.length).toBe(100)
+      await first.commit(batch, 40)
+      break
+    }
+    await first.close()
+    appendFileSync(file, numberedRange('line', 101, 120))
+    // startAt 'end' would skip everything: the checkpoint wins.
+    const second = await tail({ paths: file, checkpointPath })
+    const { seen } = collect(second)
+    await waitFor(() => seen.length === 80, 'lines 41..120')
+    expect(seen.map((line) => numberOf(line.text))).toEqual(Array.from({ length: 80 }, (_, i) => i + 41))
+  })
+
+  it('starts a file over when its inode was reused by another file', async () => {
+    const dir = tempDir('reuse')
+    const file = join(dir, 'app.log')
+    const checkpointPath = join(dir, 'checkpoint.json')
+    writeFileSync(file, numberedRange('line', 1, 100))
+    const first = await createTailer({ paths: file, startAt: 'beginning', checkpointPath })
+    for await (const batch of first) {
+      await first.commit(batch)
+      break
+    }
+    await first.close()
+    // Same path, same inode (truncated in place), other content: the checksum tells.
+    writeFileSync(file, numberedRange('other', 1, 200))
+    const second = await tail({ paths: file, checkpointPath })
+    const { seen } = collect(second)
+    await waitFor(() => seen.length === 200, '200 lines')
+    expect(seen[0]?.text.startsWith('other 000001')).toBe(true)
+  })
+
+  it('resumes a copy-and-truncate that happened while it was down from the copy', async () => {
+    const dir = tempDir('resume-copy')
+    const file = join(dir, 'app.log')
+    const checkpointPath = join(dir, 'checkpoint.json')
+    writeFileSync(file, numberedRange('line', 1, 100))
+    const first = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath })
+    for await (const batch of first) {
+      await first.commit(batch)
+      break
+    }
+    await first.close()
+    appendFileSync(file, numberedRange('line', 101, 150))
+    copyFileSync(file, join(dir, 'app__rotated.log'))
+    truncateSync(file, 0)
+    appendFileSync(file, numberedRange('line', 151, 170))
+    const second = await tail({ paths: join(dir, '*.log'), checkpointPath })
+    const { seen } = collect(second)
+    await waitFor(() => seen.length >= 70, 'lines 101..170')
+    expectEachOnceInOrder(seen, 101, 170)
+  })
+})

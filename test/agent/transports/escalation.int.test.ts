@@ -1,0 +1,67 @@
+import logx from 'logx'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiOptions, closeLogger, startRemoteSandbox, type RemoteSandbox } from './helpers'
+
+let sandbox: RemoteSandbox
+
+beforeAll(async () => {
+  sandbox = await startRemoteSandbox()
+})
+afterAll(async () => {
+  await sandbox.close()
+})
+
+describe('one incident across targets of one worker', () => {
+  it('escalates chat -> sms, resolves, and leaves one lead with the whole trail', async () => {
+    const api = apiOptions(sandbox)
+    const { messagingUrl: _url, apiKey: _key, ...crm } = api
+    const rules = [
+      {
+        name: 'payments',
+        escalation: [
+          { after: 0, channels: ['chat'] },
+          { after: '100ms', channels: ['sms'] },
+        ],
+        resolve_after: '1s',
+        send_resolved: true,
+      },
+    ]
+    const common = { rules, tickMs: 25, incident: true }
+    const logger = logx({
+      transport: {
+        targets: [
+          { target: 'logx-chat-alert', options: { ...api, ...common, templateId: 4, numbers: ['+919800000001'] } },
+          { target: 'logx-sms-alert', options: { ...api, ...common, numbers: [919800000001] } },
+          { target: 'logx-incident', options: { ...crm, rules, tickMs: 25 } },
+        ],
+      },
+    })
+    logger.error({ hostname: 'pay-1' }, 'card processor down')
+
+    // Events, not sleeps: each step is awaited by polling the sandbox with a bounded deadline.
+    const chats = await sandbox.waitFor('chat', 1)
+    const sms = await sandbox.waitFor('sms', 2)
+    await sandbox.waitFor('chat', 2)
+    await closeLogger(logger)
+
+    expect(chats[0]?.variable).toEqual(['FIRING', 'card processor down', '1', 'payments'])
+    expect(sms.map((r) => r.sms)).toEqual(['ESCALATED card processor down (1x, payments)', 'RESOLVED card processor down after 1x (payments)'])
+    expect((await sandbox.records('chat')).map((r) => (r.variable as string[])[0])).toEqual(['FIRING', 'RESOLVED'])
+
+    const leads = await sandbox.records('lead')
+    expect(leads).toHaveLength(1)
+    const trail = (await sandbox.records('activity')).map((a) => `${a.activity_type} ${a.title}`)
+    expect(new Set((await sandbox.records('activity')).map((a) => a.lead_id))).toEqual(new Set([Number(leads[0]?.lead_id)]))
+    expect(trail.sort()).toEqual(
+      [
+        'MESSAGE CHAT sent (firing) via chat',
+        'MESSAGE CHAT sent (resolved) via chat',
+        'MESSAGE Escalated to sms (step 1)',
+        'MESSAGE SMS sent (escalated) via sms',
+        'MESSAGE SMS sent (resolved) via sms',
+        'NOTE Incident opened',
+        'NOTE Resolved',
+      ].sort(),
+    )
+  })
+})
