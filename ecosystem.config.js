@@ -2,19 +2,23 @@
 // pm2 apps: `pm2 start ecosystem.config.js`. pm2 loads this file with require().
 const path = require('node:path')
 
+// LOGX_AGENT_CONFIG picks another config (tests and staging use their own ports and state_dir).
+const config = process.env.LOGX_AGENT_CONFIG ? path.resolve(process.env.LOGX_AGENT_CONFIG) : path.join(__dirname, 'config', 'agent.yaml')
+
 module.exports = {
   apps: [
     {
       name: 'logx-agent',
       script: path.join(__dirname, 'bin', 'logx-agent.js'),
-      args: ['run', '--config', path.join(__dirname, 'config', 'agent.yaml')],
+      args: ['run', '--config', config],
       cwd: __dirname,
       exec_mode: 'fork',
       instances: 1,
       // The agent sends process.send('ready') once it serves; pm2 waits for it before counting it up.
       wait_ready: true,
       listen_timeout: 15000,
-      // SIGINT first: the agent stops taking lines and drains what it holds within this time.
+      // SIGINT first: the agent stops reading, writes its checkpoints and drains the outbox for at
+      // most 10 s (DRAIN_TIMEOUT_MS in agent/cli/run-command.ts), inside this bound.
       kill_timeout: 15000,
       max_memory_restart: '200M',
       autorestart: true,

@@ -3,12 +3,14 @@
 // from the beginning and counts the lines holding `"level":50` or `"level":60` by looking at bytes,
 // never JSON.parse. Peers on the same file in the same run: `grep -F -c '"level":50'` and a naive
 // Node reader (fs stream -> split2 -> JSON.parse per line). Each reader runs in its own process,
-// so peak RSS is its own; rounds alternate and the median is reported.
+// so peak RSS is its own; every round runs each reader in turn, and the table shows median times and
+// the median of the per-round ratios to grep.
 // Times include createTailer() (watcher start, checkpoint load) and run until the last line is handled.
-// Usage: npm run build && node bench/tail.js [--mb 200] [--rounds 5]
+// Then one run with --files (default 500) files watched at once, for RSS.
+// Usage: npm run build && node bench/tail.js [--mb 200] [--rounds 5] [--format json|text] [--files 500]
 
 const { execFileSync, spawnSync } = require('node:child_process')
-const { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } = require('node:fs')
+const { appendFileSync, closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 
@@ -18,11 +20,21 @@ const option = (name, fallback) => {
   return index === -1 ? fallback : args[index + 1]
 }
 
+// --format json (NDJSON as pino writes it) or text (a classic plain-text log): the needle grep and
+// the tailer look for, and the second needle (fatal) the agent would add.
+const format = option('format', 'json')
+const formats = {
+  json: { needle: '"level":50', fatal: '"level":60' },
+  text: { needle: ' ERROR ', fatal: ' FATAL ' },
+}
+if (!formats[format]) throw new Error(`--format must be json or text, got ${format}`)
+const { needle, fatal } = formats[format]
+
 // Tailer variants: which needles, and whether read buffers are recycled on commit.
 const tailVariants = {
-  tail: { needles: ['"level":50'], reuseBuffers: true, label: 'agent/tail, "level":50' },
-  'tail-both': { needles: ['"level":50', '"level":60'], reuseBuffers: true, label: 'agent/tail, "level":50 or 60' },
-  'tail-defaults': { needles: ['"level":50'], reuseBuffers: false, label: 'agent/tail, "level":50, reuseBuffers off' },
+  tail: { needles: [needle], reuseBuffers: true, label: `agent/tail, ${needle.trim()}` },
+  'tail-both': { needles: [needle, fatal], reuseBuffers: true, label: `agent/tail, ${needle.trim()} or ${fatal.trim()}` },
+  'tail-defaults': { needles: [needle], reuseBuffers: false, label: `agent/tail, ${needle.trim()}, reuseBuffers off` },
 }
 
 async function tailReader(file, variant) {
@@ -58,7 +70,7 @@ const readers = {
         .pipe(split2())
         .on('data', (line) => {
           lines++
-          if (JSON.parse(line).level >= 50) matches++
+          if (format === 'json' ? JSON.parse(line).level >= 50 : line.includes(' ERROR ') || line.includes(' FATAL ')) matches++
         })
         .on('end', resolve)
         .on('error', reject)
@@ -67,7 +79,43 @@ const readers = {
   },
 }
 
+// Many files: `count` files of 100 lines in a fresh directory, tailed from the beginning with a
+// checkpoint, then one more line appended to each; how long until every line is in, and peak RSS.
+async function manyFiles(count) {
+  const { createTailer } = require('../dist/agent/tail')
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-tail-many-'))
+  try {
+    let text = ''
+    for (let i = 0; i < 100; i++) text += `{"level":30,"time":${1_700_000_000_000 + i},"pid":4242,"hostname":"api-7f9c","msg":"request completed"}\n`
+    for (let i = 0; i < count; i++) writeFileSync(join(dir, `app-${i}.log`), text)
+    const start = process.hrtime.bigint()
+    const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath: join(dir, 'checkpoint.json'), reuseBuffers: true, pollIntervalMs: 1000 })
+    let lines = 0
+    let appended = false
+    for await (const batch of tailer) {
+      lines += batch.lines.length
+      void tailer.commit(batch)
+      if (lines === count * 100 && !appended) {
+        appended = true
+        for (let i = 0; i < count; i++) appendFileSync(join(dir, `app-${i}.log`), '{"level":50,"msg":"late"}\n')
+      }
+      if (lines === count * 101) break
+    }
+    const ns = Number(process.hrtime.bigint() - start)
+    await tailer.close()
+    return { ns, lines, matches: undefined }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function child(name, file) {
+  if (name === 'many') {
+    const result = await manyFiles(Number(file))
+    result.maxRssMb = process.resourceUsage().maxRSS / 1024
+    process.stdout.write(JSON.stringify(result) + '\n')
+    return
+  }
   // Loaded before the clocks start, as an agent has them loaded before it tails.
   require('../dist/agent/tail')
   require('split2')
@@ -93,7 +141,15 @@ function generate(file, targetBytes) {
       lines++
       time += 7
       const path = paths[lines % paths.length]
-      if (lines % 100 === 0) {
+      if (format === 'text') {
+        const stamp = new Date(time).toISOString()
+        if (lines % 100 === 0) {
+          errors++
+          chunk += `${stamp} ERROR [api-7f9c] req-${lines} upstream timed out after 3000ms (TimeoutError at /srv/api/lib/upstream.js:88:17) while calling ${path}\n`
+        } else {
+          chunk += `${stamp} INFO  [api-7f9c] req-${lines} GET ${path} 200 ${lines % 97}ms request completed for user ann from 10.0.3.17\n`
+        }
+      } else if (lines % 100 === 0) {
         errors++
         chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed"}\n`
       } else {
@@ -113,7 +169,7 @@ const gnuTime = spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'ut
 
 function runChild(name, file) {
   const command = [...pin, process.execPath, __filename, '--child', name, '--file', file]
-  const out = execFileSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 20 })
+  const out = execFileSync(command[0], [...command.slice(1), '--format', format], { encoding: 'utf8', maxBuffer: 1 << 20 })
   return JSON.parse(out.trim())
 }
 
@@ -128,13 +184,13 @@ function spawnNs(command) {
 let spawnBaselineNs
 function runGrep(file) {
   if (spawnBaselineNs === undefined) spawnBaselineNs = median(Array.from({ length: 9 }, () => spawnNs([...pin, 'true']).ns))
-  const { ns, result } = spawnNs([...pin, 'grep', '-F', '-c', '"level":50', file])
+  const { ns, result } = spawnNs([...pin, 'grep', '-F', '-c', needle, file])
   if (result.status !== 0) throw new Error(`grep failed: ${result.stderr}`)
   let maxRssMb
   let cpuNs
   if (gnuTime) {
     // GNU time prints grep's peak RSS (KiB) on stderr; a separate, untimed run.
-    const timed = spawnNs(['/usr/bin/time', '-f', '%M %U %S', ...pin, 'grep', '-F', '-c', '"level":50', file]).result
+    const timed = spawnNs(['/usr/bin/time', '-f', '%M %U %S', ...pin, 'grep', '-F', '-c', needle, file]).result
     const [rssKb, user, system] = (timed.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
     maxRssMb = rssKb / 1024
     cpuNs = (user + system) * 1e9
@@ -154,31 +210,36 @@ async function main() {
   try {
     const generated = generate(file, megabytes * 1024 * 1024)
     const size = statSync(file).size
-    console.log(`file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} at "level":50; node ${process.version}; ${rounds} rounds, median time shown; ${pin.length > 0 ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}`)
+    console.log(`${format} file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} holding ${JSON.stringify(needle)}; node ${process.version}; ${rounds} rounds (readers in turn each round), median time and median per-round ratio to grep; ${pin.length > 0 ? 'pinned to CPU 0 (taskset)' : 'not pinned (no taskset)'}`)
     // One untimed grep warms the page cache so every reader sees the same cached file.
     runGrep(file)
     const samples = { grep: [], ...Object.fromEntries(Object.keys(tailVariants).map((name) => [name, []])), naive: [] }
     for (let round = 0; round < rounds; round++) {
       for (const name of Object.keys(samples)) samples[name].push(name === 'grep' ? runGrep(file) : runChild(name, file))
     }
-    const grepNs = median(samples.grep.map((sample) => sample.ns))
     const grepCpu = samples.grep[0].cpuNs === undefined ? undefined : median(samples.grep.map((sample) => sample.cpuNs))
     const rows = Object.entries(samples).map(([name, list]) => {
       const ns = median(list.map((sample) => sample.ns))
       const last = list[list.length - 1]
       const seconds = ns / 1e9
       return {
-        reader: tailVariants[name]?.label ?? (name === 'naive' ? 'split2 + JSON.parse (level >= 50)' : "grep -F -c '\"level\":50'"),
+        reader: tailVariants[name]?.label ?? (name === 'naive' ? (format === 'json' ? 'split2 + JSON.parse (level >= 50)' : 'split2 + String#includes') : `grep -F -c '${needle}'`),
         'MB/s': Math.round(size / 1e6 / seconds),
         'lines/s': Math.round(generated.lines / seconds).toLocaleString('en-US'),
-        'x grep': (grepNs / ns).toFixed(2),
+        // Per round: grep's time over this reader's time in the same round; the median of those.
+        'x grep': median(list.map((sample, round) => samples.grep[round].ns / sample.ns)).toFixed(2),
         'CPU s': list[0].cpuNs === undefined ? '-' : (median(list.map((sample) => sample.cpuNs)) / 1e9).toFixed(3),
-        'x grep (CPU)': grepCpu === undefined || list[0].cpuNs === undefined ? '-' : (grepCpu / median(list.map((sample) => sample.cpuNs))).toFixed(2),
+        'x grep (CPU)': !grepCpu || list[0].cpuNs === undefined ? '-' : median(list.map((sample, round) => samples.grep[round].cpuNs / sample.cpuNs)).toFixed(2),
         matches: last.matches,
         'peak RSS MB': last.maxRssMb === undefined ? '-' : Math.max(...list.map((sample) => sample.maxRssMb)).toFixed(0),
       }
     })
     console.table(rows)
+    const files = Number(option('files', 500))
+    if (files > 0) {
+      const many = runChild('many', String(files))
+      console.log(`${files} files watched (100 lines each, then one more appended to each; checkpoint, reuseBuffers): all ${many.lines} lines in ${(many.ns / 1e6).toFixed(0)} ms, peak RSS ${many.maxRssMb.toFixed(0)} MB`)
+    }
     console.log(`load average at the end: ${require('node:os').loadavg().map((load) => load.toFixed(2)).join(' ')} on ${require('node:os').cpus().length} CPUs`)
     for (const [name, list] of Object.entries(samples)) {
       const wrong = list.find((sample) => sample.matches !== generated.errors || (sample.lines !== undefined && sample.lines !== generated.lines))

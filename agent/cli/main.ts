@@ -1,9 +1,10 @@
-// `logx-agent` entry: `run` (default) and `sandbox`. yargs 18 ships as ESM only, so it is loaded
+// `logx-agent` entry: `run` (default), `validate`, `test-rule` and `sandbox`. yargs 18 ships as ESM only, so it is loaded
 // with a dynamic import(), which works from this CommonJS build on every supported Node.
 
 import type { Argv } from 'yargs'
 import { runCommand } from './run-command'
 import { sandboxCommand, type SandboxArgs } from './sandbox-command'
+import { testRuleCommand } from './test-rule-command'
 import { validateCommand } from './validate-command'
 import type { CliIo } from './io'
 
@@ -19,16 +20,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .usage('$0 <command> [options]')
     .command(
       ['run', '$0'],
-      'run the agent (for now: the embedded sandbox and its inbox)',
+      'run the agent: tail the sources of the config, alert by its rules (embedded sandbox unless a real API is configured)',
       (y) =>
         y
-          .option('config', { type: 'string', describe: 'agent config file (accepted; tailing arrives later)' })
-          .option('port', { type: 'number', default: 4010, describe: 'port of the embedded sandbox' })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface of the embedded sandbox' }),
+          .option('config', { type: 'string', default: 'config/agent.yaml', describe: 'agent config file (YAML)' })
+          .option('port', { type: 'number', describe: 'port of the embedded sandbox (overrides messaging.sandbox.listen; 0 picks a free one)' })
+          .option('host', { type: 'string', describe: 'interface of the embedded sandbox (overrides messaging.sandbox.listen)' })
+          .example('$0 run --config config/agent.yaml', 'what npm start runs'),
       async (args) => {
         // With exitProcess(false) yargs still calls the handler after a strict-mode failure.
         if (failure !== undefined) return
-        exitCode = await runCommand({ port: args.port, host: args.host, config: args.config }, io)
+        exitCode = await runCommand({ config: args.config, port: args.port, host: args.host }, io)
       },
     )
     .command(
@@ -41,6 +43,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       async (args) => {
         if (failure !== undefined) return
         exitCode = await validateCommand({ config: args.config }, io)
+      },
+    )
+    .command(
+      'test-rule <config> <logfile...>',
+      'dry run: which lines of existing files match which rule, which incidents form, and the exact messages each channel would get; nothing is sent',
+      (y) =>
+        y
+          .positional('config', { type: 'string', demandOption: true, describe: 'agent config file (YAML)' })
+          .positional('logfile', { type: 'string', array: true, demandOption: true, describe: 'log files, read from their first line' })
+          .option('rule', { type: 'string', describe: 'only this rule' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
+          .example('$0 test-rule config/agent.yaml logs/app.log --rule errors', 'what the errors rule would send for app.log'),
+      async (args) => {
+        if (failure !== undefined) return
+        exitCode = await testRuleCommand({ config: args.config, files: args.logfile, rule: args.rule, json: args.json }, io)
       },
     )
     .command(

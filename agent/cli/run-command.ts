@@ -1,26 +1,118 @@
-// `logx-agent run` (the default command). Until tailing lands, running the agent means running the
-// embedded sandbox, so `npm start` gives a working inbox with no config at all.
-
-import { describeSandbox, startFromArgs } from './sandbox-command'
+// `logx-agent run` (the default command): load the config, start the agent (embedded sandbox unless
+// a real API is configured), say where the inbox is, serve until SIGINT/SIGTERM, reload on SIGHUP or
+// when the config file changes. An invalid config at start is every problem and exit 1; an invalid
+// config at reload is every problem in the log, and the running one stays.
+import { formatProblem } from '../config/errors'
+import { readAgentConfig } from '../config/load-config'
+import type { AgentConfig } from '../config/types'
+import { startAgent, type Agent } from '../daemon/agent'
+import { watchConfigFile } from '../daemon/config-watch'
+import { DaemonError } from '../daemon/errors'
+import { createAgentLogger, type AgentLogger } from '../daemon/logger'
 import { untilAborted, type CliIo } from './io'
 
 export interface RunArgs {
-  port: number
-  host: string
-  /** Accepted for forward compatibility; not read yet. */
-  config: string | undefined
+  config: string
+  /** Override of messaging.sandbox.listen's port (0 picks a free one). */
+  port: number | undefined
+  host: string | undefined
+}
+
+/** Below pm2's kill_timeout (15 s in ecosystem.config.js), so the drain ends before pm2's SIGKILL. */
+export const DRAIN_TIMEOUT_MS = 10_000
+
+function withListenOverride(config: AgentConfig, args: RunArgs): AgentConfig {
+  if (config.messaging.mode !== 'sandbox' || (args.port === undefined && args.host === undefined)) return config
+  const listen = { host: args.host ?? config.messaging.listen.host, port: args.port ?? config.messaging.listen.port }
+  return { ...config, messaging: { ...config.messaging, listen } }
+}
+
+function banner(agent: Agent, file: string): string {
+  const { config, endpoint } = agent
+  const lines = [`logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), state in ${config.stateDir}`]
+  for (const source of config.sources) lines.push(`  tailing ${source.name}: ${source.paths.join(', ')} (${source.format})`)
+  if (endpoint.mode === 'sandbox') {
+    lines.push(`  messaging: the embedded sandbox (no real API configured) at ${endpoint.baseUrl}`)
+    lines.push(`  inbox URL: ${endpoint.inboxUrl ?? ''}`)
+  } else {
+    lines.push(`  messaging: ${endpoint.baseUrl}`)
+  }
+  if (agent.metricsUrl !== undefined) lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)
+  if (endpoint.inboxUrl !== undefined) lines.push(`Open the inbox at ${endpoint.inboxUrl} ; stop with Ctrl-C.`)
+  else lines.push('Stop with Ctrl-C.')
+  return `${lines.join('\n')}\n`
+}
+
+function reloader(file: string, args: RunArgs, agent: Agent, log: AgentLogger, io: CliIo): () => void {
+  let running = false
+  let again = false
+  const reload = async (): Promise<void> => {
+    const result = await readAgentConfig(file)
+    if (!result.ok) {
+      agent.countReloadFailure()
+      const problems = result.problems.map(formatProblem)
+      log.error({ problems }, `config reload rejected: ${problems.length} problem(s); the running config stays`)
+      io.stderr.write(`logx-agent: config reload rejected, the running config stays:\n${problems.map((p) => `  ${p}\n`).join('')}`)
+      return
+    }
+    const ignored = agent.apply(withListenOverride(result.config, args))
+    log.info({ rules: result.config.rules.length, channels: result.config.channels.length }, 'config reloaded')
+    if (ignored.length > 0) log.warn({ keys: ignored }, `changes to ${ignored.join(', ')} take effect at the next restart`)
+  }
+  return () => {
+    if (running) {
+      again = true
+      return
+    }
+    running = true
+    void (async () => {
+      do {
+        again = false
+        await reload().catch((err: unknown) => log.error({ err }, 'config reload failed'))
+      } while (again)
+      running = false
+    })()
+  }
 }
 
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
-  const started = await startFromArgs({ port: args.port, host: args.host, faults: [] }, io)
-  if (typeof started === 'number') return started
-  io.stdout.write('logx-agent running with the embedded messaging sandbox (no real API configured)\n')
-  if (args.config !== undefined) io.stdout.write(`  config ${args.config}: not read yet (log tailing arrives in a later release)\n`)
-  io.stdout.write(describeSandbox(started, false, false))
-  io.stdout.write(`Open the inbox at ${started.info.inboxUrl} ; stop with Ctrl-C.\n`)
+  const result = await readAgentConfig(args.config)
+  if (!result.ok) {
+    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+    io.stderr.write(`${args.config}: ${result.problems.length} problem(s); not starting\n`)
+    return 1
+  }
+  // Same stream as the banner, so the two stay in order (and tests that capture io see both).
+  const log = createAgentLogger({ destination: io.stdout })
+  let agent: Agent
+  try {
+    agent = await startAgent(withListenOverride(result.config, args), { log })
+  } catch (err) {
+    if (err instanceof DaemonError || (err as { code?: string }).code === 'LOGX_SANDBOX_ERR_LISTEN') {
+      io.stderr.write(`logx-agent: ${(err as Error).message}\n`)
+      return 1
+    }
+    throw err
+  }
+  io.stdout.write(banner(agent, args.config))
+  log.info({ sources: agent.config.sources.map((s) => s.name), messaging: agent.endpoint.mode, inbox: agent.endpoint.inboxUrl, metrics: agent.metricsUrl }, 'agent started')
+
+  const reload = reloader(args.config, args, agent, log, io)
+  const onHangup = (): void => {
+    log.info('SIGHUP: reloading the config')
+    reload()
+  }
+  process.on('SIGHUP', onHangup)
+  const watch = watchConfigFile(args.config, reload)
   io.ready?.()
+
   await untilAborted(io.signal)
-  await started.close()
+  watch.close()
+  process.off('SIGHUP', onHangup)
+  log.info('stopping: no more reading; draining the outbox')
+  const stopped = await agent.stop(DRAIN_TIMEOUT_MS)
+  if (stopped.drained) log.info('stopped; outbox empty')
+  else log.warn({ pending: stopped.pending }, `stopped with ${stopped.pending} notification(s) kept in the outbox for the next start`)
   io.stdout.write('logx-agent stopped\n')
   return 0
 }

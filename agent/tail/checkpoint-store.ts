@@ -3,7 +3,7 @@
 // version, never a mix. Concurrent requests share writes (group commit): a request made while a
 // write is in flight is satisfied by the next write, which snapshots the state when it starts.
 
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { open, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { TailError, TailErrorCodes } from './errors'
 
@@ -28,7 +28,21 @@ interface CheckpointFile {
   files: CheckpointEntry[]
 }
 
+function tempPath(path: string, pid: number): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`)
+}
+
+/** Temp files of earlier processes that died mid-write (SIGKILL): only one tailer owns a checkpoint. */
+async function removeStaleTemps(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`
+  const names = await readdir(dirname(path)).catch(() => [] as string[])
+  for (const name of names) {
+    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) await unlink(join(dirname(path), name)).catch(() => undefined)
+  }
+}
+
 export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
+  await removeStaleTemps(path)
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -71,7 +85,7 @@ export interface CheckpointWriter {
 }
 
 export function createCheckpointWriter(path: string, snapshot: () => CheckpointEntry[]): CheckpointWriter {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  const temp = tempPath(path, process.pid)
   let inFlight: Promise<void> | undefined
   let next: Promise<void> | undefined
   let writes = 0

@@ -22,7 +22,7 @@ export interface ContiguousRun {
 }
 
 // Most lines are never looked at (a prefilter skips them), so the Buffer view is made on first
-// access: a million views cost more than reading the file.
+// access: a million views cost about as much as reading the file.
 class ChunkLine implements TailLine {
   private view: Buffer | undefined = undefined
   constructor(
@@ -36,6 +36,11 @@ class ChunkLine implements TailLine {
   get data(): Buffer {
     if (this.view === undefined) this.view = this.chunk.subarray(this.start, this.end)
     return this.view
+  }
+
+  // Without it, logging a line would serialize the whole read buffer it points into.
+  toJSON(): { data: Buffer; offset: number; truncated: boolean } {
+    return { data: this.data, offset: this.offset, truncated: this.truncated }
   }
 }
 

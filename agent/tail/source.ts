@@ -36,6 +36,8 @@ export interface Source {
   detached: boolean
   /** Probation ended by a quiet tick: classify even with a short head. */
   settled: boolean
+  /** Classification already waited once for a file this one might copy. */
+  deferred: boolean
   /** Size at the last read and at the previous scheduler tick, to see a file stop growing. */
   size: number
   tickSize: number
@@ -75,6 +77,7 @@ export function createSource(init: NewSource): Source {
     phase: init.phase,
     detached: false,
     settled: false,
+    deferred: false,
     size: init.size,
     tickSize: init.size,
     successor: undefined,

@@ -3,7 +3,7 @@
 // queue; the caller commits a batch once it has handled its lines, and only committed offsets
 // reach the checkpoint.
 
-import { read } from 'node:fs'
+import { read, type BigIntStats } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { setBatchRun, type LineBatch } from './batch'
 import { createBatchQueue } from './batch-queue'
@@ -11,6 +11,7 @@ import { createCheckpointWriter, loadCheckpoint, type CheckpointEntry, type Chec
 import { createDiscovery, type Discovery, type PathEvent } from './discovery'
 import { TailError, TailErrorCodes } from './errors'
 import { fileKey, hashHead, headContinues, HEAD_BYTES, readHead, sameFullHead } from './fingerprint'
+import { placeInitialFiles, type Placement } from './initial-placement'
 import type { ContiguousRun, TailLine } from './line-splitter'
 import { normalizeTailerOptions, type NormalizedTailerOptions, type TailerOptions } from './options'
 import { createSource, lastLineEnd, restartAt, type Source, type SourcePhase } from './source'
@@ -21,7 +22,7 @@ export interface TailStats {
   readonly linesRead: number
   readonly bytesRead: number
   readonly truncatedLines: number
-  /** A path began to name another file (rename-and-create). */
+  /** A path whose file was renamed away or deleted began to name a new file (rename-and-create). */
   readonly rotations: number
   /** A file was found shorter than what was read, or with other first bytes (copy-and-truncate). */
   readonly truncations: number
@@ -48,7 +49,8 @@ export interface Tailer extends AsyncIterable<LineBatch> {
   /**
    * Records that the caller has handled the batch's lines (the first `lineCount` of them when
    * given) and resolves once a checkpoint holding that offset is on disk. Commits may come in any
-   * order; the highest offset per file wins.
+   * order; the highest offset per file wins. Awaiting is optional: the checkpoint never holds more
+   * than was committed either way, and a failed write is also reported to onWarning.
    */
   commit(batch: LineBatch, lineCount?: number): Promise<void>
   /** Writes the checkpoint now (committed offsets only). */
@@ -72,14 +74,15 @@ interface InitialFile {
   readonly stats: { dev: bigint; ino: bigint }
   readonly size: number
   readonly head: Buffer
-  start?: number
-  committed?: number
-  pending?: boolean
-  copyOf?: InitialFile
 }
 
 /** Bytes read from one file before the loop moves on to the next, so one busy file cannot starve the rest. */
 const TURN_BYTES = 4 * 1024 * 1024
+/**
+ * A copy is matched to the file it copies by the file's first bytes; while that file is shorter than
+ * HEAD_BYTES, by as many as it has, but never fewer than this (a first log line is longer).
+ */
+const MIN_COPY_MATCH_BYTES = 32
 /** Truncations waiting for their copy to show up; older ones are forgotten. */
 const MAX_PENDING_TRUNCATIONS = 64
 
@@ -130,11 +133,21 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     return entries
   }
 
+  // A head only changes by growing (a rewrite starts a new Source), so its hash is kept per length.
+  const headHashes = new WeakMap<Source, { length: number; hash: string }>()
+  function headHashOf(source: Source): string {
+    const known = headHashes.get(source)
+    if (known !== undefined && known.length === source.head.length) return known.hash
+    const hash = hashHead(source.head)
+    headHashes.set(source, { length: source.head.length, hash })
+    return hash
+  }
+
   function entryOf(source: Source, pending: boolean): CheckpointEntry {
     return {
       dev: source.dev,
       ino: source.ino,
-      head: hashHead(source.head),
+      head: headHashOf(source),
       headLength: source.head.length,
       offset: source.committed,
       path: source.path,
@@ -142,11 +155,22 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     }
   }
 
-  /** A checkpoint write nobody awaits (identity changes, releases): failures become warnings. */
-  function checkpointInBackground(): void {
-    writer?.request().catch((error: unknown) => {
+  /**
+   * Asks for a checkpoint write. A failure goes to onWarning, and the returned promise is marked as
+   * handled, so a caller that does not await it does not get an unhandled rejection; one that
+   * awaits it still sees the error.
+   */
+  function requestCheckpoint(): Promise<void> {
+    if (writer === undefined) return Promise.resolve()
+    const durable = writer.request()
+    durable.catch((error: unknown) => {
       if (error instanceof TailError) config.onWarning(error)
     })
+    return durable
+  }
+
+  function checkpointInBackground(): void {
+    void requestCheckpoint()
   }
 
   function kick(): void {
@@ -186,8 +210,14 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     if (source.phase !== 'parked') dirty.add(source)
   }
 
+  // Paths whose file went away: a new file there later is a rotation (rename or delete, then create).
+  const vacated = new Set<string>()
   function detach(source: Source): void {
-    if (source.path !== undefined && byPath.get(source.path) === source) byPath.delete(source.path)
+    if (source.path !== undefined && byPath.get(source.path) === source) {
+      byPath.delete(source.path)
+      vacated.add(source.path)
+      if (vacated.size > 4096) vacated.delete(vacated.values().next().value as string)
+    }
     source.path = undefined
     source.detached = true
     if (source.phase === 'parked') {
@@ -197,16 +227,23 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     dirty.add(source)
   }
 
-  async function onPath(event: PathEvent, path: string): Promise<void> {
+  /** `fromTick`: a routine check; the tick itself decides which files to read. */
+  async function onPath(event: PathEvent, path: string, fromTick = false): Promise<void> {
     if (event === 'unlink') {
       const known = byPath.get(path)
       if (known !== undefined) detach(known)
       return
     }
-    let stats
-    try {
-      stats = await stat(path, { bigint: true })
-    } catch {
+    await applyPath(path, await statOrUndefined(path), fromTick)
+  }
+
+  function statOrUndefined(path: string): Promise<BigIntStats | undefined> {
+    return stat(path, { bigint: true }).catch(() => undefined)
+  }
+
+  /** What is at `path` now (undefined: nothing) decides between same file, renamed file, rotation, new file. */
+  async function applyPath(path: string, stats: BigIntStats | undefined, fromTick: boolean): Promise<void> {
+    if (stats === undefined) {
       const known = byPath.get(path)
       if (known !== undefined) detach(known)
       return
@@ -216,22 +253,24 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     const atPath = byPath.get(path)
     if (atPath !== undefined && atPath !== existing) {
       // The path names another file now: rename-and-create. The old one is read to its end.
-      counters.rotations++
       detach(atPath)
     }
     if (existing !== undefined) {
+      vacated.delete(path)
       if (existing.path !== path) {
         if (existing.path !== undefined && byPath.get(existing.path) === existing) byPath.delete(existing.path)
         existing.path = path
         existing.detached = false
         byPath.set(path, existing)
       }
-      if (existing.phase !== 'parked') dirty.add(existing)
+      if (fromTick) existing.size = Number(stats.size)
+      else if (existing.phase !== 'parked') dirty.add(existing)
       return
     }
     await adoptNew(path)
   }
 
+  const unopenable = new Set<string>()
   async function openFile(path: string): Promise<{ handle: FileHandle; stats: { dev: bigint; ino: bigint }; size: number; head: Buffer } | undefined> {
     let handle: FileHandle | undefined
     try {
@@ -242,10 +281,16 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         return undefined
       }
       const size = Number(stats.size)
-      return { handle, stats, size, head: await readHead(handle, size) }
+      const head = await readHead(handle, size)
+      unopenable.delete(path)
+      return { handle, stats, size, head }
     } catch (error) {
       await handle?.close().catch(() => undefined)
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(TailErrorCodes.FILE_READ, `cannot open ${path}: ${(error as Error).message}`, path, error)
+      // Once per path until it opens: an unreadable file that is written to would warn on every write.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !unopenable.has(path)) {
+        unopenable.add(path)
+        warn(TailErrorCodes.FILE_READ, `cannot open ${path}: ${(error as Error).message}`, path, error)
+      }
       return undefined
     }
   }
@@ -258,6 +303,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       await opened.handle.close()
       return
     }
+    if (vacated.delete(path)) counters.rotations++
     const source = createSource({ ...opened, path, generation: 0, phase: 'probation', startOffset: 0, committed: 0, maxLineBytes: config.maxLineBytes })
     track(source)
     checkpointInBackground()
@@ -266,8 +312,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   async function adoptInitial(paths: readonly string[]): Promise<void> {
     const found: InitialFile[] = []
     const keys = new Set<string>()
-    for (const path of new Set(paths)) {
-      const opened = await openFile(path)
+    const unique = [...new Set(paths)]
+    const openedAll = await Promise.all(unique.map(openFile))
+    for (const [index, path] of unique.entries()) {
+      const opened = openedAll[index]
       if (opened === undefined) continue
       const key = fileKey(opened.stats)
       if (keys.has(key)) {
@@ -277,51 +325,25 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       keys.add(key)
       found.push({ path, ...opened })
     }
-    const claimed = new Set<CheckpointEntry>()
-    const byInode = new Map(saved.map((entry) => [`${entry.dev}:${entry.ino}`, entry]))
-    // Same inode and the remembered first bytes are still there: the same file, resume.
-    const rewritten = new Set<InitialFile>()
-    for (const file of found) {
-      const entry = byInode.get(fileKey(file.stats))
-      if (entry === undefined) continue
-      if (file.size < entry.offset || file.head.length < entry.headLength || hashHead(file.head.subarray(0, entry.headLength)) !== entry.head) {
-        // The file we were reading, truncated or rewritten while we were down: all of it is new.
-        rewritten.add(file)
-        continue
+    const placements = placeInitialFiles(found.map((file) => ({ key: fileKey(file.stats), size: file.size, head: file.head })), saved)
+    const sources: Source[] = []
+    for (const [index, file] of found.entries()) {
+      const placement = placements[index] as Placement
+      let phase: SourcePhase = 'active'
+      let start = 0
+      if (placement.kind === 'resume') {
+        start = placement.offset
+        if (placement.pending) phase = 'probation'
+      } else if (placement.kind === 'parked') {
+        phase = 'parked'
+      } else if (config.startAt === 'end' && !placement.rewritten) {
+        start = await lastLineEnd(file.handle, file.size)
       }
-      claimed.add(entry)
-      file.start = entry.pending === true ? 0 : entry.offset
-      file.committed = file.start
-      file.pending = entry.pending === true
+      sources.push(createSource({ ...file, generation: 0, phase, startOffset: start, committed: start, maxLineBytes: config.maxLineBytes }))
     }
-    // Another inode with the same full head: a copy of a file still here (parked), or the copy a
-    // copy-and-truncate left behind while we were down (resume where the original was).
-    for (const file of found) {
-      if (file.start !== undefined || file.head.length < HEAD_BYTES) continue
-      const twin = found.find((other) => other !== file && other.start !== undefined && other.copyOf === undefined && sameFullHead(other.head, file.head))
-      if (twin !== undefined) {
-        file.copyOf = twin
-        continue
-      }
-      const hash = hashHead(file.head)
-      const entry = saved.find((candidate) => !claimed.has(candidate) && candidate.headLength === HEAD_BYTES && candidate.head === hash)
-      if (entry === undefined || file.size < entry.offset) continue
-      claimed.add(entry)
-      file.start = entry.offset
-      file.committed = entry.offset
-    }
-    const sources = new Map<InitialFile, Source>()
-    for (const file of found) {
-      let start = file.start
-      if (start === undefined && file.copyOf === undefined) {
-        start = config.startAt === 'beginning' || rewritten.has(file) ? 0 : await lastLineEnd(file.handle, file.size)
-      }
-      const phase: SourcePhase = file.copyOf !== undefined ? 'parked' : file.pending === true ? 'probation' : 'active'
-      const source = createSource({ ...file, generation: 0, phase, startOffset: start ?? 0, committed: file.committed ?? start ?? 0, maxLineBytes: config.maxLineBytes })
-      sources.set(file, source)
-    }
-    for (const [file, source] of sources) {
-      if (file.copyOf !== undefined) source.copyOf = sources.get(file.copyOf)
+    for (const [index, source] of sources.entries()) {
+      const placement = placements[index] as Placement
+      if (placement.kind === 'parked') source.copyOf = sources[placement.copyOf]
       track(source)
     }
     checkpointInBackground()
@@ -329,15 +351,16 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
 
   /** Probation is over: is this new file the copy of a truncated (or live) file, or just new? */
   function classify(source: Source): void {
+    const index = pendingTruncations.findIndex((pending) => startsLike(pending.source.head, source.head))
+    const pending = pendingTruncations[index]
+    if (pending !== undefined) {
+      pendingTruncations.splice(index, 1)
+      continueFrom(source, pending.source, pending.lineStart)
+      return
+    }
     if (source.head.length === HEAD_BYTES) {
-      const index = pendingTruncations.findIndex((pending) => sameFullHead(pending.source.head, source.head))
-      const pending = pendingTruncations[index]
-      if (pending !== undefined) {
-        pendingTruncations.splice(index, 1)
-        continueFrom(source, pending.source, pending.lineStart)
-        return
-      }
       for (const other of live) {
+        // Parking needs the full head: a new file wrongly parked would never be read.
         if (other !== source && other.phase === 'active' && sameFullHead(other.head, source.head)) {
           source.phase = 'parked'
           source.copyOf = other
@@ -345,7 +368,23 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         }
       }
     }
+    if (!source.deferred) {
+      // A file being read whose head we last saw short and that this one starts like may have been
+      // truncated since (and this be its copy): read that file first, then decide.
+      const suspects = [...live].filter((other) => other !== source && other.phase === 'active' && other.head.length < HEAD_BYTES && startsLike(other.head, source.head))
+      if (suspects.length > 0) {
+        source.deferred = true
+        for (const suspect of suspects) dirty.add(suspect)
+        dirty.add(source)
+        return
+      }
+    }
     source.phase = 'active'
+  }
+
+  /** `candidate` begins with all of `original`'s known first bytes, and those are enough to tell. */
+  function startsLike(original: Buffer, candidate: Buffer): boolean {
+    return original.length >= MIN_COPY_MATCH_BYTES && headContinues(original, candidate)
   }
 
   /** The copy takes over the truncated generation's unread bytes and its commits. */
@@ -375,7 +414,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     }
     // The copy first: it holds this file's older lines.
     if (copy !== undefined) continueFrom(copy, old, old.splitter.lineStart)
-    else if (old.head.length === HEAD_BYTES) {
+    else if (old.head.length >= MIN_COPY_MATCH_BYTES) {
       pendingTruncations.push({ source: old, lineStart: old.splitter.lineStart })
       if (pendingTruncations.length > MAX_PENDING_TRUNCATIONS) pendingTruncations.shift()
     }
@@ -398,8 +437,12 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     const handle = source.handle
     if (handle === undefined || source.phase === 'parked' || source.phase === 'released') return
     try {
-      const size = (await handle.stat()).size
-      const head = await readHead(handle, size)
+      // The first bytes are checked on every read, not only when the size went down: a file
+      // truncated and quickly rewritten past our offset (copy-and-truncate under load) is only told
+      // apart by them. Both requests go to the pool together.
+      const [stats, current] = await Promise.all([handle.stat(), readHead(handle, source.readOffset + HEAD_BYTES)])
+      const size = stats.size
+      const head = current.subarray(0, Math.min(current.length, size))
       if (size < source.readOffset || !headContinues(source.head, head)) {
         onTruncated(source, size, head)
         return
@@ -468,16 +511,28 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
 
   async function tick(): Promise<void> {
     // Events can be missed (watch limits, a rename inside chokidar's throttle): each tick checks
-    // that every path still names the file being read, and reads every file.
-    for (const path of [...byPath.keys()]) await onPath('change', path)
+    // that every path still names the file being read, and reads the files that grew.
+    const paths = [...byPath.keys()]
+    // stat() runs on the libuv pool: all at once, then applied in order.
+    const found = await Promise.all(paths.map(statOrUndefined))
+    for (const [index, path] of paths.entries()) await applyPath(path, found[index], true)
     for (const source of [...live]) {
       if (source.phase === 'probation' && source.size === source.tickSize) source.settled = true
       if (source.phase === 'active' && source.detached && source.readOffset >= source.size && source.size === source.tickSize) {
-        await release(source)
-        continue
+        // `size` is the last read's, and a file renamed out of `paths` sends no more events: the app
+        // may have written through its still-open handle since. Only a file that really stopped is released.
+        const current = await source.handle?.stat().then((stats) => stats.size, () => undefined)
+        if (current === undefined || current <= source.readOffset) {
+          await release(source)
+          continue
+        }
+        source.size = current
       }
       source.tickSize = source.size
-      if (source.phase !== 'parked') dirty.add(source)
+      if (source.phase === 'parked') continue
+      // Hundreds of quiet files cost one stat each per tick, not a read.
+      if (source.phase === 'active' && !source.detached && source.size === source.readOffset) continue
+      dirty.add(source)
     }
   }
 
@@ -515,7 +570,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         return
       }
       if (event === 'change') {
-        // The common case, a write to a file being read, costs no stat: just read it.
+        // The common case, a write to a file being read, costs no path lookup: just read it.
         const known = byPath.get(path)
         if (known !== undefined) {
           if (known.phase !== 'parked') dirty.add(known)
@@ -556,7 +611,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       while (source.successor !== undefined) source = source.successor
       if (offset > source.committed) source.committed = offset
       if (retained.has(source) && source.committed >= source.finalOffset) retained.delete(source)
-      return writer === undefined ? Promise.resolve() : writer.request()
+      return requestCheckpoint()
     },
     flush() {
       return writer === undefined ? Promise.resolve() : writer.request()

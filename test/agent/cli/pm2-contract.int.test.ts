@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest'
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 const root = resolve(__dirname, '../../..')
@@ -24,7 +25,12 @@ describe('pm2 contract', () => {
   })
 
   it('the agent sends ready over IPC once it serves, and exits 0 on SIGINT', async () => {
-    const child = fork(join(root, 'bin', 'logx-agent.js'), ['run', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    // The shipped config with its own state_dir and logs, so the test touches nothing in the repo;
+    // --port 0 overrides the sandbox's 4010.
+    const dir = mkdtempSync(join(tmpdir(), 'logx-pm2-contract-'))
+    const config = join(dir, 'agent.yaml')
+    writeFileSync(config, `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`)
+    const child = fork(join(root, 'bin', 'logx-agent.js'), ['run', '--config', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
     let output = ''
     const banner = new Promise<void>((resolveBanner) => {
       child.stdout!.on('data', (chunk) => {
@@ -35,6 +41,8 @@ describe('pm2 contract', () => {
     const [message] = await once(child, 'message')
     expect(message).toBe('ready')
     await banner
+    // A fresh clone has no logs directory: the agent makes the one its glob watches.
+    expect(existsSync(join(dir, 'logs'))).toBe(true)
     const inbox = /inbox URL:\s+(\S+)/.exec(output)?.[1]
     expect(inbox).toBeDefined()
     const response = await fetch(inbox!)
@@ -43,5 +51,6 @@ describe('pm2 contract', () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(0)
     expect(output).toContain('logx-agent stopped')
+    rmSync(dir, { recursive: true, force: true })
   })
 })

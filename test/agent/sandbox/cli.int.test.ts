@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { runCli } from '../../../agent/cli/main'
 
 function capture() {
@@ -57,14 +60,21 @@ describe('logx-agent CLI', () => {
     expect(io.out).toContain('logx sandbox stopped')
   })
 
-  it('run is the default command, accepts --config that does not exist, and shows the inbox', async () => {
+  it('run is the default command: a missing config is exit 1; with a config it shows the inbox', async () => {
+    const missing = capture()
+    expect(await runCli(['--config', 'config/does-not-exist.yaml', '--port', '0'], { ...missing, signal: new AbortController().signal })).toBe(1)
+    expect(missing.err).toContain('config/does-not-exist.yaml')
+    const dir = mkdtempSync(join(tmpdir(), 'logx-cli-run-'))
+    const config = join(dir, 'agent.yaml')
+    writeFileSync(config, `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`)
     const io = capture()
     const controller = new AbortController()
-    const done = runCli(['--config', 'config/does-not-exist.yaml', '--port', '0'], { ...io, signal: controller.signal })
+    const done = runCli(['--config', config, '--port', '0'], { ...io, signal: controller.signal })
     await io.waitFor('Open the inbox')
     expect(io.out).toMatch(/Open the inbox at http:\/\/127\.0\.0\.1:\d+\//)
     controller.abort()
     expect(await done).toBe(0)
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('rejects bad input with exit code 2 and a message', async () => {

@@ -48,6 +48,15 @@ describe('checkpoint store', () => {
     expect((await loadCheckpoint(path))[0]?.offset).toBe(20)
   })
 
+  it('removes temp files left by a process killed mid-write when it loads', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'checkpoint.json')
+    writeFileSync(join(dir, '.checkpoint.json.4242.tmp'), '{"version":1,"fi')
+    writeFileSync(join(dir, 'other.txt'), 'kept')
+    expect(await loadCheckpoint(path)).toEqual([])
+    expect(readdirSync(dir)).toEqual(['other.txt'])
+  })
+
   it('refuses an unknown version and a damaged file with their codes', async () => {
     const dir = tempDir()
     const future = join(dir, 'future.json')

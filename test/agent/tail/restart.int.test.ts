@@ -21,9 +21,10 @@ interface Handled {
 
 function readHandled(file: string): Handled[] {
   if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((row) => row !== '')
+  const rows = readFileSync(file, 'utf8').split('\n')
+  // A row the SIGKILL cut short has no '\n': it was never fully handled.
+  rows.pop()
+  return rows
     .map((row) => {
       const [offset, text] = row.split('\t')
       return { offset: Number(offset), n: numberOf(text ?? '') }

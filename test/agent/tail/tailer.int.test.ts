@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
 import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, renameSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -194,6 +196,37 @@ describe('rotation', () => {
     expect(new Set(seen.map((line) => line.fileId)).size).toBe(2)
     expect(tailer.stats().rotations).toBe(1)
     expect(tailer.files().map((status) => status.path)).toEqual([file])
+  })
+
+  it('rename-and-create with a writer in another process that reopens its log when told (pm2 reloadLogs)', async () => {
+    const dir = tempDir('rename-live')
+    const file = join(dir, 'app.log')
+    writeFileSync(file, '')
+    const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 4096 })
+    const { seen } = collect(tailer)
+    const total = 3000
+    const writer = fork(join(__dirname, '../../fixtures/tail/writer-child.js'), [file, String(total)], { stdio: 'inherit' })
+    cleanups.push(() => {
+      if (writer.exitCode === null) writer.kill('SIGKILL')
+    })
+    let written = 0
+    let reopened = 0
+    writer.on('message', (message) => {
+      if (message === 'reopened') reopened++
+      else written = (message as { written: number }).written
+    })
+    const exited = once(writer, 'exit')
+    for (let rotation = 1; rotation <= 3; rotation++) {
+      await waitFor(() => written >= rotation * 700, `${rotation * 700} lines written`)
+      renameSync(file, join(dir, `app.log.${rotation}`))
+      writer.send('reopen')
+      await waitFor(() => reopened === rotation, `reopen ${rotation}`)
+    }
+    await exited
+    await waitFor(() => seen.length >= total, `${total} lines`)
+    expectEachOnceInOrder(seen, 1, total)
+    expect(tailer.stats().rotations).toBe(3)
+    await waitFor(() => tailer.stats().released === 3, 'the three renamed files released')
   })
 
   it('rename within the patterns keeps reading the same file under its new name', async () => {

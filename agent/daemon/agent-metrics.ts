@@ -1,0 +1,57 @@
+// The agent's metrics, gathered at scrape time from the readers, the pipeline and the dispatcher.
+import type { AlertPipeline } from './alert-pipeline'
+import type { Dispatcher } from './dispatcher'
+import type { Metric } from './metrics-server'
+import type { SourceReader } from './source-reader'
+
+export interface AgentCounters {
+  reloads: number
+  reloadFailures: number
+}
+
+function perSource(readers: readonly SourceReader[], value: (r: SourceReader) => number): Metric['samples'] {
+  return readers.map((r) => ({ labels: { source: r.name }, value: value(r) }))
+}
+
+function byKind(counts: Record<string, number>): Metric['samples'] {
+  const kinds = Object.keys(counts)
+  if (kinds.length === 0) return [{ value: 0 }]
+  return kinds.sort().map((kind) => ({ labels: { kind }, value: counts[kind] ?? 0 }))
+}
+
+export function collectAgentMetrics(
+  readers: readonly SourceReader[],
+  pipeline: AlertPipeline,
+  dispatcher: Dispatcher,
+  counters: AgentCounters,
+  now: number,
+): Metric[] {
+  const p = pipeline.stats()
+  const d = dispatcher.stats()
+  const behind = (r: SourceReader): number => r.files().reduce((sum, f) => sum + Math.max(0, f.size - f.readOffset), 0)
+  // Nothing read and uncommitted means the checkpoint is current, however long ago it was written.
+  const age = (r: SourceReader): number => (r.files().some((f) => f.committed < f.readOffset) ? (now - r.checkpointAt) / 1000 : 0)
+  const checkpointAge = readers.reduce((oldest, r) => Math.max(oldest, age(r)), 0)
+  return [
+    { name: 'logx_agent_files_watched', help: 'Files being read or waiting', type: 'gauge', samples: perSource(readers, (r) => r.stats().files) },
+    { name: 'logx_agent_lines_read_total', help: 'Lines read from log files', type: 'counter', samples: perSource(readers, (r) => r.stats().linesRead) },
+    { name: 'logx_agent_bytes_read_total', help: 'Bytes read from log files', type: 'counter', samples: perSource(readers, (r) => r.stats().bytesRead) },
+    { name: 'logx_agent_bytes_behind', help: 'Bytes written to log files and not read yet', type: 'gauge', samples: perSource(readers, behind) },
+    { name: 'logx_agent_rotations_total', help: 'Rename-and-create rotations followed', type: 'counter', samples: perSource(readers, (r) => r.stats().rotations) },
+    { name: 'logx_agent_truncations_total', help: 'Copy-and-truncate rotations (and other truncations) followed', type: 'counter', samples: perSource(readers, (r) => r.stats().truncations) },
+    { name: 'logx_agent_truncated_lines_total', help: 'Lines cut to max_line_bytes', type: 'counter', samples: perSource(readers, (r) => r.stats().truncatedLines) },
+    { name: 'logx_agent_parse_errors_total', help: 'Lines expected to be JSON that were not', type: 'counter', samples: perSource(readers, (r) => r.parseErrors) },
+    { name: 'logx_agent_matches_total', help: 'Lines selected by a rule', type: 'counter', samples: [{ value: p.matches }] },
+    { name: 'logx_agent_notifications_sent_total', help: 'Outbox items delivered, by kind (incident = CRM lead/activity)', type: 'counter', samples: byKind(d.sent) },
+    { name: 'logx_agent_notifications_failed_total', help: 'Delivery attempts that failed, by kind', type: 'counter', samples: byKind(d.failed) },
+    { name: 'logx_agent_notifications_retried_total', help: 'Deliveries scheduled for another attempt', type: 'counter', samples: [{ value: d.retried }] },
+    { name: 'logx_agent_notifications_dead_total', help: 'Deliveries given up (dead letters)', type: 'counter', samples: [{ value: d.dead }] },
+    { name: 'logx_agent_outbox_depth', help: 'Notifications waiting in the outbox', type: 'gauge', samples: [{ value: d.depth }] },
+    { name: 'logx_agent_incidents_open', help: 'Incidents the engine holds (pending or firing)', type: 'gauge', samples: [{ value: p.openIncidents }] },
+    { name: 'logx_agent_incidents_firing', help: 'Incidents that have notified and not resolved', type: 'gauge', samples: [{ value: p.firingIncidents }] },
+    { name: 'logx_agent_repages_suppressed_total', help: 'Firing notices dropped because the incident had already paged before a restart or reload', type: 'counter', samples: [{ value: p.suppressedRepages }] },
+    { name: 'logx_agent_checkpoint_age_seconds', help: 'Seconds since the oldest source last wrote its checkpoint', type: 'gauge', samples: [{ value: checkpointAge }] },
+    { name: 'logx_agent_config_reloads_total', help: 'Config reloads applied', type: 'counter', samples: [{ value: counters.reloads }] },
+    { name: 'logx_agent_config_reload_failures_total', help: 'Config reloads rejected (invalid config)', type: 'counter', samples: [{ value: counters.reloadFailures }] },
+  ]
+}

@@ -1,0 +1,145 @@
+// The agent assembled: lock -> messaging endpoint (embedded sandbox or real API) -> incident state ->
+// dispatcher (file outbox) -> alert pipeline -> metrics -> one reader per source -> one clock.
+// Stopping runs the other way: stop reading (offsets of handled lines are written), fire what waits
+// in group_wait, drain the outbox within a bound, close.
+import type { AgentConfig } from '../config/types'
+import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
+import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
+import { createDispatcher, type Dispatcher } from './dispatcher'
+import { createIncidentState } from './incident-state'
+import { acquireInstanceLock, type InstanceLock } from './instance-lock'
+import type { AgentLogger } from './logger'
+import { startMessagingEndpoint, type MessagingEndpoint } from './messaging-endpoint'
+import { startMetricsServer, type MetricsServer } from './metrics-server'
+import { startSourceReader, type SourceReader } from './source-reader'
+
+export interface AgentOptions {
+  log: AgentLogger
+  /** Period of the engine's clock (group_wait, repeat, escalation, resolve); default 1000 ms. */
+  tickMs?: number
+  now?: () => number
+}
+
+export interface StopResult {
+  drained: boolean
+  pending: number
+}
+
+export interface Agent {
+  readonly endpoint: Pick<MessagingEndpoint, 'mode' | 'baseUrl' | 'inboxUrl'>
+  readonly metricsUrl: string | undefined
+  readonly config: AgentConfig
+  /** Applies a new config's rules, channels and silences; what needs a restart is reported back. */
+  apply(config: AgentConfig): string[]
+  countReloadFailure(): void
+  stop(drainTimeoutMs: number): Promise<StopResult>
+}
+
+function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
+  const changed: string[] = []
+  const listen = (c: AgentConfig): string =>
+    c.messaging.mode === 'sandbox' ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}` : `remote ${c.messaging.baseUrl}`
+  if (listen(a) !== listen(b)) changed.push('messaging')
+  if (a.stateDir !== b.stateDir) changed.push('state_dir')
+  if (JSON.stringify(a.sources) !== JSON.stringify(b.sources)) changed.push('sources')
+  if (JSON.stringify(a.metrics) !== JSON.stringify(b.metrics)) changed.push('metrics')
+  return changed
+}
+
+export async function startAgent(initial: AgentConfig, options: AgentOptions): Promise<Agent> {
+  const { log } = options
+  const now = options.now ?? Date.now
+  const cleanup: (() => Promise<void> | void)[] = []
+  const undo = async (): Promise<void> => {
+    for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => {})
+  }
+  let config = initial
+  try {
+    const lock: InstanceLock = acquireInstanceLock(config.stateDir)
+    cleanup.push(() => lock.release())
+    const endpoint = await startMessagingEndpoint(config.messaging)
+    cleanup.push(() => endpoint.close())
+    const state = createIncidentState(config.stateDir)
+    const dispatcher: Dispatcher = createDispatcher({ stateDir: config.stateDir, endpoint, channels: config.channels, log })
+    cleanup.push(() => dispatcher.close())
+    const pipeline: AlertPipeline = createAlertPipeline({ config, state, dispatcher, log, secrets: endpoint.secrets, now: now() })
+    const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
+    const readers: SourceReader[] = []
+    cleanup.push(async () => {
+      for (const r of readers) await r.close()
+    })
+    let metrics: MetricsServer | undefined
+    if (config.metrics !== undefined) {
+      metrics = await startMetricsServer(
+        config.metrics.listen,
+        () => collectAgentMetrics(readers, pipeline, dispatcher, counters, now()),
+        () => {
+          const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
+          return { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
+        },
+      )
+      const server = metrics
+      cleanup.push(() => server.close())
+    }
+    for (const source of config.sources) {
+      readers.push(await startSourceReader({ source, stateDir: config.stateDir, pipeline: () => pipeline, log, now }))
+    }
+    const clock = setInterval(() => {
+      try {
+        pipeline.tick(now())
+      } catch (err) {
+        log.error({ err }, 'engine tick failed')
+      }
+    }, options.tickMs ?? 1000)
+    clock.unref()
+    cleanup.push(() => clearInterval(clock))
+
+    let stopping: Promise<StopResult> | undefined
+    return {
+      endpoint: { mode: endpoint.mode, baseUrl: endpoint.baseUrl, inboxUrl: endpoint.inboxUrl },
+      metricsUrl: metrics?.url,
+      get config() {
+        return config
+      },
+      apply(next) {
+        const ignored = restartOnly(config, next)
+        pipeline.replace(next, now())
+        // Keys that need a restart keep their running values; the rest is the new config.
+        config = { ...next, messaging: config.messaging, stateDir: config.stateDir, sources: config.sources, metrics: config.metrics }
+        counters.reloads++
+        return ignored
+      },
+      countReloadFailure() {
+        counters.reloadFailures++
+      },
+      stop(drainTimeoutMs) {
+        // Each step runs whatever the one before did: a failing close must not keep the outbox undrained.
+        const step = async (what: string, fn: () => unknown): Promise<void> => {
+          try {
+            await fn()
+          } catch (err) {
+            log.error({ err }, `stopping: ${what} failed`)
+          }
+        }
+        stopping ??= (async () => {
+          clearInterval(clock)
+          for (const r of readers) await step(`closing source ${r.name}`, () => r.close())
+          await step('flushing the engine', () => pipeline.flush(now()))
+          let result: StopResult = { drained: false, pending: dispatcher.stats().depth }
+          await step('draining the outbox', async () => {
+            result = await dispatcher.drain(drainTimeoutMs)
+          })
+          await step('closing the outbox', () => dispatcher.close())
+          await step('closing the metrics server', () => metrics?.close())
+          await step('closing the messaging endpoint', () => endpoint.close())
+          lock.release()
+          return result
+        })()
+        return stopping
+      },
+    }
+  } catch (err) {
+    await undo()
+    throw err
+  }
+}

@@ -1,0 +1,24 @@
+// A tailed line as the alerting domain sees it, by the source's format. `auto` trusts a line that
+// starts with `{` to be JSON; `json` expects it of every line; `text` never parses. A line that
+// should have been JSON but is not still goes on as plain text (its level detected from the head),
+// so a malformed line costs a parse error, never an alert.
+import { detectLevel, parseLine, type AlertLine } from '../../alerts'
+import type { LineFormat } from '../config/types'
+
+export interface ParsedLine {
+  line: AlertLine
+  /** The line was expected to be JSON and was not. */
+  parseError: boolean
+}
+
+function plainText(text: string, source: string): AlertLine {
+  const level = detectLevel(text)
+  return { raw: text, record: { msg: text, level }, level, msg: text, source, json: false }
+}
+
+export function toAlertLine(text: string, format: LineFormat, source: string): ParsedLine {
+  if (format === 'text') return { line: plainText(text, source), parseError: false }
+  const line = parseLine(text, source)
+  const expectedJson = format === 'json' || text.charCodeAt(0) === 123 /* { */
+  return { line, parseError: expectedJson && !line.json }
+}

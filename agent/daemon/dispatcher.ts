@@ -1,0 +1,146 @@
+// Deliveries -> the file outbox under state_dir -> the messaging API, and the CRM trail. enqueue()
+// journals synchronously, so once dispatch() returns the notifications survive a crash and the
+// lines behind them may be committed. A channel message is recorded on the incident's lead only once
+// it is sent (through the outbox too, so the trail survives API hiccups).
+import { join } from 'node:path'
+import type { Delivery } from '../../alerts'
+import type { ChannelConfig } from '../config/types'
+import { createMessagingClient, type MessagingClient, type SendChatInput, type SendMailInput, type SendSmsInput, type VoiceBroadcastInput } from '../messaging'
+import { createOutbox, type DeadLetter, type Outbox, type OutboxItem } from '../outbox'
+import { incidentEvent, sentActivity, type IncidentEvent } from '../transports/shared/incident-event'
+import { acquireRecorder, type IncidentRecorder } from '../transports/shared/incident-recorder'
+import { incidentActivities } from '../transports/incident/request'
+import { buildChannelRequests } from './channel-requests'
+import type { AgentLogger } from './logger'
+import type { MessagingEndpoint } from './messaging-endpoint'
+
+/** The name of the recording channel the daemon adds to the engine when a rule wants incidents. */
+export const INCIDENT_CHANNEL = 'logx.incident'
+
+interface Queued {
+  request: unknown
+  incident?: IncidentEvent
+}
+
+export interface DispatcherStats {
+  /** By outbox item kind: sms, chat, mail, voice, incident (CRM records). */
+  sent: Record<string, number>
+  failed: Record<string, number>
+  retried: number
+  dead: number
+  depth: number
+}
+
+export interface Dispatcher {
+  /** Journals what the deliveries need sent; `incidentRules` names the rules whose incidents are recorded. */
+  dispatch(deliveries: readonly Delivery[], incidentRules: ReadonlySet<string>): void
+  setChannels(channels: readonly ChannelConfig[]): void
+  /** Forgets the lead of an incident that ended without a resolve notice (its next firing opens a new one). */
+  closeLead(key: string): void
+  stats(): DispatcherStats
+  drain(timeoutMs: number): Promise<{ drained: boolean; pending: number }>
+  close(): Promise<void>
+}
+
+export interface DispatcherOptions {
+  stateDir: string
+  endpoint: MessagingEndpoint
+  channels: readonly ChannelConfig[]
+  log: AgentLogger
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { endpoint, log } = options
+  let channels = new Map(options.channels.map((c) => [c.name, c]))
+  const client: MessagingClient = createMessagingClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey })
+  const recorder: IncidentRecorder | undefined =
+    endpoint.crm === undefined ? undefined : acquireRecorder({ ...endpoint.crm, stateDir: options.stateDir })
+  const sent: Record<string, number> = {}
+  const failed: Record<string, number> = {}
+
+  async function deliver(item: OutboxItem): Promise<void> {
+    if (item.kind === 'incident') {
+      if (recorder !== undefined) await recorder.record(item.payload as IncidentEvent)
+      return
+    }
+    const queued = item.payload as Queued
+    switch (item.kind) {
+      case 'sms':
+        await client.sendSms(queued.request as SendSmsInput)
+        break
+      case 'chat':
+        await client.sendChat(queued.request as SendChatInput)
+        break
+      case 'mail':
+        await client.sendMail(queued.request as SendMailInput)
+        break
+      case 'voice':
+        await client.voiceBroadcast(queued.request as VoiceBroadcastInput)
+        break
+      default:
+        throw new TypeError(`unknown outbox item kind ${item.kind}`)
+    }
+    // The message is out whatever happens next: a failed journal write must not make it look unsent.
+    if (queued.incident !== undefined) {
+      try {
+        outbox.enqueue('incident', queued.incident)
+      } catch (err) {
+        log.error({ err, kind: item.kind }, 'could not queue the incident activity of a sent message')
+      }
+    }
+  }
+
+  const outbox: Outbox = createOutbox({
+    path: join(options.stateDir, 'outbox.jsonl'),
+    async send(item) {
+      try {
+        await deliver(item)
+        sent[item.kind] = (sent[item.kind] ?? 0) + 1
+        log.info({ kind: item.kind, attempts: item.attempts }, 'notification sent')
+      } catch (err) {
+        failed[item.kind] = (failed[item.kind] ?? 0) + 1
+        log.warn({ kind: item.kind, attempts: item.attempts, code: (err as { code?: unknown }).code }, `notification failed: ${(err as Error).message}`)
+        throw err
+      }
+    },
+    onDead: (letter: DeadLetter) => log.error({ kind: letter.kind, attempts: letter.attempts, reason: letter.reason }, 'notification given up (dead letter)'),
+    onError: (err) => log.error({ err }, 'outbox journal failure'),
+  })
+
+  return {
+    dispatch(deliveries, incidentRules) {
+      for (const delivery of deliveries) {
+        const rule = delivery.notice.incident.rule
+        const recorded = recorder !== undefined && incidentRules.has(rule)
+        if (delivery.channelType === 'incident') {
+          if (!recorded) continue
+          for (const activity of incidentActivities(delivery)) outbox.enqueue('incident', incidentEvent(delivery, activity, undefined))
+          continue
+        }
+        const channel = channels.get(delivery.notice.channel)
+        if (channel === undefined) continue
+        for (const out of buildChannelRequests(channel, delivery)) {
+          const queued: Queued = { request: out.request }
+          if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), undefined)
+          outbox.enqueue(out.kind, queued)
+        }
+      }
+    },
+    setChannels(next) {
+      channels = new Map(next.map((c) => [c.name, c]))
+    },
+    closeLead(key) {
+      recorder?.leads.markResolved(key)
+    },
+    stats() {
+      const s = outbox.stats()
+      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending }
+    },
+    drain: (timeoutMs) => outbox.drain(timeoutMs),
+    async close() {
+      await outbox.close()
+      await client.close().catch(() => {})
+      await recorder?.release().catch(() => {})
+    },
+  }
+}

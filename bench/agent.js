@@ -1,0 +1,337 @@
+'use strict'
+// The whole agent (bin/logx-agent.js, a real process) beside its peers, in one run:
+//  1. tail-and-filter throughput: the agent reads a ~200 MB NDJSON (or plain-text) file with 1% error
+//     lines from the beginning, through its byte pre-filter, the alert engine and the outbox, and is
+//     timed until its /metrics show every line read and handled; beside it `grep -F -c` on the same
+//     file. Both pinned to CPU 0 when taskset exists; grep has its process start-up taken off, the
+//     agent is started first and timed from the moment the file appears in its watched directory.
+//  2. alert latency: a line appended to a watched file -> the sandbox (in this process) stores the
+//     SMS, with group_wait 0 and one new incident per line; p50 / p99 over --samples lines.
+//     rsyslog's imfile + a `contains` filter + omfile on the same file, when rsyslogd is installed
+//     (Debian: apt-get install -y rsyslog; the script installs it when run as root with apt-get), run
+//     as `nobody` when started as root, timed until its output holds every error line.
+//  3. peak RSS (VmHWM) of the agent: on the 200 MB file (above), and with 1 and 500 files watched.
+// Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 3] [--format json|text] [--samples 200]
+// bench/tail.js measures the tailer library alone against grep and a naive Node reader.
+
+const { spawn, spawnSync } = require('node:child_process')
+const { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = require('node:fs')
+const { tmpdir, cpus, loadavg } = require('node:os')
+const { join } = require('node:path')
+
+const args = process.argv.slice(2)
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? fallback : args[index + 1]
+}
+const format = option('format', 'json')
+if (format !== 'json' && format !== 'text') throw new Error(`--format must be json or text, got ${format}`)
+const needle = format === 'json' ? '"level":50' : ' ERROR '
+const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : []
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]
+const root = join(__dirname, '..')
+const bin = join(root, 'bin', 'logx-agent.js')
+
+function generate(file, targetBytes) {
+  const fd = openSync(file, 'w')
+  const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
+  let written = 0
+  let lines = 0
+  let errors = 0
+  let time = 1_700_000_000_000
+  while (written < targetBytes) {
+    let chunk = ''
+    for (let i = 0; i < 10_000; i++) {
+      lines++
+      time += 7
+      const path = paths[lines % paths.length]
+      if (format === 'text') {
+        const stamp = new Date(time).toISOString()
+        if (lines % 100 === 0) {
+          errors++
+          chunk += `${stamp} ERROR [api-7f9c] req-${lines} upstream timed out after 3000ms (TimeoutError at /srv/api/lib/upstream.js:88:17) while calling ${path}\n`
+        } else {
+          chunk += `${stamp} INFO  [api-7f9c] req-${lines} GET ${path} 200 ${lines % 97}ms request completed for user ann from 10.0.3.17\n`
+        }
+      } else if (lines % 100 === 0) {
+        errors++
+        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed"}\n`
+      } else {
+        chunk += `{"level":30,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","req":{"method":"GET","url":"${path}"},"res":{"statusCode":200},"responseTime":${lines % 97},"msg":"request completed"}\n`
+      }
+    }
+    written += writeSync(fd, chunk)
+  }
+  closeSync(fd)
+  return { lines, errors }
+}
+
+// rsyslog runs as nobody: the file and its directory must be readable by others.
+function chmodReadable(dir, file) {
+  const { chmodSync } = require('node:fs')
+  chmodSync(dir, 0o755)
+  chmodSync(file, 0o644)
+}
+
+function config(dir, { paths, api, startAt = 'beginning', groupBy }) {
+  const messaging = api === undefined
+    ? 'messaging:\n  sandbox:\n    listen: 127.0.0.1:0\n'
+    : `messaging:\n  base_url: ${api.baseUrl}\n  api_key: ${api.apiKey}\n`
+  const file = join(dir, 'agent.yaml')
+  writeFileSync(file, `${messaging}state_dir: ${join(dir, 'state')}
+sources:
+  - name: app
+    paths: [${paths}]
+    format: ${format === 'json' ? 'json' : 'text'}
+    start_at: ${startAt}
+channels:
+  oncall-sms: { type: sms, numbers: [919800000001] }
+rules:
+  - name: errors
+    level: error
+    group_wait: 0s
+${groupBy === undefined ? '' : `    group_by: [${groupBy}]\n`}metrics: { listen: 127.0.0.1:0 }
+`)
+  return file
+}
+
+function startAgent(configFile, { pinned = false } = {}) {
+  const command = [...(pinned ? pin : []), process.execPath, bin, 'run', '--config', configFile]
+  const started = process.hrtime.bigint()
+  const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (chunk) => (out += chunk))
+  const banner = new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`agent exited ${code}: ${out}`)))
+    const check = () => {
+      const metrics = /metrics: (\S+)\/metrics/.exec(out)
+      if (metrics) resolve(metrics[1])
+      else setTimeout(check, 5)
+    }
+    check()
+  })
+  return {
+    child,
+    started,
+    banner,
+    hwmMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+async function metric(url, name) {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  let sum = 0
+  for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1))
+  return sum
+}
+
+async function waitFor(probe, timeoutMs = 600_000, everyMs = 10) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (await probe()) return
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, everyMs))
+  }
+}
+
+function spawnNs(command) {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(command[0], command.slice(1), { encoding: 'utf8' })
+  return { ns: Number(process.hrtime.bigint() - start), result }
+}
+
+/**
+ * The agent started on an empty directory; then the whole file is renamed into it (instant), and the
+ * time runs from the rename until its /metrics show every line read and the outbox empty.
+ */
+async function agentRun(file, lines) {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-'))
+  const logs = join(dir, 'logs')
+  mkdirSync(logs)
+  const watched = join(logs, 'app.log')
+  try {
+    const agent = startAgent(config(dir, { paths: join(logs, '*.log'), groupBy: 'err.type' }), { pinned: true })
+    const url = await agent.banner
+    const start = process.hrtime.bigint()
+    renameSync(file, watched)
+    await waitFor(async () => (await metric(url, 'logx_agent_lines_read_total')) >= lines && (await metric(url, 'logx_agent_outbox_depth')) === 0)
+    const ns = Number(process.hrtime.bigint() - start)
+    const matches = await metric(url, 'logx_agent_matches_total')
+    const rss = agent.hwmMb()
+    await agent.stop()
+    return { ns, matches, rss }
+  } finally {
+    renameSync(watched, file)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function haveRsyslog() {
+  if (spawnSync('rsyslogd', ['-v']).status === 0) return true
+  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version']).status !== 0) return false
+  console.log('installing rsyslog (apt-get install -y rsyslog) for the imfile comparison')
+  spawnSync('apt-get', ['install', '-y', 'rsyslog'], { stdio: 'ignore' })
+  return spawnSync('rsyslogd', ['-v']).status === 0
+}
+
+/** rsyslogd -n with imfile on `file`, keeping lines that contain the needle; ns until all are out. */
+async function rsyslogRun(file, errors) {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-rsyslog-'))
+  const { chmodSync } = require('node:fs')
+  chmodSync(dir, 0o777)
+  mkdirSync(join(dir, 'work'), { mode: 0o777 })
+  chmodSync(join(dir, 'work'), 0o777)
+  const out = join(dir, 'out.log')
+  const conf = join(dir, 'rsyslog.conf')
+  const escaped = needle.replace(/'/g, "\\'")
+  writeFileSync(conf, `global(workDirectory="${join(dir, 'work')}")
+module(load="imfile")
+input(type="imfile" File="${file}" Tag="app" ruleset="errors")
+ruleset(name="errors") {
+  if ($msg contains '${escaped}') then { action(type="omfile" file="${out}") }
+}
+`)
+  const asNobody = process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--'] : []
+  const command = [...pin, ...asNobody, 'rsyslogd', '-n', '-f', conf, '-i', join(dir, 'rsyslog.pid')]
+  const start = process.hrtime.bigint()
+  const child = spawn(command[0], command.slice(1), { stdio: 'ignore' })
+  try {
+    const lines = () => {
+      try {
+        return readFileSync(out, 'utf8').split('\n').length - 1
+      } catch {
+        return 0
+      }
+    }
+    await waitFor(() => lines() >= errors, 600_000, 10)
+    return Number(process.hrtime.bigint() - start)
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.once('exit', resolve))
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function throughput(megabytes, rounds) {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-file-'))
+  const file = join(dir, 'app.log')
+  try {
+    const generated = generate(file, megabytes * 1024 * 1024)
+    const size = statSync(file).size
+    console.log(`${format} file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} errors; ${rounds} rounds; ${pin.length > 0 ? 'pinned to CPU 0' : 'not pinned'}`)
+    spawnSync('grep', ['-F', '-c', needle, file])
+    const trueNs = median(Array.from({ length: 9 }, () => spawnNs([...pin, 'true']).ns))
+    const grep = []
+    const agent = []
+    const rsyslog = []
+    const withRsyslog = haveRsyslog()
+    if (withRsyslog) chmodReadable(dir, file)
+    for (let round = 0; round < rounds; round++) {
+      if (withRsyslog) rsyslog.push(await rsyslogRun(file, generated.errors))
+      const g = spawnNs([...pin, 'grep', '-F', '-c', needle, file])
+      grep.push(Math.max(1, g.ns - trueNs))
+      const a = await agentRun(file, generated.lines)
+      if (a.matches !== generated.errors) throw new Error(`agent matched ${a.matches}, expected ${generated.errors}`)
+      agent.push({ ns: a.ns, rss: a.rss })
+    }
+    const row = (name, ns, ratio, rss) => ({
+      reader: name,
+      'MB/s': Math.round(size / 1e6 / (ns / 1e9)),
+      'lines/s': Math.round(generated.lines / (ns / 1e9)).toLocaleString('en-US'),
+      'x grep': ratio,
+      'peak RSS MB': rss,
+    })
+    console.table([
+      row(`grep -F -c '${needle}'`, median(grep), '1.00', '-'),
+      ...(withRsyslog ? [row(`rsyslogd imfile + contains '${needle}' -> omfile`, median(rsyslog), median(rsyslog.map((ns, i) => grep[i] / ns)).toFixed(2), '-')] : []),
+      row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0)),
+    ])
+    if (!withRsyslog) console.log('rsyslog: not installed here (and not installable: not root, or no apt-get); no imfile comparison')
+    console.log('agent: started on an empty directory, timed from renaming the file into it until every line is read and handled (metrics polled every 10 ms)')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function latency(samples) {
+  const { startSandbox } = require(join(root, 'dist/agent/sandbox'))
+  const sandbox = await startSandbox({ port: 0 })
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-lat-'))
+  mkdirSync(join(dir, 'logs'))
+  const file = join(dir, 'logs', 'app.log')
+  writeFileSync(file, '')
+  const agent = startAgent(config(dir, { paths: join(dir, 'logs', '*.log'), api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey }, startAt: 'end' }))
+  const waiting = new Map()
+  const unsubscribe = sandbox.store.subscribe((event) => {
+    if (event.type !== 'added' || event.entry.kind !== 'sms') return
+    const match = /probe-([a-j]+)/.exec(JSON.stringify(event.entry.record))
+    const done = match && waiting.get(match[1])
+    if (done) done(process.hrtime.bigint())
+  })
+  try {
+    await agent.banner
+    const ms = []
+    for (let i = 0; i < samples + 10; i++) {
+      // Letters, not digits: the default fingerprint masks digits, and each probe must be a new incident.
+      const id = String(i).replace(/\d/g, (d) => 'abcdefghij'[Number(d)])
+      const received = new Promise((resolve) => waiting.set(id, resolve))
+      const line = format === 'json'
+        ? `${JSON.stringify({ level: 50, time: Date.now(), msg: `probe-${id} failed` })}\n`
+        : `2026-01-01T00:00:00Z ERROR probe-${id} failed\n`
+      const t0 = process.hrtime.bigint()
+      appendFileSync(file, line)
+      const t1 = await Promise.race([received, new Promise((_, reject) => setTimeout(() => reject(new Error(`probe ${id} not received within 10 s`)), 10_000))])
+      // The first ones warm the agent's connections and JIT.
+      if (i >= 10) ms.push(Number(t1 - t0) / 1e6)
+    }
+    console.log(`alert latency, append -> sandbox stored the SMS (group_wait 0, ${samples} new incidents, one at a time): p50 ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms`)
+  } finally {
+    unsubscribe()
+    await agent.stop()
+    await sandbox.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function rssWithFiles(count) {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-many-'))
+  try {
+    mkdirSync(join(dir, 'logs'))
+    let text = ''
+    for (let i = 0; i < 100; i++) text += `{"level":30,"time":${1_700_000_000_000 + i},"pid":4242,"hostname":"api-7f9c","msg":"request completed ${i}"}\n`
+    for (let i = 0; i < count; i++) writeFileSync(join(dir, 'logs', `app-${i}.log`), `{"level":30,"msg":"file ${i} opened ${'.'.repeat(256)}"}\n${text}`)
+    const agent = startAgent(config(dir, { paths: join(dir, 'logs', '*.log') }))
+    const url = await agent.banner
+    await waitFor(async () => (await metric(url, 'logx_agent_lines_read_total')) >= count * 101, 120_000, 50)
+    for (let i = 0; i < count; i++) appendFileSync(join(dir, 'logs', `app-${i}.log`), `{"level":50,"msg":"file ${i} failed"}\n`)
+    await waitFor(async () => (await metric(url, 'logx_agent_lines_read_total')) >= count * 102 && (await metric(url, 'logx_agent_outbox_depth')) === 0, 120_000, 50)
+    const watched = await metric(url, 'logx_agent_files_watched')
+    const rss = agent.hwmMb()
+    await agent.stop()
+    return { watched, rss }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main() {
+  console.log(`node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? ''}`)
+  await throughput(Number(option('mb', 200)), Number(option('rounds', 3)))
+  await latency(Number(option('samples', 200)))
+  for (const count of [1, 500]) {
+    const { watched, rss } = await rssWithFiles(count)
+    console.log(`${count} file(s) watched (${watched} open; 101 lines each, then one error line each): agent peak RSS ${rss.toFixed(0)} MB`)
+  }
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,141 @@
+// The agent as a real child process on the embedded sandbox: JSON and plain-text error lines, both
+// kinds of rotation mid-stream, metrics and health, the single-instance lock, reload (invalid
+// rejected, valid applied, SIGHUP), graceful stop.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, truncateSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, spawnAgent, startAgentProcess, until,
+  type RunningAgent, type Workspace,
+} from './helpers'
+
+function config(ws: Workspace, level: string): string {
+  return `${messagingYaml()}state_dir: ${ws.state}
+sources:
+  - name: app
+    paths: [${ws.logs}/*.log]
+    format: auto
+    start_at: beginning
+  - name: legacy
+    paths: [${ws.logs}/legacy/*.txt]
+    format: text
+channels:
+  oncall-sms: { type: sms, numbers: [919800000001] }
+  team-chat: { type: chat, numbers: ["+919800000002"], template_id: 101 }
+rules:
+  - name: errors
+    level: ${level}
+    notify: [oncall-sms, team-chat]
+    incident: true
+metrics: { listen: 127.0.0.1:0 }
+`
+}
+
+const json = (level: number, msg: string): string => `${JSON.stringify({ level, time: Date.now(), msg })}\n`
+// Real logs are longer than the 256 bytes that identify a file (and recognise its copy); each file
+// here starts with its own long startup line, as an app's log does.
+const banner = (file: string): string => json(30, `${file} started ${'.'.repeat(300)}`)
+const countOf = (texts: string[], word: string): number => texts.filter((t) => t.includes(word)).length
+
+describe('logx-agent run (embedded sandbox)', () => {
+  let ws: Workspace
+  let agent: RunningAgent
+
+  beforeAll(async () => {
+    ws = createWorkspace()
+    mkdirSync(join(ws.logs, 'legacy'), { recursive: true })
+    ws.writeConfig(config(ws, 'error'))
+    agent = await startAgentProcess(ws.config)
+  })
+
+  afterAll(async () => {
+    await agent?.kill('SIGKILL')
+    ws?.remove()
+  })
+
+  it('pages once per incident for JSON and plain-text lines, through both kinds of rotation', async () => {
+    const app = join(ws.logs, 'app.log')
+    appendFileSync(app, banner('first') + json(30, 'request served') + json(50, 'alpha failed'))
+    await recordsWhen(agent.baseUrl, 'alpha', (all) => countOf(smsTexts(all), 'alpha') === 1)
+
+    // rename-and-create: the app still holds the old file open and writes to it once more.
+    const old = openSync(app, 'a')
+    renameSync(app, join(ws.logs, 'app.log.1'))
+    writeSync(old, json(50, 'bravo failed'))
+    closeSync(old)
+    appendFileSync(app, banner('second') + json(50, 'charlie failed') + '2026-11-22 10:00:00 ERROR foxtrot broke\n2026-11-22 10:00:01 INFO all good\n')
+    await recordsWhen(agent.baseUrl, 'bravo, charlie, foxtrot', (all) =>
+      ['bravo', 'charlie', 'foxtrot'].every((w) => countOf(smsTexts(all), w) === 1))
+
+    // copy-and-truncate, pm2-logrotate's way: the copy matches the glob too.
+    appendFileSync(app, json(50, 'delta failed'))
+    copyFileSync(app, join(ws.logs, 'app__2026-11-22.log'))
+    truncateSync(app, 0)
+    appendFileSync(app, banner('third') + json(60, 'echo crashed') + '{"level":50,"msg":"torn li\n')
+    appendFileSync(join(ws.logs, 'legacy', 'old.txt'), '[error] golf broke\n[info] hotel fine\n')
+    await recordsWhen(agent.baseUrl, 'delta, echo, golf, torn', (r) => ['delta', 'echo', 'golf', 'torn li'].every((w) => countOf(smsTexts(r), w) >= 1))
+    await until('an empty outbox', async () => ((await metric(agent.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined))
+    // The torn JSON line is counted, and still alerts: read as plain text, its head names the level.
+    await until('the parse error', async () => ((await metric(agent.metricsUrl, 'logx_agent_parse_errors_total')) === 1 ? true : undefined))
+
+    const final = await records(agent.baseUrl)
+    const texts = smsTexts(final)
+    for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'torn li']) expect(countOf(texts, word), word).toBe(1)
+    expect(texts).toHaveLength(8)
+    expect(texts.some((t) => t.includes('all good') || t.includes('hotel') || t.includes('request served'))).toBe(false)
+    expect(final.filter((r) => r.kind === 'chat')).toHaveLength(8)
+    const leads = final.filter((r) => r.kind === 'lead')
+    expect(leads).toHaveLength(8)
+    // Per lead: the opening note, then one MESSAGE per channel sent.
+    const activities = final.filter((r) => r.kind === 'activity')
+    expect(activities).toHaveLength(24)
+    expect(activities.filter((a) => a.record.activity_type === 'NOTE')).toHaveLength(8)
+
+    expect(await metric(agent.metricsUrl, 'logx_agent_matches_total')).toBe(8)
+    // Whether a rename is seen as a rotation or as a release plus a new file depends on event order.
+    const rotations = (await metric(agent.metricsUrl, 'logx_agent_rotations_total')) + (await metric(agent.metricsUrl, 'logx_agent_truncations_total'))
+    expect(rotations).toBeGreaterThanOrEqual(1)
+    expect(await metric(agent.metricsUrl, 'logx_agent_notifications_sent_total')).toBeGreaterThanOrEqual(16)
+    expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total')).toBeGreaterThanOrEqual(14)
+    const health = await fetch(`${agent.metricsUrl}/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ ok: true })
+  })
+
+  it('a second agent on the same state directory exits with a clear message', async () => {
+    const second = spawnAgent(['run', '--config', ws.config])
+    expect(await second.exited).toBe(1)
+    expect(second.errors()).toMatch(/another logx-agent \(pid \d+\) is already running on state directory/)
+  })
+
+  it('rejects an invalid config on reload and keeps running; applies a valid one; reloads on SIGHUP', async () => {
+    const app = join(ws.logs, 'app.log')
+    ws.writeConfig(config(ws, 'eror'))
+    await until('the rejection', () => (/config reload rejected/.test(agent.errors()) ? true : undefined))
+    expect(agent.errors()).toMatch(/agent\.yaml:\d+:\d+ rules\[0\]\.level/)
+    appendFileSync(app, json(50, 'india failed'))
+    await recordsWhen(agent.baseUrl, 'india', (all) => countOf(smsTexts(all), 'india') === 1)
+
+    ws.writeConfig(config(ws, 'fatal'))
+    await until('the reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) >= 1 ? true : undefined))
+    appendFileSync(app, json(50, 'juliet failed') + json(60, 'kilo crashed'))
+    const all = await recordsWhen(agent.baseUrl, 'kilo', (r) => countOf(smsTexts(r), 'kilo') === 1)
+    expect(countOf(smsTexts(all), 'juliet')).toBe(0)
+    // The incident that paged before the reload is not paged again by the new engine.
+    appendFileSync(app, json(60, 'echo crashed') + json(60, 'lima crashed'))
+    const after = await recordsWhen(agent.baseUrl, 'lima', (r) => countOf(smsTexts(r), 'lima') === 1)
+    expect(countOf(smsTexts(after), 'echo')).toBe(1)
+
+    const before = await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
+    agent.child.kill('SIGHUP')
+    await until('the SIGHUP reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) > before ? true : undefined))
+  })
+
+  it('stops on SIGTERM: drains, writes its checkpoint, releases the lock, exits 0', async () => {
+    expect(await agent.kill('SIGTERM')).toBe(0)
+    expect(agent.output()).toContain('logx-agent stopped')
+    expect(agent.output()).toContain('"msg":"stopped; outbox empty"')
+    expect(existsSync(join(ws.state, 'checkpoints', 'app.json'))).toBe(true)
+    expect(existsSync(join(ws.state, 'agent.lock'))).toBe(false)
+  })
+})

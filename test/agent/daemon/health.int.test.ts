@@ -1,0 +1,42 @@
+// When the agent can no longer write its state, the source stops (its offsets would otherwise claim
+// lines whose incidents are not on disk) and /health says so; the alert already decided still goes out.
+import { afterAll, describe, expect, it } from 'vitest'
+import { appendFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createWorkspace, messagingYaml, recordsWhen, smsTexts, startAgentProcess, until, type RunningAgent, type Workspace } from './helpers'
+
+describe('/health', () => {
+  let ws: Workspace | undefined
+  let agent: RunningAgent | undefined
+
+  afterAll(async () => {
+    await agent?.kill('SIGKILL')
+    ws?.remove()
+  })
+
+  it('turns 503 naming the source when its state cannot be written', async () => {
+    ws = createWorkspace()
+    mkdirSync(ws.logs, { recursive: true })
+    ws.writeConfig(`${messagingYaml()}state_dir: ${ws.state}
+sources: [{ name: app, paths: [${ws.logs}/*.log] }]
+channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
+metrics: { listen: 127.0.0.1:0 }
+`)
+    agent = await startAgentProcess(ws.config)
+    const healthy = await fetch(`${agent.metricsUrl}/health`)
+    expect(healthy.status).toBe(200)
+    expect(await healthy.json()).toMatchObject({ ok: true, sources: 1, failed: [] })
+
+    // A directory where the state file's temp file goes: every write of the state fails.
+    mkdirSync(join(ws.state, 'incidents.json.tmp'))
+    appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'papa failed' })}\n`)
+    const running = agent
+    const body = await until('an unhealthy agent', async () => {
+      const response = await fetch(`${running.metricsUrl}/health`)
+      return response.status === 503 ? ((await response.json()) as { ok: boolean; failed: { source: string; failure: string }[] }) : undefined
+    })
+    expect(body.ok).toBe(false)
+    expect(body.failed).toEqual([{ source: 'app', failure: expect.stringContaining('incidents.json') }])
+    await recordsWhen(running.baseUrl, 'papa', (all) => smsTexts(all).some((t) => t.includes('papa')))
+  })
+})

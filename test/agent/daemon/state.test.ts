@@ -1,0 +1,91 @@
+// The daemon's state files on their own: the single-instance lock and the incident state.
+import { afterEach, describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DaemonError } from '../../../agent/daemon/errors'
+import { createIncidentState } from '../../../agent/daemon/incident-state'
+import { acquireInstanceLock } from '../../../agent/daemon/instance-lock'
+import { renderMetrics } from '../../../agent/daemon/metrics-server'
+
+const dirs: string[] = []
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-daemon-state-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('instance lock', () => {
+  it('refuses a second holder while the first lives, and is released', () => {
+    const dir = tempDir()
+    const lock = acquireInstanceLock(dir)
+    expect(readFileSync(lock.path, 'utf8').trim()).toBe(String(process.pid))
+    // Our own pid counts as alive, but a lock we hold is ours: a foreign live pid is needed.
+    writeFileSync(lock.path, `${process.ppid}\n`)
+    let error: unknown
+    try {
+      acquireInstanceLock(dir)
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(DaemonError)
+    expect((error as DaemonError).code).toBe('LOGX_DAEMON_ERR_LOCKED')
+    expect((error as Error).message).toContain(`pid ${process.ppid}`)
+    writeFileSync(lock.path, `${process.pid}\n`)
+    lock.release()
+    expect(existsSync(lock.path)).toBe(false)
+  })
+
+  it('takes over the lock of a process that is gone (SIGKILL leaves it behind)', () => {
+    const dir = tempDir()
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
+    writeFileSync(join(dir, 'agent.lock'), `${gone}\n`)
+    const lock = acquireInstanceLock(dir)
+    expect(readFileSync(lock.path, 'utf8').trim()).toBe(String(process.pid))
+    lock.release()
+  })
+})
+
+describe('incident state', () => {
+  const pending = (raw: string) => ({ rule: 'r', raw, source: 'app', format: 'json' as const, since: 1000 })
+
+  it('remembers pending and paged incidents across instances', () => {
+    const dir = tempDir()
+    const first = createIncidentState(dir)
+    first.observe('a', pending('{"msg":"a"}'), 1000)
+    first.observe('b', pending('{"msg":"b"}'), 1000)
+    first.notified('b', 'r', 2000)
+    const second = createIncidentState(dir)
+    expect(second.pending().map((p) => p.raw)).toEqual(['{"msg":"a"}'])
+    expect(second.paged('b')).toMatchObject({ rule: 'r', notifiedAt: 2000 })
+    second.resolved('b')
+    expect(createIncidentState(dir).paged('b')).toBeUndefined()
+  })
+
+  it('forgets paged incidents quiet for resolve_after and pending ones past their window', () => {
+    const dir = tempDir()
+    const state = createIncidentState(dir)
+    state.observe('a', pending('x'), 1000)
+    state.notified('b', 'r', 1000)
+    state.observe('b', pending('y'), 5000)
+    expect(state.expire(5500, () => ({ pagedMs: 1000, pendingMs: 10_000 }))).toEqual([])
+    expect(state.expire(6000, () => ({ pagedMs: 1000, pendingMs: 10_000 }))).toEqual(['b'])
+    state.expire(11_000, () => ({ pagedMs: 1000, pendingMs: 10_000 }))
+    state.save()
+    expect(createIncidentState(dir).size).toEqual({ paged: 0, pending: 0 })
+  })
+})
+
+describe('metrics text', () => {
+  it('is Prometheus text format with escaped labels', () => {
+    const text = renderMetrics([
+      { name: 'x_total', help: 'X', type: 'counter', samples: [{ labels: { source: 'a"b' }, value: 3 }] },
+      { name: 'y', help: 'Y', type: 'gauge', samples: [{ value: Number.NaN }] },
+    ])
+    expect(text).toBe('# HELP x_total X\n# TYPE x_total counter\nx_total{source="a\\"b"} 3\n# HELP y Y\n# TYPE y gauge\ny 0\n')
+  })
+})
