@@ -38,6 +38,8 @@ export interface Source {
   settled: boolean
   /** Classification already waited once for a file this one might copy. */
   deferred: boolean
+  /** Read (and checked for truncation) since the last scheduler tick. */
+  fresh: boolean
   /** Size at the last read and at the previous scheduler tick, to see a file stop growing. */
   size: number
   tickSize: number
@@ -78,6 +80,7 @@ export function createSource(init: NewSource): Source {
     detached: false,
     settled: false,
     deferred: false,
+    fresh: false,
     size: init.size,
     tickSize: init.size,
     successor: undefined,

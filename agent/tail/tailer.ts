@@ -449,6 +449,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       }
       source.head = head
       source.size = size
+      source.fresh = true
       if (source.phase === 'probation') {
         if (head.length < HEAD_BYTES && !source.settled && !source.detached) return
         classify(source)
@@ -518,16 +519,19 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     for (const [index, path] of paths.entries()) await applyPath(path, found[index], true)
     for (const source of [...live]) {
       if (source.phase === 'probation' && source.size === source.tickSize) source.settled = true
-      if (source.phase === 'active' && source.detached && source.readOffset >= source.size && source.size === source.tickSize) {
+      // `fresh`: read (and checked for truncation) since the last tick. A file renamed away and then
+      // truncated must reach service(), which hands its unread rest to the copy, before it is released.
+      if (source.phase === 'active' && source.detached && source.fresh && source.readOffset >= source.size && source.size === source.tickSize) {
         // `size` is the last read's, and a file renamed out of `paths` sends no more events: the app
         // may have written through its still-open handle since. Only a file that really stopped is released.
         const current = await source.handle?.stat().then((stats) => stats.size, () => undefined)
-        if (current === undefined || current <= source.readOffset) {
+        if (current === undefined || current === source.readOffset) {
           await release(source)
           continue
         }
         source.size = current
       }
+      source.fresh = false
       source.tickSize = source.size
       if (source.phase === 'parked') continue
       // Hundreds of quiet files cost one stat each per tick, not a read.
