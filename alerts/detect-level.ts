@@ -14,9 +14,11 @@ const SYSLOG_PRI = /^<(\d{1,3})>/
 // A JSON line that did not parse (cut short, a stray byte) still says its numeric level.
 const BROKEN_JSON_LEVEL = /^\{.{0,200}?"level"\s*:\s*(\d{1,3})\b/
 const GLOG = /^([IWEF])\d{4} /
-const GLOG_LEVELS: Readonly<Record<string, number>> = { I: 30, W: 40, E: 50, F: 60 }
+/** glog's severity letters (`E1122 10:00:00.000 ...`). */
+export const GLOG_LEVELS: Readonly<Record<string, number>> = { I: 30, W: 40, E: 50, F: 60 }
 
-function fromSyslogPriority(priority: number): number {
+/** The level of a syslog `<PRI>` (its severity, PRI % 8). */
+export function fromSyslogPriority(priority: number): number {
   const severity = priority % 8
   if (severity <= 2) return 60
   if (severity === 3) return 50

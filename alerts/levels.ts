@@ -33,8 +33,14 @@ const ALIASES: Readonly<Record<string, number>> = Object.freeze({
 
 /** The level number of a name in any common spelling, or undefined. */
 export function levelFromName(name: string): number | undefined {
-  const value = ALIASES[name.toLowerCase()]
-  return value
+  const key = name.toLowerCase()
+  // Own keys only: `constructor` or `toString` must not read Object.prototype.
+  return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined
+}
+
+/** Every name levelFromName knows (lowercase), with its level: what byte pre-filters search for. */
+export function levelNames(): ReadonlyArray<readonly [string, number]> {
+  return Object.entries(ALIASES)
 }
 
 export function levelLabel(level: number | undefined): string {

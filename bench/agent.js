@@ -96,8 +96,11 @@ ${groupBy === undefined ? '' : `    group_by: [${groupBy}]\n`}metrics: { listen:
   return file
 }
 
+// The agent runs with the node flags it has under pm2 (ecosystem.config.js).
+const nodeArgs = require('../ecosystem.config.js').apps[0].node_args ?? []
+
 function startAgent(configFile, { pinned = false } = {}) {
-  const command = [...(pinned ? pin : []), process.execPath, bin, 'run', '--config', configFile]
+  const command = [...(pinned ? pin : []), process.execPath, ...nodeArgs, bin, 'run', '--config', configFile]
   const started = process.hrtime.bigint()
   const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''

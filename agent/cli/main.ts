@@ -3,6 +3,7 @@
 
 import type { Argv } from 'yargs'
 import { runCommand } from './run-command'
+import { parseRunFastPath } from './run-fast-path'
 import { sandboxCommand, type SandboxArgs } from './sandbox-command'
 import { testRuleCommand } from './test-rule-command'
 import { validateCommand } from './validate-command'
@@ -12,6 +13,9 @@ export type { CliIo } from './io'
 
 /** Parses argv and runs the command; resolves with the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // The long-running command skips yargs (and its memory); every other command line goes through it.
+  const run = parseRunFastPath(argv)
+  if (run !== undefined) return runCommand(run, io)
   const { default: yargs } = await import('yargs')
   let exitCode = 0
   let failure: string | undefined

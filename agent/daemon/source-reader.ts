@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import type { SourceConfig } from '../config/types'
 import { createTailer, type LineBatch, type Tailer, type TailFileStatus, type TailStats } from '../tail'
 import { compileGlob } from '../tail/glob'
-import { mayBeCandidate } from '../transports/shared/prefilter'
 import { toAlertLine } from './alert-line'
+import { createCandidateFilter, type CandidateFilter } from './candidate-filter'
 import type { AlertPipeline } from './alert-pipeline'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import type { AgentLogger } from './logger'
@@ -35,10 +35,11 @@ export interface SourceReaderOptions {
 }
 
 const OPEN_BRACE = 0x7b
-// Each checkpoint write is a temp file, an fsync and a rename: once per batch it would halve the
-// read rate. Commits are gathered for this long (the newest batch per file generation stands for
-// the ones before it), which only widens the window of lines read again after a crash.
-const COMMIT_EVERY_MS = 100
+// Every batch is committed as soon as its lines are handled, so its read buffer goes back to the
+// tailer (reuseBuffers) at once. Each checkpoint write is a temp file, two fsyncs and a rename:
+// the tailer writes at most this long after a commit, and commits made meanwhile share the write,
+// which only widens the window of lines read again after a crash.
+const CHECKPOINT_DELAY_MS = 100
 
 export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {
   const { source, log } = options
@@ -60,6 +61,8 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       paths: source.paths,
       startAt: source.startAt,
       maxLineBytes: source.maxLineBytes,
+      reuseBuffers: true,
+      checkpointDelayMs: CHECKPOINT_DELAY_MS,
       checkpointPath: join(checkpoints, `${source.name}.json`),
       onWarning: (err) => log.warn({ source: source.name, code: err.code }, err.message),
     })
@@ -72,38 +75,34 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   let failure: string | undefined
   const debug = log.isLevelEnabled('debug')
 
-  const uncommitted = new Map<string, LineBatch>()
-  let commitTimer: NodeJS.Timeout | undefined
-  function commitNow(): void {
-    if (commitTimer !== undefined) clearTimeout(commitTimer)
-    commitTimer = undefined
-    for (const batch of uncommitted.values()) {
-      tailer.commit(batch).then(
-        () => {
-          checkpointAt = now()
-        },
-        (err: unknown) => {
-          if (!closing) log.error({ err, source: source.name }, 'checkpoint write failed')
-        },
-      )
-    }
-    uncommitted.clear()
-  }
-  function commitSoon(batch: LineBatch): void {
-    uncommitted.set(`${batch.fileId}/${batch.generation}`, batch)
-    commitTimer ??= setTimeout(commitNow, COMMIT_EVERY_MS)
+  function commit(batch: LineBatch): void {
+    tailer.commit(batch).then(
+      () => {
+        checkpointAt = now()
+      },
+      (err: unknown) => {
+        if (!closing) log.error({ err, source: source.name }, 'checkpoint write failed')
+      },
+    )
   }
 
+  let filter: CandidateFilter | undefined
+  let filterLevel = NaN
   const loop = (async () => {
     for await (const batch of tailer) {
       const pipeline = options.pipeline()
       const lowest = pipeline.lowestLevel()
+      if (lowest !== filterLevel) {
+        filter = createCandidateFilter(lowest)
+        filterLevel = lowest
+      }
       const at = now()
-      for (const tailLine of batch.lines) {
+      // Most lines are below every rule: the filter drops them on a search of the read buffer,
+      // never looking at them one by one.
+      const { candidates, notJson } = (filter as CandidateFilter)(batch)
+      if (source.format === 'json') parseErrors += notJson
+      for (const tailLine of candidates) {
         const data = tailLine.data
-        if (source.format === 'json' && data[0] !== OPEN_BRACE) parseErrors++
-        // Most lines are below every rule: dropped on a few bytes, never decoded.
-        if (!mayBeCandidate(data, 0, data.length, lowest)) continue
         const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
         if (debug) log.debug({ source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation }, 'candidate line')
         if (parsed.parseError && data[0] === OPEN_BRACE) parseErrors++
@@ -116,7 +115,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
           return
         }
       }
-      commitSoon(batch)
+      commit(batch)
     }
   })().catch((err: unknown) => {
     failure = `reading failed: ${(err as Error).message}`
@@ -137,8 +136,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       return failure
     },
     async close() {
-      // What was handled is committed before close() writes the last checkpoint.
-      commitNow()
+      // Every handled batch is committed already; close() writes the last checkpoint.
       closing = true
       await tailer.close()
       await loop

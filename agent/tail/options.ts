@@ -25,6 +25,12 @@ export interface TailerOptions {
    * Default false.
    */
   reuseBuffers?: boolean
+  /**
+   * Write the checkpoint at most this long after a commit rather than right away, so commits
+   * made meanwhile share one write (a commit's promise still resolves once its offset is on
+   * disk). Default 0: write at once (group commit only with a write already in flight).
+   */
+  checkpointDelayMs?: number
   /** Base for relative patterns. Default process.cwd(). */
   cwd?: string
   /** Non-fatal problems (a file that cannot be read, a watcher error, a failed background checkpoint write). */
@@ -40,6 +46,7 @@ export interface NormalizedTailerOptions {
   readonly pollIntervalMs: number
   readonly maxBufferedBatches: number
   readonly reuseBuffers: boolean
+  readonly checkpointDelayMs: number
   readonly cwd: string
   readonly onWarning: (error: TailError) => void
 }
@@ -70,6 +77,7 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
     pollIntervalMs: integer('pollIntervalMs', 1000, 1),
     maxBufferedBatches: integer('maxBufferedBatches', 16, 1),
     reuseBuffers: options.reuseBuffers ?? false,
+    checkpointDelayMs: integer('checkpointDelayMs', 0, 0),
     cwd: options.cwd ?? process.cwd(),
     onWarning: options.onWarning ?? (() => undefined),
   }

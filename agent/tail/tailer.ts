@@ -173,6 +173,21 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     void requestCheckpoint()
   }
 
+  // checkpointDelayMs: commits within the delay share one write, requested when it ends.
+  let delayedCheckpoint: Promise<void> | undefined
+  function requestCheckpointSoon(): Promise<void> {
+    if (config.checkpointDelayMs === 0 || writer === undefined) return requestCheckpoint()
+    if (delayedCheckpoint === undefined) {
+      const delayed = new Promise<void>((resolve) => setTimeout(resolve, config.checkpointDelayMs)).then(() => {
+        delayedCheckpoint = undefined
+        return requestCheckpoint()
+      })
+      delayed.catch(() => undefined)
+      delayedCheckpoint = delayed
+    }
+    return delayedCheckpoint
+  }
+
   function kick(): void {
     if (running || closed || starting) return
     running = new Promise<void>((resolve) => setImmediate(resolve))
@@ -615,7 +630,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       while (source.successor !== undefined) source = source.successor
       if (offset > source.committed) source.committed = offset
       if (retained.has(source) && source.committed >= source.finalOffset) retained.delete(source)
-      return requestCheckpoint()
+      return requestCheckpointSoon()
     },
     flush() {
       return writer === undefined ? Promise.resolve() : writer.request()

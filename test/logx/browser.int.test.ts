@@ -42,6 +42,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(page_html)
       return
     }
+    if (url === '/favicon.ico') {
+      // Without this the browser logs its own 404 to the console, in among the lines under test.
+      res.writeHead(204).end()
+      return
+    }
     const match = /^\/wrap\/([a-z-]+\.js)$/.exec(url)
     if (match === null) {
       res.writeHead(404).end()
@@ -69,7 +74,10 @@ beforeAll(async () => {
     ],
   })
   page = await browser.newPage()
-  page.on('console', (message) => consoleMessages.push(message))
+  page.on('console', (message) => {
+    // Only what the page's scripts logged: not the browser's own resource-loading reports.
+    if (!message.text().startsWith('Failed to load resource')) consoleMessages.push(message)
+  })
   page.on('pageerror', (error) => {
     throw error
   })

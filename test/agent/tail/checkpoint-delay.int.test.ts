@@ -1,0 +1,41 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
+import { makeTempDir } from './helpers'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+describe('checkpointDelayMs', () => {
+  it('rejects a negative delay', async () => {
+    await expect(createTailer({ paths: 'x.log', checkpointDelayMs: -1 })).rejects.toMatchObject({ code: TailErrorCodes.INVALID_OPTION, path: 'checkpointDelayMs' })
+  })
+
+  it('commits made within the delay share one write, and each resolves once its offset is on disk', async () => {
+    const { dir, cleanup } = makeTempDir('delay')
+    cleanups.push(cleanup)
+    const file = join(dir, 'app.log')
+    const checkpointPath = join(dir, 'tail.json')
+    writeFileSync(file, Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n') + '\n')
+    // Small reads: several batches.
+    const tailer = await createTailer({ paths: file, startAt: 'beginning', checkpointPath, checkpointDelayMs: 50, readChunkBytes: 4096, reuseBuffers: true, pollIntervalMs: 25 })
+    cleanups.push(() => tailer.close())
+    const batches: LineBatch[] = []
+    let lines = 0
+    for await (const batch of tailer) {
+      batches.push(batch)
+      lines += batch.lines.length
+      if (lines === 2000) break
+    }
+    expect(batches.length).toBeGreaterThan(2)
+    const promises = batches.map((batch) => tailer.commit(batch))
+    // One delayed write serves every commit made before it starts.
+    expect(new Set(promises).size).toBe(1)
+    await Promise.all(promises)
+    const saved = JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }
+    expect(saved.files.map((entry) => entry.offset)).toEqual([(batches[batches.length - 1] as LineBatch).offset])
+  })
+})
