@@ -9,8 +9,9 @@
 // Then one run with --files (default 500) files watched at once, for RSS.
 // Usage: npm run build && node bench/tail.js [--mb 200] [--rounds 5] [--format json|text] [--files 500]
 
+const { generateLog } = require('./generate-log')
 const { execFileSync, spawnSync } = require('node:child_process')
-const { appendFileSync, closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } = require('node:fs')
+const { appendFileSync, createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 
@@ -128,39 +129,7 @@ async function child(name, file) {
   process.stdout.write(JSON.stringify(result) + '\n')
 }
 
-function generate(file, targetBytes) {
-  const fd = openSync(file, 'w')
-  const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
-  let written = 0
-  let lines = 0
-  let errors = 0
-  let time = 1_700_000_000_000
-  while (written < targetBytes) {
-    let chunk = ''
-    for (let i = 0; i < 10_000; i++) {
-      lines++
-      time += 7
-      const path = paths[lines % paths.length]
-      if (format === 'text') {
-        const stamp = new Date(time).toISOString()
-        if (lines % 100 === 0) {
-          errors++
-          chunk += `${stamp} ERROR [api-7f9c] req-${lines} upstream timed out after 3000ms (TimeoutError at /srv/api/lib/upstream.js:88:17) while calling ${path}\n`
-        } else {
-          chunk += `${stamp} INFO  [api-7f9c] req-${lines} GET ${path} 200 ${lines % 97}ms request completed for user ann from 10.0.3.17\n`
-        }
-      } else if (lines % 100 === 0) {
-        errors++
-        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed"}\n`
-      } else {
-        chunk += `{"level":30,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","req":{"method":"GET","url":"${path}"},"res":{"statusCode":200},"responseTime":${lines % 97},"msg":"request completed"}\n`
-      }
-    }
-    written += writeSync(fd, chunk)
-  }
-  closeSync(fd)
-  return { lines, errors }
-}
+const generate = (file, targetBytes) => generateLog(file, targetBytes, format)
 
 // "One core": every reader, grep included, is pinned to the same CPU when taskset exists, so the
 // tailer's read() calls on the libuv pool cannot borrow a second core.
