@@ -502,6 +502,17 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         recycle(buffer)
         return
       }
+      // A copy-and-truncate between the last check and this read would hand over the new content at
+      // the old offsets (the file can be rewritten past our offset before we look, when we are
+      // behind). So the first bytes are checked again after each read and before any of its lines is
+      // emitted: a chunk read after a truncation is dropped, and the copy supplies those lines.
+      const current = await readHead(handle, HEAD_BYTES)
+      if (!headContinues(source.head, current)) {
+        recycle(buffer)
+        const size = (await handle.stat()).size
+        if (!closed) onTruncated(source, size, current.subarray(0, Math.min(current.length, size)))
+        return
+      }
       nextPosition += bytesRead
       budget -= bytesRead
       // A short read means the end of what is there now; the next event or tick brings more.
