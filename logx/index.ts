@@ -1,5 +1,5 @@
 // The package entry: `require('logx')` is the factory itself, with pino's statics on it.
-import { LogxError, LogxError as LogxErrorClass, LogxErrorCodes } from './errors'
+import { LogxError, LogxErrorCodes } from './errors'
 import { normalizeOptions, looksLikeStream, defaultLevelFormatter, type LoggerOptions, type NormalizedOptions } from './options'
 import { transport as createTransport, type TransportOptions } from './transport'
 import { multistream as createMultistream } from './multistream'
@@ -105,7 +105,7 @@ declare namespace logx {
   export const stdTimeFunctions: typeof standardTimeFunctions
   export const symbols: typeof allSymbols
   export const version: string
-  export const LogxError: typeof LogxErrorClass
+  export const LogxError: typeof import('./errors').LogxError
   export const errorCodes: typeof LogxErrorCodes
   /** The factory itself, for `import { logx } from 'logx'`. */
   export const logx: LogxFactory
@@ -120,7 +120,7 @@ Object.assign(logx, {
   stdTimeFunctions: { ...standardTimeFunctions },
   symbols: allSymbols,
   version,
-  LogxError: LogxErrorClass,
+  LogxError,
   errorCodes: LogxErrorCodes,
   // pino-style interop: require('logx').default and .logx are the factory too.
   default: logx,

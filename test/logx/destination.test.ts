@@ -79,6 +79,20 @@ describe('logx.destination', () => {
     dest.end()
   })
 
+  it('maxLength drops lines past the buffer bound with a drop event, and keeps the rest intact', async () => {
+    const file = join(tempDir(), 'bounded.log')
+    const dest = logx.destination({ dest: file, minLength: 4096, maxLength: 200, sync: false })
+    const dropped: string[] = []
+    dest.on('drop', (line: string) => dropped.push(line))
+    const logger = logx({ base: null, timestamp: false }, dest)
+    for (let i = 0; i < 10; i++) logger.info({ i }, 'x'.repeat(20))
+    // Each line is 46 bytes: four fit in 200, the other six are dropped, whole.
+    expect(dropped.map((line) => JSON.parse(line).i)).toEqual([4, 5, 6, 7, 8, 9])
+    dest.flushSync()
+    expect(readLines(file).map((r) => r.i)).toEqual([0, 1, 2, 3])
+    dest.end()
+  })
+
   it('reopen() supports rotation: after a rename, new lines go to a new file at the old path', () => {
     const dir = tempDir()
     const file = join(dir, 'app.log')

@@ -135,8 +135,10 @@ describe('hard values never break a line', () => {
     expect(() => logger.fatal('x')).not.toThrow()
   })
 
-  it('a hook that throws does not throw from the log call', () => {
-    const logger = logx({ hooks: { logMethod() { throw new Error('hook broke') } } }, createSink())
-    expect(() => logger.info('x')).not.toThrow()
+  it('a hook that throws does not throw from the log call, and the call still writes its line', () => {
+    const sink = createSink()
+    const logger = logx({ ...quiet, hooks: { logMethod() { throw new Error('hook broke') } } }, sink)
+    expect(() => logger.warn('kept')).not.toThrow()
+    expect(sink.last()).toEqual({ level: 40, msg: 'kept', logxError: 'line could not be serialized: hook broke' })
   })
 })
