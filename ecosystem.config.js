@@ -15,8 +15,8 @@ module.exports = {
       exec_mode: 'fork',
       // A 1 MB young generation (V8's default grows to 16 MB per semi-space): the agent allocates
       // short-lived objects per read buffer, and the smaller nursery lowers its peak RSS by about
-      // 12 MB at no measured cost in throughput (BENCHMARKS.md). bench/agent.js starts the
-      // agent with these same flags.
+      // 12 MB at no measured cost in throughput. BENCHMARKS.md has the numbers; bench/agent.js
+      // starts the agent with these same flags.
       node_args: ['--max-semi-space-size=1'],
       instances: 1,
       // The agent sends process.send('ready') once it serves; pm2 waits for it before counting it up.

@@ -2,16 +2,16 @@
 // channels -> budget -> render. Pure: the caller brings lines, time and the tick; the engine brings
 // back the messages to send. The agent's transports and the daemon both drive one of these.
 import { normalizeChannels, type Channel, type ChannelInput, type ChannelType } from './channels'
-import { redactPaths } from './dot-path'
 import { createBudgetStage } from './budget'
 import { createIncidentTable } from './incidents'
 import { parseLine, type AlertLine } from './line'
 import type { Notice } from './notice'
 import { renderMessage, scrubSecrets, type RenderedMessage } from './render'
 import { createRouteStage } from './route'
+import { fingerprint } from './fingerprint'
 import { normalizeRules, type Rule, type RuleInput } from './rule'
 import { selectRule } from './select'
-import { scrubLine, usableSecrets } from './secrets'
+import { createCensor, usableSecrets } from './secrets'
 import { createSilenceSet, type Silence, type SilenceInput } from './silences'
 import { sequence, type Stage } from './stage'
 
@@ -49,11 +49,29 @@ export interface AlertEngineStats {
   deliveries: number
 }
 
+/** A line a rule selected, as the engine keeps it: censored, with its incident key. */
+export interface SelectedLine {
+  rule: Rule
+  /** The line after `redact` and `secrets`: what incidents, messages and keys are made of. */
+  line: AlertLine
+  /** The incident key (`fingerprint(rule, line)`). */
+  key: string
+}
+
 export interface AlertEngine {
   readonly rules: readonly Rule[]
   readonly channels: readonly Channel[]
   /** One line (raw text or already parsed); returns what to send now. */
   ingest(line: string | AlertLine, now: number, source?: string): Delivery[]
+  /**
+   * ingest() in two steps, for a caller that needs the incident key before the incident changes
+   * (the daemon records it first): the rule that selects the line by its content (the `logx_rule`
+   * annotation is ingest()'s only), the line censored and its key; undefined when no rule takes it.
+   * Changes nothing but the line counters.
+   */
+  select(line: string | AlertLine, source?: string): SelectedLine | undefined
+  /** The second step: what select() returned, into the incident table; returns what to send now. */
+  ingestSelected(selected: SelectedLine, now: number): Delivery[]
   /** Timers' work: group_wait, repeat, escalation, resolve, digests. Call it every second or so. */
   tick(now: number): Delivery[]
   /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
@@ -78,13 +96,15 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       channels.filter((c) => c.type === 'incident').map((c) => c.name),
     ), budget.stage)
   let lines = 0
-  let selected = 0
+  let selectedCount = 0
   let deliveries = 0
 
   const release: Stage = sequence(notify, budget.release)
 
   function deliver(now: number, notices: Notice[], pipeline: Stage = notify): Delivery[] {
-    const routed = pipeline({ now }, notices)
+    // Most selected lines change an incident without a notice: of the stages, only the budget has
+    // anything to say then (digests it owes), and silences and routes need not run.
+    const routed = notices.length === 0 && pipeline === notify ? budget.stage({ now }, notices) : pipeline({ now }, notices)
     const out: Delivery[] = []
     for (const notice of routed) {
       const channel = notice.channel === undefined ? undefined : channelByName.get(notice.channel)
@@ -99,12 +119,16 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     return out
   }
 
-  function censor(input: AlertLine): AlertLine {
-    const line = scrubLine(input, secrets)
-    if (redact.length === 0) return line
-    const record = redactPaths(line.record, redact)
-    const msg = redact.includes('msg') || redact.includes('message') ? '[redacted]' : line.msg
-    return { ...line, record, msg }
+  const censor = createCensor(redact, secrets)
+
+  function selected(rule: Rule, line: AlertLine): SelectedLine {
+    selectedCount++
+    const clean = censor(line)
+    return { rule, line: clean, key: fingerprint(rule, clean) }
+  }
+
+  function ingestSelected(s: SelectedLine, now: number): Delivery[] {
+    return deliver(now, incidents.observe(s.rule, s.line, now, s.key))
   }
 
   function ruleFor(line: AlertLine): Rule | undefined {
@@ -125,9 +149,15 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       const rule = ruleFor(line)
       // Digests owed by the budget go out on tick(); an unselected line costs nothing more.
       if (rule === undefined) return []
-      selected++
-      return deliver(now, incidents.observe(rule, censor(line), now))
+      return ingestSelected(selected(rule, line), now)
     },
+    select(input, source) {
+      lines++
+      const line = typeof input === 'string' ? parseLine(input, source) : input
+      const rule = selectRule(rules, line)
+      return rule === undefined ? undefined : selected(rule, line)
+    },
+    ingestSelected,
     tick: (now) => deliver(now, incidents.tick(now)),
     flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
     addSilence: (input, now) => silences.add(input, now),
@@ -137,7 +167,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       const b = budget.stats()
       return {
         lines,
-        selected,
+        selected: selectedCount,
         openIncidents: i.open,
         firingIncidents: i.firing,
         evicted: i.evicted,

@@ -1,22 +1,53 @@
 // The incident key. With `group_by` it is the rule plus those fields' values. Without it, it is what
 // stays the same when one failure repeats: the error type, the top stack frame, and the message
 // with its variable parts (numbers, ids, hex, addresses) masked.
-import { getPath } from './dot-path'
+import type { PathGetter } from './dot-path'
 import type { AlertLine } from './line'
 import type { Rule } from './rule'
 
-const MASKS: readonly [RegExp, string][] = [
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
-  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
-  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>'],
-  [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '<ip>'],
-  [/\d+/g, '<n>'],
+// Applied in order. Each comes with a test that a text must pass for the pattern to match at all
+// (every mask is `<`, letters and `>`, so a test that fails on the message fails after any earlier
+// mask too): a pass that cannot match is skipped, and most messages skip most passes. The tests are
+// cheaper than the patterns, which look for word boundaries at every position.
+const MASKS: readonly [RegExp, string, (text: string, digits: boolean) => boolean][] = [
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>', (text) => hasUuidDashes(text)],
+  [/\b0x[0-9a-f]+\b/gi, '<hex>', (text) => text.includes('0x') || text.includes('0X')],
+  [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>', (text, digits) => digits && hasHexRun(text, 8)],
+  [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '<ip>', (text, digits) => digits && text.includes('.')],
+  [/\d+/g, '<n>', (text, digits) => digits],
 ]
+const HAS_DIGIT = /\d/
+
+/** A dash followed by dashes 5, 10 and 15 characters on, as the dashes of a UUID are. */
+function hasUuidDashes(text: string): boolean {
+  for (let at = text.indexOf('-'); at !== -1; at = text.indexOf('-', at + 1)) {
+    if (text.charCodeAt(at + 5) === 45 && text.charCodeAt(at + 10) === 45 && text.charCodeAt(at + 15) === 45) return true
+  }
+  return false
+}
+
+/** `min` hex digits in a row (either case); may say yes for a few control characters too. */
+function hasHexRun(text: string, min: number): boolean {
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    // Setting bit 0x20 folds A-F onto a-f and leaves 0-9 as they are.
+    const c = text.charCodeAt(i) | 0x20
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102)) {
+      if (++run >= min) return true
+    } else {
+      run = 0
+    }
+  }
+  return false
+}
 
 /** The message with variable parts replaced, so repeats of one failure compare equal. */
 export function maskMessage(message: string): string {
   let out = message.length > 500 ? message.slice(0, 500) : message
-  for (const [pattern, replacement] of MASKS) out = out.replace(pattern, replacement)
+  const digits = HAS_DIGIT.test(out)
+  // No digit and no dash: no pattern can match.
+  if (!digits && !out.includes('-')) return out
+  for (const [pattern, replacement, canMatch] of MASKS) if (canMatch(out, digits)) out = out.replace(pattern, replacement)
   return out
 }
 
@@ -35,6 +66,8 @@ function errorOf(record: Readonly<Record<string, unknown>>): Record<string, unkn
   return typeof err === 'object' && err !== null ? (err as Record<string, unknown>) : undefined
 }
 
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
 /** 53-bit string hash (cyrb53): short stable keys without node:crypto. */
 export function hash53(text: string): string {
   let h1 = 0xdeadbeef
@@ -46,13 +79,17 @@ export function hash53(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0')
+  // The 53-bit value (21 bits of h2, 32 of h1) as 14 hex digits: Number#toString(16) of it is
+  // several times slower than the hash itself.
+  const high = 2097151 & h2
+  return `${HEX[high >>> 16]}${HEX[(high >>> 8) & 255]}${HEX[high & 255]}${HEX[h1 >>> 24]}${HEX[(h1 >>> 16) & 255]}${HEX[(h1 >>> 8) & 255]}${HEX[h1 & 255]}`
 }
 
 /** The parts the key is made of, readable (shown in incident notes). */
 export function fingerprintParts(rule: Rule, line: AlertLine): string[] {
   if (rule.groupBy !== undefined) {
-    return rule.groupBy.map((path) => `${path}=${JSON.stringify(getPath(line.record, path) ?? null)}`)
+    const getters = rule.groupByGetters as readonly PathGetter[]
+    return rule.groupBy.map((path, i) => `${path}=${JSON.stringify((getters[i] as PathGetter)(line.record) ?? null)}`)
   }
   const err = errorOf(line.record)
   const type = err?.type ?? err?.name ?? ''

@@ -10,6 +10,7 @@
 import { fingerprint, fingerprintParts } from './fingerprint'
 import type { AlertLine } from './line'
 import type { IncidentSnapshot, Notice, NoticeKind } from './notice'
+import { truncate } from './render'
 import type { Rule } from './rule'
 
 interface IncidentState {
@@ -44,7 +45,8 @@ export interface IncidentStats {
 }
 
 export interface IncidentTable {
-  observe(rule: Rule, line: AlertLine, now: number): Notice[]
+  /** `key` is `fingerprint(rule, line)`, given when the caller already has it. */
+  observe(rule: Rule, line: AlertLine, now: number, key?: string): Notice[]
   tick(now: number): Notice[]
   /** Fires every incident still in group_wait (shutdown: better early than never). */
   flush(now: number): Notice[]
@@ -80,6 +82,9 @@ function reachedChannels(rule: Rule, step: number): readonly string[] | undefine
   }
   return [...all]
 }
+
+/** Longest incident title (lead name, mail subject): past it, cut with an ellipsis. */
+export const MAX_TITLE = 1024
 
 export function createIncidentTable(options: IncidentTableOptions = {}): IncidentTable {
   const max = options.maxIncidents ?? 10_000
@@ -119,14 +124,14 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     }
   }
 
-  function observe(rule: Rule, line: AlertLine, now: number): Notice[] {
-    const key = fingerprint(rule, line)
+  function observe(rule: Rule, line: AlertLine, now: number, key = fingerprint(rule, line)): Notice[] {
     let s = incidents.get(key)
     if (s === undefined) {
       s = {
         key,
         rule,
-        title: rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }),
+        // The title names the lead and heads every message: a giant line must not make it giant.
+        title: truncate(rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }), MAX_TITLE),
         parts: fingerprintParts(rule, line),
         status: 'pending',
         firstSeen: now,

@@ -32,6 +32,33 @@ function messageOf(record: Record<string, unknown>): string {
   return ''
 }
 
+/**
+ * Deeper than this, an object or array is replaced by TOO_DEEP. JSON.parse takes any depth, but
+ * everything after it that walks a record (JSON.stringify for redaction and mail fields, structured
+ * copies) recurses: one line nested 100,000 levels would overflow the stack of every later stage.
+ */
+export const MAX_DEPTH = 64
+export const TOO_DEEP = '[nested too deep]'
+
+function clipDepth(value: Record<string, unknown> | unknown[], depth: number): void {
+  const keys = Array.isArray(value) ? value.keys() : Object.keys(value)
+  for (const key of keys) {
+    const child = (value as Record<string | number, unknown>)[key]
+    if (typeof child !== 'object' || child === null) continue
+    // An own "__proto__" key is a data property here: plain assignment writes it, never the prototype.
+    if (depth + 1 >= MAX_DEPTH) (value as Record<string | number, unknown>)[key] = TOO_DEEP
+    else clipDepth(child as Record<string, unknown>, depth + 1)
+  }
+}
+
+/** At least MAX_DEPTH opening brackets (in strings or not): a cheap bound, exact on the safe side. */
+function mayNestTooDeep(text: string): boolean {
+  let count = 0
+  for (let at = text.indexOf('{'); at !== -1 && count < MAX_DEPTH; at = text.indexOf('{', at + 1)) count++
+  for (let at = text.indexOf('['); at !== -1 && count < MAX_DEPTH; at = text.indexOf('[', at + 1)) count++
+  return count >= MAX_DEPTH
+}
+
 export function parseLine(raw: string, source?: string): AlertLine {
   const text = raw.endsWith('\n') ? raw.slice(0, -1) : raw
   const first = text.charCodeAt(0)
@@ -40,6 +67,8 @@ export function parseLine(raw: string, source?: string): AlertLine {
       const parsed: unknown = JSON.parse(text)
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
         const record = parsed as Record<string, unknown>
+        // Nesting that deep takes as many `{` and `[`: most lines have a few and skip the walk.
+        if (text.length > 2 * MAX_DEPTH && mayNestTooDeep(text)) clipDepth(record, 0)
         return { raw: text, record, level: levelOf(record.level), msg: messageOf(record), source, json: true }
       }
     } catch {

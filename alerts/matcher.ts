@@ -1,14 +1,15 @@
 // Field matchers shared by rules and silences: equality on a value, or a regular expression, on a
 // dot path of the line's record.
-import { getPath } from './dot-path'
+import { compilePath, type PathGetter } from './dot-path'
 import { AlertsError, AlertsErrorCodes } from './errors'
 
 /** Written form: a plain value means equality; `{ regex }` a pattern; `{ equals }` explicit equality. */
 export type FieldMatcherInput = string | number | boolean | null | { regex: string; flags?: string } | { equals: unknown }
 
+/** `get` is `path` compiled: matchers run on every candidate line. */
 export type FieldMatcher =
-  | { kind: 'equals'; path: string; value: unknown }
-  | { kind: 'regex'; path: string; regex: RegExp }
+  | { kind: 'equals'; path: string; get: PathGetter; value: unknown }
+  | { kind: 'regex'; path: string; get: PathGetter; regex: RegExp }
 
 export function compileRegex(source: unknown, path: string, flags?: unknown): RegExp {
   if (typeof source !== 'string') {
@@ -28,12 +29,12 @@ export function compileFieldMatcher(fieldPath: string, input: unknown, path: str
   if (typeof input === 'object' && input !== null) {
     if ('regex' in input) {
       const { regex, flags } = input as { regex: unknown; flags?: unknown }
-      return { kind: 'regex', path: fieldPath, regex: compileRegex(regex, `${path}.regex`, flags) }
+      return { kind: 'regex', path: fieldPath, get: compilePath(fieldPath), regex: compileRegex(regex, `${path}.regex`, flags) }
     }
-    if ('equals' in input) return { kind: 'equals', path: fieldPath, value: (input as { equals: unknown }).equals }
+    if ('equals' in input) return { kind: 'equals', path: fieldPath, get: compilePath(fieldPath), value: (input as { equals: unknown }).equals }
     throw new AlertsError(AlertsErrorCodes.INVALID_RULE, path, 'expected a value, { equals } or { regex }')
   }
-  return { kind: 'equals', path: fieldPath, value: input }
+  return { kind: 'equals', path: fieldPath, get: compilePath(fieldPath), value: input }
 }
 
 export function compileFieldMatchers(input: unknown, path: string): FieldMatcher[] {
@@ -45,7 +46,7 @@ export function compileFieldMatchers(input: unknown, path: string): FieldMatcher
 }
 
 export function matchField(matcher: FieldMatcher, record: Readonly<Record<string, unknown>>): boolean {
-  const value = getPath(record, matcher.path)
+  const value = matcher.get(record)
   if (matcher.kind === 'equals') return value === matcher.value
   if (value === undefined || value === null) return false
   const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value)

@@ -63,26 +63,41 @@ export function truncate(text: string, max: number): string {
 
 const SKIPPED_FIELDS = new Set(['msg', 'err', 'level', 'time'])
 
+// A line may be as long as max_line_bytes (megabytes if so configured); a message built from it must
+// still be one an API accepts (the messaging API takes bodies up to 1 MiB, and HTML escaping can grow
+// text fivefold). Long parts are cut with an ellipsis, and past MAX_FIELDS the rest are counted.
+export const MAX_TEXT = 16_384
+export const MAX_FIELD = 1024
+export const MAX_FIELDS = 100
+export const MAX_VARIABLE = 1024
+
 /** The line's fields as label/value pairs for mail bodies and notes (error and message shown apart). */
 export function fieldRows(record: Readonly<Record<string, unknown>>): [string, string][] {
   const rows: [string, string][] = []
+  let more = 0
   for (const [key, value] of Object.entries(record)) {
     if (SKIPPED_FIELDS.has(key)) continue
-    rows.push([key, typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)])
+    if (rows.length === MAX_FIELDS) {
+      more++
+      continue
+    }
+    rows.push([truncate(key, MAX_FIELD), truncate(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), MAX_FIELD)])
   }
+  if (more > 0) rows.push(['…', `${more} more field(s)`])
   return rows
 }
 
 function stackOf(record: Readonly<Record<string, unknown>>): string {
   const err = record.err
   if (typeof err === 'object' && err !== null && typeof (err as { stack?: unknown }).stack === 'string') {
-    return (err as { stack: string }).stack
+    return truncate((err as { stack: string }).stack, MAX_TEXT)
   }
   return ''
 }
 
 function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: string; html: string } {
   const record = notice.incident.lastLine.record
+  const message = truncate(notice.incident.lastLine.msg, MAX_TEXT)
   const summary: [string, string][] = [
     ['status', String(vars.status)],
     ['rule', notice.incident.rule],
@@ -98,7 +113,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
     '',
     ...summary.map(([k, v]) => `${k}: ${v}`),
     '',
-    `message: ${notice.incident.lastLine.msg}`,
+    `message: ${message}`,
     ...(fields.length > 0 ? ['', 'fields:', ...fields.map(([k, v]) => `  ${k}: ${v}`)] : []),
     ...(stack !== '' ? ['', 'stack:', stack] : []),
   ].join('\n')
@@ -106,7 +121,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
   const html = [
     `<h2>${escapeHtml(notice.incident.title)}</h2>`,
     `<table>${summary.map(row).join('')}</table>`,
-    `<p>${escapeHtml(notice.incident.lastLine.msg)}</p>`,
+    `<p>${escapeHtml(message)}</p>`,
     fields.length > 0 ? `<h3>Fields</h3><table>${fields.map(row).join('')}</table>` : '',
     stack !== '' ? `<h3>Stack</h3><pre>${escapeHtml(stack)}</pre>` : '',
   ].join('')
@@ -137,9 +152,9 @@ export function renderMessage(channel: Channel, notice: Notice): RenderedMessage
       return { type: 'sms', text: truncate(text, channel.maxLength) }
     }
     case 'chat':
-      return { type: 'chat', variables: channel.variables.map((t) => t.render(ctx)) }
+      return { type: 'chat', variables: channel.variables.map((t) => truncate(t.render(ctx), MAX_VARIABLE)) }
     case 'mail':
-      return { type: 'mail', subject: pick(channel.subjects, notice.kind).render(ctx).replace(/\s+/g, ' ').trim(), ...mailBodies(notice, vars) }
+      return { type: 'mail', subject: truncate(pick(channel.subjects, notice.kind).render(ctx).replace(/\s+/g, ' ').trim(), MAX_FIELD), ...mailBodies(notice, vars) }
     case 'voice': {
       const audioFiles = notice.kind === 'resolved' ? channel.audio.resolved : notice.kind === 'digest' ? channel.audio.digest : channel.audio.firing
       return { type: 'voice', receivers: channel.receivers, audioFiles }

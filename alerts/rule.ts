@@ -1,6 +1,7 @@
 // The rule model: the written form (what YAML and transport options hold, snake_case like
 // Alertmanager) and the normalized form (compiled regexes, durations in ms, defaults filled in).
 // Unknown keys are errors, and every error names its path.
+import { compilePath, type PathGetter } from './dot-path'
 import { parseDuration, type DurationInput } from './duration'
 import { AlertsError, AlertsErrorCodes } from './errors'
 import { parseLevel } from './levels'
@@ -52,6 +53,8 @@ export interface Rule {
   msg: RegExp | undefined
   sources: ReadonlySet<string> | undefined
   groupBy: readonly string[] | undefined
+  /** `groupBy` compiled, in the same order (the key is computed on every selected line). */
+  groupByGetters: readonly PathGetter[] | undefined
   groupWaitMs: number
   repeatIntervalMs: number
   threshold: { count: number; withinMs: number } | undefined
@@ -132,13 +135,19 @@ export function normalizeRule(input: unknown, path: string, index = 0): Rule {
   }
   if (written.title !== undefined && typeof written.title !== 'string') fail(`${path}.title`, 'expected a template string')
 
+  // In the order the keys are checked (the first invalid one is the error reported).
+  const minLevel = written.level === undefined ? DEFAULT_MIN_LEVEL : parseLevel(written.level, `${path}.level`)
+  const fields = compileFieldMatchers(written.fields, `${path}.fields`)
+  const sources = written.source === undefined ? undefined : new Set(stringList(written.source, `${path}.source`))
+  const groupBy = written.group_by === undefined ? undefined : stringList(written.group_by, `${path}.group_by`)
   return {
     name,
-    minLevel: written.level === undefined ? DEFAULT_MIN_LEVEL : parseLevel(written.level, `${path}.level`),
-    fields: compileFieldMatchers(written.fields, `${path}.fields`),
+    minLevel,
+    fields,
     msg,
-    sources: written.source === undefined ? undefined : new Set(stringList(written.source, `${path}.source`)),
-    groupBy: written.group_by === undefined ? undefined : stringList(written.group_by, `${path}.group_by`),
+    sources,
+    groupBy,
+    groupByGetters: groupBy?.map(compilePath),
     groupWaitMs: optionalDuration(written.group_wait, `${path}.group_wait`) ?? 0,
     repeatIntervalMs: optionalDuration(written.repeat_interval, `${path}.repeat_interval`) ?? DEFAULT_REPEAT_INTERVAL_MS,
     threshold,

@@ -1,10 +1,10 @@
 // A tiny placeholder syntax: `{{msg}}`, `{{err.type}}`, `{{count}}`. Compiled once into literal and
 // lookup parts; rendering only concatenates. Nothing is evaluated, and an inserted value is never
 // scanned again, so a log line containing "{{secret}}" stays that literal text.
-import { getPath } from './dot-path'
+import { compilePath, type PathGetter } from './dot-path'
 import { AlertsError, AlertsErrorCodes } from './errors'
 
-type Part = { literal: string } | { path: string }
+type Part = { literal: string } | { get: PathGetter }
 
 export interface Template {
   readonly source: string
@@ -41,7 +41,7 @@ export function compileTemplate(source: string, path: string): Template {
         `placeholder at offset ${open} must be a field path like {{msg}} or {{err.type}}, got "{{${name}}}"`,
       )
     }
-    parts.push({ path: name })
+    parts.push({ get: compilePath(name) })
     at = close + 2
   }
   return {
@@ -53,8 +53,8 @@ export function compileTemplate(source: string, path: string): Template {
           out += part.literal
           continue
         }
-        let value = getPath(vars, part.path)
-        if (value === undefined && record !== undefined) value = getPath(record, part.path)
+        let value = part.get(vars)
+        if (value === undefined && record !== undefined) value = part.get(record)
         out += stringify(value)
       }
       return out

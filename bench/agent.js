@@ -11,7 +11,8 @@
 //     (Debian: apt-get install -y rsyslog; the script installs it when run as root with apt-get), run
 //     as `nobody` when started as root, timed until its output holds every error line.
 //  3. peak RSS (VmHWM) of the agent: on the 200 MB file (above), and with 1 and 500 files watched.
-// Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 3] [--format json|text] [--samples 200]
+// Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 3] [--format json|text] [--samples 200] [--poll proc|metrics]
+//   [--messaging remote|embedded]: where the agent's sandbox runs (default: in this process, as a real API would)
 // bench/tail.js measures the tailer library alone against grep and a naive Node reader.
 
 const { generateLog } = require('./generate-log')
@@ -26,6 +27,14 @@ const option = (name, fallback) => {
   return index === -1 ? fallback : args[index + 1]
 }
 const format = option('format', 'json')
+// remote (default): the agent sends to a sandbox in this process, as a deployed agent sends to the
+// real API, so its memory and CPU are its own; embedded: the sandbox runs inside the agent (npm start).
+const messagingMode = option('messaging', 'remote')
+if (messagingMode !== 'remote' && messagingMode !== 'embedded') throw new Error(`--messaging must be remote or embedded, got ${messagingMode}`)
+/** The API of the throughput and memory runs: set by main() in remote mode. */
+let benchApi
+const pollMode = option('poll', 'proc')
+if (pollMode !== 'proc' && pollMode !== 'metrics') throw new Error(`--poll must be proc or metrics, got ${pollMode}`)
 if (format !== 'json' && format !== 'text') throw new Error(`--format must be json or text, got ${format}`)
 const needle = format === 'json' ? '"level":50' : ' ERROR '
 const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : []
@@ -96,11 +105,38 @@ function startAgent(configFile, { pinned = false } = {}) {
   }
 }
 
-async function metric(url, name) {
+/** One scrape of /metrics; the returned function sums a metric's samples. */
+async function scrape(url) {
   const text = await (await fetch(`${url}/metrics`)).text()
-  let sum = 0
-  for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1))
-  return sum
+  return (name) => {
+    let sum = 0
+    for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1))
+    return sum
+  }
+}
+
+async function metric(url, name) {
+  return (await scrape(url))(name)
+}
+
+/** Bytes the process has read so far (every read() it made: files and sockets), or undefined without /proc. */
+function bytesReadBy(pid) {
+  try {
+    return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1])
+  } catch {
+    return undefined
+  }
+}
+
+/** user+system CPU seconds of a process so far (all its threads), or undefined without /proc. */
+function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
 }
 
 async function waitFor(probe, timeoutMs = 600_000, everyMs = 10) {
@@ -121,6 +157,13 @@ function spawnNs(command) {
 /**
  * The agent started on an empty directory; then the whole file is renamed into it (instant), and the
  * time runs from the rename until its /metrics show every line read and the outbox empty.
+ *
+ * Asking the agent for /metrics every 10 ms costs it CPU (an HTTP request and the metrics rendered,
+ * 100 times a second, on the core it reads on). So while it reads, progress is watched from outside,
+ * in /proc/<pid>/io (the bytes its read() calls returned, which costs the agent nothing); /metrics is
+ * polled every 10 ms only once the file's bytes have all been read, for the last lines and the
+ * outbox. Where /proc is missing it is polled every 10 ms throughout (`--poll metrics` forces that,
+ * to compare).
  */
 async function agentRun(file, lines) {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-'))
@@ -128,16 +171,25 @@ async function agentRun(file, lines) {
   mkdirSync(logs)
   const watched = join(logs, 'app.log')
   try {
-    const agent = startAgent(config(dir, { paths: join(logs, '*.log'), groupBy: 'err.type' }), { pinned: true })
+    const agent = startAgent(config(dir, { paths: join(logs, '*.log'), groupBy: 'err.type', api: benchApi }), { pinned: true })
     const url = await agent.banner
+    const pid = agent.child.pid
+    const size = statSync(file).size
+    const readBefore = pollMode === 'proc' ? bytesReadBy(pid) : undefined
+    const cpuBefore = cpuSecondsOf(pid)
     const start = process.hrtime.bigint()
     renameSync(file, watched)
-    await waitFor(async () => (await metric(url, 'logx_agent_lines_read_total')) >= lines && (await metric(url, 'logx_agent_outbox_depth')) === 0)
+    if (readBefore !== undefined) await waitFor(async () => (bytesReadBy(pid) ?? Infinity) - readBefore >= size, 600_000, 2)
+    await waitFor(async () => {
+      const value = await scrape(url)
+      return value('logx_agent_lines_read_total') >= lines && value('logx_agent_outbox_depth') === 0
+    })
     const ns = Number(process.hrtime.bigint() - start)
+    const cpuAfter = cpuSecondsOf(pid)
     const matches = await metric(url, 'logx_agent_matches_total')
     const rss = agent.hwmMb()
     await agent.stop()
-    return { ns, matches, rss }
+    return { ns, matches, rss, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore }
   } finally {
     renameSync(watched, file)
     rmSync(dir, { recursive: true, force: true })
@@ -210,22 +262,27 @@ async function throughput(megabytes, rounds) {
       grep.push(Math.max(1, g.ns - trueNs))
       const a = await agentRun(file, generated.lines)
       if (a.matches !== generated.errors) throw new Error(`agent matched ${a.matches}, expected ${generated.errors}`)
-      agent.push({ ns: a.ns, rss: a.rss })
+      agent.push({ ns: a.ns, rss: a.rss, cpu: a.cpu })
     }
-    const row = (name, ns, ratio, rss) => ({
+    const row = (name, ns, ratio, rss, cpu = '-') => ({
       reader: name,
       'MB/s': Math.round(size / 1e6 / (ns / 1e9)),
       'lines/s': Math.round(generated.lines / (ns / 1e9)).toLocaleString('en-US'),
       'x grep': ratio,
+      'CPU s': cpu,
       'peak RSS MB': rss,
     })
+    const agentCpu = agent.every((a) => a.cpu !== undefined) ? median(agent.map((a) => a.cpu)).toFixed(2) : '-'
     console.table([
       row(`grep -F -c '${needle}'`, median(grep), '1.00', '-'),
       ...(withRsyslog ? [row(`rsyslogd imfile + contains '${needle}' -> omfile`, median(rsyslog), median(rsyslog.map((ns, i) => grep[i] / ns)).toFixed(2), '-')] : []),
-      row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0)),
+      row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0), agentCpu),
     ])
     if (!withRsyslog) console.log('rsyslog: not installed here (and not installable: not root, or no apt-get); no imfile comparison')
-    console.log('agent: started on an empty directory, timed from renaming the file into it until every line is read and handled (metrics polled every 10 ms)')
+    const watching = pollMode === 'proc' && process.platform === 'linux'
+      ? 'reading watched in /proc/<pid>/io, then /metrics polled every 10 ms for the last lines and the outbox'
+      : '/metrics polled every 10 ms throughout'
+    console.log(`agent: started on an empty directory, timed from renaming the file into it until every line is read and handled (${watching}); CPU s: user+system of the agent process over that time, all threads (median)`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -278,7 +335,7 @@ async function rssWithFiles(count) {
     let text = ''
     for (let i = 0; i < 100; i++) text += `{"level":30,"time":${1_700_000_000_000 + i},"pid":4242,"hostname":"api-7f9c","msg":"request completed ${i}"}\n`
     for (let i = 0; i < count; i++) writeFileSync(join(dir, 'logs', `app-${i}.log`), `{"level":30,"msg":"file ${i} opened ${'.'.repeat(256)}"}\n${text}`)
-    const agent = startAgent(config(dir, { paths: join(dir, 'logs', '*.log') }))
+    const agent = startAgent(config(dir, { paths: join(dir, 'logs', '*.log'), api: benchApi }))
     const url = await agent.banner
     await waitFor(async () => (await metric(url, 'logx_agent_lines_read_total')) >= count * 101, 120_000, 50)
     for (let i = 0; i < count; i++) appendFileSync(join(dir, 'logs', `app-${i}.log`), `{"level":50,"msg":"file ${i} failed"}\n`)
@@ -294,6 +351,15 @@ async function rssWithFiles(count) {
 
 async function main() {
   console.log(`node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? ''}`)
+  let sandbox
+  if (messagingMode === 'remote') {
+    const { startSandbox } = require(join(root, 'dist/agent/sandbox'))
+    sandbox = await startSandbox({ port: 0 })
+    benchApi = { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey }
+    console.log('messaging: a sandbox in the bench process (the agent talks to it as to a real API)')
+  } else {
+    console.log('messaging: the sandbox embedded in the agent process (as npm start runs it)')
+  }
   await throughput(Number(option('mb', 200)), Number(option('rounds', 3)))
   await latency(Number(option('samples', 200)))
   for (const count of [1, 500]) {
@@ -301,6 +367,7 @@ async function main() {
     console.log(`${count} file(s) watched (${watched} open; 101 lines each, then one error line each): agent peak RSS ${rss.toFixed(0)} MB`)
   }
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  await sandbox?.close()
 }
 
 main().catch((err) => {

@@ -48,7 +48,7 @@ async function tailReader(file, variant) {
   let lines = 0
   let matches = 0
   for await (const batch of tailer) {
-    lines += batch.lines.length
+    lines += batch.lineCount
     matches += match(batch).length
     await tailer.commit(batch)
     if (batch.offset >= size) break
@@ -94,7 +94,7 @@ async function manyFiles(count) {
     let lines = 0
     let appended = false
     for await (const batch of tailer) {
-      lines += batch.lines.length
+      lines += batch.lineCount
       void tailer.commit(batch)
       if (lines === count * 100 && !appended) {
         appended = true

@@ -1,6 +1,7 @@
 // The fast file destination: sonic-boom, made safe for logging (EPIPE ends output quietly,
 // asynchronous destinations are flushed when the process exits).
 import SonicBoom from 'sonic-boom'
+import { fstatSync } from 'node:fs'
 import { isMainThread } from 'node:worker_threads'
 import { registerExitHandler, unregisterExitHandler, type ExitEvent } from './on-exit'
 
@@ -46,6 +47,8 @@ interface SonicBoomInternals {
   _len: number
   _hwm: number
   _writing: boolean
+  sync: boolean
+  fd: number
   minLength: number
   maxLength: number
   maxWrite: number
@@ -96,6 +99,68 @@ function installIncrementalWrite(stream: SonicBoom): void {
   }
 }
 
+/** Chunks (of up to maxWrite bytes, 16 KiB by default) written per event-loop turn. */
+const CHUNKS_PER_TURN = 64
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Asynchronous writes to a regular file, made after the current tick from this thread instead of
+ * in libuv's thread pool. A write handed to the pool cannot be waited for or taken back, so a
+ * flushSync() while one was in flight (fatal, process exit) wrote the later lines first and, when
+ * the process died before the pool ran the write, lost the earlier ones. Here nothing is ever in
+ * flight between ticks: flushSync() writes every pending line, in order. Writing to a file costs
+ * the page cache, not a reader's pace; pipes, terminals and sockets keep the thread pool, where a
+ * stalled reader cannot block the app. Batching is kept: lines of the same tick share one write.
+ */
+function installWriteBehind(stream: SonicBoom): void {
+  const state = stream as unknown as SonicBoomInternals
+  const writeNow = state._actualWrite
+  let scheduled = false
+  let running = false
+  let again = false
+  const run = (): void => {
+    scheduled = false
+    if (state.destroyed) return
+    // sonic-boom's synchronous branch writes a chunk (looping over partial writes) and releases it;
+    // the release asks for the next chunk through deferredWrite, which this loop then serves, up to
+    // a bound per turn so a large backlog does not hold the event loop.
+    state.sync = true
+    running = true
+    try {
+      let chunks = 0
+      do {
+        again = false
+        writeNow.call(stream)
+      } while (again && ++chunks < CHUNKS_PER_TURN && !state.destroyed)
+    } finally {
+      running = false
+      state.sync = false
+    }
+    if (again && !scheduled) {
+      scheduled = true
+      setImmediate(run)
+    }
+  }
+  state._actualWrite = function deferredWrite(): void {
+    // Claims the writer, so write() only buffers until the scheduled write runs.
+    state._writing = true
+    if (running) {
+      again = true
+      return
+    }
+    if (scheduled) return
+    scheduled = true
+    setImmediate(run)
+  }
+}
+
 function flushOnExit(stream: SonicBoom, event: ExitEvent): void {
   if ((stream as unknown as { destroyed?: boolean }).destroyed) return
   if (event === 'beforeExit') {
@@ -115,6 +180,7 @@ export function createSafeDestination(options: DestinationOptions & { fd?: unkno
   const stream = new SonicBoom({ ...(options as ConstructorParameters<typeof SonicBoom>[0]), sync: true })
   ;(stream as unknown as { sync: boolean }).sync = options.sync === true
   if ((options as { contentMode?: string }).contentMode !== 'buffer') installIncrementalWrite(stream)
+  if (options.sync !== true && isRegularFile((stream as unknown as SonicBoomInternals).fd)) installWriteBehind(stream)
   stream.on('error', onError)
   if (!options.sync && isMainThread) {
     registerExitHandler(stream, flushOnExit)

@@ -27,6 +27,27 @@ function toDest(destination: unknown): string | number {
   )
 }
 
+/**
+ * The reader of a pipe went away (`node app | head`): drop what is left and what comes, as
+ * logx.destination() does, instead of failing the transport (whose every later line would then be
+ * an 'error' in the app). end() still closes the stream, so the worker ends normally.
+ */
+function quietOnEpipe(stream: SonicBoom): void {
+  const emit = stream.emit.bind(stream)
+  stream.emit = function emitUnlessEpipe(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'error' && (args[0] as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+      const state = stream as unknown as { write: (data: string) => boolean; _bufs: unknown[]; _len: number }
+      state.write = () => true
+      state._bufs = []
+      state._len = 0
+      // A writer that met a full buffer waits for 'drain'; nothing is pending any more.
+      process.nextTick(() => emit('drain'))
+      return true
+    }
+    return emit(event, ...args)
+  } as typeof stream.emit
+}
+
 export async function createFileTarget(options: FileTargetOptions = {}): Promise<SonicBoom> {
   const { destination, ...rest } = options
   const dest = toDest(destination)
@@ -41,6 +62,7 @@ export async function createFileTarget(options: FileTargetOptions = {}): Promise
       { cause: err },
     )
   }
+  quietOnEpipe(stream)
   return stream
 }
 

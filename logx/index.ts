@@ -68,8 +68,12 @@ function createTransportStream(transportOptions: TransportOptions, normalized: N
   // The app asked for a logger, not for a stream to watch: a failing transport is reported as a
   // warning instead of crashing the app through an unhandled 'error' event. A listener the app
   // adds itself (logger[logx.symbols.streamSym].on('error', ...)) still sees every error.
+  // Each distinct failure is warned once: after the worker is gone, every log call is an 'error'
+  // ("the worker has exited"), which must not become a warning per line.
+  const warned = new Set<string>()
   stream.on('error', (err: Error) => {
-    if (stream.listenerCount('error') > 1) return
+    if (stream.listenerCount('error') > 1 || warned.has(err.message)) return
+    warned.add(err.message)
     process.emitWarning(`logx: ${err.message}`, { code: 'LOGX_TRANSPORT_FAILED' })
   })
   return stream as unknown as WritableDestination

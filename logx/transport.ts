@@ -44,6 +44,12 @@ export interface TransportOptions {
   dedupe?: boolean
   /** Write synchronously into the worker's buffer. Default false. */
   sync?: boolean
+  /**
+   * On SIGTERM/SIGINT, when the app has no listener of its own for the signal: end the worker
+   * (targets deliver what they hold, as at exit) before the signal ends the process. Default true;
+   * false leaves the signals alone (pino's behaviour: the worker dies with the process).
+   */
+  flushOnSignal?: boolean
 }
 
 const workerFile = join(__dirname, 'transport-worker.js')
@@ -241,7 +247,7 @@ export function transport(options: TransportOptions): TransportStream {
   // for its targets to start. Afterwards it must not keep the app alive: exit handlers flush it.
   stream.once('ready', () => stream.unref())
   if (autoEnd !== false) {
-    registerExitHandler(stream, onProcessExit)
+    registerExitHandler(stream, onProcessExit, { signals: options.flushOnSignal !== false })
     stream.once('close', () => unregisterExitHandler(stream))
   }
   return stream

@@ -4,10 +4,16 @@
 import type { Argv } from 'yargs'
 import { runCommand } from './run-command'
 import { parseRunFastPath } from './run-fast-path'
-import { sandboxCommand, type SandboxArgs } from './sandbox-command'
-import { testRuleCommand } from './test-rule-command'
-import { validateCommand } from './validate-command'
+import type { SandboxArgs } from './sandbox-command'
 import type { CliIo } from './io'
+
+// The one-shot commands are loaded when chosen: the long-running `run` never holds the sandbox,
+// the dry run or the validator in memory.
+const commands = {
+  sandbox: () => import('./sandbox-command.js'),
+  testRule: () => import('./test-rule-command.js'),
+  validate: () => import('./validate-command.js'),
+}
 
 export type { CliIo } from './io'
 
@@ -30,11 +36,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .option('config', { type: 'string', default: 'config/agent.yaml', describe: 'agent config file (YAML)' })
           .option('port', { type: 'number', describe: 'port of the embedded sandbox (overrides messaging.sandbox.listen; 0 picks a free one)' })
           .option('host', { type: 'string', describe: 'interface of the embedded sandbox (overrides messaging.sandbox.listen)' })
+          .option('tap', { type: 'string', describe: 'pass-everything mode: append every line read to this file as NDJSON (- for stdout)' })
           .example('$0 run --config config/agent.yaml', 'what npm start runs'),
       async (args) => {
         // With exitProcess(false) yargs still calls the handler after a strict-mode failure.
         if (failure !== undefined) return
-        exitCode = await runCommand({ config: args.config, port: args.port, host: args.host }, io)
+        exitCode = await runCommand({ config: args.config, port: args.port, host: args.host, tap: args.tap }, io)
       },
     )
     .command(
@@ -46,7 +53,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .example('$0 validate config/agent.yaml', 'check the shipped config'),
       async (args) => {
         if (failure !== undefined) return
-        exitCode = await validateCommand({ config: args.config }, io)
+        exitCode = await (await commands.validate()).validateCommand({ config: args.config }, io)
       },
     )
     .command(
@@ -61,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .example('$0 test-rule config/agent.yaml logs/app.log --rule errors', 'what the errors rule would send for app.log'),
       async (args) => {
         if (failure !== undefined) return
-        exitCode = await testRuleCommand({ config: args.config, files: args.logfile, rule: args.rule, json: args.json }, io)
+        exitCode = await (await commands.testRule()).testRuleCommand({ config: args.config, files: args.logfile, rule: args.rule, json: args.json }, io)
       },
     )
     .command(
@@ -90,7 +97,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (args['activity-token'] !== undefined) sandboxArgs.activityToken = args['activity-token']
         if (args['lead-account'] !== undefined) sandboxArgs.leadAccount = args['lead-account']
         if (args.retention !== undefined) sandboxArgs.retention = args.retention
-        exitCode = await sandboxCommand(sandboxArgs, io)
+        exitCode = await (await commands.sandbox()).sandboxCommand(sandboxArgs, io)
       },
     )
     .strict()

@@ -9,6 +9,7 @@ import { startAgent, type Agent } from '../daemon/agent'
 import { watchConfigFile } from '../daemon/config-watch'
 import { DaemonError } from '../daemon/errors'
 import { createAgentLogger, type AgentLogger } from '../daemon/logger'
+import { createTap, type Tap } from '../daemon/tap'
 import { untilAborted, type CliIo } from './io'
 
 export interface RunArgs {
@@ -16,6 +17,8 @@ export interface RunArgs {
   /** Override of messaging.sandbox.listen's port (0 picks a free one). */
   port: number | undefined
   host: string | undefined
+  /** Pass-everything mode: append every line read, as NDJSON, to this file (`-`: stdout). */
+  tap?: string | undefined
 }
 
 /** Below pm2's kill_timeout (15 s in ecosystem.config.js), so the drain ends before pm2's SIGKILL. */
@@ -85,9 +88,22 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   // Same stream as the banner, so the two stay in order (and tests that capture io see both).
   const log = createAgentLogger({ destination: io.stdout })
   let agent: Agent
+  let tap: Tap | undefined
   try {
-    agent = await startAgent(withListenOverride(result.config, args), { log })
+    if (args.tap !== undefined) {
+      let failures = 0
+      tap = createTap({
+        target: args.tap,
+        stdout: io.stdout,
+        // Alerting goes on without the tap; the first failures say why it has gaps.
+        onError: (err) => {
+          if (++failures <= 10) log.error({ err }, `--tap ${args.tap}: write failed; the tap misses lines`)
+        },
+      })
+    }
+    agent = await startAgent(withListenOverride(result.config, args), { log, tap })
   } catch (err) {
+    tap?.close()
     if (err instanceof DaemonError || (err as { code?: string }).code === 'LOGX_SANDBOX_ERR_LISTEN') {
       io.stderr.write(`logx-agent: ${(err as Error).message}\n`)
       return 1
@@ -113,6 +129,7 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   const stopped = await agent.stop(DRAIN_TIMEOUT_MS)
   if (stopped.drained) log.info('stopped; outbox empty')
   else log.warn({ pending: stopped.pending }, `stopped with ${stopped.pending} notification(s) kept in the outbox for the next start`)
+  tap?.close()
   io.stdout.write('logx-agent stopped\n')
   return 0
 }

@@ -9,11 +9,11 @@ import type { RunArgs } from './run-command'
 const DEFAULT_CONFIG = 'config/agent.yaml'
 
 export function parseRunFastPath(argv: readonly string[]): RunArgs | undefined {
-  let parsed: ReturnType<typeof parseArgs<{ options: { config: { type: 'string' }; port: { type: 'string' }; host: { type: 'string' } }; allowPositionals: true; tokens: true; strict: true }>>
+  let parsed: ReturnType<typeof parseArgs<{ options: { config: { type: 'string' }; port: { type: 'string' }; host: { type: 'string' }; tap: { type: 'string' } }; allowPositionals: true; tokens: true; strict: true }>>
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, tap: { type: 'string' } },
       allowPositionals: true,
       tokens: true,
       strict: true,
@@ -35,5 +35,6 @@ export function parseRunFastPath(argv: readonly string[]): RunArgs | undefined {
     config: values.config ?? DEFAULT_CONFIG,
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host,
+    tap: values.tap,
   }
 }

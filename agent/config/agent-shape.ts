@@ -177,6 +177,11 @@ export const agentShape: ObjectShape = object(
     channels: required({ kind: 'map', values: channelShape, keyCheck: checkName, minEntries: 1 }, 'channel name -> channel'),
     rules: field({ kind: 'list', items: ruleShape }, 'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel'),
     silences: field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', { default: [] }),
+    redact: field(
+      { kind: 'list', items: string({ check: checkDotPath }) },
+      'dot paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; msg censors the message',
+      { default: [] },
+    ),
     metrics: field(
       object({ listen: required(string({ check: checkListen }), 'address of /metrics and /health') }),
       'Prometheus /metrics and /health; omitted: not served',

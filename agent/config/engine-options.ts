@@ -84,6 +84,7 @@ export function toAlertEngineOptions(config: AgentConfig, now: number): AlertEng
     rules: config.rules.map(toAlertRule),
     channels: config.channels.map(toAlertChannel),
     silences: config.silences.map(toAlertSilence),
+    redact: config.redact,
     secrets: config.secrets.map((s) => s.reveal()),
     now,
   }

@@ -9,7 +9,7 @@ import { createPresence, crmWritten, normalizeMessaging } from './normalize-mess
 import { normalizeRules } from './normalize-rules'
 import { normalizeSilences } from './normalize-silences'
 import { normalizeSources } from './normalize-sources'
-import type { Secret } from './secret'
+import { createSecret, type Secret } from './secret'
 import type { AgentConfig, MessagingConfig } from './types'
 import { parseListen } from './value-checks'
 import type { AgentConfigInput } from './written-types'
@@ -30,9 +30,11 @@ function declaredNames(raw: unknown): { sources: string[]; channels: string[] } 
 }
 
 function secretsOf(messaging: MessagingConfig): Secret[] {
+  // The lead webhook URL is unique to the account: whoever has it can create leads.
+  const lead = messaging.mode === 'remote' && messaging.crm !== undefined ? createSecret(messaging.crm.leadWebhook) : undefined
   const all = messaging.mode === 'sandbox'
     ? [messaging.apiKey, messaging.activityToken]
-    : [messaging.apiKey, messaging.crm?.activityToken]
+    : [messaging.apiKey, messaging.crm?.activityToken, lead]
   return all.filter((s): s is Secret => s !== undefined && s.reveal() !== '')
 }
 
@@ -63,6 +65,7 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
     channels: normalizeChannels(w.channels),
     rules,
     silences: normalizeSilences(w.silences, ctx),
+    redact: w.redact ?? [],
     metrics: listen === undefined ? undefined : { listen },
     secrets: secretsOf(messaging),
   }

@@ -118,6 +118,8 @@ export interface AgentConfig {
   channels: ChannelConfig[]
   rules: RuleConfig[]
   silences: SilenceConfig[]
+  /** Dot paths of log fields censored before a line is stored or rendered. */
+  redact: string[]
   metrics: { listen: ListenAddress } | undefined
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]

@@ -87,5 +87,6 @@ export interface AgentConfigInput {
   channels: Record<string, ChannelInput>
   rules?: RuleInput[]
   silences?: SilenceInput[]
+  redact?: string[]
   metrics?: { listen: string }
 }

@@ -1,6 +1,6 @@
 // Parses YAML with positions kept: every key and value can be traced back to line:col, so each
 // problem points at the exact place in the file even after the document became plain JS.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
 
 /** A key of a mapping or an index of a list. */
 export type Segment = string | number
@@ -37,11 +37,25 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '')
 }
 
+/** Where the first unresolvable alias is, else the first alias (an expansion that grew too large). */
+function aliasAt(doc: Document, start: (offset: number | undefined) => Position): Position {
+  let unresolved: number | undefined
+  let first: number | undefined
+  visit(doc, {
+    Alias(_key, node) {
+      const at = node.range?.[0]
+      first ??= at
+      if (unresolved === undefined && node.resolve(doc) === undefined) unresolved = at
+    },
+  })
+  return start(unresolved ?? first)
+}
+
 export function readYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter()
   const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   const start = (offset: number | undefined): Position => lineCounter.linePos(offset ?? 0)
-  const syntax = doc.errors.map((err) => {
+  const syntax: YamlSyntaxProblem[] = doc.errors.map((err) => {
     const message =
       err.code === 'DUPLICATE_KEY'
         ? `duplicate key ${JSON.stringify(keyAt(text, err.pos[0]))} (keys of a mapping must be unique)`
@@ -79,6 +93,15 @@ export function readYamlSource(text: string): YamlSource {
     return found
   }
 
-  const value: unknown = doc.errors.length === 0 ? doc.toJS({ maxAliasCount: 1000 }) : undefined
+  let value: unknown
+  if (syntax.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 })
+    } catch (err) {
+      // Aliases fail only here: `*a` before (or without) its `&a`, or a document that expands past
+      // maxAliasCount (a "billion laughs"). Either is a problem at the first alias that fails.
+      syntax.push({ ...aliasAt(doc, start), message: firstLine((err as Error).message) })
+    }
+  }
   return { value: value === null ? undefined : value, syntax, locate }
 }

@@ -12,12 +12,15 @@ import type { AgentLogger } from './logger'
 import { startMessagingEndpoint, type MessagingEndpoint } from './messaging-endpoint'
 import { startMetricsServer, type MetricsServer } from './metrics-server'
 import { startSourceReader, type SourceReader } from './source-reader'
+import type { Tap } from './tap'
 
 export interface AgentOptions {
   log: AgentLogger
   /** Period of the engine's clock (group_wait, repeat, escalation, resolve); default 1000 ms. */
   tickMs?: number
   now?: () => number
+  /** Pass-everything mode (`--tap`): every line each source reads goes here too. */
+  tap?: Tap | undefined
 }
 
 export interface StopResult {
@@ -62,6 +65,12 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     const state = createIncidentState(config.stateDir)
     const dispatcher: Dispatcher = createDispatcher({ stateDir: config.stateDir, endpoint, channels: config.channels, log })
     cleanup.push(() => dispatcher.close())
+    // A crash between journaling a page and recording it in the incident state: the page is in
+    // the outbox (it will go out), so the incident has paged; recorded before any line is read
+    // again, so the lines behind it do not page it a second time.
+    for (const page of dispatcher.queuedPages()) {
+      if (state.paged(page.key) === undefined) state.notified(page.key, page.rule, page.at)
+    }
     const pipeline: AlertPipeline = createAlertPipeline({ config, state, dispatcher, log, secrets: endpoint.secrets, now: now() })
     const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
     const readers: SourceReader[] = []
@@ -82,7 +91,18 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       cleanup.push(() => server.close())
     }
     for (const source of config.sources) {
-      readers.push(await startSourceReader({ source, stateDir: config.stateDir, pipeline: () => pipeline, log, now }))
+      readers.push(
+        await startSourceReader({
+          source,
+          stateDir: config.stateDir,
+          pipeline: () => pipeline,
+          log,
+          now,
+          tap: options.tap,
+          // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
+          beforeCheckpointWrite: () => dispatcher.sync(),
+        }),
+      )
     }
     const clock = setInterval(() => {
       try {

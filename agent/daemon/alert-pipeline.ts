@@ -2,7 +2,7 @@
 // engine alone cannot promise across restarts and reloads (alerts/ is pure and keeps incidents in
 // memory): the incident state file, consulted so an incident that already paged is not paged again
 // by a fresh engine, and written before the lines behind it are committed.
-import { createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type AlertLine, type Delivery } from '../../alerts'
+import { createAlertEngine, lowestLevel, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type SelectedLine } from '../../alerts'
 import { toAlertEngineOptions } from '../config/engine-options'
 import type { AgentConfig, RuleConfig } from '../config/types'
 import { toAlertLine } from './alert-line'
@@ -15,6 +15,10 @@ export interface PipelineStats {
   suppressedRepages: number
   openIncidents: number
   firingIncidents: number
+  /** Incidents dropped because the engine or the state file held its maximum (least recently seen first). */
+  evictedIncidents: number
+  /** Lines the engine threw on (a bug): skipped and logged, so one line cannot stop a source. */
+  failedLines: number
 }
 
 export interface AlertPipeline {
@@ -46,24 +50,32 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   const { state, dispatcher, log } = options
   let rulesByName = new Map<string, RuleConfig>()
   let incidentRules = new Set<string>()
-  let engine: AlertEngine
+  let engine: AlertEngine | undefined
   let lowest = Infinity
   let matches = 0
   let suppressedRepages = 0
+  let failedLines = 0
+  // Evictions of engines replaced by a reload, plus those the current engine has reported so far.
+  let evictedBefore = 0
+  let evictedLogged = 0
 
   function build(config: AgentConfig, now: number): void {
     const engineOptions = toAlertEngineOptions(config, now)
     engineOptions.secrets = [...(engineOptions.secrets ?? []), ...options.secrets]
     if (config.rules.some((r) => r.incident)) engineOptions.channels.push({ type: 'incident', name: INCIDENT_CHANNEL })
+    if (engine !== undefined) evictedBefore += engine.stats().evicted
     engine = createAlertEngine(engineOptions)
     rulesByName = new Map(config.rules.map((r) => [r.name, r]))
     incidentRules = new Set(config.rules.filter((r) => r.incident).map((r) => r.name))
     lowest = lowestLevel(engine.rules)
     dispatcher.setChannels(config.channels)
     // Incidents that were waiting out group_wait when the previous engine stopped start over here.
+    // Their lines are kept censored, so a rule matching a redacted field would not select them
+    // again: the rule that took them is named on the replayed line.
     for (const p of state.pending()) {
       const { line } = toAlertLine(p.raw, p.format, p.source)
-      handle(engine.ingest(line, now), now)
+      const replayed = line.json ? { ...line, record: { ...line.record, [RULE_ANNOTATION]: p.rule } } : line
+      handle(engine.ingest(replayed, now), now)
     }
   }
 
@@ -110,36 +122,77 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     }
   }
 
+  function current(): AlertEngine {
+    return engine as AlertEngine
+  }
+
+  /** Says once per tick how many incidents were dropped to stay within the bounds. */
+  function reportEvictions(e: AlertEngine): void {
+    const total = evictedBefore + e.stats().evicted + state.dropped
+    if (total === evictedLogged) return
+    log.warn(
+      { evicted: total - evictedLogged, total, open: e.stats().openIncidents },
+      'too many open incidents: the least recently seen were dropped (at most 10000 are held)',
+    )
+    evictedLogged = total
+  }
+
+  function failed(line: AlertLine, rule: string | undefined, incident: string | undefined, err: unknown): void {
+    failedLines++
+    log.error({ source: line.source, rule, incident, error: (err as Error).message }, 'the alert engine failed on a line; the line is skipped')
+  }
+
   build(options.config, options.now)
 
   return {
     lowestLevel: () => lowest,
     ingest(line, now) {
-      const rule = selectRule(engine.rules, line)
-      if (rule === undefined) return
+      const e = current()
+      // The engine selects, censors and keys the line once: the key is recorded in the state file
+      // before the incident changes, and what the state file keeps of a line (the censored text)
+      // holds no secret and no redacted value.
+      let selected: SelectedLine | undefined
+      try {
+        selected = e.select(line)
+      } catch (err) {
+        failed(line, undefined, undefined, err)
+        return
+      }
+      if (selected === undefined) return
       matches++
-      const key = fingerprint(rule, line)
+      const { rule, key } = selected
       // Without group_wait or threshold the engine decides in this call: nothing waits to be replayed.
       const firesNow = rule.groupWaitMs === 0 && rule.threshold === undefined
-      state.observe(key, { rule: rule.name, raw: line.raw, source: line.source ?? '', format: line.json ? 'json' : 'text', since: now }, now, firesNow)
-      handle(engine.ingest(line, now), now)
+      state.observe(key, { rule: rule.name, raw: selected.line.raw, source: line.source ?? '', format: line.json ? 'json' : 'text', since: now }, now, firesNow)
+      // The engine is pure: if it throws, that line is the problem, and skipping it beats stopping the
+      // source. State and outbox failures (handle) still propagate: those must stop the commits.
+      let deliveries: Delivery[]
+      try {
+        deliveries = e.ingestSelected(selected, now)
+      } catch (err) {
+        failed(line, rule.name, key, err)
+        return
+      }
+      handle(deliveries, now)
     },
     tick(now) {
+      const engine = current()
       handle(engine.tick(now), now)
+      reportEvictions(engine)
       // An incident that paged before a restart and went quiet resolves here, not in the engine.
       for (const key of state.expire(now, keep)) dispatcher.closeLead(key)
       state.save()
     },
     flush(now) {
-      handle(engine.flush(now), now)
+      handle(current().flush(now), now)
       state.save()
     },
     replace(config, now) {
       build(config, now)
     },
     stats() {
-      const s = engine.stats()
-      return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents }
+      const s = current().stats()
+      return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents, evictedIncidents: evictedBefore + s.evicted + state.dropped, failedLines }
     },
   }
 }

@@ -4,23 +4,32 @@
 // could give it a level at or above the threshold applies; every candidate still goes through the
 // full path, so the filter changes what is parsed, never what is selected.
 //
-// Per line it costs one pass over the tailer's line offsets reading one byte, or the ten of
+// Per line it costs one pass over the tailer's line ends reading one byte, or the ten of
 // `{"level":V,`. Then, once per read buffer and only when a line needs it:
 // - lines starting `{"level":V,` with V below the threshold: a search for another top-level
-//   `level` key (JSON keeps the last), which logx and pino never write;
-// - other lines (plain text): searches for the upper-case level words, `level`, `[` and `<`,
-//   each hit checked in place for the token detect-level would read there.
-// Lines outside the tailer's contiguous run (a line completed across two reads, a cut line) and
-// lines starting with `{` in any other layout are always candidates.
-import { getBatchRun, type BatchRun } from '../tail/batch'
-import type { LineBatch, TailLine } from '../tail'
+//   `"level"` key (JSON keeps the last), which logx and pino never write, and for `\u` (a key
+//   spelled with escapes). Every such line has `"level"` at its start, which a search would find
+//   once per line; so the `v` of each of those prefixes is blanked in the buffer for the time of
+//   the search (and put back before the filter returns), and one memchr-speed search for `vel"`
+//   finds only the other ones;
+// - other lines (plain text): the upper-case level words, searched through a few rare bytes that
+//   together occur in all of them (see anchored-search.ts), and `level`, `[` and `<`, each hit
+//   checked in place for the token detect-level would read there (`level` too is searched
+//   through its rarest byte).
+// A line completed across two reads, a line cut at max_line_bytes and a line starting with `{` in
+// any other layout are always candidates. Line objects are built for the candidates only.
+import { batchLine, type LineBatch, type LineChunk, type TailLine } from '../tail'
+import { createAnchoredSearch } from './anchored-search'
 import {
   bracketTokenAt,
   glogLevel,
-  JSON_EXTRA_LEVEL_KEYS,
   jsonPrefixLevel,
+  JSON_KEY_ESCAPE,
+  JSON_LEVEL_KEY_END,
+  JSON_PREFIX_V_AT,
   levelKeyTokenAt,
   OPEN_BRACE_BYTE,
+  otherLevelKeyAt,
   syslogPriorityAt,
   upperCaseNeedles,
 } from './level-evidence'
@@ -37,58 +46,80 @@ export type CandidateFilter = (batch: LineBatch) => CandidateScan
 const NEWLINE = 0x0a
 const LESS = 0x3c
 const OPEN_BRACKET = 0x5b
+const LETTER_V = 0x76
+/** Stands in for a blanked prefix `v`: any byte that is not `v` would do. */
+const BLANK = 0x00
 const LEVEL = Buffer.from('level')
 
+type TokenCheck = (buf: Buffer, at: number, end: number, threshold: number) => boolean
+
 export function createCandidateFilter(threshold: number): CandidateFilter {
-  const upper = upperCaseNeedles(threshold).map((needle) => Buffer.from(needle))
-  const jsonKeys = JSON_EXTRA_LEVEL_KEYS.map((needle) => Buffer.from(needle))
+  const upper = createAnchoredSearch(upperCaseNeedles(threshold).map((needle) => Buffer.from(needle)))
+  // `level` through its rarest byte too (`v` in most logs): `l` and `e` are everywhere in prose.
+  const levelKey = createAnchoredSearch([LEVEL])
+  // Reused across batches: where the blanked prefixes are.
+  let blanked = new Int32Array(2048)
 
   return (batch) => {
-    const lines = batch.lines
-    const run = getBatchRun(batch)
-    const marks = new Uint8Array(lines.length)
-    let notJson = 0
-    const from = run?.from ?? lines.length
-    const to = run?.to ?? lines.length
-    // Outside the run: no search, the full path decides.
-    for (let i = 0; i < lines.length; i++) {
-      if (i >= from && i < to) continue
-      marks[i] = 1
-      if ((lines[i] as TailLine).data[0] !== OPEN_BRACE_BYTE) notJson++
-    }
-    if (run !== undefined) notJson += scanRun(run, lines, marks)
+    const chunk = batch.chunk
     const candidates: TailLine[] = []
-    for (let i = 0; i < lines.length; i++) if (marks[i] === 1) candidates.push(lines[i] as TailLine)
+    let notJson = 0
+    // A line kept from earlier reads: no search, the full path decides.
+    const first = chunk === undefined ? batch.lineCount : chunk.first
+    for (let i = 0; i < first; i++) {
+      const line = batchLine(batch, i)
+      candidates.push(line)
+      if (line.data[0] !== OPEN_BRACE_BYTE) notJson++
+    }
+    if (chunk === undefined) return { candidates, notJson }
+    const marks = new Uint8Array(chunk.ends.length)
+    notJson += scanChunk(chunk, marks)
+    for (let k = 0; k < marks.length; k++) if (marks[k] === 1) candidates.push(batchLine(batch, first + k))
     return { candidates, notJson }
   }
 
-  /** Marks the run's candidates; returns how many of its lines do not start with `{`. */
-  function scanRun(run: BatchRun, lines: readonly TailLine[], marks: Uint8Array): number {
-    const { buffer, bufferOffset } = run
+  /** Marks the chunk's candidates; returns how many of its lines do not start with `{`. */
+  function scanChunk(chunk: LineChunk, marks: Uint8Array): number {
+    const { buffer, ends, maxLineBytes } = chunk
+    const count = ends.length
+    if (blanked.length < count) blanked = new Int32Array(count)
+    let low = 0
     let notJson = 0
-    let lowJson = false
     let text = false
-    let start = run.start
-    for (let i = run.from; i < run.to; i++) {
-      const end = (lines[i] as TailLine).offset - bufferOffset - 1
-      const first = buffer[start] as number
-      if (first === OPEN_BRACE_BYTE) {
-        const level = jsonPrefixLevel(buffer, start, end)
-        if (level === -1 || level >= threshold) marks[i] = 1
-        else lowJson = true
-      } else {
-        notJson++
-        if (first !== NEWLINE && glogLevel(first) >= threshold) marks[i] = 1
-        else text = true
+    let start = chunk.start
+    try {
+      for (let k = 0; k < count; k++) {
+        const end = ends[k] as number
+        const first = buffer[start] as number
+        if (first === OPEN_BRACE_BYTE) {
+          // A cut line: the full path sees only its first bytes, and decides.
+          const level = end - start > maxLineBytes ? -1 : jsonPrefixLevel(buffer, start, end)
+          if (level === -1 || level >= threshold) {
+            marks[k] = 1
+          } else {
+            buffer[start + JSON_PREFIX_V_AT] = BLANK
+            blanked[low++] = start + JSON_PREFIX_V_AT
+          }
+        } else {
+          notJson++
+          if (end - start > maxLineBytes || (first !== NEWLINE && glogLevel(first) >= threshold)) marks[k] = 1
+          else text = true
+        }
+        start = end + 1
       }
-      start = end + 1
+      if (low > 0) {
+        markHits(chunk, marks, JSON_LEVEL_KEY_END, otherLevelKeyAt)
+        markHits(chunk, marks, JSON_KEY_ESCAPE, undefined)
+      }
+    } finally {
+      for (let i = 0; i < low; i++) buffer[blanked[i] as number] = LETTER_V
     }
-    if (lowJson) for (const needle of jsonKeys) markHits(run, lines, marks, needle, undefined)
     if (text) {
-      for (const needle of upper) markHits(run, lines, marks, needle, undefined)
-      markHits(run, lines, marks, LEVEL, levelKeyTokenAt)
-      markHits(run, lines, marks, OPEN_BRACKET, bracketTokenAt)
-      markHits(run, lines, marks, LESS, angleTokenAt)
+      const end = (ends[count - 1] as number) + 1
+      upper.search(buffer, chunk.start, end, (at) => markLine(chunk, marks, at))
+      levelKey.search(buffer, chunk.start, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
+      markHits(chunk, marks, OPEN_BRACKET, bracketTokenAt)
+      markHits(chunk, marks, LESS, angleTokenAt)
     }
     return notJson
   }
@@ -99,34 +130,35 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     return (at === 0 || buf[at - 1] === NEWLINE) && syslogPriorityAt(buf, at, end, threshold)
   }
 
+  /** Marks the line holding buffer position `at` (binary search on the line ends); returns where that line ends. */
+  function markLine(chunk: LineChunk, marks: Uint8Array, at: number): number {
+    const { ends } = chunk
+    let low = 0
+    let high = ends.length - 1
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if ((ends[middle] as number) < at) low = middle + 1
+      else high = middle
+    }
+    marks[low] = 1
+    return ends[low] as number
+  }
+
   /**
-   * Marks the lines of the run holding `needle` (where `check`, given the hit's position and the
-   * end of the run, says the token there counts). The line of a hit is found by binary search on
-   * the line offsets; the search goes on after that line's end once it is marked.
+   * Marks the lines of the chunk holding `needle` (where `check`, given the hit's position and the
+   * end of the chunk's lines, says the token there counts). The search goes on after the end of
+   * each line it marks.
    */
-  function markHits(
-    run: BatchRun,
-    lines: readonly TailLine[],
-    marks: Uint8Array,
-    needle: Buffer | number,
-    check: ((buf: Buffer, at: number, end: number, threshold: number) => boolean) | undefined,
-  ): void {
-    const { buffer, bufferOffset, end } = run
-    let low = run.from
-    let at = buffer.indexOf(needle, run.start)
+  function markHits(chunk: LineChunk, marks: Uint8Array, needle: Buffer | number, check: TokenCheck | undefined): void {
+    const { buffer, ends } = chunk
+    const end = (ends[ends.length - 1] as number) + 1
+    let at = buffer.indexOf(needle, chunk.start)
     while (at !== -1 && at < end) {
       if (check !== undefined && !check(buffer, at, end, threshold)) {
         at = buffer.indexOf(needle, at + 1)
         continue
       }
-      let high = run.to - 1
-      while (low < high) {
-        const middle = (low + high) >>> 1
-        if ((lines[middle] as TailLine).offset - bufferOffset - 1 < at) low = middle + 1
-        else high = middle
-      }
-      marks[low] = 1
-      at = buffer.indexOf(needle, (lines[low] as TailLine).offset - bufferOffset)
+      at = buffer.indexOf(needle, markLine(chunk, marks, at) + 1)
     }
   }
 }

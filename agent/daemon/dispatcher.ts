@@ -20,6 +20,15 @@ export const INCIDENT_CHANNEL = 'logx.incident'
 interface Queued {
   request: unknown
   incident?: IncidentEvent
+  /** The page this message is part of (firing, repeat, escalation), for recovery after a crash. */
+  page?: QueuedPage
+}
+
+/** An incident's notice as its messages carry it through the outbox. */
+export interface QueuedPage {
+  key: string
+  rule: string
+  at: number
 }
 
 export interface DispatcherStats {
@@ -29,6 +38,8 @@ export interface DispatcherStats {
   retried: number
   dead: number
   depth: number
+  /** Of `depth`, the notifications waiting on disk only (the outbox's in-memory window is full). */
+  spilled?: number
 }
 
 export interface Dispatcher {
@@ -38,7 +49,15 @@ export interface Dispatcher {
   /** Forgets the lead of an incident that ended without a resolve notice (its next firing opens a new one). */
   closeLead(key: string): void
   stats(): DispatcherStats
+  /**
+   * Pages whose messages wait in the outbox (in memory): at start, those of the previous run. The
+   * incident state is written just after the outbox: a crash in between leaves such a page
+   * unrecorded there, and the agent records it from here before reading again.
+   */
+  queuedPages(): QueuedPage[]
   drain(timeoutMs: number): Promise<{ drained: boolean; pending: number }>
+  /** fsyncs the outbox: call before a checkpoint commits the lines behind what was dispatched. */
+  sync(): void
   close(): Promise<void>
 }
 
@@ -49,33 +68,49 @@ export interface DispatcherOptions {
   log: AgentLogger
 }
 
+/**
+ * Test and tuning knobs, read from the environment (not config keys): the outbox's in-memory window
+ * (`LOGX_AGENT_OUTBOX_MEMORY_ITEMS`, default 1000), the age at which a notification stops being
+ * retried (`LOGX_AGENT_OUTBOX_MAX_AGE_MS`, default 6 h), and the messaging client's per-attempt
+ * timeout (`LOGX_AGENT_MESSAGING_TIMEOUT_MS`, default 10 s).
+ */
+function envNumber(name: string): number | undefined {
+  const value = Number(process.env[name])
+  return Number.isFinite(value) && value >= 1 ? value : undefined
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { endpoint, log } = options
   let channels = new Map(options.channels.map((c) => [c.name, c]))
-  const client: MessagingClient = createMessagingClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey })
+  const timeoutMs = envNumber('LOGX_AGENT_MESSAGING_TIMEOUT_MS')
+  const client: MessagingClient = createMessagingClient({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
   const recorder: IncidentRecorder | undefined =
-    endpoint.crm === undefined ? undefined : acquireRecorder({ ...endpoint.crm, stateDir: options.stateDir })
+    endpoint.crm === undefined ? undefined : acquireRecorder({ ...endpoint.crm, stateDir: options.stateDir }, timeoutMs === undefined ? {} : { timeoutMs })
   const sent: Record<string, number> = {}
   const failed: Record<string, number> = {}
 
   async function deliver(item: OutboxItem): Promise<void> {
     if (item.kind === 'incident') {
-      if (recorder !== undefined) await recorder.record(item.payload as IncidentEvent)
+      const event = item.payload as IncidentEvent
+      if (recorder !== undefined) await recorder.record(event, event.messageKey ?? item.id)
       return
     }
     const queued = item.payload as Queued
+    // The outbox item's id: every resend of this notification (retry, or again after a crash
+    // before the journal said done) carries the same key; a new notification never does.
+    const call = { idempotencyKey: item.id }
     switch (item.kind) {
       case 'sms':
-        await client.sendSms(queued.request as SendSmsInput)
+        await client.sendSms(queued.request as SendSmsInput, call)
         break
       case 'chat':
-        await client.sendChat(queued.request as SendChatInput)
+        await client.sendChat(queued.request as SendChatInput, call)
         break
       case 'mail':
-        await client.sendMail(queued.request as SendMailInput)
+        await client.sendMail(queued.request as SendMailInput, call)
         break
       case 'voice':
-        await client.voiceBroadcast(queued.request as VoiceBroadcastInput)
+        await client.voiceBroadcast(queued.request as VoiceBroadcastInput, call)
         break
       default:
         throw new TypeError(`unknown outbox item kind ${item.kind}`)
@@ -83,7 +118,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // The message is out whatever happens next: a failed journal write must not make it look unsent.
     if (queued.incident !== undefined) {
       try {
-        outbox.enqueue('incident', queued.incident)
+        // Keyed by this message: if it is resent, its activity is recorded again under the same keys.
+        outbox.enqueue('incident', { ...queued.incident, messageKey: item.id })
       } catch (err) {
         log.error({ err, kind: item.kind }, 'could not queue the incident activity of a sent message')
       }
@@ -92,6 +128,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   const outbox: Outbox = createOutbox({
     path: join(options.stateDir, 'outbox.jsonl'),
+    memoryItems: envNumber('LOGX_AGENT_OUTBOX_MEMORY_ITEMS'),
+    maxAgeMs: envNumber('LOGX_AGENT_OUTBOX_MAX_AGE_MS'),
     async send(item) {
       try {
         await deliver(item)
@@ -119,8 +157,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         }
         const channel = channels.get(delivery.notice.channel)
         if (channel === undefined) continue
+        const { notice } = delivery
+        const page = notice.kind === 'firing' || notice.kind === 'repeat' || notice.kind === 'escalated' ? { key: notice.incident.key, rule, at: notice.at } : undefined
         for (const out of buildChannelRequests(channel, delivery)) {
           const queued: Queued = { request: out.request }
+          if (page !== undefined) queued.page = page
           if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), undefined)
           outbox.enqueue(out.kind, queued)
         }
@@ -134,9 +175,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     stats() {
       const s = outbox.stats()
-      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending }
+      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
+    },
+    queuedPages() {
+      const pages: QueuedPage[] = []
+      for (const item of outbox.pendingItems()) {
+        const page = (item.payload as Queued | undefined)?.page
+        if (item.kind !== 'incident' && page !== undefined) pages.push(page)
+      }
+      return pages
     },
     drain: (timeoutMs) => outbox.drain(timeoutMs),
+    sync: () => outbox.sync(),
     async close() {
       await outbox.close()
       await client.close().catch(() => {})

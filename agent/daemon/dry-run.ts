@@ -2,7 +2,7 @@
 // with lines from files instead of the tailer, on a clock taken from the lines' own `time` field
 // (so group_wait, repeat and resolve act as they would have), with nothing sent: every delivery is
 // written down as the exact request each channel would get.
-import { createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../alerts'
+import { censorLine, createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../alerts'
 import { toAlertEngineOptions } from '../config/engine-options'
 import type { AgentConfig, LineFormat } from '../config/types'
 import { incidentActivities } from '../transports/incident/request'
@@ -75,6 +75,9 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
   const options = toAlertEngineOptions({ ...config, rules }, start)
   if (rules.some((r) => r.incident)) options.channels.push({ type: 'incident', name: INCIDENT_CHANNEL })
   const engine: AlertEngine = createAlertEngine(options)
+  // What is printed of a line is what the engine keeps of it: no secret, no redacted value.
+  const redact = options.redact ?? []
+  const secrets = options.secrets ?? []
   const lowest = lowestLevel(engine.rules)
   const channels = new Map(config.channels.map((c) => [c.name, c]))
   const incidentRules = new Set(rules.filter((r) => r.incident).map((r) => r.name))
@@ -138,12 +141,13 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
       const rule = selectRule(engine.rules, line)
       if (rule === undefined) return
       report.matched++
-      if (report.matches.length < MAX_LISTED) report.matches.push({ file, line: lineNo, rule: rule.name, level: line.level, msg: line.msg.slice(0, 200) })
-      const key = fingerprint(rule, line)
+      const clean = censorLine(line, redact, secrets)
+      if (report.matches.length < MAX_LISTED) report.matches.push({ file, line: lineNo, rule: rule.name, level: line.level, msg: clean.msg.slice(0, 200) })
+      const key = fingerprint(rule, clean)
       const seen = new Date(clock).toISOString()
       let incident = incidents.get(key)
       if (incident === undefined) {
-        const title = rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record })
+        const title = rule.title.render({ vars: { msg: clean.msg, rule: rule.name }, record: clean.record })
         incident = { key, rule: rule.name, title, lines: 0, firstSeen: seen, lastSeen: seen, deliveries: 0 }
         incidents.set(key, incident)
       }

@@ -9,6 +9,8 @@ export const DaemonErrorCodes = {
   LISTEN: 'LOGX_DAEMON_ERR_LISTEN',
   /** A source cannot be tailed (bad glob, unreadable checkpoint). */
   SOURCE: 'LOGX_DAEMON_ERR_SOURCE',
+  /** The --tap file cannot be opened. */
+  TAP: 'LOGX_DAEMON_ERR_TAP',
 } as const
 
 export type DaemonErrorCode = (typeof DaemonErrorCodes)[keyof typeof DaemonErrorCodes]

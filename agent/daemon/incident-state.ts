@@ -47,9 +47,11 @@ export interface IncidentState {
   /** Saves lazily-updated fields (lastSeen) when something changed. */
   save(): void
   readonly size: { paged: number; pending: number }
+  /** Entries dropped (oldest first) to keep each list within MAX_ENTRIES. */
+  readonly dropped: number
 }
 
-const MAX_ENTRIES = 10_000
+export const MAX_ENTRIES = 10_000
 
 function load(file: string): StateFile {
   try {
@@ -67,8 +69,11 @@ function load(file: string): StateFile {
   return { version: 1, paged: {}, pending: {} }
 }
 
-function bounded<T>(map: Map<string, T>): void {
-  while (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as string)
+/** Drops the oldest entries past MAX_ENTRIES; returns how many. */
+function bounded<T>(map: Map<string, T>): number {
+  let dropped = 0
+  for (; map.size > MAX_ENTRIES; dropped++) map.delete(map.keys().next().value as string)
+  return dropped
 }
 
 export function createIncidentState(stateDir: string): IncidentState {
@@ -78,6 +83,7 @@ export function createIncidentState(stateDir: string): IncidentState {
   const paged = new Map(Object.entries(initial.paged))
   const pending = new Map(Object.entries(initial.pending))
   let dirty = false
+  let dropped = 0
 
   function save(): void {
     const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending) }
@@ -102,14 +108,14 @@ export function createIncidentState(stateDir: string): IncidentState {
       }
       if (firesNow || pending.has(key)) return
       pending.set(key, entry)
-      bounded(pending)
+      dropped += bounded(pending)
       save()
     },
     notified(key, rule, now) {
       pending.delete(key)
       paged.delete(key)
       paged.set(key, { rule, notifiedAt: now, lastSeen: now })
-      bounded(paged)
+      dropped += bounded(paged)
       save()
     },
     resolved(key) {
@@ -139,6 +145,9 @@ export function createIncidentState(stateDir: string): IncidentState {
     },
     get size() {
       return { paged: paged.size, pending: pending.size }
+    },
+    get dropped() {
+      return dropped
     },
   }
 }

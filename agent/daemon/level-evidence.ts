@@ -29,7 +29,7 @@ const isSpaceLike = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0
 /**
  * The value V of a line that starts `{"level":V,` with V of 1 to 3 digits, or -1 for any other line.
  * For such a line every path of the full parse gives V unless the line holds another top-level
- * `level` key (see `JSON_EXTRA_LEVEL_KEYS`): JSON.parse reads V when the line is valid JSON, and
+ * `level` key (see `otherLevelKeyAt`): JSON.parse reads V when the line is valid JSON, and
  * detect-level's broken-JSON rule (`^\{.{0,200}?"level"\s*:\s*(\d{1,3})\b`) matches V first when
  * it is not.
  */
@@ -49,17 +49,33 @@ export function jsonPrefixLevel(buf: Buffer, start: number, end: number): number
   return value
 }
 
+/** Where the `v` of `level` sits in a line starting `{"level":`. */
+export const JSON_PREFIX_V_AT = 4
+
+/** The end of a `"level"` key, searched from its rarest byte. */
+export const JSON_LEVEL_KEY_END = Buffer.from('vel"')
+
+/** A JSON key spelled with escapes holds `\u` (no other escape makes letters). */
+export const JSON_KEY_ESCAPE = Buffer.from('\\u')
+
 /**
- * Byte strings whose absence proves that a `{"level":V,` line has no other top-level `level` key
- * (JSON.parse keeps the last of duplicate keys): a later top-level key follows a comma, possibly
- * with JSON whitespace (space, tab, CR) before its quote; a key spelled with escapes holds `\u`.
+ * At buf[at] (the `v` of a `vel"` hit): a `"level"` key after a comma or JSON whitespace (space,
+ * tab, CR), the way a later top-level key would be written; JSON.parse keeps the last of duplicate
+ * keys, so a `{"level":V,` line holding one may have another level than V.
  */
-export const JSON_EXTRA_LEVEL_KEYS: readonly string[] = [',"level', ' "level', '\t"level', '\r"level', '\\u']
+export function otherLevelKeyAt(buf: Buffer, at: number): boolean {
+  if (buf[at - 1] !== 0x65 /* e */ || buf[at - 2] !== 0x6c /* l */ || buf[at - 3] !== QUOTE) return false
+  const before = buf[at - 4]
+  return before === COMMA || before === 0x20 || before === 0x09 || before === 0x0d
+}
+
+// By first byte, once: this runs for every plain-text line.
+const GLOG_BY_BYTE = new Int16Array(256).fill(-1)
+for (const [letter, level] of Object.entries(GLOG_LEVELS)) GLOG_BY_BYTE[letter.charCodeAt(0)] = level
 
 /** The level glog's layout (`E1122 ...`) would give a line starting with this byte, or -1. */
 export function glogLevel(first: number | undefined): number {
-  if (first === undefined) return -1
-  return GLOG_LEVELS[String.fromCharCode(first)] ?? -1
+  return first === undefined ? -1 : (GLOG_BY_BYTE[first & 0xff] as number)
 }
 
 /**
@@ -74,12 +90,11 @@ export function upperCaseNeedles(threshold: number): string[] {
   return [...new Set(kept)].sort()
 }
 
-/** The ASCII letters at buf[at..], at most WORD_MAX of them, as detect-level's `[A-Za-z]{3,11}` would take them. */
-function wordAt(buf: Buffer, at: number, end: number): { word: string; next: number } | undefined {
+/** Where the ASCII letters at buf[at..] end (at most WORD_MAX of them, as detect-level's `[A-Za-z]{3,11}` takes them), or -1 for fewer than WORD_MIN. */
+function wordEnd(buf: Buffer, at: number, end: number): number {
   let i = at
   while (i < end && i - at < WORD_MAX && isLetter(buf[i] as number)) i++
-  if (i - at < WORD_MIN) return undefined
-  return { word: buf.toString('latin1', at, i), next: i }
+  return i - at < WORD_MIN ? -1 : i
 }
 
 function atLeast(word: string, threshold: number): boolean {
@@ -90,9 +105,10 @@ function atLeast(word: string, threshold: number): boolean {
 /** `[word]` or `<word>` at buf[at] (the bracket) naming a level at or above the threshold. */
 export function bracketTokenAt(buf: Buffer, at: number, end: number, threshold: number): boolean {
   const close = buf[at] === LESS ? GREATER : CLOSE_BRACKET
-  const found = wordAt(buf, at + 1, end)
-  if (found === undefined || buf[found.next] !== close || found.next >= end) return false
-  return atLeast(found.word, threshold)
+  // Checked before the word is made a string: most brackets in logs hold no level.
+  const wordStop = wordEnd(buf, at + 1, end)
+  if (wordStop === -1 || wordStop >= end || buf[wordStop] !== close) return false
+  return atLeast(buf.toString('latin1', at + 1, wordStop), threshold)
 }
 
 /** `<PRI>` at buf[at], the start of a line, whose syslog severity is at or above the threshold. */
@@ -117,8 +133,8 @@ export function levelKeyTokenAt(buf: Buffer, at: number, end: number, threshold:
   i++
   while (i < end && isSpaceLike(buf[i] as number)) i++
   if (i < end && buf[i] === QUOTE) i++
-  const found = wordAt(buf, i, end)
-  return found !== undefined && atLeast(found.word, threshold)
+  const wordStop = wordEnd(buf, i, end)
+  return wordStop !== -1 && atLeast(buf.toString('latin1', i, wordStop), threshold)
 }
 
 export const OPEN_BRACE_BYTE = OPEN_BRACE

@@ -1,7 +1,7 @@
 // Where notifications go: the real API of the config, or the embedded sandbox started here (the
 // default), which also provides the lead and activity webhooks and a web inbox.
 import type { CrmConfig, MessagingConfig } from '../config/types'
-import { startSandbox, type Sandbox } from '../sandbox/server'
+import type { Sandbox } from '../sandbox/server'
 
 export interface CrmEndpoint {
   leadWebhook: string
@@ -40,6 +40,8 @@ export async function startMessagingEndpoint(config: MessagingConfig): Promise<M
       close: async () => {},
     }
   }
+  // Loaded only when embedded: an agent talking to a real API never pays for the sandbox's modules.
+  const { startSandbox } = await import('../sandbox/server.js')
   const sandbox: Sandbox = await startSandbox({
     host: config.listen.host,
     port: config.listen.port,

@@ -12,6 +12,7 @@ import { createCandidateFilter, type CandidateFilter } from './candidate-filter'
 import type { AlertPipeline } from './alert-pipeline'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import type { AgentLogger } from './logger'
+import type { Tap } from './tap'
 
 export interface SourceReader {
   readonly name: string
@@ -32,6 +33,10 @@ export interface SourceReaderOptions {
   pipeline: () => AlertPipeline
   log: AgentLogger
   now?: () => number
+  /** Pass-everything mode: every line read, before the filter and before the commit. */
+  tap?: Tap | undefined
+  /** Makes what the pipeline queued durable; runs before a checkpoint write takes its offsets. */
+  beforeCheckpointWrite?: () => void
 }
 
 const OPEN_BRACE = 0x7b
@@ -65,6 +70,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       checkpointDelayMs: CHECKPOINT_DELAY_MS,
       checkpointPath: join(checkpoints, `${source.name}.json`),
       onWarning: (err) => log.warn({ source: source.name, code: err.code }, err.message),
+      beforeCheckpointWrite: options.beforeCheckpointWrite,
     })
   } catch (err) {
     throw new DaemonError(DaemonErrorCodes.SOURCE, `sources ${source.name}: ${(err as Error).message}`, { cause: err })
@@ -96,16 +102,25 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
         filter = createCandidateFilter(lowest)
         filterLevel = lowest
       }
+      options.tap?.write(source.name, batch)
       const at = now()
       // Most lines are below every rule: the filter drops them on a search of the read buffer,
       // never looking at them one by one.
       const { candidates, notJson } = (filter as CandidateFilter)(batch)
       if (source.format === 'json') parseErrors += notJson
+      // What was skipped is said where it is (file, and the offset just past the line): one line per
+      // cut line, one per batch for lines that are not the JSON they look like.
+      let notParsed = 0
+      let firstNotParsed = 0
       for (const tailLine of candidates) {
         const data = tailLine.data
         const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
         if (debug) log.debug({ source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation }, 'candidate line')
-        if (parsed.parseError && data[0] === OPEN_BRACE) parseErrors++
+        if (tailLine.truncated) log.warn({ source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`)
+        if (parsed.parseError && data[0] === OPEN_BRACE) {
+          parseErrors++
+          if (notParsed++ === 0) firstNotParsed = tailLine.offset
+        }
         try {
           pipeline.ingest(parsed.line, at)
         } catch (err) {
@@ -115,6 +130,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
           return
         }
       }
+      if (notParsed > 0) log.warn({ source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed }, `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`)
       commit(batch)
     }
   })().catch((err: unknown) => {

@@ -92,7 +92,7 @@ export interface MessagingClient {
   /** Chat groups of an instance; `body` is the optional JSON body one sample of the spec sends. */
   getChatGroups(query: ChatGroupQuery, options?: CallOptions): Promise<WireChatGroup[]>
 
-  /** Closes idle keep-alive sockets (unless a dispatcher was passed in). */
+  /** Waits for exchanges under way, then closes the keep-alive sockets (unless an `agent` was passed in). */
   close(): Promise<void>
 }
 
@@ -152,7 +152,10 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
         operation,
         method: 'POST',
         url,
-        headers: { apikey: options.apiKey, 'content-type': 'application/json' },
+        headers:
+          callOptions?.idempotencyKey === undefined
+            ? { apikey: options.apiKey, 'content-type': 'application/json' }
+            : { apikey: options.apiKey, 'content-type': 'application/json', 'idempotency-key': callOptions.idempotencyKey },
         body: JSON.stringify(body),
         secretUrl: false,
         sends: true,

@@ -1,10 +1,12 @@
-// What both clients share: a keep-alive dispatcher, the User-Agent, the redactor and the caller.
+// What both clients share: the keep-alive agents, the User-Agent, the redactor and the caller.
 
-import { Agent, type Dispatcher } from 'undici'
+import * as http from 'node:http'
+import * as https from 'node:https'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff'
 import { MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
+import { CLIENT_CLOSED, exchange, TransportError, type Exchange, type HttpAgent } from './transport'
 import { userAgent } from './version'
 
 export interface ConnectionOptions {
@@ -15,8 +17,12 @@ export interface ConnectionOptions {
   keepAliveTimeoutMs?: number
   /** Sockets per origin; default 16. */
   connections?: number
-  /** Bring your own undici dispatcher (then `close()` leaves it open). */
-  dispatcher?: Dispatcher
+  /**
+   * Bring your own `http.Agent` (http: URLs) or `https.Agent` (https: URLs; custom `ca`, proxies
+   * through `createConnection`...). `close()` then leaves it open; the options above that shape
+   * the client's own agents (`keepAliveTimeoutMs`, `connections`) do not apply to it.
+   */
+  agent?: HttpAgent
   /** Sees every request, response, retry and failure, with secrets masked. */
   onDebug?: (event: DebugEvent) => void
   /** Jitter source; tests pin it. */
@@ -49,16 +55,39 @@ export function createConnection(
       field: 'retry.retries',
     })
   }
-  const owned = options.dispatcher === undefined
-  const dispatcher =
-    options.dispatcher ??
-    new Agent({
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
-      connections: options.connections ?? 16,
-    })
+  const given = options.agent
+  const agentOptions: http.AgentOptions = {
+    keepAlive: true,
+    // TCP keep-alive probes on an idle socket, so a peer that vanished is noticed.
+    keepAliveMsecs: 1000,
+    // How long a free socket is kept; Node shortens it to a server's `Keep-Alive: timeout=` hint.
+    timeout: options.keepAliveTimeoutMs ?? 30_000,
+    maxSockets: options.connections ?? 16,
+    maxFreeSockets: options.connections ?? 16,
+  }
+  // One agent per protocol, made on first use: a client that only talks http never loads TLS state.
+  let httpAgent: http.Agent | undefined
+  let httpsAgent: https.Agent | undefined
+  function agentFor(url: URL): HttpAgent {
+    if (given !== undefined) return given
+    if (url.protocol === 'https:') return (httpsAgent ??= new https.Agent(agentOptions))
+    return (httpAgent ??= new http.Agent(agentOptions))
+  }
+  let closed = false
+  const inFlight = new Set<Promise<unknown>>()
+  const send: Exchange = (request) => {
+    if (closed) return Promise.reject(new TransportError('the client is closed', 'setup', CLIENT_CLOSED))
+    const pending = exchange(request, agentFor(request.url))
+    inFlight.add(pending)
+    const forget = (): void => {
+      inFlight.delete(pending)
+    }
+    pending.then(forget, forget)
+    return pending
+  }
   const redact = createRedactor(secrets)
   const call = createHttpCaller({
-    dispatcher,
+    exchange: send,
     userAgent: userAgent(),
     timeoutMs: options.timeoutMs ?? 10_000,
     retry,
@@ -71,7 +100,11 @@ export function createConnection(
     call,
     redact,
     async close() {
-      if (owned) await dispatcher.close()
+      // Exchanges under way finish (each bounded by its timeout); attempts after this fail at once.
+      closed = true
+      await Promise.allSettled([...inFlight])
+      httpAgent?.destroy()
+      httpsAgent?.destroy()
     },
   }
 }

@@ -2,7 +2,6 @@
 // of both clients goes through createHttpCaller; retrying lives here and nowhere else.
 
 import { setTimeout as delay } from 'node:timers/promises'
-import { request, type Dispatcher } from 'undici'
 import { retryDelay, parseRetryAfter, type RetryPolicy } from './backoff'
 import {
   MessagingAbortedError,
@@ -11,6 +10,7 @@ import {
   MessagingErrorCodes,
   MessagingMalformedResponseError,
   MessagingNetworkError,
+  MessagingOptionError,
   MessagingRateLimitError,
   MessagingRejectedError,
   MessagingRequestError,
@@ -19,6 +19,7 @@ import {
 } from './errors'
 import { detectOutcome, type ParsedBody } from './outcome'
 import { clipBody, describeUrl, type Redactor } from './redact'
+import { CLIENT_CLOSED, TransportError, type Exchange } from './transport'
 import type { HttpMethod, OperationName } from './wire'
 
 export interface CallSpec {
@@ -41,6 +42,12 @@ export interface CallOptions {
   timeoutMs?: number
   /** Overrides parts of the client's retry policy for this call. */
   retry?: Partial<RetryPolicy>
+  /**
+   * Sent as the `Idempotency-Key` header of a send (the same on every retry), so the far end can
+   * tell a resend of one notification from a new one. The spec does not name the header: an API
+   * that ignores it loses nothing; the sandbox records it.
+   */
+  idempotencyKey?: string
 }
 
 export interface CallResult {
@@ -64,7 +71,8 @@ export type DebugEvent =
   | { type: 'failure'; operation: OperationName; attempts: number; code: string; message: string }
 
 export interface HttpCallerOptions {
-  dispatcher: Dispatcher
+  /** Carries one attempt over the wire (connection.ts binds it to the keep-alive agents). */
+  exchange: Exchange
   userAgent: string
   timeoutMs: number
   retry: RetryPolicy
@@ -77,25 +85,13 @@ export interface HttpCallerOptions {
 
 export type HttpCaller = (spec: CallSpec, options?: CallOptions) => Promise<CallResult>
 
-// Failing before the connection exists means the far end never saw the request: safe to repeat.
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-])
+/** Bodies past this are not read: no API response of the spec comes near it, and a daemon's memory
+ * must not follow whatever a proxy or a broken server decides to send. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 
-function errorCodeOf(err: unknown): string | undefined {
-  let current: unknown = err
-  for (let i = 0; i < 4 && typeof current === 'object' && current !== null; i++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
+// Failing before the connection exists means the far end never saw the request: safe to repeat.
+// The transport also reports the phase (no socket was open yet); these codes say it on their own.
+const CONNECT_PHASE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
 
 function statusError(
   operation: OperationName,
@@ -141,7 +137,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 }
 
 export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
-  const { dispatcher, redact, onDebug } = options
+  const { exchange, redact, onDebug } = options
   const random = options.random ?? Math.random
 
   function debug(event: DebugEvent): void {
@@ -178,23 +174,29 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const started = performance.now()
     let status: number
     let text: string
+    let truncated: boolean
     let contentType: string | undefined
     let retryAfter: string | undefined
     try {
-      const res = await request(spec.url, {
+      const res = await exchange({
+        url: spec.url,
         method: spec.method,
         headers,
         body: spec.body,
         signal: combined,
-        dispatcher,
+        maxBodyBytes: MAX_RESPONSE_BYTES,
       })
-      status = res.statusCode
+      status = res.status
       contentType = firstHeader(res.headers['content-type'])
       retryAfter = firstHeader(res.headers['retry-after'])
-      text = await res.body.text()
+      text = res.text
+      truncated = res.truncated
     } catch (err) {
       clearTimeout(timer)
       const where = describeUrl(spec.url, spec.secretUrl)
+      const failure = err instanceof TransportError ? err : new TransportError(String(err), 'connected', undefined, err)
+      const code = failure.code
+      const reason = redact(failure.message)
       if (signal?.aborted === true) {
         throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
           operation: spec.operation,
@@ -203,18 +205,37 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
         })
       }
       if (timeout.aborted) {
+        // Still connecting when the time ran out: the request never left, so even a send may be repeated.
         throw new MessagingTimeoutError(
           MessagingErrorCodes.TIMEOUT,
           `${spec.operation}: no complete response from ${where} within ${timeoutMs} ms`,
-          { operation: spec.operation, recoverable: true, ambiguous: true, cause: err },
+          { operation: spec.operation, recoverable: true, ambiguous: failure.phase === 'connected', cause: err },
         )
       }
-      const code = errorCodeOf(err)
-      const reason = redact(err instanceof Error ? err.message : String(err))
+      if (code === CLIENT_CLOSED) {
+        throw new MessagingNetworkError(MessagingErrorCodes.NETWORK, `${spec.operation}: the client is closed`, {
+          operation: spec.operation,
+          cause: err,
+        })
+      }
+      if (failure.phase === 'setup') {
+        // Node refused to build the request (a header value it cannot send, an agent for the other
+        // protocol): no retry can change that.
+        throw new MessagingOptionError(
+          MessagingErrorCodes.INVALID_OPTION,
+          `${spec.operation}: the request to ${where} cannot be sent: ${code === undefined ? '' : `${code} `}${reason}`,
+          { operation: spec.operation, cause: err },
+        )
+      }
       throw new MessagingNetworkError(
         MessagingErrorCodes.NETWORK,
         `${spec.operation}: network error talking to ${where}: ${code === undefined ? '' : `${code} `}${reason}`,
-        { operation: spec.operation, recoverable: true, ambiguous: code === undefined || !CONNECT_PHASE_CODES.has(code), cause: err },
+        {
+          operation: spec.operation,
+          recoverable: true,
+          ambiguous: failure.phase === 'connected' && (code === undefined || !CONNECT_PHASE_CODES.has(code)),
+          cause: err,
+        },
       )
     }
     clearTimeout(timer)
@@ -226,6 +247,14 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       durationMs: performance.now() - started,
       body: redact(clipBody(text)),
     })
+    if (truncated && status >= 200 && status < 300) {
+      // A 2xx whose body was cut cannot be read; repeating it would fetch the same flood again.
+      throw new MessagingMalformedResponseError(
+        MessagingErrorCodes.MALFORMED_RESPONSE,
+        `${spec.operation}: HTTP ${status} with a body over ${MAX_RESPONSE_BYTES} bytes, not read`,
+        { operation: spec.operation, status, rawBody: redact(clipBody(text)), ambiguous: true },
+      )
+    }
     const outcome = detectOutcome(status, text, contentType)
     if (outcome.ok) return { status, body: outcome.body, attempts: attempt }
     if (outcome.reason === 'status') {

@@ -27,6 +27,11 @@ export interface LeadWebhookClient {
   close(): Promise<void>
 }
 
+/** The send's own headers, plus `Idempotency-Key` when the caller gave one (see CallOptions). */
+function withKey(headers: Record<string, string>, callOptions: CallOptions | undefined): Record<string, string> {
+  return callOptions?.idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': callOptions.idempotencyKey }
+}
+
 function missing(field: string): MessagingValidationError {
   return new MessagingValidationError(undefined, [{ field, message: 'is required for this call' }])
 }
@@ -50,7 +55,7 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
           operation: 'create_lead',
           method: 'POST',
           url: leadUrl,
-          headers: { 'content-type': 'application/json' },
+          headers: withKey({ 'content-type': 'application/json' }, callOptions),
           body: JSON.stringify(body),
           secretUrl: true,
           sends: true,
@@ -80,7 +85,7 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
           operation: 'add_activities',
           method: 'POST',
           url: activityUrl,
-          headers: { 'content-type': 'application/json', 'x-o-token': options.activityToken },
+          headers: withKey({ 'content-type': 'application/json', 'x-o-token': options.activityToken }, callOptions),
           body: JSON.stringify(body),
           secretUrl: false,
           sends: true,

@@ -1,5 +1,6 @@
 // Retry delays of the outbox: capped exponential with half jitter, so a crowd of failed messages
-// spreads out but none waits less than half its step. A server's Retry-After wins when longer.
+// spreads out but none waits less than half its step. A server's Retry-After wins when longer,
+// even when it is longer than the cap: calling sooner than asked only earns another refusal.
 
 export interface OutboxBackoff {
   minDelayMs: number
@@ -12,5 +13,5 @@ export const DEFAULT_OUTBOX_BACKOFF: OutboxBackoff = { minDelayMs: 500, maxDelay
 export function outboxDelay(attempts: number, policy: OutboxBackoff, random: () => number, retryAfterMs?: number): number {
   const step = Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** Math.max(0, attempts - 1))
   const delay = Math.floor(step / 2 + (random() * step) / 2)
-  return retryAfterMs === undefined ? delay : Math.max(delay, Math.min(retryAfterMs, policy.maxDelayMs))
+  return retryAfterMs === undefined ? delay : Math.max(delay, Math.ceil(retryAfterMs))
 }

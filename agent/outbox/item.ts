@@ -10,6 +10,8 @@ export interface OutboxItem {
   attempts: number
   nextAttemptAt: number
   lastError?: string | undefined
+  /** The server's Retry-After: no attempt before this, not even while draining or after a restart. */
+  notBefore?: number | undefined
 }
 
 export interface DeadLetter extends OutboxItem {
@@ -18,9 +20,19 @@ export interface DeadLetter extends OutboxItem {
   reason: string
 }
 
-/** What the journal holds, one per line. */
+/** Where the reading of the spill files has got to: segment number and byte offset in it. */
+export interface SpillCursor {
+  seg: number
+  offset: number
+}
+
+/**
+ * What the journal holds, one per line. An `add` of an item taken from the spill carries the
+ * cursor just past it, so moving an item from the spill into the journal is one write.
+ */
 export type JournalRecord =
-  | { op: 'add'; item: OutboxItem }
-  | { op: 'retry'; id: string; attempts: number; nextAttemptAt: number; lastError: string }
+  | { op: 'add'; item: OutboxItem; spill?: SpillCursor }
+  | { op: 'retry'; id: string; attempts: number; nextAttemptAt: number; lastError: string; notBefore?: number }
   | { op: 'done'; id: string }
   | { op: 'dead'; id: string; deadAt: number; reason: string }
+  | { op: 'spill'; seg: number; offset: number }

@@ -1,12 +1,17 @@
-// The notification queue between deciding to alert and the messaging API. An item is journaled
+// The notification queue between deciding to alert and the messaging API. An item is on disk
 // before enqueue() returns; a delivery that fails recoverably (the `recoverable` flag of
-// MessagingApiError) waits a capped backoff and is tried again; a permanent failure, or too many
-// attempts, makes it a dead letter. drain(timeoutMs) is the bounded shutdown: it keeps delivering,
-// with backoff squeezed into the time left, and reports what could not be sent.
+// MessagingApiError) waits a capped backoff and is tried again, for as long as the item is younger
+// than `maxAgeMs`, so an outage of hours loses nothing; a permanent failure makes it a dead letter
+// at once. A server's Retry-After is a floor nothing lowers: not the backoff cap, not drain(), not a
+// restart. drain(timeoutMs) is the bounded shutdown: it keeps delivering, with backoff squeezed
+// into the time left, and reports what could not be sent.
+//
+// Memory is bounded: at most `memoryItems` items are held (the window, journaled); beyond that new
+// items go to the spill on disk, in order, and come back into the window as it drains.
 import { randomUUID } from 'node:crypto'
 import { DEFAULT_OUTBOX_BACKOFF, outboxDelay, type OutboxBackoff } from './backoff'
 import { OutboxError, OutboxErrorCodes } from './errors'
-import type { DeadLetter, OutboxItem } from './item'
+import type { DeadLetter, JournalRecord, OutboxItem } from './item'
 import { createFileStore, createMemoryStore, type OutboxStore } from './store'
 
 export type SendFn = (item: OutboxItem) => Promise<void>
@@ -15,8 +20,14 @@ export interface OutboxOptions {
   /** Journal file; without it the queue is in memory only. */
   path?: string | undefined
   send: SendFn
-  /** Attempts before an item becomes a dead letter; default 10. */
-  maxAttempts?: number
+  /** Attempts before an item becomes a dead letter; default: no limit (see `maxAgeMs`). */
+  maxAttempts?: number | undefined
+  /** A recoverable failure of an item older than this makes it a dead letter; default 6 hours. */
+  maxAgeMs?: number | undefined
+  /** Most items held in memory (with `path`); the rest wait in the spill on disk. Default 1000. */
+  memoryItems?: number | undefined
+  /** Size at which a spill segment file is closed and a new one started; default 64 MiB. */
+  spillSegmentBytes?: number | undefined
   backoff?: Partial<OutboxBackoff>
   /** Deliveries in flight at once; default 2. */
   concurrency?: number
@@ -33,7 +44,10 @@ export interface OutboxOptions {
 }
 
 export interface OutboxStats {
+  /** Everything not delivered yet: in memory and spilled. */
   pending: number
+  /** Of `pending`, the items on disk only. */
+  spilled: number
   inFlight: number
   delivered: number
   retried: number
@@ -54,6 +68,14 @@ export interface Outbox {
   close(): Promise<void>
   stats(): OutboxStats
   deadLetters(): readonly DeadLetter[]
+  /** Items pending in memory (the window, oldest first); spilled ones are not listed. */
+  pendingItems(): OutboxItem[]
+  /**
+   * fsyncs the journal and the spill: everything enqueued so far then survives a crash of the
+   * machine, not just of the process. Call it before committing what the items were made from.
+   * Failures go to `onError` (never thrown).
+   */
+  sync(): void
 }
 
 interface FailureInfo {
@@ -76,6 +98,14 @@ function describeFailure(err: unknown): FailureInfo {
   }
 }
 
+const DEFAULT_MAX_AGE_MS = 6 * 60 * 60 * 1000
+const DEFAULT_MEMORY_ITEMS = 1000
+
+/** Now, or later if the server asked for later. */
+function earliest(item: OutboxItem, t: number): number {
+  return Math.max(Math.min(item.nextAttemptAt, t), item.notBefore ?? 0)
+}
+
 function positive(value: number | undefined, fallback: number, path: string): number {
   if (value === undefined) return fallback
   if (!Number.isFinite(value) || value < 1) {
@@ -85,7 +115,9 @@ function positive(value: number | undefined, fallback: number, path: string): nu
 }
 
 export function createOutbox(options: OutboxOptions): Outbox {
-  const maxAttempts = positive(options.maxAttempts, 10, 'outbox.maxAttempts')
+  const maxAttempts = positive(options.maxAttempts, Infinity, 'outbox.maxAttempts')
+  const maxAgeMs = positive(options.maxAgeMs, DEFAULT_MAX_AGE_MS, 'outbox.maxAgeMs')
+  const memoryItems = positive(options.memoryItems, DEFAULT_MEMORY_ITEMS, 'outbox.memoryItems')
   const concurrency = positive(options.concurrency, 2, 'outbox.concurrency')
   const maxDead = options.maxDeadLetters ?? 100
   const backoff: OutboxBackoff = { ...DEFAULT_OUTBOX_BACKOFF, ...options.backoff }
@@ -93,12 +125,17 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const random = options.random ?? Math.random
   const retryAmbiguous = options.retryAmbiguous ?? true
   const onError = options.onError ?? (() => {})
-  const store: OutboxStore = options.path === undefined ? createMemoryStore() : createFileStore(options.path)
+  const store: OutboxStore =
+    options.path === undefined
+      ? createMemoryStore()
+      : createFileStore(options.path, { maxSegmentBytes: options.spillSegmentBytes, onError: (err) => onError(err) })
 
+  /** The window: items in memory, in enqueue order. */
   const queue = new Map<string, OutboxItem>()
   for (const item of store.load()) {
-    // A restart is a fresh chance: backoff computed by the previous run is not waited out.
-    item.nextAttemptAt = Math.min(item.nextAttemptAt, now())
+    // A restart is a fresh chance: backoff computed by the previous run is not waited out (a
+    // server's Retry-After is).
+    item.nextAttemptAt = earliest(item, now())
     queue.set(item.id, item)
   }
   const inFlight = new Set<string>()
@@ -124,11 +161,34 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (store.records > 1000 && store.records > queue.size * 4) journal(() => store.compact([...queue.values()]))
   }
 
+  /** Brings spilled items back into the window while it has room. */
+  function refill(): void {
+    if (closed) return
+    while (queue.size < memoryItems && store.spilled > 0) {
+      let item: OutboxItem | undefined
+      journal(() => {
+        item = store.unspill()
+      })
+      if (item === undefined) return
+      item.nextAttemptAt = earliest(item, now())
+      queue.set(item.id, item)
+    }
+  }
+
   function settle(item: OutboxItem): void {
     queue.delete(item.id)
     inFlight.delete(item.id)
+    refill()
     maybeCompact()
+    closeStoreWhenIdle()
   }
+
+  function closeStoreWhenIdle(): void {
+    // An attempt still in flight at close() journals its outcome when it ends.
+    if (closed && inFlight.size === 0) journal(() => store.close())
+  }
+
+  const pending = (): number => queue.size + store.spilled
 
   function toDead(item: OutboxItem, reason: string): void {
     const letter: DeadLetter = { ...item, deadAt: now(), reason }
@@ -152,26 +212,34 @@ export function createOutbox(options: OutboxOptions): Outbox {
     } catch (err) {
       const failure = describeFailure(err)
       const retryable = failure.recoverable && (retryAmbiguous || !failure.ambiguous)
-      if (!retryable || item.attempts >= maxAttempts || closed) {
-        if (closed && retryable && item.attempts < maxAttempts) {
-          // Shutting down: keep it journaled for the next start instead of giving up.
-          inFlight.delete(item.id)
-          return
-        }
+      const t = now()
+      const expired = item.attempts >= maxAttempts || t - item.createdAt >= maxAgeMs
+      item.lastError = `${failure.reason}: ${failure.message}`.slice(0, 500)
+      if (!retryable || expired) {
         toDead(item, failure.reason)
         return
       }
       retried++
       const delay = outboxDelay(item.attempts, backoff, random, failure.retryAfterMs)
       // While draining, waits shrink to fit several more attempts into the time left, but never
-      // below the base delay: hammering a struggling API only burns attempts.
-      const squeezed = deadline === undefined ? delay : Math.min(delay, Math.max(backoff.minDelayMs, (deadline - now()) / 4))
-      item.nextAttemptAt = now() + squeezed
-      item.lastError = `${failure.reason}: ${failure.message}`.slice(0, 500)
-      journal(() =>
-        store.append({ op: 'retry', id: item.id, attempts: item.attempts, nextAttemptAt: item.nextAttemptAt, lastError: item.lastError as string }),
-      )
+      // below the base delay (hammering a struggling API only burns attempts) nor below what the
+      // server asked for.
+      const squeezed =
+        deadline === undefined ? delay : Math.max(failure.retryAfterMs ?? 0, Math.min(delay, Math.max(backoff.minDelayMs, (deadline - t) / 4)))
+      item.nextAttemptAt = t + squeezed
+      item.notBefore = failure.retryAfterMs === undefined ? undefined : t + failure.retryAfterMs
+      const record: JournalRecord = {
+        op: 'retry',
+        id: item.id,
+        attempts: item.attempts,
+        nextAttemptAt: item.nextAttemptAt,
+        lastError: item.lastError,
+        ...(item.notBefore === undefined ? {} : { notBefore: item.notBefore }),
+      }
+      // Shutting down: it stays journaled for the next start (settled only by done or dead).
+      journal(() => store.append(record))
       inFlight.delete(item.id)
+      closeStoreWhenIdle()
     }
   }
 
@@ -193,7 +261,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         soonest = due
       }
     }
-    if (queue.size === 0) {
+    if (pending() === 0) {
       for (const wake of idleWaiters) wake()
       idleWaiters.clear()
       return
@@ -206,23 +274,39 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   // Items left by a previous run go out without waiting for new ones.
-  if (queue.size > 0) pump()
+  refill()
+  if (pending() > 0) pump()
+
+  /** Spill once the window is full, and keep spilling while anything is spilled: order is kept. */
+  function spillNext(): boolean {
+    return store.canSpill && (store.spilled > 0 || queue.size >= memoryItems)
+  }
 
   return {
     enqueue(kind, payload) {
       if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')
       const t = now()
       const item: OutboxItem = { id: randomUUID(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }
+      if (spillNext()) {
+        try {
+          store.spill(item)
+          return item
+        } catch (err) {
+          // Kept in memory and journaled instead: out of order, but not lost.
+          onError(err as Error)
+        }
+      }
       journal(() => store.append({ op: 'add', item }))
       queue.set(item.id, item)
       pump()
       return item
     },
     async drain(timeoutMs) {
-      if (queue.size === 0) return { drained: true, pending: 0 }
+      if (pending() === 0) return { drained: true, pending: 0 }
       deadline = now() + timeoutMs
-      // Shutdown does not wait out backoff computed in calmer times: everything is tried now.
-      for (const item of queue.values()) item.nextAttemptAt = Math.min(item.nextAttemptAt, now())
+      // Shutdown does not wait out backoff computed in calmer times: everything is tried now
+      // (except what the server asked to wait for).
+      for (const item of queue.values()) item.nextAttemptAt = earliest(item, now())
       let guard: NodeJS.Timeout | undefined
       const idle = new Promise<void>((resolve) => idleWaiters.add(resolve))
       const expired = new Promise<void>((resolve) => {
@@ -232,16 +316,22 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await Promise.race([idle, expired])
       clearTimeout(guard)
       deadline = undefined
-      return { drained: queue.size === 0, pending: queue.size }
+      return { drained: pending() === 0, pending: pending() }
     },
     async close() {
+      if (closed) return
       closed = true
       if (timer !== undefined) clearTimeout(timer)
       for (const wake of idleWaiters) wake()
       idleWaiters.clear()
-      if (queue.size === 0) journal(() => store.compact([]))
+      if (pending() === 0) journal(() => store.compact([]))
+      closeStoreWhenIdle()
     },
-    stats: () => ({ pending: queue.size, inFlight: inFlight.size, delivered, retried, dead: deadCount }),
+    stats: () => ({ pending: pending(), spilled: store.spilled, inFlight: inFlight.size, delivered, retried, dead: deadCount }),
     deadLetters: () => dead,
+    pendingItems: () => [...queue.values()],
+    sync() {
+      if (!closed || inFlight.size > 0) journal(() => store.sync())
+    },
   }
 }

@@ -1,20 +1,38 @@
 // Where the queue lives. In memory by default; with a path, an append-only journal (one JSON record
-// per line) replayed at start and rewritten through a temp file and rename when it has grown well
-// past what is still pending. Dead letters go to `<path>.dead`, one JSON object per line.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+// per line, written through one open fd) replayed at start and rewritten through a temp file and
+// rename when it has grown well past what is still pending, plus the spill (spill.ts) for what does
+// not fit in memory. Dead letters go to `<path>.dead`, one JSON object per line.
+//
+// Appends are not fsynced one by one (a disk flush per alert would cap throughput): they survive a
+// crash of the process, which is the common case. sync() makes everything written so far survive a
+// crash of the machine; the agent calls it before it commits file offsets past those lines.
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { OutboxError, OutboxErrorCodes } from './errors'
-import type { DeadLetter, JournalRecord, OutboxItem } from './item'
+import type { DeadLetter, JournalRecord, OutboxItem, SpillCursor } from './item'
+import { forEachLine } from './line-reader'
+import { openSpill, type Spill } from './spill'
 
 export interface OutboxStore {
-  /** Items still pending from a previous run, in enqueue order. */
+  /** Items still pending from a previous run that belong in memory, in enqueue order. */
   load(): OutboxItem[]
   append(record: JournalRecord): void
   dead(letter: DeadLetter): void
-  /** Rewrites the journal to hold just `pending`. */
+  /** Rewrites the journal to hold just `pending` (and where the spill's reading has got to). */
   compact(pending: readonly OutboxItem[]): void
   /** Journal records written since the last compaction. */
   readonly records: number
+  /** Whether items can go to disk only; the memory store cannot. */
+  readonly canSpill: boolean
+  /** Items on disk only (in the spill). */
+  readonly spilled: number
+  /** Puts an item in the spill (after every item already there). */
+  spill(item: OutboxItem): void
+  /** Moves the oldest spilled item into the journal and returns it; undefined when the spill is empty. */
+  unspill(): OutboxItem | undefined
+  /** fsyncs the journal and the spill (and their directory when files came or went). */
+  sync(): void
+  close(): void
 }
 
 export function createMemoryStore(): OutboxStore {
@@ -24,6 +42,14 @@ export function createMemoryStore(): OutboxStore {
     dead: () => {},
     compact: () => {},
     records: 0,
+    canSpill: false,
+    spilled: 0,
+    spill: () => {
+      throw new Error('the memory store has no spill')
+    },
+    unspill: () => undefined,
+    sync: () => {},
+    close: () => {},
   }
 }
 
@@ -31,68 +57,141 @@ function journalError(message: string, path: string, cause: unknown): OutboxErro
   return new OutboxError(OutboxErrorCodes.JOURNAL, `${message} ${path}: ${(cause as Error).message}`, { path, cause })
 }
 
-/** Replays journal text; a torn last line (a crash mid-append) and unknown ops are skipped. */
-export function replayJournal(text: string): OutboxItem[] {
+const later = (a: SpillCursor, b: SpillCursor): boolean => a.seg > b.seg || (a.seg === b.seg && a.offset > b.offset)
+
+/** Applies journal records one at a time; what is left pending, and the spill cursor, at any point. */
+function createReplay(): { apply(line: string): void; items: Map<string, OutboxItem>; cursor: SpillCursor } {
   const items = new Map<string, OutboxItem>()
-  for (const line of text.split('\n')) {
-    if (line === '') continue
+  const state = { items, cursor: { seg: 0, offset: 0 } as SpillCursor, apply }
+  function moveTo(cursor: SpillCursor | undefined): void {
+    // Cursors only move forward; the newest wins whatever order the records came in.
+    if (cursor !== undefined && typeof cursor.seg === 'number' && typeof cursor.offset === 'number' && later(cursor, state.cursor)) state.cursor = cursor
+  }
+  function apply(line: string): void {
+    if (line === '') return
     let record: JournalRecord
     try {
       record = JSON.parse(line) as JournalRecord
     } catch {
-      continue
+      return // torn by a crash
     }
     switch (record.op) {
       case 'add':
         items.set(record.item.id, record.item)
+        moveTo(record.spill)
         break
       case 'retry': {
         const item = items.get(record.id)
-        if (item) Object.assign(item, { attempts: record.attempts, nextAttemptAt: record.nextAttemptAt, lastError: record.lastError })
+        if (item) Object.assign(item, { attempts: record.attempts, nextAttemptAt: record.nextAttemptAt, lastError: record.lastError, notBefore: record.notBefore })
         break
       }
       case 'done':
       case 'dead':
         items.delete(record.id)
         break
+      case 'spill':
+        moveTo({ seg: record.seg, offset: record.offset })
+        break
     }
   }
-  return [...items.values()]
+  return state
 }
 
-export function createFileStore(path: string): OutboxStore {
+/** Replays journal text; a torn last line (a crash mid-append) and unknown ops are skipped. */
+export function replayJournal(text: string): OutboxItem[] {
+  const replay = createReplay()
+  for (const line of text.split('\n')) replay.apply(line)
+  return [...replay.items.values()]
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  let done = 0
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
+}
+
+function fsyncDir(path: string): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(dirname(path), 'r')
+    fsyncSync(fd)
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is as durable as they allow.
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+export interface FileStoreOptions {
+  /** A spill segment is closed and a new one started past this size; default 64 MiB. */
+  maxSegmentBytes?: number | undefined
+  /** An item taken from the spill that could not be journaled is still returned; the failure goes here. */
+  onError?: ((err: Error) => void) | undefined
+}
+
+export function createFileStore(path: string, options: FileStoreOptions = {}): OutboxStore {
   let records = 0
+  let fd: number | undefined
+  let spill: Spill | undefined
+  let dirChanged = false
   try {
     mkdirSync(dirname(path), { recursive: true })
   } catch (err) {
     throw journalError('cannot create the directory of', path, err)
   }
 
+  function journalFd(): number {
+    fd ??= openSync(path, 'a')
+    return fd
+  }
+
+  function append(record: JournalRecord): void {
+    try {
+      writeAll(journalFd(), `${JSON.stringify(record)}\n`)
+    } catch (err) {
+      throw journalError('cannot append to', path, err)
+    }
+    records++
+  }
+
+  function openedSpill(): Spill {
+    if (spill === undefined) throw new Error('outbox store used before load()')
+    return spill
+  }
+
   const store: OutboxStore = {
     get records() {
       return records
     },
+    canSpill: true,
+    get spilled() {
+      return spill?.count ?? 0
+    },
     load() {
-      if (!existsSync(path)) return []
-      let text: string
+      const replay = createReplay()
       try {
-        text = readFileSync(path, 'utf8')
+        // Line by line: a long journal is never read into memory whole.
+        if (existsSync(path)) forEachLine(path, replay.apply)
       } catch (err) {
         throw journalError('cannot read', path, err)
       }
-      const items = replayJournal(text)
+      const items = [...replay.items.values()]
+      try {
+        spill = openSpill({
+          path,
+          cursor: replay.cursor,
+          skip: new Set(replay.items.keys()),
+          maxSegmentBytes: options.maxSegmentBytes,
+          onCursor: (cursor) => append({ op: 'spill', seg: cursor.seg, offset: cursor.offset }),
+        })
+      } catch (err) {
+        throw journalError('cannot open the spill of', path, err)
+      }
       // Start from a clean journal so the torn tail of a crash is never appended to.
       store.compact(items)
       return items
     },
-    append(record) {
-      try {
-        appendFileSync(path, `${JSON.stringify(record)}\n`)
-      } catch (err) {
-        throw journalError('cannot append to', path, err)
-      }
-      records++
-    },
+    append,
     dead(letter) {
       try {
         appendFileSync(`${path}.dead`, `${JSON.stringify(letter)}\n`)
@@ -103,19 +202,67 @@ export function createFileStore(path: string): OutboxStore {
     compact(pending) {
       const tmp = `${path}.tmp`
       try {
-        const fd = openSync(tmp, 'w')
+        const out = openSync(tmp, 'w')
         try {
-          const text = pending.map((item) => `${JSON.stringify({ op: 'add', item } satisfies JournalRecord)}\n`).join('')
-          writeSync(fd, text)
-          fsyncSync(fd)
+          const cursor = spill?.cursor
+          let text = cursor === undefined ? '' : `${JSON.stringify({ op: 'spill', seg: cursor.seg, offset: cursor.offset } satisfies JournalRecord)}\n`
+          for (const item of pending) text += `${JSON.stringify({ op: 'add', item } satisfies JournalRecord)}\n`
+          writeAll(out, text)
+          fsyncSync(out)
         } finally {
-          closeSync(fd)
+          closeSync(out)
         }
         renameSync(tmp, path)
+        // The old fd points at the replaced file.
+        if (fd !== undefined) closeSync(fd)
+        fd = undefined
+        fsyncDir(path)
       } catch (err) {
         throw journalError('cannot compact', path, err)
       }
       records = pending.length
+    },
+    spill(item) {
+      try {
+        openedSpill().append(item)
+      } catch (err) {
+        throw journalError('cannot spill to the disk next to', path, err)
+      }
+    },
+    unspill() {
+      const s = openedSpill()
+      if (s.count === 0) return undefined
+      let taken: ReturnType<Spill['take']>
+      try {
+        taken = s.take()
+      } catch (err) {
+        throw journalError('cannot read the spill of', path, err)
+      }
+      if (taken === undefined) return undefined
+      try {
+        append({ op: 'add', item: taken.item, spill: taken.cursor })
+        // Only once the item is journaled may the consumed segments go.
+        s.tidy()
+      } catch (err) {
+        // Still in the spill on disk for the next start, and in memory now: not lost either way.
+        options.onError?.(err instanceof OutboxError ? err : journalError('cannot tidy the spill of', path, err))
+      }
+      return taken.item
+    },
+    sync() {
+      try {
+        if (fd !== undefined) fsyncSync(fd)
+        if (spill?.sync().dirChanged === true) dirChanged = true
+        if (dirChanged) fsyncDir(path)
+        dirChanged = false
+      } catch (err) {
+        throw journalError('cannot sync', path, err)
+      }
+    },
+    close() {
+      spill?.close()
+      if (fd !== undefined) closeSync(fd)
+      fd = undefined
     },
   }
   return store

@@ -104,7 +104,10 @@ export function handleApi(operation: OperationName | 'unknown', req: ApiRequest,
     const scheduled = typeof wire['schedule_time'] === 'string' && wire['schedule_time'] !== ''
     // The sandbox delivers instantly: there is no carrier behind it.
     const status: RecordStatus = scheduled ? 'scheduled' : 'delivered'
-    const entry = store.add(send.kind, ({ id, createdAt }) => ({ id, created_at: createdAt, status, ...wire }))
+    // Recorded, not acted on: a resend of one notification shows as two records with one key.
+    const key = req.headers['idempotency-key']
+    const entry = store.add(send.kind, ({ id, createdAt }) =>
+      typeof key === 'string' ? { id, created_at: createdAt, status, ...wire, idempotency_key: key } : { id, created_at: createdAt, status, ...wire })
     const body: WireSendAccepted = {
       status: 'success',
       message: `${send.label} accepted`,

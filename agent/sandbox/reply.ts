@@ -53,8 +53,11 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > MAX_BODY_BYTES) {
+        // The rest is read and dropped rather than the socket destroyed: a client must get the 413,
+        // not a reset connection it would take for a network failure and send again.
+        req.removeAllListeners('data')
+        req.resume()
         reject(new BodyTooLargeError('request body too large'))
-        req.destroy()
         return
       }
       chunks.push(chunk)

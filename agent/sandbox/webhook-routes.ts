@@ -17,6 +17,17 @@ export interface WebhookRequest {
   bodyIsJson: boolean
 }
 
+/**
+ * The `Idempotency-Key` header, if one came: recorded on the lead and on each activity as
+ * `idempotency_key`, never acted on. Whether the real webhooks honour such a key is unknown (the
+ * spec names none), so the emulator records what it was sent rather than assume a dedupe the real
+ * service may not do: a resend shows as a second record with the same key.
+ */
+function keyOf(req: WebhookRequest): { idempotency_key?: string } {
+  const key = req.headers['idempotency-key']
+  return typeof key === 'string' ? { idempotency_key: key } : {}
+}
+
 export function resolveWebhook(pathname: string): { operation: OperationName; account?: string } | undefined {
   if (pathname === ACTIVITY_WEBHOOK_PATH) return { operation: 'add_activities' }
   if (pathname.startsWith(LEAD_WEBHOOK_PREFIX)) {
@@ -39,7 +50,8 @@ export function handleLead(req: WebhookRequest, account: string | undefined, exp
   if (first !== undefined) return leadFailure(400, `${first.field}: ${first.message}`, first.field)
   const lead = req.body as WireLeadRequest
   const leadId = store.nextLeadId()
-  store.add('lead', ({ createdAt }) => ({ id: leadId, lead_id: leadId, created_at: createdAt, ...lead }))
+  const key = keyOf(req)
+  store.add('lead', ({ createdAt }) => ({ id: leadId, lead_id: leadId, created_at: createdAt, ...lead, ...key }))
   const body: WireLeadCreated = { success: true, lead_id: leadId }
   return json(200, body)
 }
@@ -56,8 +68,9 @@ export function handleActivities(req: WebhookRequest, token: string, store: Stor
   const request = req.body as WireActivityRequest
   const leadId = String(request.lead_id)
   if (store.findLead(leadId) === undefined) return apiError(404, `lead_id: no lead ${leadId}`, 'lead_id')
+  const key = keyOf(req)
   for (const activity of request.activities) {
-    store.add('activity', ({ id, createdAt }) => ({ id, created_at: createdAt, lead_id: request.lead_id, ...activity }))
+    store.add('activity', ({ id, createdAt }) => ({ id, created_at: createdAt, lead_id: request.lead_id, ...activity, ...key }))
   }
   // The spec: "no response body and no response headers".
   return { type: 'empty', status: 200 }

@@ -14,6 +14,8 @@ export const TailErrorCodes = {
   FILE_READ: 'LOGX_TAIL_ERR_FILE_READ',
   /** The directory watcher reported an error (permissions, too many watches). */
   WATCH: 'LOGX_TAIL_ERR_WATCH',
+  /** File events came faster than they can be handled: the directories are polled for a while instead. */
+  EVENT_FLOOD: 'LOGX_TAIL_ERR_EVENT_FLOOD',
   /** commit() was given something that is not a batch of this tailer. */
   FOREIGN_BATCH: 'LOGX_TAIL_ERR_FOREIGN_BATCH',
   /** The tailer is closed. */

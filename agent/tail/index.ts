@@ -2,7 +2,8 @@
 
 export { createTailer } from './tailer'
 export type { Tailer, TailFileStatus, TailStats } from './tailer'
-export type { LineBatch } from './batch'
+export { batchLine } from './batch'
+export type { LineBatch, LineChunk } from './batch'
 export type { TailerOptions, StartAt } from './options'
 export type { TailLine } from './line-splitter'
 export { TailError, TailErrorCodes } from './errors'

@@ -1,14 +1,14 @@
 // A byte prefilter over batches: the lines that contain any of the needles, found without decoding
-// or parsing. Lines of a batch that sit back to back in the read buffer are searched with one
-// indexOf per needle over the whole run (a call per line costs more than the search itself),
-// the others one by one.
+// or parsing. The lines of a batch that sit in its read buffer are searched with one indexOf per
+// needle over the whole buffer (a call per line costs more than the search itself), and a hit is
+// mapped to its line by binary search on the line ends; only matching lines become objects.
 //
 // Buffer#indexOf scans fastest for a short pattern whose first byte is rare in the text (it
 // memchr()s for that byte), and JSON is full of `"`, `:` and digits. So each needle is searched
 // through an anchor: the window of up to ANCHOR_BYTES of it that starts with its rarest byte,
 // rarity measured on the first run searched; every anchor hit is then checked against the whole needle.
 
-import { getBatchRun, type LineBatch } from './batch'
+import { batchLine, type LineBatch } from './batch'
 import { TailError, TailErrorCodes } from './errors'
 import type { TailLine } from './line-splitter'
 
@@ -71,31 +71,38 @@ export function createLineMatcher(needles: ReadonlyArray<string | Buffer>): Line
   }
 
   return (batch) => {
-    const lines = batch.lines
-    const run = getBatchRun(batch)
-    if (run === undefined) return lines.filter(lineHas)
-    const { buffer, bufferOffset, start, end } = run
-    if (!anchored) chooseAnchors(buffer.subarray(start, Math.min(end, start + SAMPLE_BYTES)))
-    const hit = new Uint8Array(lines.length)
-    for (let i = 0; i < run.from; i++) if (lineHas(lines[i] as TailLine)) hit[i] = 1
-    for (let i = run.to; i < lines.length; i++) if (lineHas(lines[i] as TailLine)) hit[i] = 1
+    const chunk = batch.chunk
+    if (chunk === undefined) return batch.lines.filter(lineHas)
+    const { buffer, ends, first, maxLineBytes } = chunk
+    const count = ends.length
+    const end = (ends[count - 1] as number) + 1
+    if (!anchored) chooseAnchors(buffer.subarray(chunk.start, Math.min(end, chunk.start + SAMPLE_BYTES)))
+    const hit = new Uint8Array(count)
+    let any = false
     for (const needle of list) {
-      let position = find(needle, buffer, start, end)
-      let low = run.from
+      let position = find(needle, buffer, chunk.start, end)
+      let low = 0
       while (position !== -1) {
-        // First line of the run whose '\n' lies after the match: the line holding it.
-        let high = run.to - 1
+        // First line whose '\n' lies after the match: the line holding it.
+        let high = count - 1
         while (low < high) {
           const middle = (low + high) >>> 1
-          if ((lines[middle] as TailLine).offset - bufferOffset - 1 < position) low = middle + 1
+          if ((ends[middle] as number) < position) low = middle + 1
           else high = middle
         }
-        hit[low] = 1
-        position = find(needle, buffer, (lines[low] as TailLine).offset - bufferOffset, end)
+        const lineStart = low === 0 ? chunk.start : (ends[low - 1] as number) + 1
+        // A cut line is only its first maxLineBytes bytes: a match past them is not in it (nor is
+        // any later one in that line).
+        if (position + needle.bytes.length <= lineStart + maxLineBytes) {
+          hit[low] = 1
+          any = true
+        }
+        position = find(needle, buffer, (ends[low] as number) + 1, end)
       }
     }
     const matched: TailLine[] = []
-    for (let i = 0; i < lines.length; i++) if (hit[i] === 1) matched.push(lines[i] as TailLine)
+    if (first === 1 && lineHas(batchLine(batch, 0))) matched.push(batchLine(batch, 0))
+    if (any) for (let k = 0; k < count; k++) if (hit[k] === 1) matched.push(batchLine(batch, first + k))
     return matched
   }
 }

@@ -1,8 +1,12 @@
 // Cuts file bytes into lines. Pure and synchronous: the reader hands it chunks with their file
-// offset and gets lines back with the offset just past each '\n', the only offsets that are safe
-// to commit (a restart there starts on a line boundary). A line without its '\n' yet is held
-// until the rest arrives, so it is emitted once, whole. A line longer than the cap keeps its first
-// `maxLineBytes` bytes, the rest is skipped up to the '\n', and it is emitted with `truncated`.
+// offset and gets back where each line ends, the offset just past each '\n' being the only kind of
+// offset safe to commit (a restart there starts on a line boundary). A line without its '\n' yet is
+// held until the rest arrives, so it is emitted once, whole. A line longer than the cap keeps its
+// first `maxLineBytes` bytes, the rest is skipped up to the '\n', and it is emitted `truncated`.
+//
+// A chunk's lines come back as positions in an Int32Array, not as objects: a million lines are a
+// million `indexOf` calls and nothing else, and a consumer that filters on bytes builds objects
+// only for the lines it keeps (see batch.ts).
 
 export interface TailLine {
   /** The line's bytes without the '\n' ('\r' of CRLF files is kept). Not decoded: invalid UTF-8 and NUL bytes pass through. */
@@ -13,54 +17,24 @@ export interface TailLine {
   readonly truncated: boolean
 }
 
-/** out[from..to) are views of one buffer, back to back, each followed there by a single '\n'; they span buffer[start..end). */
-export interface ContiguousRun {
-  readonly from: number
-  readonly to: number
+/** The lines one chunk completed. */
+export interface SplitChunk {
+  /** The line that began in an earlier chunk and ends in this one (its bytes copied out), if any. */
+  readonly head: TailLine | undefined
+  /** Where the first line of `ends` starts in the chunk: 0, or just past the head's '\n'. */
   readonly start: number
-  readonly end: number
-}
-
-// Most lines are never looked at (a prefilter skips them), so the Buffer view is made on first
-// access: a million views cost about as much as reading the file.
-class ChunkLine implements TailLine {
-  private view: Buffer | undefined = undefined
-  constructor(
-    private readonly chunk: Buffer,
-    private readonly start: number,
-    private readonly end: number,
-    readonly offset: number,
-    readonly truncated: boolean,
-  ) {}
-
-  get data(): Buffer {
-    if (this.view === undefined) this.view = this.chunk.subarray(this.start, this.end)
-    return this.view
-  }
-
-  // Without it, logging a line would serialize the whole read buffer it points into.
-  toJSON(): { data: Buffer; offset: number; truncated: boolean } {
-    return { data: this.data, offset: this.offset, truncated: this.truncated }
-  }
-}
-
-class HeldLine implements TailLine {
-  constructor(
-    readonly data: Buffer,
-    readonly offset: number,
-    readonly truncated: boolean,
-  ) {}
+  /**
+   * Position in the chunk of the '\n' ending each further line, in order; each starts just past
+   * the one before. A line longer than maxLineBytes (end - start) is cut to it.
+   */
+  readonly ends: Int32Array
 }
 
 export interface LineSplitter {
-  /**
-   * Splits `chunk`, which starts at file offset `chunkOffset`, appending complete lines to `out`.
-   * Returns the run of lines it appended that are back-to-back, uncut views of `chunk`, so a
-   * matcher can search the run in one call instead of line by line.
-   */
-  push(chunk: Buffer, chunkOffset: number, out: TailLine[]): ContiguousRun
-  /** Emits a held partial line as if it ended at `endOffset` (the file will not grow any more). */
-  finish(endOffset: number, out: TailLine[]): void
+  /** Splits `chunk`, which starts at file offset `chunkOffset`; what it returns refers to `chunk`. */
+  push(chunk: Buffer, chunkOffset: number): SplitChunk
+  /** The held partial line as if it ended at `endOffset` (the file will not grow any more), if any. */
+  finish(endOffset: number): TailLine | undefined
   /** Offset just past the last line emitted (or skipped): where a re-read would start. */
   readonly lineStart: number
   /** Bytes held for an incomplete line. */
@@ -69,7 +43,20 @@ export interface LineSplitter {
   readonly truncatedLines: number
 }
 
+/** A line assembled from several chunks: its bytes are a copy, it outlives the read buffers. */
+export class HeldLine implements TailLine {
+  constructor(
+    readonly data: Buffer,
+    readonly offset: number,
+    readonly truncated: boolean,
+  ) {}
+}
+
 const NEWLINE = 0x0a
+const NO_ENDS = new Int32Array(0)
+// Line ends are gathered here, then copied out at their exact count. One for all splitters (push
+// is synchronous), not 16 KiB per file: a tailer may follow hundreds of files.
+let scratch = new Int32Array(4096)
 
 export function createLineSplitter(startOffset: number, maxLineBytes: number): LineSplitter {
   let lineStart = startOffset
@@ -109,53 +96,54 @@ export function createLineSplitter(startOffset: number, maxLineBytes: number): L
   }
 
   return {
-    push(chunk, chunkOffset, out) {
-      let position = 0
+    push(chunk, chunkOffset) {
       const length = chunk.length
-      let from = -1
-      let to = -1
-      let start = 0
-      let end = 0
+      let position = 0
+      let head: TailLine | undefined
+      if (heldBytes > 0 || skipping) {
+        const newline = chunk.indexOf(NEWLINE)
+        if (newline === -1) {
+          hold(chunk)
+          return { head: undefined, start: length, ends: NO_ENDS }
+        }
+        // takeHeld copies (a held line has at least one earlier piece), so the head is never a view
+        // of a buffer the tailer may reuse.
+        const { data, truncated } = takeHeld(chunk.subarray(0, newline))
+        if (truncated) truncatedLines++
+        lineStart = chunkOffset + newline + 1
+        head = new HeldLine(data, lineStart, truncated)
+        position = newline + 1
+      }
+      const start = position
+      let count = 0
       while (position < length) {
         const newline = chunk.indexOf(NEWLINE, position)
         if (newline === -1) {
           hold(chunk.subarray(position))
           break
         }
-        const offset = chunkOffset + newline + 1
-        if (heldBytes === 0 && !skipping) {
-          if (newline - position > maxLineBytes) {
-            truncatedLines++
-            if (from !== -1 && to === -1) to = out.length
-            out.push(new ChunkLine(chunk, position, position + maxLineBytes, offset, true))
-          } else {
-            if (from === -1) {
-              from = out.length
-              start = position
-            }
-            if (to === -1) end = newline + 1
-            out.push(new ChunkLine(chunk, position, newline, offset, false))
-          }
-        } else {
-          const { data, truncated } = takeHeld(chunk.subarray(position, newline))
-          if (truncated) truncatedLines++
-          out.push(new HeldLine(data, offset, truncated))
+        if (newline - position > maxLineBytes) truncatedLines++
+        if (count === scratch.length) {
+          const bigger = new Int32Array(scratch.length * 2)
+          bigger.set(scratch)
+          scratch = bigger
         }
-        lineStart = offset
+        scratch[count++] = newline
         position = newline + 1
       }
-      if (from === -1) return { from: out.length, to: out.length, start: 0, end: 0 }
-      return { from, to: to === -1 ? out.length : to, start, end }
+      if (count === 0) return { head, start, ends: NO_ENDS }
+      lineStart = chunkOffset + (scratch[count - 1] as number) + 1
+      return { head, start, ends: scratch.slice(0, count) }
     },
-    finish(endOffset, out) {
+    finish(endOffset) {
       if (heldBytes === 0 && !skipping) {
         lineStart = Math.max(lineStart, endOffset)
-        return
+        return undefined
       }
       const { data, truncated } = takeHeld(Buffer.alloc(0))
       if (truncated) truncatedLines++
-      out.push(new HeldLine(data, endOffset, truncated))
       lineStart = endOffset
+      return new HeldLine(data, endOffset, truncated)
     },
     get lineStart() {
       return lineStart

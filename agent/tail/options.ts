@@ -35,6 +35,11 @@ export interface TailerOptions {
   cwd?: string
   /** Non-fatal problems (a file that cannot be read, a watcher error, a failed background checkpoint write). */
   onWarning?: (error: TailError) => void
+  /**
+   * Called before each checkpoint write takes its offsets: whatever the consumer did with the
+   * committed lines must be durable by then (the agent fsyncs its outbox here). A throw fails the write.
+   */
+  beforeCheckpointWrite?: () => void
 }
 
 export interface NormalizedTailerOptions {
@@ -49,6 +54,7 @@ export interface NormalizedTailerOptions {
   readonly checkpointDelayMs: number
   readonly cwd: string
   readonly onWarning: (error: TailError) => void
+  readonly beforeCheckpointWrite: (() => void) | undefined
 }
 
 export function normalizeTailerOptions(options: TailerOptions): NormalizedTailerOptions {
@@ -80,10 +86,12 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
     checkpointDelayMs: integer('checkpointDelayMs', 0, 0),
     cwd: options.cwd ?? process.cwd(),
     onWarning: options.onWarning ?? (() => undefined),
+    beforeCheckpointWrite: options.beforeCheckpointWrite,
   }
   if (typeof normalized.reuseBuffers !== 'boolean') problems.push('reuseBuffers: must be a boolean')
   if (typeof normalized.cwd !== 'string') problems.push('cwd: must be a string')
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') problems.push('onWarning: must be a function')
+  if (options.beforeCheckpointWrite !== undefined && typeof options.beforeCheckpointWrite !== 'function') problems.push('beforeCheckpointWrite: must be a function')
   if (problems.length > 0) {
     const path = problems[0]?.split(':')[0]
     throw new TailError(TailErrorCodes.INVALID_OPTION, `invalid tailer options:\n  ${problems.join('\n  ')}`, path === undefined ? {} : { path })

@@ -49,6 +49,10 @@ export interface Source {
   copyOf: Source | undefined
   /** Where reading ended when released. */
   finalOffset: number
+  /** After copy-and-truncate: the copy holding the older lines; this generation is read once it has caught up. */
+  after: Source | undefined
+  /** After copy-and-truncate with no copy found yet: not read before the next tick, in case one turns up. */
+  held: boolean
 }
 
 export interface NewSource {
@@ -86,6 +90,8 @@ export function createSource(init: NewSource): Source {
     successor: undefined,
     copyOf: undefined,
     finalOffset: 0,
+    after: undefined,
+    held: false,
   }
 }
 

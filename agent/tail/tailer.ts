@@ -5,14 +5,13 @@
 
 import { read, type BigIntStats } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
-import { setBatchRun, type LineBatch } from './batch'
+import { createChunkBatch, createLineBatch, lineEndOffset, type LineBatch } from './batch'
 import { createBatchQueue } from './batch-queue'
 import { createCheckpointWriter, loadCheckpoint, type CheckpointEntry, type CheckpointWriter } from './checkpoint-store'
 import { createDiscovery, type Discovery, type PathEvent } from './discovery'
 import { TailError, TailErrorCodes } from './errors'
 import { fileKey, hashHead, headContinues, HEAD_BYTES, readHead, sameFullHead } from './fingerprint'
 import { placeInitialFiles, type Placement } from './initial-placement'
-import type { ContiguousRun, TailLine } from './line-splitter'
 import { normalizeTailerOptions, type NormalizedTailerOptions, type TailerOptions } from './options'
 import { createSource, lastLineEnd, restartAt, type Source, type SourcePhase } from './source'
 
@@ -61,11 +60,14 @@ export interface Tailer extends AsyncIterable<LineBatch> {
   close(): Promise<void>
 }
 
-type Job = { readonly kind: 'path'; readonly event: PathEvent; readonly path: string } | { readonly kind: 'tick' }
+type PathJob = { readonly kind: 'path'; readonly event: PathEvent; readonly path: string }
+type Job = PathJob | { readonly kind: 'tick' }
 
 interface PendingTruncation {
   readonly source: Source
   readonly lineStart: number
+  /** The truncated file's new generation, waiting for the copy (`held`). */
+  readonly next: Source
 }
 
 interface InitialFile {
@@ -109,6 +111,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   const pendingTruncations: PendingTruncation[] = []
   const dirty = new Set<Source>()
   const jobs: Job[] = []
+  /** The last job queued for each path, until it runs. */
+  const lastPathJob = new Map<string, PathJob>()
   const initialPaths: string[] = []
   const counters = { linesRead: 0, bytesRead: 0, truncatedLines: 0, rotations: 0, truncations: 0, copiesFollowed: 0, released: 0 }
   let starting = true
@@ -121,7 +125,16 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   }
 
   const writer: CheckpointWriter | undefined =
-    config.checkpointPath === undefined ? undefined : createCheckpointWriter(config.checkpointPath, snapshot)
+    config.checkpointPath === undefined ? undefined : createCheckpointWriter(config.checkpointPath, durableSnapshot)
+
+  function durableSnapshot(): CheckpointEntry[] {
+    try {
+      config.beforeCheckpointWrite?.()
+    } catch (error) {
+      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `checkpoint not written: ${(error as Error).message}`, { ...(config.checkpointPath === undefined ? {} : { path: config.checkpointPath }), cause: error })
+    }
+    return snapshot()
+  }
 
   function snapshot(): CheckpointEntry[] {
     const entries: CheckpointEntry[] = []
@@ -207,6 +220,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
           tickQueued = false
           await tick()
         } else {
+          if (lastPathJob.get(job.path) === job) lastPathJob.delete(job.path)
           await onPath(job.event, job.path)
         }
         continue
@@ -226,12 +240,13 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   }
 
   // Paths whose file went away: a new file there later is a rotation (rename or delete, then create).
-  const vacated = new Set<string>()
+  // Each with the file that was there, read to its end before the new one (per-path order).
+  const vacated = new Map<string, Source>()
   function detach(source: Source): void {
     if (source.path !== undefined && byPath.get(source.path) === source) {
       byPath.delete(source.path)
-      vacated.add(source.path)
-      if (vacated.size > 4096) vacated.delete(vacated.values().next().value as string)
+      vacated.set(source.path, source)
+      if (vacated.size > 4096) vacated.delete(vacated.keys().next().value as string)
     }
     source.path = undefined
     source.detached = true
@@ -318,8 +333,11 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       await opened.handle.close()
       return
     }
+    const before = vacated.get(path)
     if (vacated.delete(path)) counters.rotations++
     const source = createSource({ ...opened, path, generation: 0, phase: 'probation', startOffset: 0, committed: 0, maxLineBytes: config.maxLineBytes })
+    // Rename-and-create: the renamed file's rest comes before the new file's lines.
+    if (before !== undefined && before.phase !== 'released') source.after = before
     track(source)
     checkpointInBackground()
   }
@@ -371,6 +389,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     if (pending !== undefined) {
       pendingTruncations.splice(index, 1)
       continueFrom(source, pending.source, pending.lineStart)
+      // The file's new generation goes on only after its older lines, which this copy holds.
+      pending.next.after = source
+      pending.next.held = false
+      dirty.add(pending.next)
       return
     }
     if (source.head.length === HEAD_BYTES) {
@@ -395,6 +417,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       }
     }
     source.phase = 'active'
+  }
+
+  function wakeAfter(source: Source): void {
+    for (const other of live) if (other.after === source) dirty.add(other)
   }
 
   /** `candidate` begins with all of `original`'s known first bytes, and those are enough to tell. */
@@ -428,9 +454,15 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       else void release(other)
     }
     // The copy first: it holds this file's older lines.
-    if (copy !== undefined) continueFrom(copy, old, old.splitter.lineStart)
+    if (copy !== undefined) {
+      continueFrom(copy, old, old.splitter.lineStart)
+      next.after = copy
+    }
     else if (old.head.length >= MIN_COPY_MATCH_BYTES) {
-      pendingTruncations.push({ source: old, lineStart: old.splitter.lineStart })
+      // The copy is usually made just before the truncation and found a moment after it: the new
+      // generation waits (a tick at most) so that the older lines come first.
+      pendingTruncations.push({ source: old, lineStart: old.splitter.lineStart, next })
+      next.held = true
       if (pendingTruncations.length > MAX_PENDING_TRUNCATIONS) pendingTruncations.shift()
     }
     if (old.path !== undefined && byPath.get(old.path) === old) byPath.delete(old.path)
@@ -438,19 +470,26 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     checkpointInBackground()
   }
 
-  async function emit(source: Source, lines: TailLine[], run?: ContiguousRun, buffer?: Buffer, bufferOffset?: number, readBuffer?: Buffer): Promise<void> {
-    const last = lines[lines.length - 1] as TailLine
-    const batch: LineBatch = { fileId: source.key, generation: source.generation, path: source.path, lines, offset: last.offset }
+  async function emit(source: Source, batch: LineBatch, readBuffer?: Buffer): Promise<void> {
     batchSources.set(batch, source)
     if (config.reuseBuffers && readBuffer !== undefined) batchBuffers.set(batch, readBuffer)
-    if (run !== undefined && buffer !== undefined && bufferOffset !== undefined) setBatchRun(batch, { buffer, bufferOffset, ...run })
-    counters.linesRead += lines.length
+    counters.linesRead += batch.lineCount
     await queue.push(batch)
   }
+
+  const batchFrom = (source: Source) => ({ fileId: source.key, generation: source.generation, path: source.path })
 
   async function service(source: Source): Promise<void> {
     const handle = source.handle
     if (handle === undefined || source.phase === 'parked' || source.phase === 'released') return
+    // Per-file order through copy-and-truncate: the copy's lines (older) before this generation's.
+    if (source.held) return
+    const before = source.after
+    if (before !== undefined) {
+      // Its size may be from before the copy was complete: it has caught up once a read found its end.
+      if (before.phase === 'active' && (dirty.has(before) || before.readOffset < before.size)) return
+      source.after = undefined
+    }
     try {
       // The first bytes are checked on every read, not only when the size went down: a file
       // truncated and quickly rewritten past our offset (copy-and-truncate under load) is only told
@@ -471,6 +510,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         if ((source.phase as SourcePhase) !== 'active') return
       }
       await readTurn(source, handle)
+      // Caught up: what waited for this file's older lines goes on now, not at the next event or tick.
+      if (!dirty.has(source)) wakeAfter(source)
     } catch (error) {
       if (closed) return
       warn(TailErrorCodes.FILE_READ, `cannot read ${source.path ?? source.key}: ${(error as Error).message}`, source.path, error)
@@ -479,8 +520,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
 
   /**
    * Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more. The
-   * next chunk is requested before the current one is split, so the disk read (on the libuv pool)
-   * overlaps the splitting.
+   * next chunk is requested as soon as the current one is in, together with the check of the
+   * file's first bytes, so the disk read (on the libuv pool) overlaps that check and the splitting.
    */
   async function readTurn(source: Source, handle: FileHandle): Promise<void> {
     const chunkBytes = config.readChunkBytes
@@ -492,6 +533,15 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
         read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
       })
+    const headBuffer = Buffer.allocUnsafe(HEAD_BYTES)
+    const headNow = () =>
+      new Promise<Buffer>((resolve, reject) => {
+        read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
+      })
+    const drop = async (inFlight: ReturnType<typeof readAt> | undefined): Promise<void> => {
+      const dropped = await inFlight?.catch(() => undefined)
+      if (dropped !== undefined) recycle(dropped.buffer)
+    }
     let budget = TURN_BYTES
     let nextPosition = source.readOffset
     let pending: ReturnType<typeof readAt> | undefined = readAt(nextPosition)
@@ -502,34 +552,42 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         recycle(buffer)
         return
       }
-      // A copy-and-truncate between the last check and this read would hand over the new content at
-      // the old offsets (the file can be rewritten past our offset before we look, when we are
-      // behind). So the first bytes are checked again after each read and before any of its lines is
-      // emitted: a chunk read after a truncation is dropped, and the copy supplies those lines.
-      const current = await readHead(handle, HEAD_BYTES)
-      if (!headContinues(source.head, current)) {
-        recycle(buffer)
-        const size = (await handle.stat()).size
-        if (!closed) onTruncated(source, size, current.subarray(0, Math.min(current.length, size)))
-        return
-      }
       nextPosition += bytesRead
       budget -= bytesRead
       // A short read means the end of what is there now; the next event or tick brings more.
       if (budget > 0 && bytesRead === chunkBytes) pending = readAt(nextPosition)
+      // A copy-and-truncate between the last check and this read would hand over the new content at
+      // the old offsets (the file can be rewritten past our offset before we look, when we are
+      // behind). So the first bytes are checked again after each read and before any of its lines is
+      // emitted: a chunk read after a truncation is dropped (and the one in flight after it), and
+      // the copy supplies those lines.
+      let current: Buffer
+      try {
+        current = await headNow()
+      } catch (error) {
+        // The read in flight must not reject with no one waiting for it.
+        await drop(pending)
+        throw error
+      }
+      if (!headContinues(source.head, current)) {
+        recycle(buffer)
+        await drop(pending)
+        const size = (await handle.stat()).size
+        if (!closed) onTruncated(source, size, Buffer.from(current.subarray(0, Math.min(current.length, size))))
+        return
+      }
       const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
-      const lines: TailLine[] = []
       const cutBefore = source.splitter.truncatedLines
-      const run = source.splitter.push(chunk, source.readOffset, lines)
+      const split = source.splitter.push(chunk, source.readOffset)
       counters.truncatedLines += source.splitter.truncatedLines - cutBefore
-      const chunkOffset = source.readOffset
+      const batch = createChunkBatch(batchFrom(source), split, chunk, source.readOffset, config.maxLineBytes)
       source.readOffset += bytesRead
       if (source.readOffset > source.size) source.size = source.readOffset
       counters.bytesRead += bytesRead
-      if (lines.length > 0) await emit(source, lines, run, chunk, chunkOffset, buffer)
+      if (batch !== undefined) await emit(source, batch, buffer)
       else recycle(buffer)
       if (closed) {
-        await pending?.catch(() => undefined)
+        await drop(pending)
         return
       }
     }
@@ -543,7 +601,15 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     // stat() runs on the libuv pool: all at once, then applied in order.
     const found = await Promise.all(paths.map(statOrUndefined))
     for (const [index, path] of paths.entries()) await applyPath(path, found[index], true)
+    // A generation held for its copy waits on while a file being classified may be that copy (under
+    // a backlog, classification can take longer than a tick).
+    const unclassified = [...live].filter((source) => source.phase === 'probation')
+    for (const pending of pendingTruncations) {
+      if (pending.next.held && !unclassified.some((source) => startsLike(pending.source.head, source.head))) pending.next.held = false
+    }
     for (const source of [...live]) {
+      // Its pending truncation was dropped (too many at once): nothing to wait for.
+      if (source.held && !pendingTruncations.some((pending) => pending.next === source)) source.held = false
       if (source.phase === 'probation' && source.size === source.tickSize) source.settled = true
       // `fresh`: read (and checked for truncation) since the last tick. A file renamed away and then
       // truncated must reach service(), which hands its unread rest to the copy, before it is released.
@@ -580,13 +646,13 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     await handle?.close().catch(() => undefined)
     counters.released++
     if (!wasParked) {
-      const lines: TailLine[] = []
-      source.splitter.finish(source.readOffset, lines)
+      const last = source.splitter.finish(source.readOffset)
       source.finalOffset = source.readOffset
-      if (lines.length > 0) await emit(source, lines)
+      if (last !== undefined) await emit(source, createLineBatch(batchFrom(source), last))
       if (source.committed < source.finalOffset) retained.add(source)
     }
     for (const other of [...live]) if (other.phase === 'parked' && other.copyOf === source) await release(other)
+    wakeAfter(source)
     checkpointInBackground()
   }
 
@@ -608,10 +674,20 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
           return
         }
       }
-      jobs.push({ kind: 'path', event: event === 'rename' ? 'change' : event, path })
+      // A path job stats the path when it runs, so one queued job stands for every later event of
+      // that path but an unlink. Without this, a file written at full speed before it is adopted
+      // queues a job per write, and reading waits until they have all run (minutes, under load).
+      const queued = lastPathJob.get(path)
+      if (event !== 'unlink' && queued !== undefined && queued.event !== 'unlink') return
+      const job: PathJob = { kind: 'path', event: event === 'rename' ? 'change' : event, path }
+      lastPathJob.set(path, job)
+      jobs.push(job)
       kick()
     },
     onError: (error) => warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
+    onModeChange: (mode, reason) => {
+      if (mode === 'poll') warn(TailErrorCodes.EVENT_FLOOD, `file events came faster than they can be handled (${reason})`, undefined)
+    },
   })
   await adoptInitial(initialPaths)
   starting = false
@@ -630,10 +706,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       if (closed) return Promise.reject(new TailError(TailErrorCodes.CLOSED, 'commit() after close()'))
       let source = batchSources.get(batch)
       if (source === undefined) return Promise.reject(new TailError(TailErrorCodes.FOREIGN_BATCH, 'commit() was given a batch this tailer did not produce'))
-      const line = lineCount === undefined ? undefined : batch.lines[lineCount - 1]
-      const offset = lineCount === undefined ? batch.offset : line === undefined ? undefined : line.offset
-      if (offset === undefined) return Promise.resolve()
-      const readBuffer = lineCount === undefined || lineCount >= batch.lines.length ? batchBuffers.get(batch) : undefined
+      if (lineCount !== undefined && !(lineCount >= 1)) return Promise.resolve()
+      const whole = lineCount === undefined || lineCount >= batch.lineCount
+      const offset = whole ? batch.offset : lineEndOffset(batch, Math.floor(lineCount) - 1)
+      const readBuffer = whole ? batchBuffers.get(batch) : undefined
       if (readBuffer !== undefined) {
         batchBuffers.delete(batch)
         recycle(readBuffer)

@@ -1,13 +1,13 @@
 // I/O: sends built chat requests through the messaging client.
 import type { SendChatInput } from '../../messaging'
-import { createApiClient } from '../shared/api-sender'
+import { createApiClient, type ChannelSender } from '../shared/api-sender'
 import type { ChatOptions } from './options'
 
-export function createChatSender(options: ChatOptions): { send(kind: string, request: unknown): Promise<void>; close(): Promise<void> } {
+export function createChatSender(options: ChatOptions): ChannelSender {
   const client = createApiClient(options.api, options.common)
   return {
-    async send(_kind, request) {
-      await client.sendChat(request as SendChatInput)
+    async send(request, idempotencyKey) {
+      await client.sendChat(request as SendChatInput, { idempotencyKey })
     },
     close: () => client.close(),
   }

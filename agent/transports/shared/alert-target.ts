@@ -27,8 +27,8 @@ export interface ChannelAdapter {
   channel: ChannelInput
   /** Pure: what to send for one delivery (nothing, one, or one per recipient). */
   build(delivery: Delivery): OutgoingRequest[]
-  /** I/O: sends one request built above; throws MessagingApiError on failure. */
-  send(kind: string, request: unknown): Promise<void>
+  /** I/O: sends one request built above (keyed by its outbox item); throws MessagingApiError on failure. */
+  send(request: unknown, idempotencyKey: string): Promise<void>
   close(): Promise<void>
   /** Recording-only channels (logx-incident) turn a delivery straight into incident events. */
   record?: (delivery: Delivery) => IncidentEvent['activity'][]
@@ -110,14 +110,17 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
   async function send(item: OutboxItem): Promise<void> {
     if (item.kind === 'incident') {
       if (recorder === undefined) return
-      await recorder.record(item.payload as IncidentEvent)
+      const event = item.payload as IncidentEvent
+      // Keys for the CRM calls: a sent message's activity keeps its message's (see messageKey).
+      await recorder.record(event, event.messageKey ?? item.id)
       return
     }
     const queued = item.payload as QueuedRequest
-    await adapter.send(item.kind, queued.request)
+    await adapter.send(queued.request, item.id)
     // Recorded only once sent, and through the outbox, so the trail survives API hiccups too. The
     // message is out whatever happens here: a failure must not make it look unsent (and resent).
-    if (queued.incident !== undefined) guarded(() => outbox.enqueue('incident', queued.incident as IncidentEvent))
+    const incident = queued.incident
+    if (incident !== undefined) guarded(() => outbox.enqueue('incident', { ...incident, messageKey: item.id }))
   }
 
   function enqueue(deliveries: Delivery[]): void {

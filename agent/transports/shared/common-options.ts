@@ -30,7 +30,7 @@ export interface CommonOptionsInput {
   timeoutMs?: number
   /** HTTP-level retries of the messaging client (see agent/messaging/README.md). */
   retry?: Partial<RetryPolicy>
-  /** Outbox attempts before a dead letter; default 10. */
+  /** Outbox attempts before a dead letter; default: no limit (retried until 6 hours old). */
   maxAttempts?: number
   retryDelayMs?: number
   maxRetryDelayMs?: number

@@ -14,6 +14,12 @@ export interface IncidentEvent {
   service: string | undefined
   host: string | undefined
   activity: { type: ActivityType; title: string; notes: string }
+  /**
+   * On the activity of a sent message: that message's outbox item id. The CRM calls' keys derive
+   * from it, not from this event's own item, so a message resent after a crash (which queues its
+   * activity again, as a new item) records it again under the same keys: a resend, not a new one.
+   */
+  messageKey?: string
 }
 
 function stringField(record: Readonly<Record<string, unknown>>, key: string): string | undefined {

@@ -2,13 +2,19 @@
 // title; other_fields = service, host, rule, fingerprint, first seen, count), every event appends
 // its activity. Targets of one worker that point at the same CRM share one recorder, so an SMS
 // target and an incident target write to one lead per incident.
+//
+// Each call carries an `Idempotency-Key` derived from the event's key (`<key>:lead`,
+// `<key>:activity`): callers pass the id of the outbox item that holds the event, so a resend of
+// that item (a retry, or again after a crash before the journal said done) repeats the same keys,
+// and a different event never shares one.
 import { createLeadWebhookClient, type LeadWebhookClient, type RetryPolicy } from '../../messaging'
 import type { CrmOptions } from './common-options'
 import type { IncidentEvent } from './incident-event'
 import { createLeadMap, type LeadMap } from './lead-map'
 
 export interface IncidentRecorder {
-  record(event: IncidentEvent): Promise<void>
+  /** `key`: the same for every resend of this event, unique to it (its outbox item's id). */
+  record(event: IncidentEvent, key: string): Promise<void>
   readonly leads: LeadMap
   release(): Promise<void>
 }
@@ -50,7 +56,7 @@ export function acquireRecorder(crm: CrmOptions, connection: RecorderConnection 
   mine.users++
   let released = false
 
-  async function leadFor(event: IncidentEvent): Promise<string> {
+  async function leadFor(event: IncidentEvent, key: string): Promise<string> {
     const known = mine.leads.get(event.key)
     // A resolved incident's lead still takes late records; a new firing opens a new lead.
     if (known !== undefined && !(known.resolved && event.kind === 'firing')) return known.leadId
@@ -62,21 +68,27 @@ export function acquireRecorder(crm: CrmOptions, connection: RecorderConnection 
     }
     if (event.service !== undefined) otherFields.service = event.service
     if (event.host !== undefined) otherFields.host = event.host
-    const { leadId } = await mine.client.createLead({ name: event.title.slice(0, 200) || event.rule, otherFields })
+    const { leadId } = await mine.client.createLead(
+      { name: event.title.slice(0, 200) || event.rule, otherFields },
+      { idempotencyKey: `${key}:lead` },
+    )
     mine.leads.set(event.key, leadId)
     return leadId
   }
 
   return {
     leads: mine.leads,
-    async record(event) {
+    async record(event, key) {
       const previous = mine.locks.get(event.key) ?? Promise.resolve()
       const run = previous.catch(() => {}).then(async () => {
-        const leadId = await leadFor(event)
-        await mine.client.addActivities({
-          leadId,
-          activities: [{ title: event.activity.title, date: new Date(event.at), type: event.activity.type, notes: event.activity.notes }],
-        })
+        const leadId = await leadFor(event, key)
+        await mine.client.addActivities(
+          {
+            leadId,
+            activities: [{ title: event.activity.title, date: new Date(event.at), type: event.activity.type, notes: event.activity.notes }],
+          },
+          { idempotencyKey: `${key}:activity` },
+        )
         // A resolved incident is over: the next failure with this fingerprint is a new lead.
         if (event.kind === 'resolved') mine.leads.markResolved(event.key)
       })

@@ -1,13 +1,13 @@
 // I/O: places built voice broadcasts through the messaging client.
 import type { VoiceBroadcastInput } from '../../messaging'
-import { createApiClient } from '../shared/api-sender'
+import { createApiClient, type ChannelSender } from '../shared/api-sender'
 import type { VoiceOptions } from './options'
 
-export function createVoiceSender(options: VoiceOptions): { send(kind: string, request: unknown): Promise<void>; close(): Promise<void> } {
+export function createVoiceSender(options: VoiceOptions): ChannelSender {
   const client = createApiClient(options.api, options.common)
   return {
-    async send(_kind, request) {
-      await client.voiceBroadcast(request as VoiceBroadcastInput)
+    async send(request, idempotencyKey) {
+      await client.voiceBroadcast(request as VoiceBroadcastInput, { idempotencyKey })
     },
     close: () => client.close(),
   }

@@ -7,6 +7,8 @@ describe('parseRunFastPath', () => {
     expect(parseRunFastPath(['run', '--config', 'a.yaml'])).toEqual({ config: 'a.yaml', port: undefined, host: undefined })
     expect(parseRunFastPath(['--config=a.yaml', '--port', '0', '--host', '::1'])).toEqual({ config: 'a.yaml', port: 0, host: '::1' })
     expect(parseRunFastPath(['run', '--port=4011'])).toEqual({ config: 'config/agent.yaml', port: 4011, host: undefined })
+    expect(parseRunFastPath(['run', '--tap', '/tmp/tap.ndjson'])).toEqual({ config: 'config/agent.yaml', port: undefined, host: undefined, tap: '/tmp/tap.ndjson' })
+    expect(parseRunFastPath(['run', '--tap', '-'])?.tap).toBe('-')
   })
 
   it('leaves everything else to yargs', () => {

@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAlertEngine } from '../../../alerts'
-import { loadAgentConfig, toAlertEngineOptions } from '../../../agent/config'
+import { loadAgentConfig, parseAgentConfig, toAlertEngineOptions } from '../../../agent/config'
 import { fakeSecretFile, repoRoot, testEnv } from './helpers'
 
 const options = { env: testEnv, cwd: '/srv/app', readSecretFile: fakeSecretFile }
@@ -24,7 +24,7 @@ describe('toAlertEngineOptions', () => {
     const config = await loadAgentConfig(join(repoRoot, 'config/examples/production.yaml'), options)
     const t0 = Date.parse('2026-11-22T10:00:00Z')
     const engineOptions = toAlertEngineOptions(config, t0)
-    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789'])
+    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme'])
     expect(engineOptions.rules?.[0]).toMatchObject({
       name: 'api-timeouts',
       fields: { 'err.type': { regex: 'Timeout|ECONNREFUSED', flags: '' } },
@@ -41,5 +41,35 @@ describe('toAlertEngineOptions', () => {
     expect(first.map((d) => d.notice.channel).sort()).toEqual(['oncall-sms', 'team-chat'])
     const escalated = engine.tick(t0 + 10_000 + 600_000)
     expect(escalated.map((d) => d.notice.channel)).toContain('oncall-call')
+  })
+
+  it('redact: values at those paths reach no message, while rules still match on them', () => {
+    const yaml = [
+      'sources: [{ name: app, paths: ./logs/*.log }]',
+      'channels:',
+      '  sms: { type: sms, numbers: [919800000001], template: "{{msg}} {{user.password}} {{req.headers.authorization}}" }',
+      '  mail: { type: mail, from: a@example.com, to: b@example.com }',
+      'rules:',
+      '  - name: auth',
+      '    match: { user.password: /^hunter/ }',
+      'redact: [user.password, req.headers.authorization, absent.path]',
+    ].join('\n')
+    const result = parseAgentConfig(yaml, 'agent.yaml', options)
+    if (!result.ok) throw new Error(JSON.stringify(result.problems))
+    expect(result.config.redact).toEqual(['user.password', 'req.headers.authorization', 'absent.path'])
+    const engine = createAlertEngine(toAlertEngineOptions(result.config, 0))
+    const sent = engine.ingest(line({ level: 50, msg: 'login failed', user: { password: 'hunter2-planted' }, req: { headers: { authorization: 'Bearer planted-token' } } }), 0, 'app')
+    expect(sent.map((d) => d.channelType).sort()).toEqual(['mail', 'sms'])
+    const text = JSON.stringify(sent)
+    expect(text).not.toContain('hunter2-planted')
+    expect(text).not.toContain('planted-token')
+    expect(text).toContain('login failed [redacted] [redacted]')
+  })
+
+  it('redact: a path that is not a dot path is a config error naming its place', () => {
+    const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nredact: ["a..b"]\n', 'agent.yaml', options)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual(['3:10 redact[0]'])
   })
 })

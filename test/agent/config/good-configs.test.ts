@@ -85,7 +85,7 @@ describe('config/examples', () => {
 
   it('production.yaml: secrets are kept out of inspect, JSON and String', () => {
     const config = load(join(dir, 'production.yaml'))
-    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'tok-789'])
+    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme'])
     const printed = [inspect(config, { depth: 10 }), JSON.stringify(config), String(config.secrets[0])].join('\n')
     for (const secret of SECRET_VALUES) expect(printed).not.toContain(secret)
     expect(printed).toContain('[secret]')

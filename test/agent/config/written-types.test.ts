@@ -12,7 +12,7 @@ type KeysOf<T> = { [K in keyof Required<T>]: true }
 type Variant<T extends ChannelInput['type']> = Extract<ChannelInput, { type: T }>
 
 const written = {
-  root: { messaging: true, state_dir: true, sources: true, channels: true, rules: true, silences: true, metrics: true } satisfies KeysOf<AgentConfigInput>,
+  root: { messaging: true, state_dir: true, sources: true, channels: true, rules: true, silences: true, redact: true, metrics: true } satisfies KeysOf<AgentConfigInput>,
   messaging: { base_url: true, api_key: true, lead_webhook: true, activity_webhook: true, activity_token: true, sandbox: true } satisfies KeysOf<MessagingInput>,
   source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true } satisfies KeysOf<SourceInput>,
   rule: {

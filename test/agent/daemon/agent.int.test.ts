@@ -90,6 +90,14 @@ describe('logx-agent run (embedded sandbox)', () => {
     const activities = final.filter((r) => r.kind === 'activity')
     expect(activities).toHaveLength(24)
     expect(activities.filter((a) => a.record.activity_type === 'NOTE')).toHaveLength(8)
+    // The CRM calls are keyed by outbox item (<id>:lead, <id>:activity), each call its own key; a
+    // sent message's activity by its message's key, so a resent message would repeat it.
+    const keyOf = (r: { record: Record<string, unknown> }): string => String(r.record.idempotency_key)
+    expect(leads.every((l) => /^.+:lead$/.test(keyOf(l)))).toBe(true)
+    expect(activities.every((a) => /^.+:activity$/.test(keyOf(a)))).toBe(true)
+    expect(new Set([...leads, ...activities].map(keyOf)).size).toBe(32)
+    const messageKeys = final.filter((r) => r.kind === 'sms' || r.kind === 'chat').map(keyOf)
+    expect(activities.filter((a) => a.record.activity_type === 'MESSAGE').map(keyOf).sort()).toEqual(messageKeys.map((k) => `${k}:activity`).sort())
 
     expect(await metric(agent.metricsUrl, 'logx_agent_matches_total')).toBe(8)
     // Whether a rename is seen as a rotation or as a release plus a new file depends on event order.

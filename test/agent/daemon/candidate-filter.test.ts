@@ -5,25 +5,21 @@ import type { LineFormat } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/daemon/alert-line'
 import { createCandidateFilter } from '../../../agent/daemon/candidate-filter'
 import { jsonPrefixLevel, upperCaseNeedles } from '../../../agent/daemon/level-evidence'
-import { setBatchRun, type LineBatch } from '../../../agent/tail/batch'
-import { createLineSplitter, type TailLine } from '../../../agent/tail/line-splitter'
+import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
+import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
 const corpus = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'loghub')
 const FORMATS: readonly LineFormat[] = ['json', 'text', 'auto']
 const THRESHOLDS = [10, 20, 30, 40, 50, 60]
 
-/** Batches as the tailer makes them: `content` read in chunks of `chunkBytes` (lines that span two chunks come out whole, outside the run). */
+/** Batches as the tailer makes them: `content` read in chunks of `chunkBytes` (a line that spans two chunks comes out whole, as a copy). */
 function batchesOf(content: Buffer, chunkBytes: number, maxLineBytes = 256 * 1024): LineBatch[] {
   const splitter = createLineSplitter(0, maxLineBytes)
   const batches: LineBatch[] = []
   for (let at = 0; at < content.length; at += chunkBytes) {
     const chunk = Buffer.from(content.subarray(at, Math.min(content.length, at + chunkBytes)))
-    const lines: TailLine[] = []
-    const run = splitter.push(chunk, at, lines)
-    if (lines.length === 0) continue
-    const batch: LineBatch = { fileId: '1:1', generation: 0, path: 'app.log', lines, offset: (lines[lines.length - 1] as TailLine).offset }
-    setBatchRun(batch, { buffer: chunk, bufferOffset: at, ...run })
-    batches.push(batch)
+    const batch = createChunkBatch({ fileId: '1:1', generation: 0, path: 'app.log' }, splitter.push(chunk, at), chunk, at, maxLineBytes)
+    if (batch !== undefined) batches.push(batch)
   }
   return batches
 }
@@ -36,16 +32,20 @@ function dropped(content: Buffer, format: LineFormat, threshold: number, chunkBy
   let selected = 0
   let notJson = 0
   for (const batch of batchesOf(content, chunkBytes)) {
+    // The filter blanks bytes of the read buffer while it searches: they must be back.
+    const before = Buffer.from(batch.chunk?.buffer ?? Buffer.alloc(0))
     const scan = filter(batch)
+    expect((batch.chunk?.buffer ?? Buffer.alloc(0)).equals(before)).toBe(true)
     notJson += scan.notJson
     kept += scan.candidates.length
-    const candidates = new Set(scan.candidates)
+    // Candidates are built apart from `lines`: the offset names the line.
+    const candidates = new Set(scan.candidates.map((line) => line.offset))
     for (const line of batch.lines) {
       const text = line.data.toString('utf8')
       const level = toAlertLine(text, format, 'app').line.level
       if (level === undefined || !(level >= threshold)) continue
       selected++
-      if (!candidates.has(line)) missed.push(text)
+      if (!candidates.has(line.offset)) missed.push(text)
     }
   }
   return { missed, kept, selected, notJson }
@@ -170,6 +170,22 @@ describe('createCandidateFilter', () => {
       for (const threshold of [40, 50, 60]) {
         expect(dropped(content, format, threshold, 1000).missed, `${format} >= ${threshold}`).toEqual([])
       }
+    }
+  })
+
+  it('keeps every line cut at max_line_bytes, wherever the reads cut it (the reader reports each one)', () => {
+    const lines = [`{"level":30,"msg":"${'x'.repeat(100)}"}`, `INFO ${'y'.repeat(100)}`, '{"level":30,"msg":"short"}', 'INFO short']
+    const content = Buffer.from(`${lines.join('\n')}\n`)
+    for (const chunkBytes of [content.length + 1, 37, 7]) {
+      const kept: { offset: number; truncated: boolean }[] = []
+      for (const batch of batchesOf(content, chunkBytes, 64)) for (const line of createCandidateFilter(50)(batch).candidates) kept.push({ offset: line.offset, truncated: line.truncated })
+      const first = Buffer.byteLength(lines[0] as string) + 1
+      expect(kept.filter((line) => line.truncated), `${chunkBytes}-byte reads`).toEqual([
+        { offset: first, truncated: true },
+        { offset: first + Buffer.byteLength(lines[1] as string) + 1, truncated: true },
+      ])
+      // The short lines are dropped, unless a read cut through them.
+      if (chunkBytes > content.length) expect(kept).toHaveLength(2)
     }
   })
 

@@ -56,6 +56,24 @@ export function messagingYaml(api?: RemoteApi): string {
   ].join('\n')
 }
 
+/**
+ * The config most end-to-end tests run: `app` tailing the workspace's logs/*.log from the
+ * beginning, an `oncall-sms` channel, the rules given (YAML list items), and metrics on a free port.
+ */
+export function smsRulesConfig(ws: Workspace, rules: string, api?: RemoteApi): string {
+  return `${messagingYaml(api)}state_dir: ${ws.state}
+sources:
+  - name: app
+    paths: [${ws.logs}/*.log]
+    start_at: beginning
+channels:
+  oncall-sms: { type: sms, numbers: [919800000001] }
+rules:
+${rules.replace(/^\n+/, '').trimEnd()}
+metrics: { listen: 127.0.0.1:0 }
+`
+}
+
 export interface RunningAgent {
   child: ChildProcess
   /** Messaging base URL (the embedded sandbox's when there is one). */

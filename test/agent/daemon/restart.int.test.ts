@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, startAgentProcess, startSandboxProcess, until,
+  createWorkspace, metric, records, recordsWhen, smsTexts, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
   type RunningAgent, type SandboxProcess, type Workspace,
 } from './helpers'
 
@@ -52,14 +52,10 @@ describe('logx-agent across SIGKILL and restart', () => {
     ws = createWorkspace()
     app = join(ws.logs, 'app.log')
     sandbox = await startSandboxProcess()
-    ws.writeConfig(`${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - name: app
-    paths: [${ws.logs}/*.log]
-    start_at: beginning
-channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-rules:
+    ws.writeConfig(
+      smsRulesConfig(
+        ws,
+        `
   - name: slow
     message: /slow query/
     group_wait: 2s
@@ -68,8 +64,10 @@ rules:
     level: error
     notify: oncall-sms
     incident: true
-metrics: { listen: 127.0.0.1:0 }
-`)
+`,
+        sandbox.api,
+      ),
+    )
     mkdirSync(ws.logs, { recursive: true })
     appendFileSync(app, json(30, `app started ${'.'.repeat(300)}`))
   })

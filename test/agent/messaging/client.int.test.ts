@@ -129,6 +129,32 @@ describe('every operation against the sandbox', () => {
       await hooks.close()
     }
   })
+
+  it('sends the caller\'s Idempotency-Key on lead and activity calls, and none when not given', async () => {
+    const hooks = createLeadWebhookClient({
+      leadWebhookUrl: sandbox.info.leadWebhookUrl,
+      activityWebhookUrl: sandbox.info.activityWebhookUrl,
+      activityToken: TOKEN,
+      retry: FAST_RETRY,
+    })
+    try {
+      const keyed = await hooks.createLead({ name: 'keyed incident' }, { idempotencyKey: 'item-42:lead' })
+      await hooks.addActivities(
+        { leadId: keyed.leadId, activities: [{ title: 'fired', date: 1_800_000_000, type: 'NOTE' }] },
+        { idempotencyKey: 'item-42:activity' },
+      )
+      const plain = await hooks.createLead({ name: 'unkeyed incident' })
+      await hooks.addActivities({ leadId: plain.leadId, activities: [{ title: 'fired', date: 1_800_000_000, type: 'NOTE' }] })
+      const leadOf = (id: string) => sandbox.store.all('lead').find((e) => e.record['lead_id'] === id)?.record
+      const activityOf = (id: string) => sandbox.store.all('activity').find((e) => String(e.record['lead_id']) === id)?.record
+      expect(leadOf(keyed.leadId)).toMatchObject({ name: 'keyed incident', idempotency_key: 'item-42:lead' })
+      expect(activityOf(keyed.leadId)).toMatchObject({ title: 'fired', idempotency_key: 'item-42:activity' })
+      expect(leadOf(plain.leadId)).not.toHaveProperty('idempotency_key')
+      expect(activityOf(plain.leadId)).not.toHaveProperty('idempotency_key')
+    } finally {
+      await hooks.close()
+    }
+  })
 })
 
 describe('paging', () => {
@@ -425,11 +451,14 @@ describe('wire details and secret hygiene', () => {
       retry: FAST_RETRY,
       onDebug,
     })
+    seen.length = 0
+    // An Idempotency-Key is no secret, but sending one must not open a way out for those that are.
     const errors = [
       await caught(c.sendSms({ numbers: [1], text: 'x' })),
-      await caught(hooks.addActivities({ leadId: 1, activities: [{ title: 't', date: 1, type: 'NOTE' }] })),
-      await caught(hooks.createLead({ name: 'n' })),
+      await caught(hooks.addActivities({ leadId: 1, activities: [{ title: 't', date: 1, type: 'NOTE' }] }, { idempotencyKey: 'item-9:activity' })),
+      await caught(hooks.createLead({ name: 'n' }, { idempotencyKey: 'item-9:lead' })),
     ]
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([undefined, 'item-9:activity', 'item-9:lead'])
     reply = { status: 200, type: 'text/html', body: '<html>$KEY</html>' }
     errors.push(await caught(c.listSmsRecords()))
     await c.close()

@@ -177,6 +177,11 @@ describe('outbox backoff', () => {
     expect(outboxDelay(3, policy, () => 1)).toBe(400)
     expect(outboxDelay(10, policy, () => 1)).toBe(1000)
     expect(outboxDelay(1, policy, () => 0, 700)).toBe(700)
-    expect(outboxDelay(1, policy, () => 0, 5000)).toBe(1000)
+  })
+
+  it('honours a Retry-After longer than the cap: never sooner than the server asked', () => {
+    const policy = { minDelayMs: 100, maxDelayMs: 1000, factor: 2 }
+    expect(outboxDelay(1, policy, () => 0, 5000)).toBe(5000)
+    expect(outboxDelay(20, policy, () => 1, 120_000)).toBe(120_000)
   })
 })

@@ -89,6 +89,14 @@ describe('routes and auth', () => {
     expect((await api('apirequest=sms_record', { method: 'POST', body: {} })).status).toBe(405)
   })
 
+  it('answers 413 to a body over 1 MiB instead of resetting the connection', async () => {
+    const res = await api('apirequest=send_sms', { body: sms({ sms: 'x'.repeat(2 * 1024 * 1024) }) })
+    expect(res.status).toBe(413)
+    expect(await json(res)).toMatchObject({ field: '(body)' })
+    // The connection stays usable for the next request.
+    expect((await api('apirequest=send_sms', { body: sms() })).status).toBe(200)
+  })
+
   it('accepts chat sends on /api/v1/waba.php', async () => {
     const res = await fetch(`${sb.info.baseUrl}/api/v1/waba.php`, {
       method: 'POST',
@@ -148,6 +156,41 @@ describe('webhooks', () => {
       body: JSON.stringify({ lead_id: 1, activities: [{ title: 't', activity_date: 1, activity_type: 'LUNCH' }] }),
     })
     expect(await json(badType)).toMatchObject({ field: 'activities[0].activity_type' })
+  })
+
+  it('records an Idempotency-Key on the lead and on each activity, and stores a repeat of it again', async () => {
+    const createLead = (headers: Record<string, string>) =>
+      fetch(sb.info.leadWebhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"name":"db-1 outage"}' })
+    const first = await json(await createLead({ 'idempotency-key': 'item-7:lead' }))
+    // The same key again: a resend. The sandbox does not know what the real service does with it,
+    // so it records both rather than assume a dedupe.
+    const again = await json(await createLead({ 'idempotency-key': 'item-7:lead' }))
+    await createLead({})
+    expect(again.lead_id).not.toBe(first.lead_id)
+    const activities = await fetch(sb.info.activityWebhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-o-token': TOKEN, 'idempotency-key': 'item-7:activity' },
+      body: JSON.stringify({
+        lead_id: Number(first.lead_id),
+        activities: [
+          { title: 'fired', activity_date: 1_700_000_000, activity_type: 'NOTE' },
+          { title: 'paged', activity_date: 1_700_000_001, activity_type: 'MESSAGE' },
+        ],
+      }),
+    })
+    expect(activities.status).toBe(200)
+    const listed = await json(await fetch(`${sb.info.controlUrl}records?kind=lead,activity`))
+    const byKind = (kind: string) =>
+      (listed.records as { seq: number; kind: string; record: Record<string, unknown> }[])
+        .filter((r) => r.kind === kind)
+        .sort((x, y) => x.seq - y.seq)
+        .map((r) => r.record)
+    expect(byKind('lead').map((r) => r.idempotency_key)).toEqual(['item-7:lead', 'item-7:lead', undefined])
+    expect(byKind('lead')[2]).not.toHaveProperty('idempotency_key')
+    expect(byKind('activity').map((r) => [r.title, r.idempotency_key])).toEqual([
+      ['fired', 'item-7:activity'],
+      ['paged', 'item-7:activity'],
+    ])
   })
 })
 

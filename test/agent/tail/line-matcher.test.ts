@@ -2,24 +2,19 @@ import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { setBatchRun, type LineBatch } from '../../../agent/tail/batch'
+import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
 import { createLineMatcher, createTailer, TailErrorCodes } from '../../../agent/tail'
-import { createLineSplitter, type TailLine } from '../../../agent/tail/line-splitter'
+import { createLineSplitter } from '../../../agent/tail/line-splitter'
 import { makeTempDir } from './helpers'
 
-/** Batches as the tailer builds them: one per chunk, with the chunk's run. */
+/** Batches as the tailer builds them: one per chunk that completes a line. */
 function batchesOf(chunks: readonly Buffer[], maxLineBytes: number): LineBatch[] {
   const splitter = createLineSplitter(0, maxLineBytes)
   const batches: LineBatch[] = []
   let offset = 0
   for (const chunk of chunks) {
-    const lines: TailLine[] = []
-    const run = splitter.push(chunk, offset, lines)
-    if (lines.length > 0) {
-      const batch: LineBatch = { fileId: '1:1', generation: 0, path: undefined, lines, offset: (lines.at(-1) as TailLine).offset }
-      setBatchRun(batch, { buffer: chunk, bufferOffset: offset, ...run })
-      batches.push(batch)
-    }
+    const batch = createChunkBatch({ fileId: '1:1', generation: 0, path: undefined }, splitter.push(chunk, offset), chunk, offset, maxLineBytes)
+    if (batch !== undefined) batches.push(batch)
     offset += chunk.length
   }
   return batches

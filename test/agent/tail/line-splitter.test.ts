@@ -1,13 +1,21 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createLineSplitter, type TailLine } from '../../../agent/tail/line-splitter'
+import { createChunkBatch } from '../../../agent/tail/batch'
+import { createLineSplitter, type LineSplitter, type TailLine } from '../../../agent/tail/line-splitter'
 
-function feed(chunks: readonly Buffer[], maxLineBytes: number, startOffset = 0): { lines: TailLine[]; splitter: ReturnType<typeof createLineSplitter> } {
+const FILE = { fileId: '1:1', generation: 0, path: undefined }
+
+/** The lines one push completes, as the tailer's batch gives them. */
+function push(splitter: LineSplitter, chunk: Buffer, offset: number, maxLineBytes: number): TailLine[] {
+  return [...(createChunkBatch(FILE, splitter.push(chunk, offset), chunk, offset, maxLineBytes)?.lines ?? [])]
+}
+
+function feed(chunks: readonly Buffer[], maxLineBytes: number, startOffset = 0): { lines: TailLine[]; splitter: LineSplitter } {
   const splitter = createLineSplitter(startOffset, maxLineBytes)
   const lines: TailLine[] = []
   let offset = startOffset
   for (const chunk of chunks) {
-    splitter.push(chunk, offset, lines)
+    lines.push(...push(splitter, chunk, offset, maxLineBytes))
     offset += chunk.length
   }
   return { lines, splitter }
@@ -62,23 +70,30 @@ describe('line splitter', () => {
 
   it('finish() emits the unterminated last line at the end offset, once', () => {
     const splitter = createLineSplitter(0, 100)
-    const lines: TailLine[] = []
-    splitter.push(Buffer.from('a\nlast'), 0, lines)
-    splitter.finish(6, lines)
-    splitter.finish(6, lines)
+    const lines: TailLine[] = push(splitter, Buffer.from('a\nlast'), 0, 100)
+    for (const last of [splitter.finish(6), splitter.finish(6)]) if (last !== undefined) lines.push(last)
     expect(plain(lines)).toEqual([
       { data: 'a', offset: 2, truncated: false },
       { data: 'last', offset: 6, truncated: false },
     ])
   })
 
-  it('reports the run of lines that are back-to-back views of the chunk', () => {
+  it('gives the line begun in an earlier chunk as a copy, and the rest as positions in the chunk', () => {
     const splitter = createLineSplitter(0, 4)
-    const lines: TailLine[] = []
-    splitter.push(Buffer.from('he'), 0, lines)
-    const run = splitter.push(Buffer.from('ld\nab\ncd\ntoolong\nef\n'), 2, lines)
-    // 'held' came from two chunks; 'toolong' is cut: neither is part of the run.
-    expect(run).toEqual({ from: 1, to: 3, start: 3, end: 9 })
+    const none = splitter.push(Buffer.from('he'), 0)
+    expect(none.head).toBeUndefined()
+    expect(none.ends).toHaveLength(0)
+    const chunk = Buffer.from('ld\nab\ncd\ntoolong\nef\n')
+    const split = splitter.push(chunk, 2)
+    expect(split.head).toMatchObject({ offset: 5, truncated: false })
+    expect(split.head?.data.toString()).toBe('held')
+    // 'toolong' is a position like the others; its length says it is cut.
+    expect(split.start).toBe(3)
+    expect([...split.ends]).toEqual([5, 8, 16, 19])
+    // The read buffer is reused for the next read: the head must not be a view of it.
+    chunk.fill(0)
+    expect(split.head?.data.toString()).toBe('held')
+    expect(splitter.truncatedLines).toBe(1)
   })
 
   it('any chunking of any bytes gives the lines of splitting it at once', () => {

@@ -52,6 +52,12 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     expect(activities).toHaveLength(1)
     expect(activities[0]).toMatchObject({ activity_type: 'MESSAGE', title: 'SMS sent (firing) via sms', lead_id: Number(leads[0]?.lead_id) })
     expect(String(activities[0]?.notes)).toContain('FIRING query 0 timed out')
+    // Keyed by the message's outbox item: one call each, one item behind both.
+    const leadKey = String(leads[0]?.idempotency_key)
+    expect(leadKey).toMatch(/^.+:lead$/)
+    expect(activities[0]?.idempotency_key).toBe(leadKey.replace(/:lead$/, ':activity'))
+    // The SMS itself carries its outbox item's id, the prefix of both CRM keys.
+    expect(sms[0]?.idempotency_key).toBe(leadKey.replace(/:lead$/, ''))
 
     // The map survives: the lead id is kept for the incident's fingerprint.
     const map = JSON.parse(readFileSync(join(stateDir, 'incident-leads.json'), 'utf8'))

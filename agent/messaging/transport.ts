@@ -1,0 +1,143 @@
+// One HTTP exchange over node:http / node:https: bytes out, status, headers and a capped body back,
+// and, when it fails, how far it got. Nothing here knows the API; http-call.ts classifies.
+// node:http rather than undici: a long-running daemon pays about 18 MB less peak RSS (README.md,
+// Dependencies).
+
+import * as http from 'node:http'
+import * as https from 'node:https'
+
+/** What a failure can say about the far end: `setup` = nothing left this process, `connect` = no
+ * connection to the server was ever open (it cannot have seen the request), `connected` = it may have. */
+export type TransportPhase = 'setup' | 'connect' | 'connected'
+
+export class TransportError extends Error {
+  readonly phase: TransportPhase
+  /** The Node error code (ECONNREFUSED, ECONNRESET...), when there is one. */
+  readonly code: string | undefined
+
+  constructor(message: string, phase: TransportPhase, code: string | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'TransportError'
+    this.phase = phase
+    this.code = code
+  }
+}
+
+/** The code a closed connection's attempts fail with (see connection.ts). */
+export const CLIENT_CLOSED = 'LOGX_CLIENT_CLOSED'
+
+export interface OutgoingRequest {
+  url: URL
+  method: string
+  headers: Record<string, string>
+  body?: string | undefined
+  /** Ends the exchange wherever it is (connecting, sending, reading the body). */
+  signal: AbortSignal
+  /** Past this many body bytes the rest is not read: `truncated` is set and the socket dropped. */
+  maxBodyBytes: number
+}
+
+export interface IncomingResponse {
+  status: number
+  headers: http.IncomingHttpHeaders
+  text: string
+  truncated: boolean
+}
+
+export type HttpAgent = http.Agent | https.Agent
+
+export type Exchange = (request: OutgoingRequest) => Promise<IncomingResponse>
+
+function codeOf(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined
+  return typeof code === 'string' ? code : undefined
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<IncomingResponse> {
+  const { url, signal } = request
+  return new Promise<IncomingResponse>((resolve, reject) => {
+    let settled = false
+    // Set once a socket to the server is open (TLS included): from then on the server may have
+    // read the request, so a failure says nothing about whether it acted.
+    let connected = false
+    const phase = (): TransportPhase => (connected ? 'connected' : 'connect')
+    const fail = (err: TransportError): void => {
+      if (settled) return
+      settled = true
+      signal.removeEventListener('abort', onAbort)
+      reject(err)
+    }
+    const failWith = (err: unknown): void => fail(new TransportError(messageOf(err), phase(), codeOf(err), err))
+    const succeed = (response: IncomingResponse): void => {
+      if (settled) return
+      settled = true
+      signal.removeEventListener('abort', onAbort)
+      resolve(response)
+    }
+
+    const headers: Record<string, string> = { ...request.headers }
+    if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body))
+    let req: http.ClientRequest
+    try {
+      const options: http.RequestOptions = { method: request.method, headers, agent }
+      req = url.protocol === 'https:' ? https.request(url, options) : http.request(url, options)
+    } catch (err) {
+      // Thrown before any I/O: an invalid header value, or an agent for the other protocol.
+      reject(new TransportError(messageOf(err), 'setup', codeOf(err), err))
+      return
+    }
+    // Attached first and kept after settling: a destroyed request or a socket can still emit 'error'
+    // once the outcome is known, and an 'error' with no listener would crash the process.
+    req.on('error', failWith)
+
+    function onAbort(): void {
+      fail(new TransportError('aborted', phase(), 'ABORT_ERR', signal.reason))
+      req.destroy()
+    }
+    if (signal.aborted) {
+      onAbort()
+      return
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+
+    req.once('socket', (socket) => {
+      if (req.reusedSocket || !socket.connecting) {
+        connected = true
+        return
+      }
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+        connected = true
+      })
+    })
+    req.on('response', (res) => {
+      const chunks: Buffer[] = []
+      let bytes = 0
+      const finish = (truncated: boolean): void => {
+        succeed({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), truncated })
+      }
+      res.on('data', (chunk: Buffer) => {
+        if (settled) return
+        const room = request.maxBodyBytes - bytes
+        if (chunk.length <= room) {
+          chunks.push(chunk)
+          bytes += chunk.length
+          return
+        }
+        chunks.push(chunk.subarray(0, room))
+        finish(true)
+        // The rest is never read, so the socket cannot carry another request.
+        req.destroy()
+      })
+      res.on('end', () => finish(false))
+      res.on('error', failWith)
+      res.on('close', () => {
+        if (!res.complete) failWith(Object.assign(new Error('the connection closed before the response was complete'), { code: 'ECONNRESET' }))
+      })
+    })
+    req.end(request.body)
+  })
+}

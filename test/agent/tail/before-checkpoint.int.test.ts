@@ -1,0 +1,58 @@
+// beforeCheckpointWrite: the agent fsyncs its outbox there, so a checkpoint can never be on disk
+// ahead of the alerts of the lines it commits.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { createTailer, TailErrorCodes, type LineBatch, type Tailer } from '../../../agent/tail'
+import { makeTempDir } from './helpers'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function firstBatch(tailer: Tailer): Promise<LineBatch> {
+  for await (const batch of tailer) return batch
+  throw new Error('the tailer ended without a batch')
+}
+
+it('runs the hook before every checkpoint write, and a throwing hook keeps the checkpoint where it was', async () => {
+  const { dir, cleanup } = makeTempDir('before-checkpoint')
+  cleanups.push(cleanup)
+  const file = join(dir, 'app.log')
+  const checkpointPath = join(dir, 'tail.json')
+  writeFileSync(file, 'one\ntwo\n')
+  const events: string[] = []
+  let failing = false
+  const tailer = await createTailer({
+    paths: file,
+    startAt: 'beginning',
+    checkpointPath,
+    beforeCheckpointWrite: () => {
+      events.push(existsSync(checkpointPath) ? 'hook, checkpoint present' : 'hook, no checkpoint yet')
+      if (failing) throw new Error('disk full')
+    },
+  })
+  cleanups.push(() => tailer.close())
+  const batch = await firstBatch(tailer)
+  await tailer.commit(batch)
+  // The first write ran the hook before there was any checkpoint; background writes run it too.
+  expect(events[0]).toBe('hook, no checkpoint yet')
+  const offsets = (): number[] => (JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }).files.map((f) => f.offset)
+  expect(offsets()).toEqual([8])
+
+  failing = true
+  writeFileSync(file, 'one\ntwo\nthree\n')
+  const next = await firstBatch(tailer)
+  await expect(tailer.commit(next)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_WRITE, message: expect.stringContaining('disk full') })
+  expect(offsets()).toEqual([8])
+  // close() writes a last checkpoint, which would fail the same way.
+  failing = false
+})
+
+it('rejects a hook that is not a function, naming the option', async () => {
+  await expect(createTailer({ paths: 'x.log', beforeCheckpointWrite: 'sync' as unknown as () => void })).rejects.toMatchObject({
+    code: TailErrorCodes.INVALID_OPTION,
+    path: 'beforeCheckpointWrite',
+  })
+})

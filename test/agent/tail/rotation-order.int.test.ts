@@ -1,0 +1,66 @@
+// Per-file order through rotations that land while the tailer is far behind: the rest of the old
+// content (the renamed file, or the copy of a truncated one) comes before the new content, even
+// when the copy is found after the truncation. The consumer holds back, so the tailer is stuck
+// with most of the file unread when the file rotates.
+import { appendFileSync, copyFileSync, renameSync, truncateSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createTailer, type LineBatch } from '../../../agent/tail'
+import { makeTempDir, numberedRange, numberOf, waitFor } from './helpers'
+
+async function runBehind(lines: number, rotate: (file: string, dir: string, next: number) => number): Promise<number[]> {
+  const { dir, cleanup } = makeTempDir('order')
+  const file = join(dir, 'app.log')
+  appendFileSync(file, numberedRange('line', 1, lines))
+  const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', readChunkBytes: 4096, maxBufferedBatches: 2, pollIntervalMs: 50 })
+  const numbers: number[] = []
+  const iterator = tailer[Symbol.asyncIterator]()
+  const take = async (): Promise<void> => {
+    const { value, done } = await iterator.next()
+    if (done === true) return
+    const batch = value as LineBatch
+    for (const line of batch.lines) numbers.push(numberOf(line.data.toString('latin1')))
+    await tailer.commit(batch)
+  }
+  try {
+    await take()
+    // Stuck on a full queue, a few KB into the file.
+    const last = rotate(file, dir, lines + 1)
+    for (;;) {
+      await take()
+      if (numbers.length >= last) break
+    }
+    await waitFor(() => tailer.files().every((f) => f.phase === 'parked' || f.readOffset >= f.size), 'the tailer idle')
+    return numbers
+  } finally {
+    await tailer.close()
+    cleanup()
+  }
+}
+
+const ascendingOnce = (numbers: number[], last: number): void => {
+  const wrong = numbers.findIndex((n, i) => n !== i + 1)
+  expect(wrong === -1 ? 'in order' : `${numbers[wrong]} at ${wrong + 1} after ${numbers[wrong - 1]}`).toBe('in order')
+  expect(numbers.length).toBe(last)
+}
+
+it('reads the rest of a copy-and-truncate copy before the truncated file\'s new lines', async () => {
+  const numbers = await runBehind(20_000, (file, dir, next) => {
+    copyFileSync(file, join(dir, 'app__1.log'))
+    truncateSync(file, 0)
+    appendFileSync(file, numberedRange('line', next, next + 4999))
+    return next + 4999
+  })
+  ascendingOnce(numbers, 25_000)
+}, 60_000)
+
+it('reads the rest of a renamed file before the new file at its path', async () => {
+  // More than two read turns (4 MB each): the new file is found while the renamed one still has
+  // a turn or more to go.
+  const numbers = await runBehind(200_000, (file, dir, next) => {
+    renameSync(file, join(dir, 'app.log.1'))
+    appendFileSync(file, numberedRange('line', next, next + 4999))
+    return next + 4999
+  })
+  ascendingOnce(numbers, 205_000)
+}, 60_000)

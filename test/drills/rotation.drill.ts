@@ -1,0 +1,114 @@
+// Rotation torture: a writer appends numbered lines at full speed to four logs and rotates them
+// 1,000 times in all, each file alternating rename-and-create (`app-k.log.1`, outside the glob, as
+// logrotate names it) and copy-and-truncate (`app-k__r.log`, inside it, as pm2-logrotate names it).
+// The agent tails `logs/*.log` in pass-everything mode (--tap); from the tap, every number of every
+// file must have arrived exactly once and in order per file. A file is rotated only once the agent
+// has read its first lines (lib/rotation-writer.js says why); writes are not paced, so the agent's
+// discovery spends most of the drill in its event-flood mode (agent/tail/README.md). Seeded:
+// DRILL_SEED replays the writer's choices.
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { createWorkspace, messagingYaml, spawnAgent, until } from '../agent/daemon/helpers'
+import { peakRssOf, recordDrill } from './lib/report'
+import { createSequenceCheck, followFile } from './lib/rotation'
+
+const FILES = 4
+const ROTATIONS = 1000
+const WRITER_DEADLINE_MS = 40_000
+const CATCH_UP_MS = 60_000
+
+interface WriterResult {
+  done: true
+  totals: number[]
+  renames: number
+  copies: number
+  timedOut: boolean
+}
+
+test('rotation torture: every line of every file exactly once, in order, through 1,000 rotations', async ({ task }) => {
+  const seed = Number(process.env.DRILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
+  process.stdout.write(`[rotation drill] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
+  const started = Date.now()
+  const ws = createWorkspace()
+  mkdirSync(ws.logs, { recursive: true })
+  const tap = join(ws.dir, 'tap.ndjson')
+  ws.writeConfig(`${messagingYaml()}state_dir: ${ws.state}
+sources:
+  - name: app
+    paths: [${ws.logs}/*.log]
+    format: json
+    start_at: beginning
+channels:
+  oncall-sms: { type: sms, numbers: [919800000001] }
+rules:
+  - name: errors
+    level: error
+    notify: oncall-sms
+`)
+  const agent = spawnAgent(['run', '--config', ws.config, '--tap', tap])
+  let writer: ReturnType<typeof fork> | undefined
+  const check = createSequenceCheck()
+  let malformed = 0
+  const follower = followFile(tap, (text) => {
+    try {
+      const record = JSON.parse(text) as { line?: string }
+      const line = JSON.parse(record.line ?? '') as { file: number; n: number }
+      check.see(line.file, line.n)
+    } catch {
+      malformed++
+    }
+  })
+  try {
+    await until('the agent started', () => {
+      if (agent.child.exitCode !== null) throw new Error(`agent exited: ${agent.errors()}`)
+      return /Stop with Ctrl-C|Open the inbox/.test(agent.output()) ? true : undefined
+    })
+    writer = fork(join(__dirname, 'lib/rotation-writer.js'), [ws.logs, String(FILES), String(ROTATIONS), String(seed), tap, String(WRITER_DEADLINE_MS)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    const [result] = (await once(writer, 'message')) as [WriterResult]
+    const totals = result.totals
+    // Caught up: every number of every file has arrived (then a stop, so anything read twice shows too).
+    await until('the agent caught up with the writer', () => {
+      follower.poll()
+      return totals.every((total, k) => check.distinct(k) >= total) ? true : undefined
+    }, CATCH_UP_MS).catch(() => undefined)
+    const peakRssMb = peakRssOf(agent.child.pid ?? 0)
+    agent.child.kill('SIGINT')
+    const code = await agent.exited
+    follower.poll()
+    const outcome = check.result(totals)
+    const rotations = result.renames + result.copies
+    recordDrill(task, {
+      drill: 'rotation torture',
+      events: outcome.expected,
+      unit: 'lines',
+      lost: outcome.lost,
+      duplicated: outcome.duplicated,
+      peakRssMb,
+      timeMs: Date.now() - started,
+      notes: `${rotations} rotations (${result.renames} rename, ${result.copies} copy-truncate, ~${Math.round(outcome.expected / Math.max(rotations, 1))} lines apart), ${FILES} files, out of order ${outcome.outOfOrder}, seed ${seed}` +
+        (outcome.firstProblems.length > 0 ? `; ${outcome.firstProblems.join(', ')}` : ''),
+    })
+    expect(code).toBe(0)
+    expect(result.timedOut).toBe(false)
+    expect(rotations).toBe(ROTATIONS)
+    expect(malformed).toBe(0)
+    expect(outcome.lost).toBe(0)
+    expect(outcome.duplicated).toBe(0)
+    expect(outcome.outOfOrder).toBe(0)
+  } finally {
+    follower.close()
+    if (writer !== undefined && writer.exitCode === null) writer.kill('SIGKILL')
+    if (agent.child.exitCode === null) {
+      agent.child.kill('SIGKILL')
+      await agent.exited
+    }
+    // DRILL_KEEP=1 keeps the logs and the tap to look at a failure.
+    if (process.env.DRILL_KEEP === '1') process.stdout.write(`[rotation drill] kept ${ws.dir}\n`)
+    else ws.remove()
+  }
+})
