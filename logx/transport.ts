@@ -4,7 +4,7 @@
 
 import { join } from 'node:path'
 import type { WorkerOptions } from 'node:worker_threads'
-import ThreadStream from 'thread-stream'
+import type ThreadStream from 'thread-stream'
 import { callerFiles } from './caller.js'
 import { LogxError, LogxErrorCodes } from './errors.js'
 import { defaultStreamLevels } from './multistream.js'
@@ -56,45 +56,67 @@ const workerFile = join(__dirname, 'transport-worker.js')
 
 
 /** The stream returned by `transport()`: a ThreadStream whose 'error' events are LogxErrors. */
-export class TransportStream extends ThreadStream {
+export interface TransportStream extends ThreadStream {
   [transportUsesMultistreamSym]?: true
-  declare readonly worker: import('node:worker_threads').Worker & { exited?: boolean }
-  declare ref: () => void
-  declare unref: () => void
-  declare readonly ready: boolean
-  declare readonly closed: boolean
-  declare readonly destroyed: boolean
-  declare readonly writableNeedDrain: boolean
+  readonly worker: import('node:worker_threads').Worker & { exited?: boolean }
+  ref: () => void
+  unref: () => void
+  readonly ready: boolean
+  readonly closed: boolean
+  readonly destroyed: boolean
+  readonly writableNeedDrain: boolean
   /** What the user asked for, for error messages. */
   readonly description: string
   /** Whether a logger has sent its config message ({ code: 'PINO_CONFIG' }) to the worker. */
-  configSent = false
+  configSent: boolean
+}
 
-  constructor(opts: ConstructorParameters<typeof ThreadStream>[0], description: string) {
-    super(opts)
-    this.description = description
-  }
+type TransportStreamClass = new (opts: ConstructorParameters<typeof ThreadStream>[0], description: string) => TransportStream
 
-  /** Ends the worker after it has written everything; keeps the process alive until it has closed. */
-  override end(): void {
-    // The worker is unreferenced once ready; without this, `end()` followed by waiting for 'close'
-    // would let the event loop run dry and the process exit before the targets closed.
-    if (!this.destroyed) this.ref()
-    super.end()
-  }
+// thread-stream is loaded by the first transport, not with the logger: most loggers never start a
+// worker, and the module costs about 2.5 MB of RSS.
+let transportStreamClass: TransportStreamClass | undefined
 
-  override emit(event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'message' && (args[0] as { code?: unknown } | null)?.code === 'PINO_CONFIG') this.configSent = true
-    if (event === 'error' && !(args[0] instanceof LogxError)) {
-      const cause = args[0] as Error | undefined
-      args[0] = new LogxError(
-        LogxErrorCodes.TRANSPORT_FAILED,
-        `transport ${this.description} failed: ${cause?.message ?? String(cause)}`,
-        undefined,
-        { cause },
-      )
+function defineTransportStream(): TransportStreamClass {
+  const Base = require('thread-stream') as typeof ThreadStream
+  return class TransportStream extends Base {
+    [transportUsesMultistreamSym]?: true
+    declare readonly worker: import('node:worker_threads').Worker & { exited?: boolean }
+    declare ref: () => void
+    declare unref: () => void
+    declare readonly ready: boolean
+    declare readonly closed: boolean
+    declare readonly destroyed: boolean
+    declare readonly writableNeedDrain: boolean
+    readonly description: string
+    configSent = false
+
+    constructor(opts: ConstructorParameters<typeof ThreadStream>[0], description: string) {
+      super(opts)
+      this.description = description
     }
-    return super.emit(event, ...args)
+
+    /** Ends the worker after it has written everything; keeps the process alive until it has closed. */
+    override end(): void {
+      // The worker is unreferenced once ready; without this, `end()` followed by waiting for 'close'
+      // would let the event loop run dry and the process exit before the targets closed.
+      if (!this.destroyed) this.ref()
+      super.end()
+    }
+
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      if (event === 'message' && (args[0] as { code?: unknown } | null)?.code === 'PINO_CONFIG') this.configSent = true
+      if (event === 'error' && !(args[0] instanceof LogxError)) {
+        const cause = args[0] as Error | undefined
+        args[0] = new LogxError(
+          LogxErrorCodes.TRANSPORT_FAILED,
+          `transport ${this.description} failed: ${cause?.message ?? String(cause)}`,
+          undefined,
+          { cause },
+        )
+      }
+      return super.emit(event, ...args)
+    }
   }
 }
 
@@ -218,7 +240,8 @@ export function transport(options: TransportOptions): TransportStream {
     pinoWillSendConfig: true,
   }
   const description = describe(options)
-  const stream = new TransportStream(
+  transportStreamClass ??= defineTransportStream()
+  const stream = new transportStreamClass(
     {
       filename: workerFile,
       workerData,
