@@ -144,18 +144,29 @@ export interface SandboxProcess {
   close(): Promise<void>
 }
 
+/** What a sandbox child process sends once it listens. */
+export interface SandboxReadyMessage {
+  info: { baseUrl: string; leadWebhookUrl: string; activityWebhookUrl: string }
+  apiKey: string
+  activityToken: string
+}
+
+export function remoteApiOf(message: SandboxReadyMessage): RemoteApi {
+  return {
+    baseUrl: message.info.baseUrl,
+    apiKey: message.apiKey,
+    activityToken: message.activityToken,
+    leadWebhookUrl: message.info.leadWebhookUrl,
+    activityWebhookUrl: message.info.activityWebhookUrl,
+  }
+}
+
 /** A sandbox in its own process, so records survive the agent's SIGKILL. */
 export async function startSandboxProcess(): Promise<SandboxProcess> {
   const child = fork(join(root, 'test/fixtures/transports/apps/sandbox-process.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-  const [message] = (await once(child, 'message')) as [{ info: { baseUrl: string; leadWebhookUrl: string; activityWebhookUrl: string }; apiKey: string; activityToken: string }]
+  const [message] = (await once(child, 'message')) as [SandboxReadyMessage]
   return {
-    api: {
-      baseUrl: message.info.baseUrl,
-      apiKey: message.apiKey,
-      activityToken: message.activityToken,
-      leadWebhookUrl: message.info.leadWebhookUrl,
-      activityWebhookUrl: message.info.activityWebhookUrl,
-    },
+    api: remoteApiOf(message),
     async close() {
       const exited = once(child, 'exit')
       child.disconnect()

@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { RemoteApi } from '../../agent/daemon/helpers'
+import { remoteApiOf, type RemoteApi, type SandboxReadyMessage } from '../../agent/daemon/helpers'
 
 const script = join(__dirname, 'outage-sandbox.js')
 
@@ -26,15 +26,9 @@ export async function startOutageSandbox(options: { port: number; dataDir: strin
   const exited = once(child, 'exit')
   const first = await Promise.race([once(child, 'message'), exited.then(() => undefined)])
   if (first === undefined) throw new Error(`the outage sandbox exited before listening on port ${options.port}`)
-  const [message] = first as [{ info: { baseUrl: string; leadWebhookUrl: string; activityWebhookUrl: string }; apiKey: string; activityToken: string }]
+  const [message] = first as [SandboxReadyMessage]
   return {
-    api: {
-      baseUrl: message.info.baseUrl,
-      apiKey: message.apiKey,
-      activityToken: message.activityToken,
-      leadWebhookUrl: message.info.leadWebhookUrl,
-      activityWebhookUrl: message.info.activityWebhookUrl,
-    },
+    api: remoteApiOf(message),
     port: Number(new URL(message.info.baseUrl).port),
     pid: child.pid as number,
     async kill() {
