@@ -4,23 +4,14 @@
 // before logx ended the transport on them, this alert was lost every time.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRemoteSandbox, type RemoteSandbox } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { useRemoteSandbox } from './helpers'
 
 const app = join(__dirname, '..', '..', 'fixtures', 'drills', 'alert-exit-app.js')
-let sandbox: RemoteSandbox
-const marks = mkdtempSync(join(tmpdir(), 'logx-signal-alert-'))
-
-beforeAll(async () => {
-  sandbox = await startRemoteSandbox()
-})
-afterAll(async () => {
-  await sandbox.close()
-  rmSync(marks, { recursive: true, force: true })
-})
+const ctx = useRemoteSandbox('logx-signal-alert-', { resetEach: false })
+const { tmp: marks } = ctx
 
 describe('alert target in an app stopped by a signal', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s: the held alert is delivered, then the app dies of the signal', async (signal) => {
@@ -29,8 +20,8 @@ describe('alert target in an app stopped by a signal', () => {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         ...process.env,
-        LOGX_MESSAGING_URL: sandbox.info.baseUrl,
-        LOGX_API_KEY: sandbox.apiKey,
+        LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl,
+        LOGX_API_KEY: ctx.sandbox.apiKey,
         DRILL_MODE: 'wait',
         DRILL_RUN: run,
         DRILL_PENDING: '1',
@@ -47,7 +38,7 @@ describe('alert target in an app stopped by a signal', () => {
       child.kill(signal)
       const [code, by] = await exited
       expect({ code, by }).toEqual({ code: null, by: signal })
-      const sms = await sandbox.waitFor('sms', 1)
+      const sms = await ctx.sandbox.waitFor('sms', 1)
       expect(sms.map((r) => r.sms)).toContain(`FIRING drill ${run} failed (1x, held)`)
     } finally {
       child.kill('SIGKILL')

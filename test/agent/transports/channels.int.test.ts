@@ -1,24 +1,12 @@
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import logx from 'logx'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { apiOptions, closeLogger, streamOf, startRemoteSandbox, type RemoteSandbox } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { apiOptions, closeLogger, streamOf, useRemoteSandbox } from './helpers'
 
-let sandbox: RemoteSandbox
-const tmp = mkdtempSync(join(tmpdir(), 'logx-channels-'))
-
-beforeAll(async () => {
-  sandbox = await startRemoteSandbox()
-})
-afterAll(async () => {
-  await sandbox.close()
-  rmSync(tmp, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const ctx = useRemoteSandbox('logx-channels-')
+const { tmp } = ctx
 
 describe('alert targets through logx({ transport }) and the sandbox', () => {
   it('logx-chat-alert next to logx/file, routed at level error, sends template variables', async () => {
@@ -30,7 +18,7 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
           {
             target: 'logx-chat-alert',
             level: 'error',
-            options: { ...apiOptions(sandbox), templateId: 7, numbers: ['+919800000001', '+919800000002'], variables: ['{{status}}', '{{err.type}}', '{{count}}'] },
+            options: { ...apiOptions(ctx.sandbox), templateId: 7, numbers: ['+919800000001', '+919800000002'], variables: ['{{status}}', '{{err.type}}', '{{count}}'] },
           },
         ],
       },
@@ -40,7 +28,7 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     logger.error(new DbError('boom'), 'db failed')
     await closeLogger(logger)
     expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2)
-    const chats = await sandbox.records('chat')
+    const chats = await ctx.sandbox.records('chat')
     expect(chats.map((c) => c.number).sort()).toEqual(['+919800000001', '+919800000002'])
     expect(chats[0]?.template_id).toBe(7)
     expect(chats[0]?.variable).toEqual(['FIRING', 'DbError', '1'])
@@ -50,12 +38,12 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     const logger = logx({
       transport: {
         target: 'logx-mail-alert',
-        options: { ...apiOptions(sandbox), from: 'alerts@example.com', to: ['ops@example.com'], redact: ['user.password'] },
+        options: { ...apiOptions(ctx.sandbox), from: 'alerts@example.com', to: ['ops@example.com'], redact: ['user.password'] },
       },
     })
     logger.error({ err: new Error('<script>x</script>'), user: { name: 'ann', password: 'hunter2' }, req: { url: '/pay' } }, 'payment <failed>')
     await closeLogger(logger)
-    const [mail] = await sandbox.records('mail')
+    const [mail] = await ctx.sandbox.records('mail')
     expect(mail?.subject).toBe('[FIRING] payment <failed>')
     const body = String(mail?.message)
     expect(body).toContain('payment &#60;failed&#62;')
@@ -63,42 +51,42 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     expect(body).toContain('/pay')
     expect(body).not.toContain('<script>')
     expect(body).not.toContain('hunter2')
-    expect(body).not.toContain(sandbox.apiKey)
+    expect(body).not.toContain(ctx.sandbox.apiKey)
   })
 
   it('logx-voice-alert places a broadcast with receivers and audio from options', async () => {
     const logger = logx({
       transport: {
         target: 'logx-voice-alert',
-        options: { ...apiOptions(sandbox), receivers: [{ label: 'oncall', number: '+15550100' }], audio: ['alarm.mp3'] },
+        options: { ...apiOptions(ctx.sandbox), receivers: [{ label: 'oncall', number: '+15550100' }], audio: ['alarm.mp3'] },
       },
     })
     logger.fatal('datacenter down')
     await closeLogger(logger)
-    const [call] = await sandbox.records('voice')
+    const [call] = await ctx.sandbox.records('voice')
     expect(JSON.parse(String(call?.receiver))).toEqual([['oncall', '+15550100']])
     expect(JSON.parse(String(call?.attachment))).toEqual(['alarm.mp3'])
   })
 
   it('logx-incident records a lead per incident with NOTE activities, and keeps the lead across restarts', async () => {
     const stateDir = join(tmp, 'incident-state')
-    const { messagingUrl: _url, apiKey: _key, ...crm } = apiOptions(sandbox)
+    const { messagingUrl: _url, apiKey: _key, ...crm } = apiOptions(ctx.sandbox)
     const options = { ...crm, stateDir, rules: [{ name: 'cache', repeat_interval: 0 }] }
     for (let run = 0; run < 2; run++) {
       const logger = logx({ transport: { target: 'logx-incident', options } })
       logger.error({ hostname: 'web-1' }, 'cache miss storm')
       await closeLogger(logger)
     }
-    const leads = await sandbox.records('lead')
+    const leads = await ctx.sandbox.records('lead')
     expect(leads).toHaveLength(1)
     expect(leads[0]?.other_fields).toMatchObject({ host: 'web-1', rule: 'cache', count: '1' })
-    const activities = await sandbox.records('activity')
+    const activities = await ctx.sandbox.records('activity')
     expect(activities).toHaveLength(2)
     expect(activities.map((a) => [a.activity_type, a.title, a.lead_id])).toEqual([
       ['NOTE', 'Incident opened', Number(leads[0]?.lead_id)],
       ['NOTE', 'Incident opened', Number(leads[0]?.lead_id)],
     ])
-    expect(JSON.stringify(activities)).not.toContain(sandbox.activityToken)
+    expect(JSON.stringify(activities)).not.toContain(ctx.sandbox.activityToken)
   })
 
   it('a failing API never blocks logging, and the worker still exits within the drain bound', async () => {
@@ -113,7 +101,7 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
   })
 
   it('a missing required option fails the target at start, naming the option', async () => {
-    const logger = logx({ transport: { target: 'logx-sms-alert', options: { ...apiOptions(sandbox) } } })
+    const logger = logx({ transport: { target: 'logx-sms-alert', options: { ...apiOptions(ctx.sandbox) } } })
     const failed = once(streamOf(logger), 'error')
     logger.error('x')
     const [err] = (await failed) as [Error]

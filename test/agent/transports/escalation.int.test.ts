@@ -1,19 +1,12 @@
 import logx from 'logx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiOptions, closeLogger, startRemoteSandbox, type RemoteSandbox } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { apiOptions, closeLogger, useRemoteSandbox } from './helpers'
 
-let sandbox: RemoteSandbox
-
-beforeAll(async () => {
-  sandbox = await startRemoteSandbox()
-})
-afterAll(async () => {
-  await sandbox.close()
-})
+const ctx = useRemoteSandbox('logx-escalation-', { resetEach: false })
 
 describe('one incident across targets of one worker', () => {
   it('escalates chat -> sms, resolves, and leaves one lead with the whole trail', async () => {
-    const api = apiOptions(sandbox)
+    const api = apiOptions(ctx.sandbox)
     const { messagingUrl: _url, apiKey: _key, ...crm } = api
     const rules = [
       {
@@ -39,19 +32,19 @@ describe('one incident across targets of one worker', () => {
     logger.error({ hostname: 'pay-1' }, 'card processor down')
 
     // Events, not sleeps: each step is awaited by polling the sandbox with a bounded deadline.
-    const chats = await sandbox.waitFor('chat', 1)
-    const sms = await sandbox.waitFor('sms', 2)
-    await sandbox.waitFor('chat', 2)
+    const chats = await ctx.sandbox.waitFor('chat', 1)
+    const sms = await ctx.sandbox.waitFor('sms', 2)
+    await ctx.sandbox.waitFor('chat', 2)
     await closeLogger(logger)
 
     expect(chats[0]?.variable).toEqual(['FIRING', 'card processor down', '1', 'payments'])
     expect(sms.map((r) => r.sms)).toEqual(['ESCALATED card processor down (1x, payments)', 'RESOLVED card processor down after 1x (payments)'])
-    expect((await sandbox.records('chat')).map((r) => (r.variable as string[])[0])).toEqual(['FIRING', 'RESOLVED'])
+    expect((await ctx.sandbox.records('chat')).map((r) => (r.variable as string[])[0])).toEqual(['FIRING', 'RESOLVED'])
 
-    const leads = await sandbox.records('lead')
+    const leads = await ctx.sandbox.records('lead')
     expect(leads).toHaveLength(1)
-    const trail = (await sandbox.records('activity')).map((a) => `${a.activity_type} ${a.title}`)
-    expect(new Set((await sandbox.records('activity')).map((a) => a.lead_id))).toEqual(new Set([Number(leads[0]?.lead_id)]))
+    const trail = (await ctx.sandbox.records('activity')).map((a) => `${a.activity_type} ${a.title}`)
+    expect(new Set((await ctx.sandbox.records('activity')).map((a) => a.lead_id))).toEqual(new Set([Number(leads[0]?.lead_id)]))
     expect(trail.sort()).toEqual(
       [
         'MESSAGE CHAT sent (firing) via chat',

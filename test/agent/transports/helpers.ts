@@ -1,7 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import logx from 'logx'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { SandboxInfo } from '../../../agent/sandbox'
 
 export type Logger = ReturnType<typeof logx>
@@ -65,6 +68,34 @@ export async function startRemoteSandbox(): Promise<RemoteSandbox> {
       child.disconnect()
       await exited
     },
+  }
+}
+
+/**
+ * For a whole test file: a sandbox in its own process, started before the first test, reset before
+ * each one (unless `resetEach` is false) and closed after the last, and a temp directory removed then.
+ */
+export function useRemoteSandbox(tmpPrefix: string, options: { resetEach?: boolean } = {}): { readonly sandbox: RemoteSandbox; readonly tmp: string } {
+  let started: RemoteSandbox | undefined
+  const tmp = mkdtempSync(join(tmpdir(), tmpPrefix))
+  beforeAll(async () => {
+    started = await startRemoteSandbox()
+  })
+  afterAll(async () => {
+    await started?.close()
+    rmSync(tmp, { recursive: true, force: true })
+  })
+  if (options.resetEach !== false) {
+    beforeEach(async () => {
+      await started?.reset()
+    })
+  }
+  return {
+    get sandbox() {
+      if (started === undefined) throw new Error('the sandbox is started in beforeAll')
+      return started
+    },
+    tmp,
   }
 }
 

@@ -1,26 +1,14 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import logx from 'logx'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { apiOptions, closeLogger, startRemoteSandbox, type RemoteSandbox } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { apiOptions, closeLogger, useRemoteSandbox } from './helpers'
 
 const run = promisify(execFile)
-let sandbox: RemoteSandbox
-const tmp = mkdtempSync(join(tmpdir(), 'logx-alerts-'))
-
-beforeAll(async () => {
-  sandbox = await startRemoteSandbox()
-})
-afterAll(async () => {
-  await sandbox.close()
-  rmSync(tmp, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  await sandbox.reset()
-})
+const ctx = useRemoteSandbox('logx-alerts-')
+const { tmp } = ctx
 
 describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
   it('10,000 identical errors send ONE SMS and make one lead with an activity trail', async () => {
@@ -29,7 +17,7 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
       transport: {
         pipeline: [
           { target: 'logx-tail-filter', options: {} },
-          { target: 'logx-sms-alert', options: { ...apiOptions(sandbox), numbers: [919800000001], incident: true, stateDir } },
+          { target: 'logx-sms-alert', options: { ...apiOptions(ctx.sandbox), numbers: [919800000001], incident: true, stateDir } },
         ],
       },
     })
@@ -39,16 +27,16 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     }
     await closeLogger(logger)
 
-    const sms = await sandbox.records('sms')
+    const sms = await ctx.sandbox.records('sms')
     expect(sms).toHaveLength(1)
     expect(sms[0]?.numbers).toEqual([919800000001])
     expect(String(sms[0]?.sms)).toContain('FIRING query 0 timed out (1x, default)')
 
-    const leads = await sandbox.records('lead')
+    const leads = await ctx.sandbox.records('lead')
     expect(leads).toHaveLength(1)
     expect(leads[0]?.name).toBe('query 0 timed out')
     expect(leads[0]?.other_fields).toMatchObject({ rule: 'default', service: 'billing', host: 'db-1', count: '1' })
-    const activities = await sandbox.records('activity')
+    const activities = await ctx.sandbox.records('activity')
     expect(activities).toHaveLength(1)
     expect(activities[0]).toMatchObject({ activity_type: 'MESSAGE', title: 'SMS sent (firing) via sms', lead_id: Number(leads[0]?.lead_id) })
     expect(String(activities[0]?.notes)).toContain('FIRING query 0 timed out')
@@ -67,22 +55,22 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
   it('an app that exits right after logger.fatal() still delivers its alert (env fallbacks)', async () => {
     const app = join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'alert-exit-app.js')
     const result = await run(process.execPath, [app, 'logx-sms-alert', JSON.stringify({ numbers: ['+91 98000 00002'] })], {
-      env: { ...process.env, LOGX_MESSAGING_URL: sandbox.info.baseUrl, LOGX_API_KEY: sandbox.apiKey },
+      env: { ...process.env, LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl, LOGX_API_KEY: ctx.sandbox.apiKey },
     }).catch((err: { code?: number; stderr?: string }) => err)
     expect((result as { code?: number }).code).toBe(1)
-    const sms = await sandbox.records('sms')
+    const sms = await ctx.sandbox.records('sms')
     expect(sms).toHaveLength(1)
     expect(sms[0]?.sms).toBe('FIRING fatal: cannot continue (1x, default)')
-    expect(JSON.stringify(sms)).not.toContain(sandbox.apiKey)
+    expect(JSON.stringify(sms)).not.toContain(ctx.sandbox.apiKey)
   })
 
   it('loses no alert while the sandbox fails 50% of requests', async () => {
-    await sandbox.fault({ kind: 'error', status: 503, rate: 0.5 })
+    await ctx.sandbox.fault({ kind: 'error', status: 503, rate: 0.5 })
     const logger = logx({
       transport: {
         target: 'logx-sms-alert',
         options: {
-          ...apiOptions(sandbox),
+          ...apiOptions(ctx.sandbox),
           numbers: [919800000003],
           rules: [{ group_by: ['job'] }],
           incident: true,
@@ -96,27 +84,27 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     })
     for (let job = 0; job < 20; job++) logger.error({ job }, 'job failed')
     await closeLogger(logger)
-    const sms = await sandbox.records('sms')
+    const sms = await ctx.sandbox.records('sms')
     expect(sms).toHaveLength(20)
     expect(new Set(sms.map((r) => r.sms)).size).toBe(1)
-    expect(await sandbox.records('lead')).toHaveLength(20)
-    expect(await sandbox.records('activity')).toHaveLength(20)
+    expect(await ctx.sandbox.records('lead')).toHaveLength(20)
+    expect(await ctx.sandbox.records('activity')).toHaveLength(20)
   })
 
   it('with a file outbox, an alert the API refused until exit is sent at the next start', async () => {
     const outbox = join(tmp, 'outbox', 'sms.jsonl')
-    const options = { ...apiOptions(sandbox), numbers: [919800000004], outbox, drainTimeoutMs: 300, retry: { retries: 0 } }
-    await sandbox.fault({ kind: 'error', status: 503 })
+    const options = { ...apiOptions(ctx.sandbox), numbers: [919800000004], outbox, drainTimeoutMs: 300, retry: { retries: 0 } }
+    await ctx.sandbox.fault({ kind: 'error', status: 503 })
     const first = logx({ transport: { target: 'logx-sms-alert', options } })
     first.error('payment provider unreachable')
     await closeLogger(first)
-    expect(await sandbox.records('sms')).toHaveLength(0)
+    expect(await ctx.sandbox.records('sms')).toHaveLength(0)
 
-    await sandbox.reset()
+    await ctx.sandbox.reset()
     const second = logx({ transport: { target: 'logx-sms-alert', options } })
-    const sms = await sandbox.waitFor('sms', 1)
+    const sms = await ctx.sandbox.waitFor('sms', 1)
     expect(sms.map((r) => r.sms)).toEqual(['FIRING payment provider unreachable (1x, default)'])
     await closeLogger(second)
-    expect(await sandbox.records('sms')).toHaveLength(1)
+    expect(await ctx.sandbox.records('sms')).toHaveLength(1)
   })
 })
