@@ -18,8 +18,10 @@ module.exports = {
       // 12 MB at no measured cost in throughput. --single-threaded: V8 compiles and collects on the
       // agent's own thread instead of background threads, which on a busy core only compete with
       // it; less CPU per MB read and a few MB less peak RSS (thread stacks and malloc arenas).
-      // BENCHMARKS.md has the numbers; bench/agent.js and `npm start` use these same flags.
-      node_args: ['--max-semi-space-size=1', '--single-threaded'],
+      // --optimize-for-size: V8's heuristics favour memory over speed; 1-2 MB less peak RSS, no
+      // throughput loss this machine's noise could show. BENCHMARKS.md has the numbers;
+      // bench/agent.js and `npm start` use these same flags.
+      node_args: ['--max-semi-space-size=1', '--single-threaded', '--optimize-for-size'],
       instances: 1,
       // The agent sends process.send('ready') once it serves; pm2 waits for it before counting it up.
       wait_ready: true,
