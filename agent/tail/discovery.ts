@@ -26,18 +26,17 @@ export interface DiscoveryOptions {
   readonly onError: (error: Error) => void
   /** Told when a flood of events makes discovery poll the directories, and when it watches again. */
   readonly onModeChange?: ((mode: DiscoveryMode, reason: string) => void) | undefined
-  /** Events within one 100 ms window that count as a flood; default 2000. */
-  readonly floodEvents?: number | undefined
-  /** Period of the directory scan while polling; default 100 ms. */
-  readonly pollMs?: number | undefined
 }
 
 export interface Discovery {
-  readonly mode: DiscoveryMode
   close(): Promise<void>
 }
 
+/** This many events within FLOOD_WINDOW_MS is a flood. */
+const FLOOD_EVENTS = 2000
 const FLOOD_WINDOW_MS = 100
+/** Period of the directory scan while polling. */
+const POLL_MS = 100
 const FIRST_REWATCH_MS = 2_000
 const MAX_REWATCH_MS = 60_000
 
@@ -47,8 +46,6 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
   const matches = (path: string): boolean => globs.some((glob) => glob.matches(path))
   const bases = [...new Set(globs.map((glob) => glob.base))]
   const depth = maxDepth(globs)
-  const floodEvents = options.floodEvents ?? 2000
-  const pollMs = options.pollMs ?? 100
   for (const base of bases) {
     // chokidar would wait on a missing directory silently and never report what appears in it.
     if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: nothing under it is tailed until the tailer is restarted`))
@@ -93,7 +90,7 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     // last write of a burst must not wait for the scheduler tick: the raw fs.watch events are all kept.
     current.on('raw', (event, name, details) => {
       if (!live()) return
-      if (++windowEvents >= floodEvents) {
+      if (++windowEvents >= FLOOD_EVENTS) {
         const now = performance.now()
         if (now - windowStart < FLOOD_WINDOW_MS) {
           startPolling(`${windowEvents} file events in ${Math.ceil(now - windowStart)} ms`)
@@ -120,8 +117,8 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     mode = 'poll'
     // Closing the watches from inside their own event is what lets libuv's inotify loop end.
     void flooded?.close().catch(() => undefined)
-    options.onModeChange?.('poll', `${reason}: polling every ${pollMs} ms, watching again in ${rewatchMs / 1000} s`)
-    pollTimer = setInterval(() => void scan(), pollMs)
+    options.onModeChange?.('poll', `${reason}: polling every ${POLL_MS} ms, watching again in ${rewatchMs / 1000} s`)
+    pollTimer = setInterval(() => void scan(), POLL_MS)
     void scan()
     rewatchTimer = setTimeout(() => void rewatch(), rewatchMs)
     rewatchMs = Math.min(rewatchMs * 2, MAX_REWATCH_MS)
@@ -184,9 +181,6 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
 
   await startWatching(true)
   return {
-    get mode() {
-      return mode
-    },
     async close() {
       closed = true
       clearInterval(pollTimer)

@@ -133,6 +133,28 @@ async function stdoutEnded(forked: Forked): Promise<void> {
   if (!stdout.readableEnded) await once(stdout, 'end')
 }
 
+/** The row of a drill that counted an app's stdout lines. */
+function recordLines(
+  task: Parameters<typeof recordDrill>[0],
+  drill: string,
+  count: { lost: number; duplicated: number },
+  events: number,
+  peakRssMb: unknown,
+  started: number,
+  notes: string,
+): void {
+  recordDrill(task, {
+    drill,
+    events,
+    unit: 'lines',
+    lost: count.lost,
+    duplicated: count.duplicated,
+    peakRssMb: peakRssMb as number | undefined,
+    timeMs: Date.now() - started,
+    notes,
+  })
+}
+
 describe('logger under stress', () => {
   for (const dest of ['sync', 'async', 'transport'] as const) {
     test(`slow reader on stdout, ${dest} destination: every line arrives`, async ({ task }) => {
@@ -145,16 +167,15 @@ describe('logger under stress', () => {
       const [code] = await app.exited
       await stdoutEnded(app)
       const count = countLines(app.stdout(), PIPE_LINES)
-      recordDrill(task, {
-        drill: `stress: slow reader, ${dest}`,
-        events: PIPE_LINES,
-        unit: 'lines',
-        lost: count.lost,
-        duplicated: count.duplicated,
-        peakRssMb: rss.peakRssMb as number | undefined,
-        timeMs: Date.now() - started,
-        notes: `slowest log call ${Number(logged.slowestCallMs).toFixed(1)} ms${dest === 'sync' ? ' (sync: waits for the reader by design)' : ''}; out of order ${count.reordered}; invalid ${count.invalid}; exit ${code}`,
-      })
+      recordLines(
+        task,
+        `stress: slow reader, ${dest}`,
+        count,
+        PIPE_LINES,
+        rss.peakRssMb,
+        started,
+        `slowest log call ${Number(logged.slowestCallMs).toFixed(1)} ms${dest === 'sync' ? ' (sync: waits for the reader by design)' : ''}; out of order ${count.reordered}; invalid ${count.invalid}; exit ${code}`,
+      )
       expect(code).toBe(0)
       expect(count).toMatchObject({ lines: PIPE_LINES, invalid: 0, lost: 0, duplicated: 0 })
       // An async destination on a pipe writes from the thread pool; the chunk in flight when the
@@ -178,16 +199,15 @@ describe('logger under stress', () => {
       const [code] = await app.exited
       await stdoutEnded(app)
       const count = countLines(app.stdout(), PIPE_LINES)
-      recordDrill(task, {
-        drill: `stress: blocked reader, ${dest}`,
-        events: PIPE_LINES,
-        unit: 'lines',
-        lost: count.lost,
-        duplicated: count.duplicated,
-        peakRssMb: rss.peakRssMb as number | undefined,
-        timeMs: Date.now() - started,
-        notes: `all ${PIPE_LINES} calls returned and 3 timer ticks ran with the reader stalled; slowest log call ${Number(logged.slowestCallMs).toFixed(1)} ms; out of order ${count.reordered}; exit ${code}`,
-      })
+      recordLines(
+        task,
+        `stress: blocked reader, ${dest}`,
+        count,
+        PIPE_LINES,
+        rss.peakRssMb,
+        started,
+        `all ${PIPE_LINES} calls returned and 3 timer ticks ran with the reader stalled; slowest log call ${Number(logged.slowestCallMs).toFixed(1)} ms; out of order ${count.reordered}; exit ${code}`,
+      )
       expect(readWhileBlocked).toBe(0)
       expect(code).toBe(0)
       expect(count).toMatchObject({ lines: PIPE_LINES, invalid: 0, lost: 0, duplicated: 0 })
@@ -276,16 +296,15 @@ describe('logger under stress', () => {
       const report = await child.message('logged')
       const [code] = await child.exited
       const count = countLines(readFileSync(file, 'utf8'), Number(report.logged))
-      recordDrill(task, {
-        drill: `stress: 10 MB values, ${dest}`,
-        events: Number(report.logged),
-        unit: 'lines',
-        lost: count.lost,
-        duplicated: count.duplicated,
-        peakRssMb: report.peakRssMb as number | undefined,
-        timeMs: Date.now() - started,
-        notes: `10 MB string, message, 200k keys, 1M-number array, 5 MB Buffer, circular with 10 MB, 10 MB error message, escaped unicode; invalid ${count.invalid}; exit ${code}`,
-      })
+      recordLines(
+        task,
+        `stress: 10 MB values, ${dest}`,
+        count,
+        Number(report.logged),
+        report.peakRssMb,
+        started,
+        `10 MB string, message, 200k keys, 1M-number array, 5 MB Buffer, circular with 10 MB, 10 MB error message, escaped unicode; invalid ${count.invalid}; exit ${code}`,
+      )
       expect(code).toBe(0)
       expect(count).toMatchObject({ lines: Number(report.logged), invalid: 0, lost: 0, duplicated: 0 })
     })

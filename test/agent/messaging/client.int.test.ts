@@ -20,6 +20,7 @@ import {
   type MessagingClient,
 } from '../../../agent/messaging'
 import { startSandbox, type Fault, type Sandbox } from '../../../agent/sandbox'
+import { caught } from './helpers'
 
 const API_KEY = 'sk-live-9f8e7d6c5b4a'
 const TOKEN = 'tok-3a2b1c0d'
@@ -46,16 +47,6 @@ afterAll(async () => {
   await client.close()
   await sandbox.close()
 })
-
-async function caught(p: Promise<unknown>): Promise<MessagingApiError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof MessagingApiError) return err
-    throw err
-  }
-  throw new Error('expected a MessagingApiError')
-}
 
 describe('every operation against the sandbox', () => {
   it('sends an SMS (scheduled too) and lists it back', async () => {

@@ -19,6 +19,7 @@ import {
   MessagingTimeoutError,
 } from '../../../agent/messaging'
 import { MAX_RESPONSE_BYTES } from '../../../agent/messaging/http-call'
+import { caught } from './helpers'
 
 const API_KEY = 'sk-live-transport-1'
 const FAST_RETRY = { retries: 2, minDelayMs: 1, maxDelayMs: 2 }
@@ -71,16 +72,6 @@ async function startServer(kind: 'http' | 'https', handle: Handler): Promise<{ u
 const ok: Handler = (_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain' })
   res.end('OK')
-}
-
-async function caught(p: Promise<unknown>): Promise<MessagingApiError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof MessagingApiError) return err
-    throw err
-  }
-  throw new Error('expected a MessagingApiError')
 }
 
 describe('https', () => {
