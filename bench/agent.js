@@ -3,7 +3,8 @@
 //  1. tail-and-filter throughput: the agent reads a ~200 MB NDJSON (or plain-text) file with 1% error
 //     lines from the beginning, through its byte pre-filter, the alert engine and the outbox, and is
 //     timed until its /metrics show every line read and handled; beside it `grep -F -c` on the same
-//     file. Both pinned to CPU 0 when taskset exists; grep has its process start-up taken off, the
+//     file. Twice per round: a fresh agent, and one that has read a warm-up file (a tenth of the size)
+//     first, as a long-running agent has. Both pinned to CPU 0 when taskset exists; grep has its process start-up taken off, the
 //     agent is started first and timed from the moment the file appears in its watched directory.
 //  2. alert latency: a line appended to a watched file -> the sandbox (in this process) stores the
 //     SMS, with group_wait 0 and one new incident per line; p50 / p99 over --samples lines.
@@ -11,13 +12,13 @@
 //     (Debian: apt-get install -y rsyslog; the script installs it when run as root with apt-get), run
 //     as `nobody` when started as root, timed until its output holds every error line.
 //  3. peak RSS (VmHWM) of the agent: on the 200 MB file (above), and with 1 and 500 files watched.
-// Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 3] [--format json|text] [--samples 200] [--poll proc|metrics]
+// Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 5] [--format json|text] [--samples 200] [--poll proc|metrics]
 //   [--messaging remote|embedded]: where the agent's sandbox runs (default: in this process, as a real API would)
 // bench/tail.js measures the tailer library alone against grep and a naive Node reader.
 
 const { generateLog } = require('./generate-log')
 const { spawn, spawnSync } = require('node:child_process')
-const { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs')
+const { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs')
 const { tmpdir, cpus, loadavg } = require('node:os')
 const { join } = require('node:path')
 
@@ -165,7 +166,7 @@ function spawnNs(command) {
  * outbox. Where /proc is missing it is polled every 10 ms throughout (`--poll metrics` forces that,
  * to compare).
  */
-async function agentRun(file, lines) {
+async function agentRun(file, lines, warmUp) {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-agent-'))
   const logs = join(dir, 'logs')
   mkdirSync(logs)
@@ -175,6 +176,16 @@ async function agentRun(file, lines) {
     const url = await agent.banner
     const pid = agent.child.pid
     const size = statSync(file).size
+    // warmUp: another file is read first, as a running agent has read lines before a burst.
+    if (warmUp !== undefined) {
+      copyFileSync(warmUp.file, join(logs, 'warm-up.log'))
+      await waitFor(async () => {
+        const value = await scrape(url)
+        return value('logx_agent_lines_read_total') >= warmUp.lines && value('logx_agent_outbox_depth') === 0
+      })
+    }
+    const linesBefore = warmUp === undefined ? 0 : await metric(url, 'logx_agent_lines_read_total')
+    const matchesBefore = warmUp === undefined ? 0 : await metric(url, 'logx_agent_matches_total')
     const readBefore = pollMode === 'proc' ? bytesReadBy(pid) : undefined
     const cpuBefore = cpuSecondsOf(pid)
     const start = process.hrtime.bigint()
@@ -182,11 +193,11 @@ async function agentRun(file, lines) {
     if (readBefore !== undefined) await waitFor(async () => (bytesReadBy(pid) ?? Infinity) - readBefore >= size, 600_000, 2)
     await waitFor(async () => {
       const value = await scrape(url)
-      return value('logx_agent_lines_read_total') >= lines && value('logx_agent_outbox_depth') === 0
+      return value('logx_agent_lines_read_total') >= linesBefore + lines && value('logx_agent_outbox_depth') === 0
     })
     const ns = Number(process.hrtime.bigint() - start)
     const cpuAfter = cpuSecondsOf(pid)
-    const matches = await metric(url, 'logx_agent_matches_total')
+    const matches = (await metric(url, 'logx_agent_matches_total')) - matchesBefore
     const rss = agent.hwmMb()
     await agent.stop()
     return { ns, matches, rss, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore }
@@ -248,11 +259,18 @@ async function throughput(megabytes, rounds) {
   try {
     const generated = generate(file, megabytes * 1024 * 1024)
     const size = statSync(file).size
+    // A tenth of the size, its own first line: a file that starts like the one read after it would
+    // be held back as its copy until the tailer's next tick tells them apart.
+    const warmFile = join(dir, 'warm-up.log')
+    const warmGenerated = generate(warmFile, Math.ceil((megabytes * 1024 * 1024) / 10))
+    writeFileSync(warmFile, `{"level":30,"msg":"warm-up file"}\n${readFileSync(warmFile, 'utf8')}`)
+    const warmUp = { file: warmFile, lines: warmGenerated.lines + 1 }
     console.log(`${format} file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} errors; ${rounds} rounds; ${pin.length > 0 ? 'pinned to CPU 0' : 'not pinned'}`)
     spawnSync('grep', ['-F', '-c', needle, file])
     const trueNs = median(Array.from({ length: 9 }, () => spawnNs([...pin, 'true']).ns))
     const grep = []
     const agent = []
+    const warmAgent = []
     const rsyslog = []
     const withRsyslog = haveRsyslog()
     if (withRsyslog) chmodReadable(dir, file)
@@ -263,6 +281,9 @@ async function throughput(megabytes, rounds) {
       const a = await agentRun(file, generated.lines)
       if (a.matches !== generated.errors) throw new Error(`agent matched ${a.matches}, expected ${generated.errors}`)
       agent.push({ ns: a.ns, rss: a.rss, cpu: a.cpu })
+      const w = await agentRun(file, generated.lines, warmUp)
+      if (w.matches !== generated.errors) throw new Error(`warmed-up agent matched ${w.matches}, expected ${generated.errors}`)
+      warmAgent.push({ ns: w.ns, rss: w.rss, cpu: w.cpu, grep: spawnNs([...pin, 'grep', '-F', '-c', needle, file]).ns - trueNs })
     }
     const row = (name, ns, ratio, rss, cpu = '-') => ({
       reader: name,
@@ -272,12 +293,14 @@ async function throughput(megabytes, rounds) {
       'CPU s': cpu,
       'peak RSS MB': rss,
     })
-    const agentCpu = agent.every((a) => a.cpu !== undefined) ? median(agent.map((a) => a.cpu)).toFixed(2) : '-'
+    const cpuOf = (runs) => (runs.every((a) => a.cpu !== undefined) ? median(runs.map((a) => a.cpu)).toFixed(2) : '-')
     console.table([
       row(`grep -F -c '${needle}'`, median(grep), '1.00', '-'),
       ...(withRsyslog ? [row(`rsyslogd imfile + contains '${needle}' -> omfile`, median(rsyslog), median(rsyslog.map((ns, i) => grep[i] / ns)).toFixed(2), '-')] : []),
-      row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0), agentCpu),
+      row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0), cpuOf(agent)),
+      row(`the same after a ${(statSync(warmFile).size / 1e6).toFixed(0)} MB warm-up file`, median(warmAgent.map((a) => a.ns)), median(warmAgent.map((a) => Math.max(1, a.grep) / a.ns)).toFixed(2), Math.max(...warmAgent.map((a) => a.rss)).toFixed(0), cpuOf(warmAgent)),
     ])
+    console.log(`x grep: the median over rounds of each round's ratio (grep run next to the agent in the same round); the agent's first row is a fresh process (V8 compiles its hot path while it reads), the second one that has read ${warmUp.lines.toLocaleString('en-US')} lines before, as a long-running agent has`)
     if (!withRsyslog) console.log('rsyslog: not installed here (and not installable: not root, or no apt-get); no imfile comparison')
     const watching = pollMode === 'proc' && process.platform === 'linux'
       ? 'reading watched in /proc/<pid>/io, then /metrics polled every 10 ms for the last lines and the outbox'
@@ -360,7 +383,7 @@ async function main() {
   } else {
     console.log('messaging: the sandbox embedded in the agent process (as npm start runs it)')
   }
-  await throughput(Number(option('mb', 200)), Number(option('rounds', 3)))
+  await throughput(Number(option('mb', 200)), Number(option('rounds', 5)))
   await latency(Number(option('samples', 200)))
   for (const count of [1, 500]) {
     const { watched, rss } = await rssWithFiles(count)

@@ -58,7 +58,7 @@ function reloader(file: string, args: RunArgs, agent: Agent, log: AgentLogger, i
       io.stderr.write(`logx-agent: config reload rejected, the running config stays:\n${problems.map((p) => `  ${p}\n`).join('')}`)
       return
     }
-    const ignored = agent.apply(withListenOverride(result.config, args))
+    const ignored = await agent.apply(withListenOverride(result.config, args))
     log.info({ rules: result.config.rules.length, channels: result.config.channels.length }, 'config reloaded')
     if (ignored.length > 0) log.warn({ keys: ignored }, `changes to ${ignored.join(', ')} take effect at the next restart`)
   }

@@ -145,6 +145,7 @@ export const sourceShape: ObjectShape = object({
   format: field({ kind: 'enum', values: ['json', 'text', 'auto'] }, 'line format; auto parses lines that look like JSON and treats the rest as text', { default: 'auto' }),
   start_at: field({ kind: 'enum', values: ['end', 'beginning'] }, 'where reading starts in a file found at startup without a checkpoint', { default: 'end' }),
   max_line_bytes: field({ kind: 'integer', min: 1 }, 'longer lines are cut to this (and counted)', { default: 262_144 }),
+  sync_reads: field({ kind: 'boolean' }, "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled network filesystem stalls only this source", { default: true }),
 })
 
 export const silenceShape: ObjectShape = object({

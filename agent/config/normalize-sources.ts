@@ -21,6 +21,7 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
       format: source.format ?? 'auto',
       startAt: source.start_at ?? 'end',
       maxLineBytes: source.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
+      syncReads: source.sync_reads ?? true,
     })
   }
   return out

@@ -39,6 +39,8 @@ export interface SourceConfig {
   format: LineFormat
   startAt: 'end' | 'beginning'
   maxLineBytes: number
+  /** Reads on the agent's thread (fs.readSync), not the thread pool. */
+  syncReads: boolean
 }
 
 export interface KindTemplates {

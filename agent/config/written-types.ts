@@ -26,6 +26,7 @@ export interface SourceInput {
   format?: 'json' | 'text' | 'auto'
   start_at?: 'end' | 'beginning'
   max_line_bytes?: number
+  sync_reads?: boolean
 }
 
 interface ChannelCommonInput {

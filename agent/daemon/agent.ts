@@ -2,7 +2,7 @@
 // dispatcher (file outbox) -> alert pipeline -> metrics -> one reader per source -> one clock.
 // Stopping runs the other way: stop reading (offsets of handled lines are written), fire what waits
 // in group_wait, drain the outbox within a bound, close.
-import type { AgentConfig } from '../config/types'
+import type { AgentConfig, SourceConfig } from '../config/types'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
 import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
 import { createDispatcher, type Dispatcher } from './dispatcher'
@@ -32,8 +32,12 @@ export interface Agent {
   readonly endpoint: Pick<MessagingEndpoint, 'mode' | 'baseUrl' | 'inboxUrl'>
   readonly metricsUrl: string | undefined
   readonly config: AgentConfig
-  /** Applies a new config's rules, channels and silences; what needs a restart is reported back. */
-  apply(config: AgentConfig): string[]
+  /**
+   * Applies a new config: rules, channels and silences at once, then its sources (a source added
+   * starts reading, one removed stops, one changed starts over from its checkpoint). Resolves with
+   * the keys that need a restart (messaging, state_dir, metrics).
+   */
+  apply(config: AgentConfig): Promise<string[]>
   countReloadFailure(): void
   stop(drainTimeoutMs: number): Promise<StopResult>
 }
@@ -44,7 +48,6 @@ function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
     c.messaging.mode === 'sandbox' ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}` : `remote ${c.messaging.baseUrl}`
   if (listen(a) !== listen(b)) changed.push('messaging')
   if (a.stateDir !== b.stateDir) changed.push('state_dir')
-  if (JSON.stringify(a.sources) !== JSON.stringify(b.sources)) changed.push('sources')
   if (JSON.stringify(a.metrics) !== JSON.stringify(b.metrics)) changed.push('metrics')
   return changed
 }
@@ -90,19 +93,46 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       const server = metrics
       cleanup.push(() => server.close())
     }
-    for (const source of config.sources) {
-      readers.push(
-        await startSourceReader({
-          source,
-          stateDir: config.stateDir,
-          pipeline: () => pipeline,
-          log,
-          now,
-          tap: options.tap,
-          // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
-          beforeCheckpointWrite: () => dispatcher.sync(),
-        }),
-      )
+    const startReader = (source: SourceConfig): Promise<SourceReader> =>
+      startSourceReader({
+        source,
+        stateDir: config.stateDir,
+        pipeline: () => pipeline,
+        log,
+        now,
+        tap: options.tap,
+        // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
+        beforeCheckpointWrite: () => dispatcher.sync(),
+      })
+    for (const source of config.sources) readers.push(await startReader(source))
+
+    /**
+     * The running readers brought in line with `next`. A reader stops (its checkpoint written)
+     * before its replacement starts on the same checkpoint file, so a changed source resumes where
+     * the old one had committed. A source that cannot start is logged and, when it was running
+     * before, started again as it was; the other sources go on either way.
+     */
+    async function applySources(previous: readonly SourceConfig[], next: readonly SourceConfig[]): Promise<void> {
+      const before = new Map(previous.map((source) => [source.name, source]))
+      const wanted = new Map(next.map((source) => [source.name, source]))
+      for (const reader of [...readers]) {
+        const source = wanted.get(reader.name)
+        if (source !== undefined && JSON.stringify(source) === JSON.stringify(before.get(reader.name))) continue
+        await reader.close()
+        readers.splice(readers.indexOf(reader), 1)
+        if (source === undefined) log.info({ source: reader.name }, 'source removed: no longer read (its checkpoint is kept)')
+      }
+      for (const source of next) {
+        if (readers.some((reader) => reader.name === source.name)) continue
+        const old = before.get(source.name)
+        try {
+          readers.push(await startReader(source))
+          log.info({ source: source.name, paths: source.paths }, old === undefined ? 'source added' : 'source changed: reading again from its checkpoint')
+        } catch (err) {
+          log.error({ err, source: source.name }, `source ${source.name} could not start: ${(err as Error).message}`)
+          if (old !== undefined) readers.push(await startReader(old))
+        }
+      }
     }
     const clock = setInterval(() => {
       try {
@@ -115,6 +145,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     cleanup.push(() => clearInterval(clock))
 
     let stopping: Promise<StopResult> | undefined
+    // Reloads run one at a time, and stop() waits for the one in progress.
+    let applying: Promise<unknown> = Promise.resolve()
     return {
       endpoint: { mode: endpoint.mode, baseUrl: endpoint.baseUrl, inboxUrl: endpoint.inboxUrl },
       metricsUrl: metrics?.url,
@@ -122,12 +154,19 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         return config
       },
       apply(next) {
-        const ignored = restartOnly(config, next)
-        pipeline.replace(next, now())
-        // Keys that need a restart keep their running values; the rest is the new config.
-        config = { ...next, messaging: config.messaging, stateDir: config.stateDir, sources: config.sources, metrics: config.metrics }
-        counters.reloads++
-        return ignored
+        const run = applying.then(async () => {
+          if (stopping !== undefined) return []
+          const ignored = restartOnly(config, next)
+          const previous = config.sources
+          pipeline.replace(next, now())
+          // Keys that need a restart keep their running values; the rest is the new config.
+          config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics }
+          await applySources(previous, next.sources)
+          counters.reloads++
+          return ignored
+        })
+        applying = run.catch(() => undefined)
+        return run
       },
       countReloadFailure() {
         counters.reloadFailures++
@@ -143,6 +182,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         }
         stopping ??= (async () => {
           clearInterval(clock)
+          await applying
           for (const r of readers) await step(`closing source ${r.name}`, () => r.close())
           await step('flushing the engine', () => pipeline.flush(now()))
           let result: StopResult = { drained: false, pending: dispatcher.stats().depth }

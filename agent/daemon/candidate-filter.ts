@@ -57,8 +57,9 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
   const upper = createAnchoredSearch(upperCaseNeedles(threshold).map((needle) => Buffer.from(needle)))
   // `level` through its rarest byte too (`v` in most logs): `l` and `e` are everywhere in prose.
   const levelKey = createAnchoredSearch([LEVEL])
-  // Reused across batches: where the blanked prefixes are.
+  // Reused across batches: where the blanked prefixes are, and which lines are candidates.
   let blanked = new Int32Array(2048)
+  let marks = new Uint8Array(2048)
 
   return (batch) => {
     const chunk = batch.chunk
@@ -72,9 +73,11 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
       if (line.data[0] !== OPEN_BRACE_BYTE) notJson++
     }
     if (chunk === undefined) return { candidates, notJson }
-    const marks = new Uint8Array(chunk.ends.length)
+    const count = chunk.ends.length
+    if (marks.length < count) marks = new Uint8Array(count)
+    else marks.fill(0, 0, count)
     notJson += scanChunk(chunk, marks)
-    for (let k = 0; k < marks.length; k++) if (marks[k] === 1) candidates.push(batchLine(batch, first + k))
+    for (let k = 0; k < count; k++) if (marks[k] === 1) candidates.push(batchLine(batch, first + k))
     return { candidates, notJson }
   }
 

@@ -66,6 +66,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       paths: source.paths,
       startAt: source.startAt,
       maxLineBytes: source.maxLineBytes,
+      syncReads: source.syncReads,
       reuseBuffers: true,
       checkpointDelayMs: CHECKPOINT_DELAY_MS,
       checkpointPath: join(checkpoints, `${source.name}.json`),
@@ -94,43 +95,55 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
 
   let filter: CandidateFilter | undefined
   let filterLevel = NaN
+
+  /**
+   * The lines of one batch through the filter and the pipeline; false when a line could not be
+   * handled (the source stops). Synchronous and apart from the loop below: V8 optimizes this
+   * small function, not the much larger async one around it, whose compilation on a fresh agent
+   * costs more than it saves.
+   */
+  function handle(batch: LineBatch): boolean {
+    const pipeline = options.pipeline()
+    const lowest = pipeline.lowestLevel()
+    if (lowest !== filterLevel) {
+      filter = createCandidateFilter(lowest)
+      filterLevel = lowest
+    }
+    options.tap?.write(source.name, batch)
+    const at = now()
+    // Most lines are below every rule: the filter drops them on a search of the read buffer,
+    // never looking at them one by one.
+    const { candidates, notJson } = (filter as CandidateFilter)(batch)
+    if (source.format === 'json') parseErrors += notJson
+    // What was skipped is said where it is (file, and the offset just past the line): one line per
+    // cut line, one per batch for lines that are not the JSON they look like.
+    let notParsed = 0
+    let firstNotParsed = 0
+    for (const tailLine of candidates) {
+      const data = tailLine.data
+      const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
+      if (debug) log.debug({ source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation }, 'candidate line')
+      if (tailLine.truncated) log.warn({ source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`)
+      if (parsed.parseError && data[0] === OPEN_BRACE) {
+        parseErrors++
+        if (notParsed++ === 0) firstNotParsed = tailLine.offset
+      }
+      try {
+        pipeline.ingest(parsed.line, at)
+      } catch (err) {
+        // A failing state write must stop the commit: the offsets would claim lines not handled.
+        failure = `could not handle a line: ${(err as Error).message}`
+        log.error({ err, source: source.name }, `${failure}; this source stops reading (restart the agent once fixed)`)
+        return false
+      }
+    }
+    if (notParsed > 0) log.warn({ source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed }, `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`)
+    return true
+  }
+
   const loop = (async () => {
     for await (const batch of tailer) {
-      const pipeline = options.pipeline()
-      const lowest = pipeline.lowestLevel()
-      if (lowest !== filterLevel) {
-        filter = createCandidateFilter(lowest)
-        filterLevel = lowest
-      }
-      options.tap?.write(source.name, batch)
-      const at = now()
-      // Most lines are below every rule: the filter drops them on a search of the read buffer,
-      // never looking at them one by one.
-      const { candidates, notJson } = (filter as CandidateFilter)(batch)
-      if (source.format === 'json') parseErrors += notJson
-      // What was skipped is said where it is (file, and the offset just past the line): one line per
-      // cut line, one per batch for lines that are not the JSON they look like.
-      let notParsed = 0
-      let firstNotParsed = 0
-      for (const tailLine of candidates) {
-        const data = tailLine.data
-        const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
-        if (debug) log.debug({ source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation }, 'candidate line')
-        if (tailLine.truncated) log.warn({ source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`)
-        if (parsed.parseError && data[0] === OPEN_BRACE) {
-          parseErrors++
-          if (notParsed++ === 0) firstNotParsed = tailLine.offset
-        }
-        try {
-          pipeline.ingest(parsed.line, at)
-        } catch (err) {
-          // A failing state write must stop the commit: the offsets would claim lines not handled.
-          failure = `could not handle a line: ${(err as Error).message}`
-          log.error({ err, source: source.name }, `${failure}; this source stops reading (restart the agent once fixed)`)
-          return
-        }
-      }
-      if (notParsed > 0) log.warn({ source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed }, `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`)
+      if (!handle(batch)) return
       commit(batch)
     }
   })().catch((err: unknown) => {

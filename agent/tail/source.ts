@@ -11,7 +11,8 @@ import { createLineSplitter, type LineSplitter } from './line-splitter'
  * probation: found while running with fewer than HEAD_BYTES bytes; not read until its head is
  *            complete (is it a rotation copy?) or it stops growing for a tick.
  * parked:    a copy of a file being read (same full head, another inode): read only if the original
- *            turns out truncated, from where the original stood.
+ *            turns out truncated, from where the original stood; or, if it turns out to differ from
+ *            the original further on (it only starts the same), as a file of its own.
  * active:    being read. `detached` too when its path is gone (renamed away or deleted): read to its
  *            end, then released once it stops growing.
  * released:  handle closed; kept only until its last lines are committed.

@@ -3,7 +3,7 @@
 // queue; the caller commits a batch once it has handled its lines, and only committed offsets
 // reach the checkpoint.
 
-import { read, type BigIntStats } from 'node:fs'
+import { read, readSync, type BigIntStats } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { createChunkBatch, createLineBatch, lineEndOffset, type LineBatch } from './batch'
 import { createBatchQueue } from './batch-queue'
@@ -368,7 +368,9 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         start = placement.offset
         if (placement.pending) phase = 'probation'
       } else if (placement.kind === 'parked') {
+        // Where it starts if it turns out not to be a copy after all (notACopy): as a file without a checkpoint.
         phase = 'parked'
+        if (config.startAt === 'end') start = await lastLineEnd(file.handle, file.size)
       } else if (config.startAt === 'end' && !placement.rewritten) {
         start = await lastLineEnd(file.handle, file.size)
       }
@@ -519,25 +521,39 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   }
 
   /**
-   * Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more. The
-   * next chunk is requested as soon as the current one is in, together with the check of the
-   * file's first bytes, so the disk read (on the libuv pool) overlaps that check and the splitting.
+   * Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more.
+   * syncReads: each chunk is read on this thread when it is needed (from the page cache, a copy
+   * into a buffer still in the CPU cache, and no thread hand-off). Otherwise the reads go to the
+   * libuv pool, and the next chunk is requested as soon as the current one is in, so the disk read
+   * overlaps the splitting.
    */
   async function readTurn(source: Source, handle: FileHandle): Promise<void> {
     const chunkBytes = config.readChunkBytes
     // fs.read with a callback on the handle's fd: FileHandle#read's promise bookkeeping costs
     // more than the read itself at these rates.
     const fd = handle.fd
-    const readAt = (position: number) =>
-      new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
-        const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
-        read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
-      })
+    const readAt = config.syncReads
+      ? (position: number) => {
+          const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
+          try {
+            return Promise.resolve({ bytesRead: readSync(fd, buffer, 0, chunkBytes, position), buffer })
+          } catch (error) {
+            recycle(buffer)
+            return Promise.reject(error as Error)
+          }
+        }
+      : (position: number) =>
+          new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
+            const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
+            read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
+          })
     const headBuffer = Buffer.allocUnsafe(HEAD_BYTES)
-    const headNow = () =>
-      new Promise<Buffer>((resolve, reject) => {
-        read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
-      })
+    const headNow = config.syncReads
+      ? () => headBuffer.subarray(0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0))
+      : () =>
+          new Promise<Buffer>((resolve, reject) => {
+            read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
+          })
     const drop = async (inFlight: ReturnType<typeof readAt> | undefined): Promise<void> => {
       const dropped = await inFlight?.catch(() => undefined)
       if (dropped !== undefined) recycle(dropped.buffer)
@@ -555,7 +571,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       nextPosition += bytesRead
       budget -= bytesRead
       // A short read means the end of what is there now; the next event or tick brings more.
-      if (budget > 0 && bytesRead === chunkBytes) pending = readAt(nextPosition)
+      const more = budget > 0 && bytesRead === chunkBytes
+      if (more && !config.syncReads) pending = readAt(nextPosition)
       // A copy-and-truncate between the last check and this read would hand over the new content at
       // the old offsets (the file can be rewritten past our offset before we look, when we are
       // behind). So the first bytes are checked again after each read and before any of its lines is
@@ -576,22 +593,33 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         if (!closed) onTruncated(source, size, Buffer.from(current.subarray(0, Math.min(current.length, size))))
         return
       }
-      const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
-      const cutBefore = source.splitter.truncatedLines
-      const split = source.splitter.push(chunk, source.readOffset)
-      counters.truncatedLines += source.splitter.truncatedLines - cutBefore
-      const batch = createChunkBatch(batchFrom(source), split, chunk, source.readOffset, config.maxLineBytes)
-      source.readOffset += bytesRead
-      if (source.readOffset > source.size) source.size = source.readOffset
-      counters.bytesRead += bytesRead
+      const batch = splitChunk(source, buffer, bytesRead)
       if (batch !== undefined) await emit(source, batch, buffer)
       else recycle(buffer)
       if (closed) {
         await drop(pending)
         return
       }
+      if (more && config.syncReads) pending = readAt(nextPosition)
     }
     if (budget <= 0) dirty.add(source)
+  }
+
+  /**
+   * A chunk just read into `buffer` -> the batch of the lines it completes (undefined if none), the
+   * file's read position past it. Synchronous and apart from readTurn, so that V8 optimizes this,
+   * not the whole async loop (whose compilation on a fresh process costs more than it saves).
+   */
+  function splitChunk(source: Source, buffer: Buffer, bytesRead: number): LineBatch | undefined {
+    const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
+    const cutBefore = source.splitter.truncatedLines
+    const split = source.splitter.push(chunk, source.readOffset)
+    counters.truncatedLines += source.splitter.truncatedLines - cutBefore
+    const batch = createChunkBatch(batchFrom(source), split, chunk, source.readOffset, config.maxLineBytes)
+    source.readOffset += bytesRead
+    if (source.readOffset > source.size) source.size = source.readOffset
+    counters.bytesRead += bytesRead
+    return batch
   }
 
   async function tick(): Promise<void> {
@@ -625,11 +653,49 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       }
       source.fresh = false
       source.tickSize = source.size
-      if (source.phase === 'parked') continue
+      if (source.phase === 'parked') {
+        if (await notACopy(source)) unpark(source)
+        continue
+      }
       // Hundreds of quiet files cost one stat each per tick, not a read.
       if (source.phase === 'active' && !source.detached && source.size === source.readOffset) continue
       dirty.add(source)
     }
+  }
+
+  /**
+   * A parked file was taken for a copy on its first HEAD_BYTES alone. A real copy (made by
+   * copy-and-truncate, or a backup of the file) also holds the original's bytes further on, and is
+   * never longer than the original; a file that differs from it there, or has grown past it, only
+   * starts the same way (a fixed banner or header line) and must be read, or its lines would never
+   * be. The window compared is the last HEAD_BYTES both files have. While the original may have
+   * been truncated (shorter than what was read of it, or other first bytes), nothing is decided:
+   * service() hands the original's unread rest to its copy.
+   */
+  async function notACopy(parked: Source): Promise<boolean> {
+    const original = parked.copyOf
+    if (original === undefined || original.phase !== 'active' || original.handle === undefined || parked.handle === undefined) return false
+    try {
+      const [parkedSize, originalSize] = await Promise.all([parked.handle.stat().then((s) => s.size), original.handle.stat().then((s) => s.size)])
+      if (originalSize < original.readOffset) return false
+      const end = Math.min(parkedSize, originalSize)
+      if (end <= HEAD_BYTES || original.handle === undefined || parked.handle === undefined) return false
+      const window = (handle: FileHandle) => handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, end - HEAD_BYTES).then(({ buffer, bytesRead }) => buffer.subarray(0, bytesRead))
+      const [ours, theirs] = await Promise.all([window(parked.handle), window(original.handle)])
+      // Read after the windows: if the original still starts the same, its window was its own content.
+      if (!headContinues(original.head, await readHead(original.handle, HEAD_BYTES))) return false
+      return parkedSize > originalSize || !ours.equals(theirs)
+    } catch {
+      // A file that went away meanwhile: the path events decide.
+      return false
+    }
+  }
+
+  function unpark(source: Source): void {
+    source.phase = 'active'
+    source.copyOf = undefined
+    dirty.add(source)
+    checkpointInBackground()
   }
 
   /** Done with a file: its last partial line (it will not be completed now) is emitted, its handle closed. */

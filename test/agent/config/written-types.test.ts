@@ -14,7 +14,7 @@ type Variant<T extends ChannelInput['type']> = Extract<ChannelInput, { type: T }
 const written = {
   root: { messaging: true, state_dir: true, sources: true, channels: true, rules: true, silences: true, redact: true, metrics: true } satisfies KeysOf<AgentConfigInput>,
   messaging: { base_url: true, api_key: true, lead_webhook: true, activity_webhook: true, activity_token: true, sandbox: true } satisfies KeysOf<MessagingInput>,
-  source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true } satisfies KeysOf<SourceInput>,
+  source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true, sync_reads: true } satisfies KeysOf<SourceInput>,
   rule: {
     name: true, source: true, level: true, match: true, message: true, group_by: true, group_wait: true, repeat_interval: true,
     resolve_after: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true,

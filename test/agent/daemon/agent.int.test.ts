@@ -9,7 +9,7 @@ import {
   type RunningAgent, type Workspace,
 } from './helpers'
 
-function config(ws: Workspace, level: string): string {
+function config(ws: Workspace, level: string, { legacyPaths = `${ws.logs}/legacy/*.txt`, more = '' } = {}): string {
   return `${messagingYaml()}state_dir: ${ws.state}
 sources:
   - name: app
@@ -17,9 +17,10 @@ sources:
     format: auto
     start_at: beginning
   - name: legacy
-    paths: [${ws.logs}/legacy/*.txt]
+    paths: [${legacyPaths}]
     format: text
-channels:
+    sync_reads: false   # this source reads on the thread pool, the other on the agent's thread
+${more}channels:
   oncall-sms: { type: sms, numbers: [919800000001] }
   team-chat: { type: chat, numbers: ["+919800000002"], template_id: 101 }
 rules:
@@ -137,6 +138,41 @@ describe('logx-agent run (embedded sandbox)', () => {
     const before = await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
     agent.child.kill('SIGHUP')
     await until('the SIGHUP reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) > before ? true : undefined))
+  })
+
+  it('starts an added source, restarts a changed one from its checkpoint, and stops a removed one on reload', async () => {
+    const app = join(ws.logs, 'app.log')
+    const extra = join(ws.logs, 'extra', 'worker.log')
+    mkdirSync(join(ws.logs, 'extra'))
+    appendFileSync(extra, banner('worker') + json(60, 'mike crashed'))
+    const reloads = async (): Promise<number> => metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
+    const reloaded = async (after: number): Promise<void> => {
+      await until('the reload', async () => ((await reloads()) > after ? true : undefined))
+    }
+
+    let count = await reloads()
+    ws.writeConfig(config(ws, 'fatal', {
+      legacyPaths: `"${ws.logs}/legacy/*.{txt,log}"`,
+      more: `  - name: extra\n    paths: [${ws.logs}/extra/*.log]\n    start_at: beginning\n`,
+    }))
+    await reloaded(count)
+    // Added: its file is read from the start. Changed: it goes on from its checkpoint (old.txt's
+    // earlier lines are not read again) and reads the files its new paths take in.
+    appendFileSync(join(ws.logs, 'legacy', 'old.txt'), '[fatal] oscar broke\n')
+    appendFileSync(join(ws.logs, 'legacy', 'new.log'), '[fatal] november broke\n')
+    await recordsWhen(agent.baseUrl, 'mike, november, oscar', (r) => ['mike', 'november', 'oscar'].every((w) => countOf(smsTexts(r), w) === 1))
+    expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="legacy"}')).toBe(2)
+    expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="extra"}')).toBe(2)
+
+    count = await reloads()
+    ws.writeConfig(config(ws, 'fatal'))
+    await reloaded(count)
+    appendFileSync(extra, json(60, 'papa crashed'))
+    appendFileSync(app, json(60, 'quebec crashed'))
+    const all = await recordsWhen(agent.baseUrl, 'quebec', (r) => countOf(smsTexts(r), 'quebec') === 1)
+    expect(countOf(smsTexts(all), 'papa')).toBe(0)
+    expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="extra"}')).toBe(0)
+    expect(agent.output()).toContain('"msg":"source removed: no longer read (its checkpoint is kept)"')
   })
 
   it('stops on SIGTERM: drains, writes its checkpoint, releases the lock, exits 0', async () => {

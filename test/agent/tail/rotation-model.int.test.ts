@@ -27,11 +27,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 it('no line lost or repeated through any mix of appends and both kinds of rotation', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, syncReads) => {
       const { dir, cleanup } = makeTempDir('model')
       const file = join(dir, 'app.log')
       let fd = openSync(file, 'a')
-      const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', pollIntervalMs: 20, readChunkBytes: 700 })
+      const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', pollIntervalMs: 20, readChunkBytes: 700, syncReads })
       const { seen } = collect(tailer)
       let n = 0
       let bytesInFile = 0

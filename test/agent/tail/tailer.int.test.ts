@@ -249,13 +249,13 @@ describe('rotation', () => {
   // Repeated, with and without recycled buffers: when the tailer is behind, the file is truncated
   // and rewritten past the offset already read before it looks again (round 2 onwards), a race
   // that failed 3 times in 48 runs under load before each chunk's first bytes were checked.
-  for (const reuseBuffers of [false, true]) {
+  for (const [reuseBuffers, syncReads] of [[false, false], [true, false], [true, true]] as const) {
     for (let attempt = 1; attempt <= 4; attempt++) {
-      it(`copy-and-truncate (pm2-logrotate): no line lost or repeated, unread lines taken from the copy (reuseBuffers ${reuseBuffers}, run ${attempt})`, async () => {
+      it(`copy-and-truncate (pm2-logrotate): no line lost or repeated, unread lines taken from the copy (reuseBuffers ${reuseBuffers}, syncReads ${syncReads}, run ${attempt})`, async () => {
         const dir = tempDir('copytruncate')
         const file = join(dir, 'app.log')
         writeFileSync(file, '')
-        const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 1024, reuseBuffers })
+        const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 1024, reuseBuffers, syncReads })
         const { seen } = collect(tailer)
         const fd = openSync(file, 'a')
         let n = 0
@@ -310,6 +310,53 @@ describe('rotation', () => {
     await waitFor(() => seen.length === 120, '120 lines')
     expectEachOnceInOrder(seen, 1, 120)
     expect(new Set(seen.map((line) => line.fileId)).size).toBe(1)
+  })
+
+  // The same first bytes (a fixed banner or header longer than the fingerprint) used to park the
+  // second file as a copy of the first for good: its lines were never read.
+  const banner = `# service api ${'='.repeat(300)}\n`
+  it('reads a file that only starts like one being read (the same header), as a file of its own', async () => {
+    const dir = tempDir('same-header')
+    const first = join(dir, 'first.log')
+    writeFileSync(first, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    appendFileSync(first, banner + numberedRange('first', 1, 50))
+    await waitFor(() => seen.length === 51, 'the first file read')
+    writeFileSync(join(dir, 'second.log'), banner + numberedRange('second', 1, 30))
+    await waitFor(() => seen.length === 51 + 31, 'the second file read')
+    const second = seen.slice(51)
+    expect(second.map((line) => line.text)).toEqual([banner.slice(0, -1), ...numberedRange('second', 1, 30).split('\n').slice(0, -1)])
+    expect(second.every((line) => line.path === join(dir, 'second.log'))).toBe(true)
+  })
+
+  it('reads a file that holds all of one being read and more (no copy is longer than its original)', async () => {
+    const dir = tempDir('longer-twin')
+    const first = join(dir, 'first.log')
+    writeFileSync(first, '')
+    const tailer = await tail({ paths: join(dir, '*.log') })
+    const { seen } = collect(tailer)
+    appendFileSync(first, numberedRange('line', 1, 50))
+    await waitFor(() => seen.length === 50, 'the first file read')
+    writeFileSync(join(dir, 'second.log'), numberedRange('line', 1, 80))
+    await waitFor(() => seen.length === 50 + 80, 'the second file read')
+    expect(seen.slice(50).map((line) => numberOf(line.text))).toEqual(Array.from({ length: 80 }, (_, i) => i + 1))
+  })
+
+  it('reads such a file found at startup beside a file resumed from the checkpoint', async () => {
+    const dir = tempDir('same-header-startup')
+    const first = join(dir, 'first.log')
+    const checkpointPath = join(dir, 'checkpoint.json')
+    writeFileSync(first, banner + numberedRange('first', 1, 50))
+    const before = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath, pollIntervalMs: 25 })
+    const earlier = collect(before)
+    await waitFor(() => earlier.seen.length === 51, 'the first file read')
+    await before.close()
+    writeFileSync(join(dir, 'second.log'), banner + numberedRange('second', 1, 30))
+    const tailer = await tail({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath })
+    const { seen } = collect(tailer)
+    await waitFor(() => seen.length === 31, 'the second file read')
+    expect(seen.map((line) => line.path)).toEqual(Array(31).fill(join(dir, 'second.log')))
   })
 
   it('finishes a deleted file, emits its unterminated last line once, and releases it', async () => {
