@@ -31,9 +31,11 @@ const formats = {
 if (!formats[format]) throw new Error(`--format must be json or text, got ${format}`)
 const { needle, fatal } = formats[format]
 
-// Tailer variants: which needles, and whether read buffers are recycled on commit.
+// Tailer variants: which needles, whether read buffers are recycled on commit, and where reads run
+// (syncReads: on this thread, as the agent reads; otherwise on libuv's pool, the library's default).
 const tailVariants = {
   tail: { needles: [needle], reuseBuffers: true, label: `agent/tail, ${needle.trim()}` },
+  'tail-sync': { needles: [needle], reuseBuffers: true, syncReads: true, label: `agent/tail, ${needle.trim()}, syncReads (as the agent)` },
   'tail-both': { needles: [needle, fatal], reuseBuffers: true, label: `agent/tail, ${needle.trim()} or ${fatal.trim()}` },
   'tail-defaults': { needles: [needle], reuseBuffers: false, label: `agent/tail, ${needle.trim()}, reuseBuffers off` },
 }
@@ -42,7 +44,7 @@ async function tailReader(file, variant) {
   const { createTailer, createLineMatcher } = require('../dist/agent/tail')
   const size = statSync(file).size
   const start = process.hrtime.bigint()
-  const tailer = await createTailer({ paths: file, startAt: 'beginning', pollIntervalMs: 60_000, reuseBuffers: variant.reuseBuffers })
+  const tailer = await createTailer({ paths: file, startAt: 'beginning', pollIntervalMs: 60_000, reuseBuffers: variant.reuseBuffers, syncReads: variant.syncReads === true })
   // The byte prefilter: no string, no JSON.parse for a line that cannot match.
   const match = createLineMatcher(variant.needles)
   let lines = 0

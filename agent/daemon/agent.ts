@@ -2,7 +2,7 @@
 // dispatcher (file outbox) -> alert pipeline -> metrics -> one reader per source -> one clock.
 // Stopping runs the other way: stop reading (offsets of handled lines are written), fire what waits
 // in group_wait, drain the outbox within a bound, close.
-import type { AgentConfig, SourceConfig } from '../config/types'
+import type { AgentConfig, ListenAddress, SourceConfig } from '../config/types'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
 import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
 import { createDispatcher, type Dispatcher } from './dispatcher'
@@ -34,8 +34,8 @@ export interface Agent {
   readonly config: AgentConfig
   /**
    * Applies a new config: rules, channels and silences at once, then its sources (a source added
-   * starts reading, one removed stops, one changed starts over from its checkpoint). Resolves with
-   * the keys that need a restart (messaging, state_dir, metrics).
+   * starts reading, one removed stops, one changed starts over from its checkpoint) and the metrics
+   * endpoint. Resolves with the keys that need a restart (messaging, state_dir).
    */
   apply(config: AgentConfig): Promise<string[]>
   countReloadFailure(): void
@@ -48,7 +48,6 @@ function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
     c.messaging.mode === 'sandbox' ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}` : `remote ${c.messaging.baseUrl}`
   if (listen(a) !== listen(b)) changed.push('messaging')
   if (a.stateDir !== b.stateDir) changed.push('state_dir')
-  if (JSON.stringify(a.metrics) !== JSON.stringify(b.metrics)) changed.push('metrics')
   return changed
 }
 
@@ -81,18 +80,39 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       for (const r of readers) await r.close()
     })
     let metrics: MetricsServer | undefined
-    if (config.metrics !== undefined) {
-      metrics = await startMetricsServer(
-        config.metrics.listen,
+    const startMetrics = (listen: ListenAddress): Promise<MetricsServer> =>
+      startMetricsServer(
+        listen,
         () => collectAgentMetrics(readers, pipeline, dispatcher, counters, now()),
         () => {
           const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
           return { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
         },
       )
-      const server = metrics
-      cleanup.push(() => server.close())
+    if (config.metrics !== undefined) metrics = await startMetrics(config.metrics.listen)
+    cleanup.push(() => metrics?.close())
+
+    /**
+     * The endpoint moved, added or removed. The new one listens before the old one closes, so a
+     * failure (the address is taken) keeps the old one, logged; `metrics` keeps what really runs.
+     */
+    async function applyMetrics(next: AgentConfig['metrics']): Promise<void> {
+      if (JSON.stringify(next) === JSON.stringify(config.metrics)) return
+      let started: MetricsServer | undefined
+      if (next !== undefined) {
+        try {
+          started = await startMetrics(next.listen)
+        } catch (err) {
+          log.error({ err }, `metrics stay at ${metrics?.url ?? '(none)'}: ${(err as Error).message}`)
+          return
+        }
+      }
+      await metrics?.close()
+      metrics = started
+      config = { ...config, metrics: next }
+      log.info({ metrics: metrics?.url }, metrics === undefined ? 'metrics endpoint closed' : `metrics now at ${metrics.url}/metrics`)
     }
+
     const startReader = (source: SourceConfig): Promise<SourceReader> =>
       startSourceReader({
         source,
@@ -149,7 +169,9 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     let applying: Promise<unknown> = Promise.resolve()
     return {
       endpoint: { mode: endpoint.mode, baseUrl: endpoint.baseUrl, inboxUrl: endpoint.inboxUrl },
-      metricsUrl: metrics?.url,
+      get metricsUrl() {
+        return metrics?.url
+      },
       get config() {
         return config
       },
@@ -159,9 +181,10 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           const ignored = restartOnly(config, next)
           const previous = config.sources
           pipeline.replace(next, now())
-          // Keys that need a restart keep their running values; the rest is the new config.
+          // Keys that need a restart keep their running values; metrics changes as its endpoint does.
           config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics }
           await applySources(previous, next.sources)
+          await applyMetrics(next.metrics)
           counters.reloads++
           return ignored
         })
@@ -191,6 +214,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           })
           await step('closing the outbox', () => dispatcher.close())
           await step('closing the metrics server', () => metrics?.close())
+          metrics = undefined
           await step('closing the messaging endpoint', () => endpoint.close())
           lock.release()
           return result

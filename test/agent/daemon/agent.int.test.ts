@@ -3,13 +3,15 @@
 // rejected, valid applied, SIGHUP), graceful stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, truncateSync, writeSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import {
   createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, spawnAgent, startAgentProcess, until,
   type RunningAgent, type Workspace,
 } from './helpers'
 
-function config(ws: Workspace, level: string, { legacyPaths = `${ws.logs}/legacy/*.txt`, more = '' } = {}): string {
+function config(ws: Workspace, level: string, { legacyPaths = `${ws.logs}/legacy/*.txt`, more = '', metricsListen = '127.0.0.1:0' } = {}): string {
   return `${messagingYaml()}state_dir: ${ws.state}
 sources:
   - name: app
@@ -28,7 +30,7 @@ rules:
     level: ${level}
     notify: [oncall-sms, team-chat]
     incident: true
-metrics: { listen: 127.0.0.1:0 }
+metrics: { listen: ${metricsListen} }
 `
 }
 
@@ -173,6 +175,36 @@ describe('logx-agent run (embedded sandbox)', () => {
     expect(countOf(smsTexts(all), 'papa')).toBe(0)
     expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="extra"}')).toBe(0)
     expect(agent.output()).toContain('"msg":"source removed: no longer read (its checkpoint is kept)"')
+  })
+
+  it('moves /metrics to a new address on reload, and keeps it where it is when the new one is taken', async () => {
+    const freePort = async (): Promise<number> => {
+      const probe = createServer()
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+      const { port } = probe.address() as AddressInfo
+      await new Promise((resolve) => probe.close(resolve))
+      return port
+    }
+    const oldUrl = agent.metricsUrl
+    const port = await freePort()
+    const count = await metric(oldUrl, 'logx_agent_config_reloads_total')
+    ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${port}` }))
+    await until('metrics at the new address', () => (agent.output().includes(`metrics now at http://127.0.0.1:${port}/metrics`) ? true : undefined))
+    agent.metricsUrl = `http://127.0.0.1:${port}`
+    expect(await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')).toBe(count + 1)
+    await expect(fetch(`${oldUrl}/metrics`)).rejects.toThrow()
+
+    // A taken address: the reload applies the rest, and /metrics stays where it is.
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    try {
+      const takenPort = (taken.address() as AddressInfo).port
+      ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${takenPort}` }))
+      await until('the reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) === count + 2 ? true : undefined))
+      expect(agent.output()).toContain(`metrics stay at http://127.0.0.1:${port}`)
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
   })
 
   it('stops on SIGTERM: drains, writes its checkpoint, releases the lock, exits 0', async () => {
