@@ -87,6 +87,8 @@ const TURN_BYTES = 4 * 1024 * 1024
 const MIN_COPY_MATCH_BYTES = 32
 /** Truncations waiting for their copy to show up; older ones are forgotten. */
 const MAX_PENDING_TRUNCATIONS = 64
+/** readChunkSync: the file's first bytes are not the ones it had (copy-and-truncate). */
+const TRUNCATED = Symbol('truncated')
 
 /** Resolves once the checkpoint is loaded and every file present now is found. */
 export async function createTailer(options: TailerOptions): Promise<Tailer> {
@@ -520,40 +522,77 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     }
   }
 
+  /** Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more. */
+  function readTurn(source: Source, handle: FileHandle): Promise<void> {
+    return config.syncReads ? readTurnSync(source, handle) : readTurnPooled(source, handle)
+  }
+
+  // A copy-and-truncate between the last check and a read would hand over the new content at the
+  // old offsets (the file can be rewritten past our offset before we look, when we are behind). So
+  // both read paths check the first bytes again after each read and before any of its lines is
+  // emitted: a chunk read after a truncation is dropped, and the copy supplies those lines.
+
   /**
-   * Reads up to TURN_BYTES, then puts the file back at the end of the line if there is more.
-   * syncReads: each chunk is read on this thread when it is needed (from the page cache, a copy
-   * into a buffer still in the CPU cache, and no thread hand-off). Otherwise the reads go to the
-   * libuv pool, and the next chunk is requested as soon as the current one is in, so the disk read
-   * overlaps the splitting.
+   * syncReads: each chunk is read on this thread when the one before has been handed on, so one
+   * buffer, still in the CPU cache, is read into and split again and again. The loop only awaits
+   * the hand-off; the work is in readChunkSync, which V8 optimizes on its own.
    */
-  async function readTurn(source: Source, handle: FileHandle): Promise<void> {
+  async function readTurnSync(source: Source, handle: FileHandle): Promise<void> {
+    let budget = TURN_BYTES
+    while (budget > 0 && !closed) {
+      const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(config.readChunkBytes)
+      const read = readChunkSync(source, handle.fd, buffer)
+      if (read === TRUNCATED) {
+        recycle(buffer)
+        const size = (await handle.stat()).size
+        if (!closed) onTruncated(source, size, Buffer.from(headScratch.subarray(0, Math.min(headLength, size))))
+        return
+      }
+      if (read.batch !== undefined) await emit(source, read.batch, buffer)
+      else recycle(buffer)
+      // A short read means the end of what is there now; the next event or tick brings more.
+      if (read.bytesRead < buffer.length) return
+      budget -= read.bytesRead
+    }
+    if (budget <= 0) dirty.add(source)
+  }
+
+  // readChunkSync's head check reads here; on a truncation, onTruncated gets a copy.
+  const headScratch = Buffer.allocUnsafe(HEAD_BYTES)
+  let headLength = 0
+
+  function readChunkSync(source: Source, fd: number, buffer: Buffer): typeof TRUNCATED | { bytesRead: number; batch: LineBatch | undefined } {
+    let bytesRead: number
+    try {
+      bytesRead = readSync(fd, buffer, 0, buffer.length, source.readOffset)
+      headLength = bytesRead === 0 ? 0 : readSync(fd, headScratch, 0, HEAD_BYTES, 0)
+    } catch (error) {
+      recycle(buffer)
+      throw error
+    }
+    if (bytesRead === 0) return { bytesRead, batch: undefined }
+    if (!headContinues(source.head, headScratch.subarray(0, headLength))) return TRUNCATED
+    return { bytesRead, batch: splitChunk(source, buffer, bytesRead) }
+  }
+
+  /**
+   * Reads on the libuv pool, with fs.read callbacks on the handle's fd (FileHandle#read's promise
+   * bookkeeping costs more than the read itself at these rates). The next chunk is requested as
+   * soon as the current one is in, so the disk read overlaps the head check and the splitting.
+   */
+  async function readTurnPooled(source: Source, handle: FileHandle): Promise<void> {
     const chunkBytes = config.readChunkBytes
-    // fs.read with a callback on the handle's fd: FileHandle#read's promise bookkeeping costs
-    // more than the read itself at these rates.
     const fd = handle.fd
-    const readAt = config.syncReads
-      ? (position: number) => {
-          const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
-          try {
-            return Promise.resolve({ bytesRead: readSync(fd, buffer, 0, chunkBytes, position), buffer })
-          } catch (error) {
-            recycle(buffer)
-            return Promise.reject(error as Error)
-          }
-        }
-      : (position: number) =>
-          new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
-            const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
-            read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
-          })
+    const readAt = (position: number) =>
+      new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
+        const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(chunkBytes)
+        read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
+      })
     const headBuffer = Buffer.allocUnsafe(HEAD_BYTES)
-    const headNow = config.syncReads
-      ? () => headBuffer.subarray(0, readSync(fd, headBuffer, 0, HEAD_BYTES, 0))
-      : () =>
-          new Promise<Buffer>((resolve, reject) => {
-            read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
-          })
+    const headNow = () =>
+      new Promise<Buffer>((resolve, reject) => {
+        read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
+      })
     const drop = async (inFlight: ReturnType<typeof readAt> | undefined): Promise<void> => {
       const dropped = await inFlight?.catch(() => undefined)
       if (dropped !== undefined) recycle(dropped.buffer)
@@ -571,13 +610,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       nextPosition += bytesRead
       budget -= bytesRead
       // A short read means the end of what is there now; the next event or tick brings more.
-      const more = budget > 0 && bytesRead === chunkBytes
-      if (more && !config.syncReads) pending = readAt(nextPosition)
-      // A copy-and-truncate between the last check and this read would hand over the new content at
-      // the old offsets (the file can be rewritten past our offset before we look, when we are
-      // behind). So the first bytes are checked again after each read and before any of its lines is
-      // emitted: a chunk read after a truncation is dropped (and the one in flight after it), and
-      // the copy supplies those lines.
+      if (budget > 0 && bytesRead === chunkBytes) pending = readAt(nextPosition)
+      // The check of the first bytes (see above); a chunk in flight after a failed one is dropped too.
       let current: Buffer
       try {
         current = await headNow()
@@ -600,7 +634,6 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
         await drop(pending)
         return
       }
-      if (more && config.syncReads) pending = readAt(nextPosition)
     }
     if (budget <= 0) dirty.add(source)
   }
