@@ -147,12 +147,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     dispatch(deliveries, incidentRules) {
+      // One journal write for all of them: a SIGKILL between a page and the note that opens its
+      // incident would lose the note (the restarted agent knows the page from the outbox, so the
+      // incident does not fire again).
+      const entries: { kind: string; payload: unknown }[] = []
       for (const delivery of deliveries) {
         const rule = delivery.notice.incident.rule
         const recorded = recorder !== undefined && incidentRules.has(rule)
         if (delivery.channelType === 'incident') {
           if (!recorded) continue
-          for (const activity of incidentActivities(delivery)) outbox.enqueue('incident', incidentEvent(delivery, activity, undefined))
+          for (const activity of incidentActivities(delivery)) entries.push({ kind: 'incident', payload: incidentEvent(delivery, activity, undefined) })
           continue
         }
         const channel = channels.get(delivery.notice.channel)
@@ -163,9 +167,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           const queued: Queued = { request: out.request }
           if (page !== undefined) queued.page = page
           if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), undefined)
-          outbox.enqueue(out.kind, queued)
+          entries.push({ kind: out.kind, payload: queued })
         }
       }
+      outbox.enqueueAll(entries)
     },
     setChannels(next) {
       channels = new Map(next.map((c) => [c.name, c]))

@@ -62,6 +62,11 @@ export interface DrainResult {
 
 export interface Outbox {
   enqueue(kind: string, payload: unknown): OutboxItem
+  /**
+   * Several items at once, in order, with one journal write: after a crash at any point, all of
+   * them are queued or none (the notices of one alert, say, that must not be split).
+   */
+  enqueueAll(entries: ReadonlyArray<{ kind: string; payload: unknown }>): OutboxItem[]
   /** Delivers until empty or `timeoutMs` elapsed. */
   drain(timeoutMs: number): Promise<DrainResult>
   /** Stops delivering; pending items stay in the journal for the next start. */
@@ -282,25 +287,31 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return store.canSpill && (store.spilled > 0 || queue.size >= memoryItems)
   }
 
-  return {
-    enqueue(kind, payload) {
-      if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')
-      const t = now()
-      const item: OutboxItem = { id: randomUUID(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }
-      if (spillNext()) {
-        try {
-          store.spill(item)
-          return item
-        } catch (err) {
-          // Kept in memory and journaled instead: out of order, but not lost.
-          onError(err as Error)
-        }
+  function enqueueAll(entries: ReadonlyArray<{ kind: string; payload: unknown }>): OutboxItem[] {
+    if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')
+    const t = now()
+    const items = entries.map(({ kind, payload }): OutboxItem => ({ id: randomUUID(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }))
+    if (items.length === 0) return items
+    // All to the spill or all to the journal, one write either way (the window may go past
+    // memoryItems by a batch): a crash keeps every item of the batch or none.
+    if (spillNext()) {
+      try {
+        store.spill(...items)
+        return items
+      } catch (err) {
+        // Kept in memory and journaled instead: out of order, but not lost.
+        onError(err as Error)
       }
-      journal(() => store.append({ op: 'add', item }))
-      queue.set(item.id, item)
-      pump()
-      return item
-    },
+    }
+    journal(() => store.append(...items.map((item): JournalRecord => ({ op: 'add', item }))))
+    for (const item of items) queue.set(item.id, item)
+    pump()
+    return items
+  }
+
+  return {
+    enqueue: (kind, payload) => enqueueAll([{ kind, payload }])[0] as OutboxItem,
+    enqueueAll,
     async drain(timeoutMs) {
       if (pending() === 0) return { drained: true, pending: 0 }
       deadline = now() + timeoutMs

@@ -7,10 +7,11 @@
 // Segments: the writer appends to the newest; a new run never appends to a file a crash may have
 // torn. Once the reader has passed a segment and the journal says so, the file is deleted, so disk
 // use follows what is still queued.
-import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { OutboxItem, SpillCursor } from './item'
 import { openLineReader, type LineReader } from './line-reader'
+import { writeAll } from './write-all'
 
 export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024
 
@@ -31,7 +32,8 @@ export interface Spill {
   readonly count: number
   /** Just past the last item taken (or skipped). */
   readonly cursor: SpillCursor
-  append(item: OutboxItem): void
+  /** Appends the items with one write (a segment may then end past its size). */
+  append(...items: OutboxItem[]): void
   /** The oldest item not taken yet, with the cursor just past it. */
   take(): { item: OutboxItem; cursor: SpillCursor } | undefined
   /**
@@ -79,12 +81,6 @@ function countLines(file: string, from: number): number {
     closeSync(fd)
   }
   return lines
-}
-
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text)
-  let done = 0
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
 }
 
 export function openSpill(options: SpillOptions): Spill {
@@ -146,16 +142,16 @@ export function openSpill(options: SpillOptions): Spill {
     get cursor() {
       return cursor
     },
-    append(item) {
+    append(...items) {
       if (writerFd === undefined) {
         writerFd = openSync(file(writerSeg), 'a')
         writerBytes = fstatSync(writerFd).size
         dirChanged = true
       }
-      const line = `${JSON.stringify(item)}\n`
-      writeAll(writerFd, line)
-      writerBytes += Buffer.byteLength(line)
-      count++
+      const lines = items.map((item) => `${JSON.stringify(item)}\n`).join('')
+      writeAll(writerFd, lines)
+      writerBytes += Buffer.byteLength(lines)
+      count += items.length
       if (writerBytes >= maxSegmentBytes) {
         closeWriter()
         writerSeg++

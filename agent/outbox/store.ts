@@ -6,17 +6,19 @@
 // Appends are not fsynced one by one (a disk flush per alert would cap throughput): they survive a
 // crash of the process, which is the common case. sync() makes everything written so far survive a
 // crash of the machine; the agent calls it before it commits file offsets past those lines.
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs'
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { OutboxError, OutboxErrorCodes } from './errors'
 import type { DeadLetter, JournalRecord, OutboxItem, SpillCursor } from './item'
 import { forEachLine } from './line-reader'
+import { writeAll } from './write-all'
 import { openSpill, type Spill } from './spill'
 
 export interface OutboxStore {
   /** Items still pending from a previous run that belong in memory, in enqueue order. */
   load(): OutboxItem[]
-  append(record: JournalRecord): void
+  /** Journals the records with one write: after a crash, all of them are there or none. */
+  append(...records: JournalRecord[]): void
   dead(letter: DeadLetter): void
   /** Rewrites the journal to hold just `pending` (and where the spill's reading has got to). */
   compact(pending: readonly OutboxItem[]): void
@@ -26,8 +28,8 @@ export interface OutboxStore {
   readonly canSpill: boolean
   /** Items on disk only (in the spill). */
   readonly spilled: number
-  /** Puts an item in the spill (after every item already there). */
-  spill(item: OutboxItem): void
+  /** Puts the items in the spill (after every item already there), with one write. */
+  spill(...items: OutboxItem[]): void
   /** Moves the oldest spilled item into the journal and returns it; undefined when the spill is empty. */
   unspill(): OutboxItem | undefined
   /** fsyncs the journal and the spill (and their directory when files came or went). */
@@ -104,12 +106,6 @@ export function replayJournal(text: string): OutboxItem[] {
   return [...replay.items.values()]
 }
 
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text)
-  let done = 0
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done)
-}
-
 function fsyncDir(path: string): void {
   let fd: number | undefined
   try {
@@ -145,13 +141,13 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
     return fd
   }
 
-  function append(record: JournalRecord): void {
+  function append(...added: JournalRecord[]): void {
     try {
-      writeAll(journalFd(), `${JSON.stringify(record)}\n`)
+      writeAll(journalFd(), added.map((record) => `${JSON.stringify(record)}\n`).join(''))
     } catch (err) {
       throw journalError('cannot append to', path, err)
     }
-    records++
+    records += added.length
   }
 
   function openedSpill(): Spill {
@@ -222,9 +218,9 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
       }
       records = pending.length
     },
-    spill(item) {
+    spill(...items) {
       try {
-        openedSpill().append(item)
+        openedSpill().append(...items)
       } catch (err) {
         throw journalError('cannot spill to the disk next to', path, err)
       }

@@ -1,0 +1,129 @@
+'use strict'
+// The agent's work counted in instructions instead of seconds, to compare builds or node flags on a
+// shared machine: wall and CPU time of one agent process move by +-30% from run to run there (the
+// same binary, the same file), instruction counts by well under 1%. Each case runs the real agent
+// (bin/logx-agent.js run, embedded sandbox) under `valgrind --tool=callgrind` three times:
+//   start: one error line, then stopped (start-up, config, the first alert, shutdown);
+//   fresh: an NDJSON file of --mb MB (1% errors) read from its start by a just-started agent;
+//   warm:  the same file and a second one like it: the second file's share is what an agent that
+//          has read lines before pays (its code already optimized).
+// It prints fresh - start and warm - fresh per case, and each relative to the first case.
+// Instructions are not time (no cache misses, no syscalls' kernel work, no contention): use it to
+// rank changes, and bench/agent.js to measure speed.
+// Usage: npm run build && node bench/agent-instructions.js [--mb 50] [--flags "<flags>|<flags>|..."]
+//   default flags: the ecosystem.config.js node_args, then the same without --optimize-for-size.
+// Needs valgrind (Debian: apt-get install -y valgrind). About a minute per case for 50 MB.
+
+const { spawn, spawnSync } = require('node:child_process')
+const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs')
+const { tmpdir } = require('node:os')
+const { join } = require('node:path')
+const { generateLog } = require('./generate-log')
+
+const args = process.argv.slice(2)
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? fallback : args[index + 1]
+}
+const megabytes = Number(option('mb', 50))
+const nodeArgs = require('../ecosystem.config.js').apps[0].node_args ?? []
+const cases = option('flags', undefined)?.split('|').map((flags) => flags.trim().split(/\s+/).filter(Boolean)) ?? [
+  nodeArgs,
+  nodeArgs.filter((flag) => flag !== '--optimize-for-size'),
+]
+const bin = join(__dirname, '..', 'bin', 'logx-agent.js')
+
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.error('valgrind is not installed (Debian: apt-get install -y valgrind)')
+  process.exit(1)
+}
+
+async function metric(url, name) {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
+/** Bytes the process's read() calls have returned so far (/proc/<pid>/io). */
+function bytesReadBy(pid) {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0)
+}
+
+/** Instructions of one agent run that reads `files` (copied in before it starts) until `matches` alerts matched. */
+async function instructions(flags, files, matches) {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-instr-'))
+  try {
+    const logs = join(dir, 'logs')
+    mkdirSync(logs)
+    for (const [name, text] of files) writeFileSync(join(logs, name), text)
+    const config = join(dir, 'agent.yaml')
+    writeFileSync(config, `messaging:\n  sandbox:\n    listen: 127.0.0.1:0\nstate_dir: ${join(dir, 'state')}
+sources:\n  - name: app\n    paths: [${logs}/*.log]\n    format: json\n    start_at: beginning
+channels:\n  oncall-sms: { type: sms, numbers: [919800000001] }
+rules:\n  - name: errors\n    level: error\n    group_wait: 0s\n    group_by: [err.type]
+metrics: { listen: 127.0.0.1:0 }\n`)
+    const out = join(dir, 'callgrind.out')
+    const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...flags, bin, 'run', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.resume()
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    let url
+    while (url === undefined) {
+      url = /metrics: (http:\/\/\S+)\/metrics/.exec(output)?.[1]
+      if (child.exitCode !== null) throw new Error(`the agent exited: ${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    // Each /metrics request is work the agent counts too: asked only once its read() calls have
+    // returned as many bytes as the files hold (seen in /proc, which costs it nothing; the count
+    // also holds the modules read at start-up, so the last polls cover the files' last MB).
+    const bytes = files.reduce((sum, [, content]) => sum + Buffer.byteLength(content), 0)
+    while (bytesReadBy(child.pid) < bytes) await new Promise((resolve) => setTimeout(resolve, 200))
+    while ((await metric(url, 'logx_agent_matches_total')) < matches) await new Promise((resolve) => setTimeout(resolve, 200))
+    child.kill('SIGINT')
+    await exited
+    const summary = /^summary: (\d+)$/m.exec(readFileSync(out, 'utf8'))
+    if (summary === null) throw new Error('no callgrind summary')
+    return Number(summary[1])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main() {
+  const source = mkdtempSync(join(tmpdir(), 'logx-bench-instr-src-'))
+  try {
+    const file = join(source, 'app.log')
+    const { errors } = generateLog(file, megabytes * 1024 * 1024, 'json')
+    const text = readFileSync(file, 'utf8')
+    // Its own first line: a file that starts like another is held back as its copy for a tick.
+    const second = `{"level":30,"msg":"second file"}\n${text}`
+    const one = [['start.log', '{"level":50,"msg":"started","err":{"type":"StartError"}}\n']]
+    console.log(`node ${process.version}; NDJSON ${megabytes} MB, ${errors} error lines; instructions (callgrind Ir), millions`)
+    const rows = []
+    for (const flags of cases) {
+      const start = await instructions(flags, one, 1)
+      const fresh = await instructions(flags, [['app.log', text]], errors)
+      const warm = await instructions(flags, [['app.log', text], ['second.log', second]], 2 * errors)
+      rows.push({ flags: flags.join(' ') || '(none)', start, fresh: fresh - start, warm: warm - fresh })
+    }
+    const [first] = rows
+    console.table(rows.map((r) => ({
+      'node flags': r.flags,
+      'start M': (r.start / 1e6).toFixed(0),
+      'fresh M': (r.fresh / 1e6).toFixed(0),
+      'fresh vs first': (r.fresh / first.fresh).toFixed(3),
+      'warm M': (r.warm / 1e6).toFixed(0),
+      'warm vs first': (r.warm / first.warm).toFixed(3),
+    })))
+  } finally {
+    rmSync(source, { recursive: true, force: true })
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
