@@ -18,6 +18,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
+const { bytesReadBy, metric } = require('./agent-probes')
 const { generateLog } = require('./generate-log')
 
 const args = process.argv.slice(2)
@@ -36,17 +37,6 @@ const bin = join(__dirname, '..', 'bin', 'logx-agent.js')
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   console.error('valgrind is not installed (Debian: apt-get install -y valgrind)')
   process.exit(1)
-}
-
-async function metric(url, name) {
-  const text = await (await fetch(`${url}/metrics`)).text()
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
-}
-
-/** Bytes the process's read() calls have returned so far (/proc/<pid>/io). */
-function bytesReadBy(pid) {
-  return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0)
 }
 
 /** Instructions of one agent run that reads `files` (copied in before it starts) until `matches` alerts matched. */
@@ -80,7 +70,7 @@ metrics: { listen: 127.0.0.1:0 }\n`)
     // returned as many bytes as the files hold (seen in /proc, which costs it nothing; the count
     // also holds the modules read at start-up, so the last polls cover the files' last MB).
     const bytes = files.reduce((sum, [, content]) => sum + Buffer.byteLength(content), 0)
-    while (bytesReadBy(child.pid) < bytes) await new Promise((resolve) => setTimeout(resolve, 200))
+    while ((bytesReadBy(child.pid) ?? Infinity) < bytes) await new Promise((resolve) => setTimeout(resolve, 200))
     while ((await metric(url, 'logx_agent_matches_total')) < matches) await new Promise((resolve) => setTimeout(resolve, 200))
     child.kill('SIGINT')
     await exited

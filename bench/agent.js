@@ -17,6 +17,7 @@
 // bench/tail.js measures the tailer library alone against grep and a naive Node reader.
 
 const { generateLog } = require('./generate-log')
+const { bytesReadBy, cpuSecondsOf, metric, scrape } = require('./agent-probes')
 const { spawn, spawnSync } = require('node:child_process')
 const { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs')
 const { tmpdir, cpus, loadavg } = require('node:os')
@@ -103,40 +104,6 @@ function startAgent(configFile, { pinned = false } = {}) {
       child.kill('SIGTERM')
       await exited
     },
-  }
-}
-
-/** One scrape of /metrics; the returned function sums a metric's samples. */
-async function scrape(url) {
-  const text = await (await fetch(`${url}/metrics`)).text()
-  return (name) => {
-    let sum = 0
-    for (const line of text.split('\n')) if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1))
-    return sum
-  }
-}
-
-async function metric(url, name) {
-  return (await scrape(url))(name)
-}
-
-/** Bytes the process has read so far (every read() it made: files and sockets), or undefined without /proc. */
-function bytesReadBy(pid) {
-  try {
-    return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1])
-  } catch {
-    return undefined
-  }
-}
-
-/** user+system CPU seconds of a process so far (all its threads), or undefined without /proc. */
-function cpuSecondsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return undefined
   }
 }
 

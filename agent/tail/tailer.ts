@@ -87,8 +87,6 @@ const TURN_BYTES = 4 * 1024 * 1024
 const MIN_COPY_MATCH_BYTES = 32
 /** Truncations waiting for their copy to show up; older ones are forgotten. */
 const MAX_PENDING_TRUNCATIONS = 64
-/** readChunkSync: the file's first bytes are not the ones it had (copy-and-truncate). */
-const TRUNCATED = Symbol('truncated')
 
 /** Resolves once the checkpoint is loaded and every file present now is found. */
 export async function createTailer(options: TailerOptions): Promise<Tailer> {
@@ -542,10 +540,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     while (budget > 0 && !closed) {
       const buffer = bufferPool.pop() ?? Buffer.allocUnsafe(config.readChunkBytes)
       const read = readChunkSync(source, handle.fd, buffer)
-      if (read === TRUNCATED) {
+      if ('truncatedHead' in read) {
         recycle(buffer)
         const size = (await handle.stat()).size
-        if (!closed) onTruncated(source, size, Buffer.from(headScratch.subarray(0, Math.min(headLength, size))))
+        if (!closed) onTruncated(source, size, read.truncatedHead.subarray(0, Math.min(read.truncatedHead.length, size)))
         return
       }
       if (read.batch !== undefined) await emit(source, read.batch, buffer)
@@ -557,21 +555,22 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     if (budget <= 0) dirty.add(source)
   }
 
-  // readChunkSync's head check reads here; on a truncation, onTruncated gets a copy.
+  // readChunkSync's head check reads here; a truncation hands out a copy.
   const headScratch = Buffer.allocUnsafe(HEAD_BYTES)
-  let headLength = 0
 
-  function readChunkSync(source: Source, fd: number, buffer: Buffer): typeof TRUNCATED | { bytesRead: number; batch: LineBatch | undefined } {
+  /** One chunk at the read offset and the check of the file's first bytes; the head it found when they changed. */
+  function readChunkSync(source: Source, fd: number, buffer: Buffer): { truncatedHead: Buffer } | { bytesRead: number; batch: LineBatch | undefined } {
     let bytesRead: number
+    let head: Buffer
     try {
       bytesRead = readSync(fd, buffer, 0, buffer.length, source.readOffset)
-      headLength = bytesRead === 0 ? 0 : readSync(fd, headScratch, 0, HEAD_BYTES, 0)
+      if (bytesRead === 0) return { bytesRead, batch: undefined }
+      head = headScratch.subarray(0, readSync(fd, headScratch, 0, HEAD_BYTES, 0))
     } catch (error) {
       recycle(buffer)
       throw error
     }
-    if (bytesRead === 0) return { bytesRead, batch: undefined }
-    if (!headContinues(source.head, headScratch.subarray(0, headLength))) return TRUNCATED
+    if (!headContinues(source.head, head)) return { truncatedHead: Buffer.from(head) }
     return { bytesRead, batch: splitChunk(source, buffer, bytesRead) }
   }
 
