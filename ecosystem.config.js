@@ -18,9 +18,11 @@ module.exports = {
       // 12 MB at no measured cost in throughput. --single-threaded: V8 compiles and collects on the
       // agent's own thread instead of background threads, which on a busy core only compete with
       // it; less CPU per MB read and a few MB less peak RSS (thread stacks and malloc arenas).
-      // --optimize-for-size: V8's heuristics favour memory over speed; 1-2 MB less peak RSS, no
-      // throughput loss this machine's noise could show. BENCHMARKS.md has the numbers;
-      // bench/agent.js and `npm start` use these same flags.
+      // --optimize-for-size: V8's heuristics favour memory over speed. It keeps the agent at 60 MB
+      // peak RSS on a 200 MB file (1-2 MB less) and costs CPU: 13-16% more instructions for a
+      // just-started agent's first 50 MB, 2-3% once warm (bench/agent-instructions.js, callgrind).
+      // Drop it where memory matters less than a fresh agent's throughput. BENCHMARKS.md has the
+      // numbers; bench/agent.js and `npm start` use these same flags.
       node_args: ['--max-semi-space-size=1', '--single-threaded', '--optimize-for-size'],
       instances: 1,
       // The agent sends process.send('ready') once it serves; pm2 waits for it before counting it up.

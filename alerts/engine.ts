@@ -1,7 +1,8 @@
 // The alerting pipeline assembled: select a rule -> incident state machine -> silences -> route to
 // channels -> budget -> render. Pure: the caller brings lines, time and the tick; the engine brings
-// back the messages to send. The agent's transports and the daemon both drive one of these.
-import { normalizeChannels, type Channel, type ChannelInput, type ChannelType } from './channels'
+// back the messages to send. The agent's transports and the daemon both drive one of these, on
+// rules, channels and silences agent/config normalized and checked (nothing is checked again here).
+import { compileChannels, type Channel, type ChannelDefinition, type ChannelType } from './channels'
 import { createBudgetStage } from './budget'
 import { createIncidentTable } from './incidents'
 import { parseLine, type AlertLine } from './line'
@@ -9,25 +10,26 @@ import type { Notice } from './notice'
 import { renderMessage, scrubSecrets, type RenderedMessage } from './render'
 import { createRouteStage } from './route'
 import { fingerprint } from './fingerprint'
-import { normalizeRules, type Rule, type RuleInput } from './rule'
+import { compileRules, type Rule, type RuleConfig } from './rule'
 import { selectRule } from './select'
 import { createCensor, usableSecrets } from './secrets'
-import { createSilenceSet, type Silence, type SilenceInput } from './silences'
+import { createSilenceSet, type Silence, type SilenceConfig } from './silences'
 import { sequence, type Stage } from './stage'
 
 /** The field logx-tail-filter adds to a line it passes: the name of the rule that selected it. */
 export const RULE_ANNOTATION = 'logx_rule'
 
 export interface AlertEngineOptions {
-  rules?: RuleInput[] | undefined
-  channels: ChannelInput[]
-  silences?: SilenceInput[] | undefined
+  /** Tried in order; the first rule that selects a line owns it. */
+  rules: readonly RuleConfig[]
+  channels: readonly ChannelDefinition[]
+  silences?: readonly SilenceConfig[] | undefined
   /** Dot paths censored in every line before it is stored or rendered. */
   redact?: readonly string[] | undefined
   /** Literal strings (API keys, tokens) that must never appear in a rendered message. */
   secrets?: readonly string[] | undefined
   maxIncidents?: number | undefined
-  /** Time the initial silences are normalized against. */
+  /** When the initial silences without a start begin. */
   now?: number
 }
 
@@ -76,15 +78,15 @@ export interface AlertEngine {
   tick(now: number): Delivery[]
   /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
   flush(now: number): Delivery[]
-  addSilence(input: SilenceInput, now: number): Silence
+  addSilence(config: SilenceConfig, now: number): Silence
   removeSilence(id: string): boolean
   stats(): AlertEngineStats
 }
 
 export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
-  const rules = normalizeRules(options.rules)
+  const rules = compileRules(options.rules)
   const byName = new Map(rules.map((r) => [r.name, r]))
-  const channels = normalizeChannels(options.channels)
+  const channels = compileChannels(options.channels)
   const channelByName = new Map(channels.map((c) => [c.name, c]))
   const redact = options.redact ?? []
   const secrets = usableSecrets(options.secrets ?? [])
@@ -160,7 +162,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     ingestSelected,
     tick: (now) => deliver(now, incidents.tick(now)),
     flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
-    addSilence: (input, now) => silences.add(input, now),
+    addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),
     stats() {
       const i = incidents.stats()

@@ -2,17 +2,14 @@
 // worker-thread boundary match on `code`, not on the class. README.md lists every code.
 
 export const AlertsErrorCodes = {
-  /** A rule is malformed; `path` names the offending key (`rules[2].threshold.count`). */
+  // Rules, channels and silences are checked where they are written (agent/config, whose codes
+  // name each problem); the engine only refuses what it cannot run. Retired codes, never reused:
+  // LOGX_ALERT_ERR_INVALID_DURATION, LOGX_ALERT_ERR_INVALID_REGEX, LOGX_ALERT_ERR_INVALID_SILENCE.
+  /** Two rules share a name (`path` names the second: `rules[2].name`). */
   INVALID_RULE: 'LOGX_ALERT_ERR_INVALID_RULE',
-  /** A duration is not a non-negative number of ms or a string like `30s`, `5m`, `1h`. */
-  INVALID_DURATION: 'LOGX_ALERT_ERR_INVALID_DURATION',
   /** A template has an unclosed or empty placeholder. */
   INVALID_TEMPLATE: 'LOGX_ALERT_ERR_INVALID_TEMPLATE',
-  /** A regular expression does not compile. */
-  INVALID_REGEX: 'LOGX_ALERT_ERR_INVALID_REGEX',
-  /** A silence is malformed (no matchers, bad expiry). */
-  INVALID_SILENCE: 'LOGX_ALERT_ERR_INVALID_SILENCE',
-  /** A channel definition is malformed or named twice. */
+  /** Two channels share a name. */
   INVALID_CHANNEL: 'LOGX_ALERT_ERR_INVALID_CHANNEL',
 } as const
 

@@ -7,8 +7,8 @@ import type { Rule } from './rule'
 export function ruleSelects(rule: Rule, line: AlertLine): boolean {
   if (line.level === undefined || line.level < rule.minLevel) return false
   if (rule.sources !== undefined && (line.source === undefined || !rule.sources.has(line.source))) return false
-  if (rule.msg !== undefined && !rule.msg.test(line.msg)) return false
-  for (const matcher of rule.fields) if (!matchField(matcher, line.record)) return false
+  if (rule.message !== undefined && !rule.message.test(line.msg)) return false
+  for (const matcher of rule.match) if (!matchField(matcher, line.record)) return false
   return true
 }
 

@@ -1,19 +1,19 @@
 // Silences (maintenance windows): matchers on the incident (`rule`, `fingerprint`, `title`) or on
-// the line's fields by dot path, active from `starts_at` until `ends_at`. Expired silences are
-// dropped on the next pass.
-import { AlertsError, AlertsErrorCodes } from './errors'
-import { compileFieldMatchers, matchField, type FieldMatcher, type FieldMatcherInput } from './matcher'
+// the line's fields by dot path, active from `startsAt` until `endsAt`. `SilenceConfig` is the
+// normalized form agent/config makes and checks; one that ended already is valid and never applies.
+// Expired silences are dropped on the next pass.
+import { compileFieldMatch, matchField, type FieldMatch, type FieldMatcher } from './matcher'
 import type { Notice } from './notice'
 import type { Stage } from './stage'
 
-export interface SilenceInput {
-  id?: string
-  matchers: Record<string, FieldMatcherInput>
-  /** Epoch ms or an ISO date; default: now. */
-  starts_at?: number | string
-  /** Epoch ms or an ISO date. Required: a silence without an end is a forgotten silence. */
-  ends_at: number | string
-  comment?: string
+export interface SilenceConfig {
+  /** Default: `silence-<n>` in the order added. */
+  id?: string | undefined
+  matchers: FieldMatch[]
+  /** Epoch ms; undefined: from when it is added. */
+  startsAt: number | undefined
+  endsAt: number
+  comment: string | undefined
 }
 
 export interface Silence {
@@ -25,7 +25,7 @@ export interface Silence {
 }
 
 export interface SilenceSet {
-  add(input: SilenceInput, now: number): Silence
+  add(config: SilenceConfig, now: number): Silence
   remove(id: string): boolean
   active(now: number): Silence[]
   /** Notices dropped by a silence so far. */
@@ -33,30 +33,13 @@ export interface SilenceSet {
   stage: Stage
 }
 
-function time(value: unknown, path: string): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  if (typeof value === 'string') {
-    const at = Date.parse(value)
-    if (!Number.isNaN(at)) return at
-  }
-  throw new AlertsError(AlertsErrorCodes.INVALID_SILENCE, path, `expected epoch milliseconds or an ISO date, got ${JSON.stringify(value)}`)
-}
-
-export function normalizeSilence(input: unknown, now: number, id: string, path = 'silence'): Silence {
-  if (typeof input !== 'object' || input === null) throw new AlertsError(AlertsErrorCodes.INVALID_SILENCE, path, 'expected an object')
-  const s = input as Partial<SilenceInput>
-  if (typeof s.matchers !== 'object' || s.matchers === null || Object.keys(s.matchers).length === 0) {
-    throw new AlertsError(AlertsErrorCodes.INVALID_SILENCE, `${path}.matchers`, 'at least one matcher is required')
-  }
-  const startsAt = s.starts_at === undefined ? now : time(s.starts_at, `${path}.starts_at`)
-  const endsAt = time(s.ends_at, `${path}.ends_at`)
-  if (endsAt <= startsAt) throw new AlertsError(AlertsErrorCodes.INVALID_SILENCE, `${path}.ends_at`, 'must be after starts_at')
+export function compileSilence(config: SilenceConfig, now: number, id: string): Silence {
   return {
-    id: s.id ?? id,
-    matchers: compileFieldMatchers(s.matchers, `${path}.matchers`),
-    startsAt,
-    endsAt,
-    comment: s.comment,
+    id: config.id ?? id,
+    matchers: config.matchers.map(compileFieldMatch),
+    startsAt: config.startsAt ?? now,
+    endsAt: config.endsAt,
+    comment: config.comment,
   }
 }
 
@@ -65,17 +48,17 @@ function labels(notice: Notice): Record<string, unknown> {
   return { ...incident.lastLine.record, rule: incident.rule, fingerprint: incident.key, title: incident.title }
 }
 
-export function createSilenceSet(initial: readonly unknown[] = [], now = 0): SilenceSet {
+export function createSilenceSet(initial: readonly SilenceConfig[] = [], now = 0): SilenceSet {
   const silences = new Map<string, Silence>()
   let next = 1
   let muted = 0
 
-  function add(input: unknown, at: number): Silence {
-    const silence = normalizeSilence(input, at, `silence-${next++}`, `silences[${silences.size}]`)
+  function add(config: SilenceConfig, at: number): Silence {
+    const silence = compileSilence(config, at, `silence-${next++}`)
     silences.set(silence.id, silence)
     return silence
   }
-  initial.forEach((input) => add(input, now))
+  initial.forEach((config) => add(config, now))
 
   function active(at: number): Silence[] {
     const out: Silence[] = []
@@ -98,7 +81,7 @@ export function createSilenceSet(initial: readonly unknown[] = [], now = 0): Sil
   }
 
   return {
-    add: (input, at) => add(input, at),
+    add: (config, at) => add(config, at),
     remove: (id) => silences.delete(id),
     active,
     muted: () => muted,

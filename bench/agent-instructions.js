@@ -82,6 +82,34 @@ metrics: { listen: 127.0.0.1:0 }\n`)
   }
 }
 
+/**
+ * For bench/run.js (bench/summary.js): the first case's counts (the agent's own flags by default)
+ * against each other case's, that one named by how its flags differ; the ratios are the table's
+ * "vs first" columns. With one case alone, its counts without a peer.
+ */
+function summarize(flagSets, rows) {
+  const [first] = rows
+  const unit = 'M instructions'
+  const summaryRows = []
+  if (rows.length === 1) {
+    summaryRows.push(
+      { case: 'start', logx: first.start / 1e6, unit, better: 'lower' },
+      { case: `fresh ${megabytes} MB`, logx: first.fresh / 1e6, unit, better: 'lower' },
+      { case: `warm ${megabytes} MB`, logx: first.warm / 1e6, unit, better: 'lower' },
+    )
+  }
+  rows.slice(1).forEach((row, i) => {
+    const without = flagSets[0].filter((flag) => !flagSets[i + 1].includes(flag)).map((flag) => `without ${flag}`)
+    const added = flagSets[i + 1].filter((flag) => !flagSets[0].includes(flag)).map((flag) => `with ${flag}`)
+    const peer = `flags ${[...without, ...added].join(', ') || row.flags}`
+    summaryRows.push(
+      { case: `fresh ${megabytes} MB`, logx: first.fresh / 1e6, peer, peerValue: row.fresh / 1e6, unit, better: 'lower', ratio: row.fresh / first.fresh },
+      { case: `warm ${megabytes} MB`, logx: first.warm / 1e6, peer, peerValue: row.warm / 1e6, unit, better: 'lower', ratio: row.warm / first.warm },
+    )
+  })
+  require('./summary').reportSummary('agent-instructions', summaryRows)
+}
+
 async function main() {
   const source = mkdtempSync(join(tmpdir(), 'logx-bench-instr-src-'))
   try {
@@ -108,6 +136,7 @@ async function main() {
       'warm M': (r.warm / 1e6).toFixed(0),
       'warm vs first': (r.warm / first.warm).toFixed(3),
     })))
+    summarize(cases, rows)
   } finally {
     rmSync(source, { recursive: true, force: true })
   }

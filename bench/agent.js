@@ -46,6 +46,8 @@ const root = join(__dirname, '..')
 const bin = join(root, 'bin', 'logx-agent.js')
 
 const generate = (file, targetBytes) => generateLog(file, targetBytes, format)
+// For bench/run.js (bench/summary.js): the figures printed, collected as they are, reported at the end.
+const summaryRows = []
 
 // rsyslog runs as nobody: the file and its directory must be readable by others.
 function chmodReadable(dir, file) {
@@ -138,6 +140,7 @@ async function agentRun(file, lines, warmUp) {
   const logs = join(dir, 'logs')
   mkdirSync(logs)
   const watched = join(logs, 'app.log')
+  let renamed = false
   try {
     const agent = startAgent(config(dir, { paths: join(logs, '*.log'), groupBy: 'err.type', api: benchApi }), { pinned: true })
     const url = await agent.banner
@@ -157,6 +160,7 @@ async function agentRun(file, lines, warmUp) {
     const cpuBefore = cpuSecondsOf(pid)
     const start = process.hrtime.bigint()
     renameSync(file, watched)
+    renamed = true
     if (readBefore !== undefined) await waitFor(async () => (bytesReadBy(pid) ?? Infinity) - readBefore >= size, 600_000, 2)
     await waitFor(async () => {
       const value = await scrape(url)
@@ -169,7 +173,8 @@ async function agentRun(file, lines, warmUp) {
     await agent.stop()
     return { ns, matches, rss, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore }
   } finally {
-    renameSync(watched, file)
+    // Only when it was moved: an agent that failed to start must not be hidden behind an ENOENT here.
+    if (renamed) renameSync(watched, file)
     rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -267,6 +272,14 @@ async function throughput(megabytes, rounds) {
       row('logx-agent run (tail, pre-filter, engine, outbox)', median(agent.map((a) => a.ns)), median(agent.map((a, i) => grep[i] / a.ns)).toFixed(2), Math.max(...agent.map((a) => a.rss)).toFixed(0), cpuOf(agent)),
       row(`the same after a ${(statSync(warmFile).size / 1e6).toFixed(0)} MB warm-up file`, median(warmAgent.map((a) => a.ns)), median(warmAgent.map((a) => Math.max(1, a.grep) / a.ns)).toFixed(2), Math.max(...warmAgent.map((a) => a.rss)).toFixed(0), cpuOf(warmAgent)),
     ])
+    const mbPerSec = (ns) => size / 1e6 / (ns / 1e9)
+    const prefix = format === 'json' ? '' : `${format}: `
+    summaryRows.push(
+      { case: `${prefix}agent, fresh`, logx: mbPerSec(median(agent.map((a) => a.ns))), peer: 'grep -F', peerValue: mbPerSec(median(grep)), unit: 'MB/s', better: 'higher', ratio: median(agent.map((a, i) => grep[i] / a.ns)) },
+      { case: `${prefix}agent, warmed up`, logx: mbPerSec(median(warmAgent.map((a) => a.ns))), peer: 'grep -F', peerValue: mbPerSec(median(warmAgent.map((a) => Math.max(1, a.grep)))), unit: 'MB/s', better: 'higher', ratio: median(warmAgent.map((a) => Math.max(1, a.grep) / a.ns)) },
+      ...(withRsyslog ? [{ case: `${prefix}agent, fresh`, logx: mbPerSec(median(agent.map((a) => a.ns))), peer: 'rsyslogd imfile', peerValue: mbPerSec(median(rsyslog)), unit: 'MB/s', better: 'higher', ratio: median(rsyslog.map((ns, i) => ns / agent[i].ns)) }] : []),
+      { case: `${prefix}agent peak RSS, ${(size / 1e6).toFixed(0)} MB file`, logx: Math.max(...agent.map((a) => a.rss)), unit: 'MB', better: 'lower' },
+    )
     console.log(`x grep: the median over rounds of each round's ratio (grep run next to the agent in the same round); the agent's first row is a fresh process (V8 compiles its hot path while it reads), the second one that has read ${warmUp.lines.toLocaleString('en-US')} lines before, as a long-running agent has`)
     if (!withRsyslog) console.log('rsyslog: not installed here (and not installable: not root, or no apt-get); no imfile comparison')
     const watching = pollMode === 'proc' && process.platform === 'linux'
@@ -310,6 +323,7 @@ async function latency(samples) {
       if (i >= 10) ms.push(Number(t1 - t0) / 1e6)
     }
     console.log(`alert latency, append -> sandbox stored the SMS (group_wait 0, ${samples} new incidents, one at a time): p50 ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms`)
+    for (const p of [50, 99]) summaryRows.push({ case: `alert latency p${p}`, logx: percentile(ms, p), unit: 'ms', better: 'lower' })
   } finally {
     unsubscribe()
     await agent.stop()
@@ -355,9 +369,11 @@ async function main() {
   for (const count of [1, 500]) {
     const { watched, rss } = await rssWithFiles(count)
     console.log(`${count} file(s) watched (${watched} open; 101 lines each, then one error line each): agent peak RSS ${rss.toFixed(0)} MB`)
+    summaryRows.push({ case: `agent peak RSS, ${count} file(s) watched`, logx: rss, unit: 'MB', better: 'lower' })
   }
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   await sandbox?.close()
+  require('./summary').reportSummary('agent', summaryRows)
 }
 
 main().catch((err) => {

@@ -25,6 +25,8 @@ const option = (name, fallback) => {
 const rounds = option('rounds', 7)
 const lines = option('lines', 200_000)
 const dir = mkdtempSync(join(tmpdir(), 'logx-bench-alerts-'))
+// For bench/run.js (bench/summary.js): the figures printed below.
+const summaryRows = []
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -115,6 +117,8 @@ async function benchFilter() {
   }
   const ratio = median(results['logx-tail-filter'].map((x) => x.mbPerSec)) / median(results['JSON.parse per line'].map((x) => x.mbPerSec))
   console.log(`logx-tail-filter is ${ratio.toFixed(1)}x the JSON.parse filter`)
+  const mbPerSec = (name) => median(results[name].map((x) => x.mbPerSec))
+  summaryRows.push({ case: 'filter', logx: mbPerSec('logx-tail-filter'), peer: 'JSON.parse per line', peerValue: mbPerSec('JSON.parse per line'), unit: 'MB/s', better: 'higher', ratio })
 }
 
 // ---- 2. overhead --------------------------------------------------------------------------------
@@ -183,6 +187,7 @@ async function benchOverhead() {
     const pct = (ratio) => `${((1 - ratio) * 100).toFixed(1)}%`
     const sorted = [...ratios].sort((x, y) => x - y)
     console.log(`overhead (median of paired rounds): ${pct(median(ratios))}; rounds ranged ${pct(sorted[sorted.length - 1])} .. ${pct(sorted[0])}`)
+    summaryRows.push({ case: 'app logging + logx-sms-alert', logx: a, peer: 'logx/file alone', peerValue: p, unit: 'accepted lines/s', better: 'higher', ratio: median(ratios) })
   } finally {
     sandbox.close()
   }
@@ -193,6 +198,7 @@ async function main() {
   await benchFilter()
   await benchOverhead()
   rmSync(dir, { recursive: true, force: true })
+  require('./summary').reportSummary('alerts', summaryRows)
 }
 
 main().catch((err) => {

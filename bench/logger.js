@@ -3,10 +3,17 @@
 // Prints per-shape median ns/op for each and the ratio pino/logx (> 1 means logx is faster).
 // Each round logs --ops lines in batches of 1000 and lets the destination drain between batches
 // (only the log calls are timed): the app's cost per call, not a backlog in sonic-boom's buffer.
-// Usage: node bench/logger.js [--rounds 21] [--ops 10000] [--only basic,object]
+// The context-* and otel-* rows measure logx's asyncContext and otel options against what a pino
+// user writes for the same lines (a mixin reading the store, instrumentation-pino's mixin), with no
+// store or span active (-idle) and with one (-active).
+// Usage: node bench/logger.js [--rounds 21] [--ops 10000] [--only basic,object] [--peer path/to/other/logx/index.js]
+// --peer replaces pino with another build of logx (before/after a change, in one process); the
+// peer always gets the pino user's mixins in the context-* and otel-* rows.
 const { randomBytes } = require('node:crypto')
+const { resolve } = require('node:path')
+const { AsyncLocalStorage } = require('node:async_hooks')
+const otel = require('@opentelemetry/api')
 const logx = require('../dist/logx/index.js')
-const pino = require('pino')
 
 const args = process.argv.slice(2)
 const flag = (name, fallback) => {
@@ -21,6 +28,9 @@ const only = flag('only', '') ? flag('only', '').split(',') : null
 // noop: a destination whose write does nothing (the logger's own work only).
 const DEST = flag('dest', 'devnull')
 if (!['devnull', 'noop'].includes(DEST)) throw new Error('--dest must be devnull or noop')
+const PEER = flag('peer', '')
+const peer = PEER ? require(resolve(PEER)) : require('pino')
+const PEER_NAME = PEER ? 'peer' : 'pino'
 
 const pkg = require('../package.json')
 const deep = JSON.parse(JSON.stringify(pkg))
@@ -35,10 +45,40 @@ const formatters = {
   log (object) { return { ...object, extra: true } }
 }
 
-function build (lib) {
+// The request context both loggers see: an AsyncLocalStorage store and an active span.
+const storage = new AsyncLocalStorage()
+const store = { reqId: 'req-7f3a', user: 'ann', tenant: 't-42' }
+const spanStorage = new AsyncLocalStorage()
+otel.context.setGlobalContextManager({
+  active: () => spanStorage.getStore() ?? otel.ROOT_CONTEXT,
+  with: (ctx, fn, thisArg, ...args) => spanStorage.run(ctx, () => fn.apply(thisArg, args)),
+  bind: (ctx, target) => target,
+  enable () { return this },
+  disable () { return this }
+})
+const span = otel.trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 })
+const spanContext = otel.trace.setSpan(otel.ROOT_CONTEXT, span)
+// What a pino user writes: a mixin returning the store, and instrumentation-pino's mixin.
+const storeMixin = () => storage.getStore() ?? {}
+function otelMixin () {
+  const current = otel.trace.getSpan(otel.context.active())
+  if (!current) return {}
+  const sc = current.spanContext()
+  if (!otel.isSpanContextValid(sc)) return {}
+  return { trace_id: sc.traceId, span_id: sc.spanId, trace_flags: `0${sc.traceFlags.toString(16)}` }
+}
+// Both storages are in use from the start, as in an app that has served a request.
+storage.run(store, () => {})
+otel.context.with(spanContext, () => {})
+const inStore = (fn) => () => storage.run(store, fn)
+const inSpan = (fn) => () => otel.context.with(spanContext, fn)
+
+function build (lib, isLogx) {
   const dest = DEST === 'devnull' ? lib.destination('/dev/null') : { write () {}, writable: true, flush (cb) { cb() } }
   const base = lib(dest)
   const withFormatters = lib({ formatters }, dest)
+  const withContext = isLogx ? lib({ asyncContext: { storage } }, dest) : lib({ mixin: storeMixin }, dest)
+  const withOtel = isLogx ? lib({ otel: true }, dest) : lib({ mixin: otelMixin }, dest)
   const shapes = {
     basic: () => { const l = base; return () => l.info('hello world') },
     object: () => { const l = base; return () => l.info({ hello: 'world' }) },
@@ -48,7 +88,12 @@ function build (lib) {
     child: () => { const l = base.child({ a: 'property' }); return () => l.info('hello world') },
     'child-child': () => { const l = base.child({ a: 'property' }).child({ sub: 'child' }); return () => l.info('hello world') },
     'child-creation': () => { const l = base; return () => l.child({ a: 'property' }).info('hello world') },
-    formatters: () => { const l = withFormatters; return () => l.info({ hello: 'world' }) }
+    formatters: () => { const l = withFormatters; return () => l.info({ hello: 'world' }) },
+    // The store and span are entered once per batch (see time()); the calls inside are what is timed.
+    'context-idle': () => { const l = withContext; return () => l.info('hello world') },
+    'context-active': () => { const l = withContext; return Object.assign(() => l.info('hello world'), { around: inStore }) },
+    'otel-idle': () => { const l = withOtel; return () => l.info('hello world') },
+    'otel-active': () => { const l = withOtel; return Object.assign(() => l.info('hello world'), { around: inSpan }) }
   }
   return { shapes, dest }
 }
@@ -62,10 +107,14 @@ function drained (dest) {
 
 async function time (fn, dest, ops) {
   let total = 0n
-  for (let done = 0; done < ops; done += BATCH) {
+  const batch = () => {
     const start = process.hrtime.bigint()
     for (let i = 0; i < BATCH; i++) fn()
-    total += process.hrtime.bigint() - start
+    return process.hrtime.bigint() - start
+  }
+  const run = fn.around ? fn.around(batch) : batch
+  for (let done = 0; done < ops; done += BATCH) {
+    total += run()
     await drained(dest)
   }
   return Number(total) / ops
@@ -77,7 +126,7 @@ function median (values) {
 }
 
 async function main () {
-  const suites = { logx: build(logx), pino: build(pino) }
+  const suites = { logx: build(logx, true), pino: build(peer, false) }
   const shapes = Object.keys(suites.logx.shapes).filter((s) => !only || only.includes(s))
   const rows = []
   for (const shape of shapes) {
@@ -98,11 +147,18 @@ async function main () {
     rows.push({ shape, logx: median(samples.logx), pino: median(samples.pino), ratio: median(ratios) })
   }
   const pad = (s, n) => String(s).padEnd(n)
-  console.log(pad('shape', 16) + pad('logx ns/op', 12) + pad('pino ns/op', 12) + 'pino/logx')
+  console.log(pad('shape', 16) + pad('logx ns/op', 12) + pad(PEER_NAME + ' ns/op', 12) + PEER_NAME + '/logx')
   for (const r of rows) console.log(pad(r.shape, 16) + pad(r.logx.toFixed(0), 12) + pad(r.pino.toFixed(0), 12) + r.ratio.toFixed(3))
-  const geo = Math.exp(rows.reduce((s, r) => s + Math.log(r.ratio), 0) / rows.length)
-  console.log(pad('geomean', 40) + geo.toFixed(3))
-  console.log(`(destination ${DEST}, ${ROUNDS} alternating rounds x ${OPS} ops in batches of ${BATCH}, node ${process.version}, median of per-round ratios)`)
+  // The geomean stays over pino's own shapes, so that it compares with earlier runs.
+  const pinoShapes = rows.filter((r) => !/^(context|otel)-/.test(r.shape))
+  const geo = Math.exp(pinoShapes.reduce((s, r) => s + Math.log(r.ratio), 0) / pinoShapes.length)
+  console.log(pad('geomean', 40) + geo.toFixed(3) + (pinoShapes.length < rows.length ? ' (pino\'s shapes only)' : ''))
+  console.log(`(destination ${DEST}, ${ROUNDS} alternating rounds x ${OPS} ops in batches of ${BATCH}, node ${process.version}, median of per-round ratios${PEER ? ', peer ' + PEER : ''})`)
+  // For bench/run.js (bench/summary.js): the rows above, and the geomean.
+  require('./summary').reportSummary('logger', [
+    ...rows.map((r) => ({ case: r.shape, logx: r.logx, peer: PEER_NAME, peerValue: r.pino, unit: `ns/op (${DEST})`, better: 'lower', ratio: r.ratio })),
+    ...(pinoShapes.length > 0 ? [{ case: pinoShapes.length < rows.length ? 'geomean (pino\'s shapes)' : 'geomean', logx: null, peer: PEER_NAME, peerValue: null, unit: 'ratio', better: 'higher', ratio: geo }] : [])
+  ])
 }
 
 main().then(() => process.exit(0))

@@ -1,7 +1,8 @@
 'use strict'
 // Sends per second through the messaging client and the sandbox on loopback, with latency
-// percentiles, against a peer: bare undici.request posting the same body (no validation, retries,
-// success detection or redaction), which shows what the client itself costs.
+// percentiles, against a peer: bare undici.request posting the same body (no validation, success
+// detection, error classification or redaction), which shows what the client itself costs. Both
+// make one attempt per send: retrying is the outbox's, not the client's.
 //
 //   npm run build && node bench/messaging.js [--sends 3000] [--concurrency 1,8,64] [--rounds 3]
 //
@@ -113,6 +114,7 @@ async function main() {
   await run('warmup', 8, WARMUP, viaUndici)
   const median = (results) => results.sort((a, b) => a.perSec - b.perSec)[Math.floor(results.length / 2)]
   const rows = []
+  const summaryRows = []
   for (const c of CONCURRENCY) {
     const mine = []
     const peers = []
@@ -120,7 +122,13 @@ async function main() {
       mine.push(await run('logx client', c, SENDS, viaClient))
       peers.push(await run('bare undici (peer)', c, SENDS, viaUndici))
     }
-    rows.push(median(mine), median(peers))
+    const [ours, theirs] = [median(mine), median(peers)]
+    rows.push(ours, theirs)
+    // For bench/run.js (bench/summary.js): the same rounds as the table.
+    summaryRows.push(
+      { case: `concurrency ${c}, throughput`, logx: ours.perSec, peer: 'bare undici', peerValue: theirs.perSec, unit: 'sends/s', better: 'higher' },
+      { case: `concurrency ${c}, p50`, logx: ours.p50, peer: 'bare undici', peerValue: theirs.p50, unit: 'ms', better: 'lower' },
+    )
   }
   await client.close()
   await peer.close()
@@ -129,6 +137,7 @@ async function main() {
   console.log(`messaging: SMS sends through client + sandbox on loopback (${SENDS} per round, median of ${ROUNDS} rounds)`)
   console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown cpu'} x${os.cpus().length}`)
   console.log(table(rows))
+  require('./summary').reportSummary('messaging', summaryRows)
 }
 
 main().catch((err) => {

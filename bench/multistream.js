@@ -87,6 +87,7 @@ const median = (values) => {
 }
 
 const rows = []
+const summaryRows = []
 for (const [name, impls] of Object.entries(cases)) {
   impls.logx()
   impls.pino() // warm-up, not counted
@@ -108,7 +109,9 @@ for (const [name, impls] of Object.entries(cases)) {
     'pino calls/s': Math.round(1e9 / median(times.pino)).toLocaleString('en-US'),
     'speed ratio logx/pino (median)': median(ratios).toFixed(2),
   })
+  summaryRows.push({ case: name, logx: median(times.logx), peer: 'pino', peerValue: median(times.pino), unit: 'ns/call', better: 'lower', ratio: median(ratios) })
 }
 
 console.log(`multistream, 4 streams to /dev/null, ${calls} calls x ${rounds} rounds, node ${process.version}`)
 console.table(rows)
+require('./summary').reportSummary('multistream', summaryRows)

@@ -48,6 +48,9 @@ const pairs = [
   ['logger: logx none', 'logger: pino none'],
   ['library: @pinojs/redact', 'library: fast-redact']
 ]
+// For bench/run.js: logx's side is the left one of each pair (the last pair: the library logx uses).
+const summaryRows = []
+const summaryNames = { 'logger: logx redact': ['logger, redact', 'pino'], 'logger: logx none': ['logger, no redact', 'pino'], 'library: @pinojs/redact': ['library: @pinojs/redact', 'fast-redact'] }
 console.log('case'.padEnd(28) + 'ns/op'.padEnd(10) + 'vs'.padEnd(28) + 'ns/op'.padEnd(10) + 'ratio (right/left)')
 for (const [a, b] of pairs) {
   time(cases[a]); time(cases[b])
@@ -59,6 +62,7 @@ for (const [a, b] of pairs) {
     ta.push(t[a]); tb.push(t[b]); ratios.push(t[b] / t[a])
   }
   console.log(a.padEnd(28) + median(ta).toFixed(0).padEnd(10) + b.padEnd(28) + median(tb).toFixed(0).padEnd(10) + median(ratios).toFixed(3))
+  summaryRows.push({ case: summaryNames[a][0], logx: median(ta), peer: summaryNames[a][1], peerValue: median(tb), unit: 'ns/op', better: 'lower', ratio: median(ratios) })
 }
 // Correctness check: both libraries censor the same fields.
 const sample = objects[0]
@@ -67,3 +71,4 @@ const theirs = JSON.parse(fastRedact({ paths, strict: false })(sample))
 if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error('the two libraries disagree on the sample')
 if (sample.user.password !== 'hunter2') throw new Error('the input object was mutated')
 console.log(`(${ROUNDS} alternating rounds x ${OPS} ops, node ${process.version}; ratio > 1: the left one is faster)`)
+require('./summary').reportSummary('redaction', summaryRows)

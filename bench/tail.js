@@ -1,7 +1,8 @@
 'use strict'
 // Tail-and-filter throughput: agent/tail reads a ~200 MB NDJSON file (1% of lines at "level":50)
-// from the beginning and counts the lines holding `"level":50` or `"level":60` by looking at bytes,
-// never JSON.parse. Peers on the same file in the same run: `grep -F -c '"level":50'` and a naive
+// from the beginning, and the agent's byte pre-filter (agent/delivery/candidate-filter.ts, level
+// error and up) picks the error lines out of each batch by looking at bytes, never JSON.parse.
+// Peers on the same file in the same run: `grep -F -c '"level":50'` and a naive
 // Node reader (fs stream -> split2 -> JSON.parse per line). Each reader runs in its own process,
 // so peak RSS is its own; every round runs each reader in turn, and the table shows median times and
 // the median of the per-round ratios to grep.
@@ -21,37 +22,41 @@ const option = (name, fallback) => {
   return index === -1 ? fallback : args[index + 1]
 }
 
-// --format json (NDJSON as pino writes it) or text (a classic plain-text log): the needle grep and
-// the tailer look for, and the second needle (fatal) the agent would add.
+// --format json (NDJSON as pino writes it) or text (a classic plain-text log): the needle grep looks for.
 const format = option('format', 'json')
 const formats = {
-  json: { needle: '"level":50', fatal: '"level":60' },
-  text: { needle: ' ERROR ', fatal: ' FATAL ' },
+  json: { needle: '"level":50' },
+  text: { needle: ' ERROR ' },
 }
 if (!formats[format]) throw new Error(`--format must be json or text, got ${format}`)
-const { needle, fatal } = formats[format]
+const { needle } = formats[format]
+/** The pre-filter's threshold: error (50) and up, as a rule with `level: error` asks. */
+const ERROR_LEVEL = 50
 
-// Tailer variants: which needles, whether read buffers are recycled on commit, and where reads run
-// (syncReads: on this thread, as the agent reads; otherwise on libuv's pool, the library's default).
+// Tailer variants: whether read buffers are recycled on commit, and where reads run (syncReads: on
+// this thread, as the agent reads; otherwise on libuv's pool, the library's default).
 const tailVariants = {
-  tail: { needles: [needle], reuseBuffers: true, label: `agent/tail, ${needle.trim()}` },
-  'tail-sync': { needles: [needle], reuseBuffers: true, syncReads: true, label: `agent/tail, ${needle.trim()}, syncReads (as the agent)` },
-  'tail-both': { needles: [needle, fatal], reuseBuffers: true, label: `agent/tail, ${needle.trim()} or ${fatal.trim()}` },
-  'tail-defaults': { needles: [needle], reuseBuffers: false, label: `agent/tail, ${needle.trim()}, reuseBuffers off` },
+  tail: { reuseBuffers: true, label: 'agent/tail + pre-filter (error and up)' },
+  'tail-sync': { reuseBuffers: true, syncReads: true, label: 'agent/tail + pre-filter, syncReads (as the agent)' },
+  'tail-defaults': { reuseBuffers: false, label: 'agent/tail + pre-filter, reuseBuffers off' },
 }
 
 async function tailReader(file, variant) {
-  const { createTailer, createLineMatcher } = require('../dist/agent/tail')
+  const { createTailer } = require('../dist/agent/tail')
+  const { createCandidateFilter } = require('../dist/agent/delivery/candidate-filter')
   const size = statSync(file).size
   const start = process.hrtime.bigint()
   const tailer = await createTailer({ paths: file, startAt: 'beginning', pollIntervalMs: 60_000, reuseBuffers: variant.reuseBuffers, syncReads: variant.syncReads === true })
-  // The byte prefilter: no string, no JSON.parse for a line that cannot match.
-  const match = createLineMatcher(variant.needles)
+  // The byte pre-filter: no string, no JSON.parse for a line that cannot be an error. Its candidates
+  // are a superset (a line completed across two reads always is one): each is checked for the needle,
+  // where the agent would parse it.
+  const filter = createCandidateFilter(ERROR_LEVEL)
+  const wanted = Buffer.from(needle)
   let lines = 0
   let matches = 0
   for await (const batch of tailer) {
     lines += batch.lineCount
-    matches += match(batch).length
+    for (const line of filter(batch).candidates) if (line.data.includes(wanted)) matches++
     await tailer.commit(batch)
     if (batch.offset >= size) break
   }
@@ -121,6 +126,7 @@ async function child(name, file) {
   }
   // Loaded before the clocks start, as an agent has them loaded before it tails.
   require('../dist/agent/tail')
+  require('../dist/agent/delivery/candidate-filter')
   require('split2')
   const cpuBefore = process.cpuUsage()
   const result = await readers[name](file)
@@ -171,6 +177,29 @@ function runGrep(file) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
+/** For bench/run.js (bench/summary.js): the table's figures, each tailer row against grep and the syncReads one against the naive reader. */
+function summarize(samples, size, many) {
+  const prefix = format === 'json' ? '' : `${format}: `
+  const mbPerSec = (name) => size / 1e6 / (median(samples[name].map((sample) => sample.ns)) / 1e9)
+  const toGrep = (name, pick) => median(samples[name].map((sample, round) => pick(samples.grep[round]) / pick(sample)))
+  // As in the table: no CPU ratio when GNU time is missing or grep's CPU time rounds to 0 (a small file).
+  const withCpu = samples.grep[0].cpuNs !== undefined && median(samples.grep.map((sample) => sample.cpuNs)) > 0
+  const rows = []
+  for (const [name, { label }] of Object.entries(tailVariants)) {
+    rows.push({ case: prefix + label, logx: mbPerSec(name), peer: 'grep -F', peerValue: mbPerSec('grep'), unit: 'MB/s', better: 'higher', ratio: toGrep(name, (sample) => sample.ns) })
+    if (withCpu) {
+      const cpuS = (list) => median(list.map((sample) => sample.cpuNs)) / 1e9
+      rows.push({ case: `${prefix}${label}, CPU`, logx: cpuS(samples[name]), peer: 'grep -F', peerValue: cpuS(samples.grep), unit: 'CPU s', better: 'lower', ratio: toGrep(name, (sample) => sample.cpuNs) })
+    }
+  }
+  rows.push({ case: `${prefix}${tailVariants['tail-sync'].label}`, logx: mbPerSec('tail-sync'), peer: format === 'json' ? 'split2 + JSON.parse' : 'split2 + String#includes', peerValue: mbPerSec('naive'), unit: 'MB/s', better: 'higher' })
+  if (many !== undefined) {
+    rows.push({ case: `${many.files} files watched, all lines in`, logx: many.ns / 1e6, unit: 'ms', better: 'lower' })
+    rows.push({ case: `${many.files} files watched, peak RSS`, logx: many.maxRssMb, unit: 'MB', better: 'lower' })
+  }
+  require('./summary').reportSummary('tail', rows)
+}
+
 async function main() {
   const childName = option('child', undefined)
   if (childName !== undefined) return child(childName, option('file', ''))
@@ -207,8 +236,9 @@ async function main() {
     })
     console.table(rows)
     const files = Number(option('files', 500))
+    let many
     if (files > 0) {
-      const many = runChild('many', String(files))
+      many = runChild('many', String(files))
       console.log(`${files} files watched (100 lines each, then one more appended to each; checkpoint, reuseBuffers): all ${many.lines} lines in ${(many.ns / 1e6).toFixed(0)} ms, peak RSS ${many.maxRssMb.toFixed(0)} MB`)
     }
     console.log(`load average at the end: ${require('node:os').loadavg().map((load) => load.toFixed(2)).join(' ')} on ${require('node:os').cpus().length} CPUs`)
@@ -216,6 +246,7 @@ async function main() {
       const wrong = list.find((sample) => sample.matches !== generated.errors || (sample.lines !== undefined && sample.lines !== generated.lines))
       if (wrong) throw new Error(`${name} counted ${wrong.lines} lines / ${wrong.matches} matches, expected ${generated.lines} / ${generated.errors}`)
     }
+    summarize(samples, size, many === undefined ? undefined : { files, ...many })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

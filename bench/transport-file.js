@@ -70,6 +70,9 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
+// For bench/run.js (bench/summary.js): the same medians as the table.
+const summaryRows = []
+
 async function measure(mode) {
   await runOnce('logx', mode)
   await runOnce('pino', mode) // warm-up, not counted
@@ -85,6 +88,11 @@ async function measure(mode) {
     acceptedRatios.push(result.logx.acceptedPerSec / result.pino.acceptedPerSec)
     flushedRatios.push(result.pino.flushedMs / result.logx.flushedMs)
   }
+  const mid = (name, pick) => median(results[name].map(pick))
+  summaryRows.push(
+    { case: `${mode}, accepted`, logx: mid('logx', (r) => r.acceptedPerSec), peer: 'pino/file', peerValue: mid('pino', (r) => r.acceptedPerSec), unit: 'lines/s', better: 'higher', ratio: median(acceptedRatios) },
+    { case: `${mode}, flushed`, logx: mid('logx', (r) => r.flushedMs), peer: 'pino/file', peerValue: mid('pino', (r) => r.flushedMs), unit: 'ms', better: 'lower', ratio: median(flushedRatios) },
+  )
   const cell = (name, pick, digits) => {
     const value = median(results[name].map(pick))
     return digits === undefined ? Math.round(value).toLocaleString('en-US') : value.toFixed(digits)
@@ -105,6 +113,7 @@ async function main() {
   console.log(`transport to a file, ${lines} lines x ${rounds} rounds (medians; ratios > 1 mean logx is faster), node ${process.version}`)
   console.table(rows)
   rmSync(dir, { recursive: true, force: true })
+  require('./summary').reportSummary('transport-file', summaryRows)
 }
 
 main().catch((err) => {

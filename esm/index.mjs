@@ -3,6 +3,8 @@ import logx from '../dist/logx/index.js'
 
 export default logx
 export { logx }
+// pino's named form: `import { pino } from 'pino'` becomes `import { pino } from 'logx'`.
+export { logx as pino }
 export const destination = logx.destination
 export const transport = logx.transport
 export const multistream = logx.multistream

@@ -1,18 +1,18 @@
 // Child bindings are serialized once, when the child is created, into a `,"key":value` string.
 import { quoteString, stringifyValue } from './stringify'
-import { chindingsSym, formattersSym, serializersSym, stringifiersSym, stringifySafeSym, wildcardFirstSym } from './symbols'
+import { chindingsSym, formattersSym, redactStringifiersSym, serializersSym, stringifySafeSym, wildcardFirstSym } from './symbols'
 
 type LoggerState = Record<symbol, any>
 
 // Keys a binding can never set: they configure the child instead (see child()).
 const RESERVED_BINDING_KEYS = new Set(['level', 'serializers', 'formatters', 'customLevels'])
 
-/** Appends `bindings` (after the bindings formatter and serializers) to the logger's existing chindings. */
-export function serializeBindings(logger: LoggerState, bindings: Record<string, unknown>, base: string = logger[chindingsSym]): string {
-  const formatBindings = logger[formattersSym].bindings
+/** Appends `bindings` (after the bindings formatter, unless `format` is false, and serializers) to the logger's existing chindings. */
+export function serializeBindings(logger: LoggerState, bindings: Record<string, unknown>, base: string = logger[chindingsSym], format = true): string {
+  const formatBindings = format ? logger[formattersSym].bindings : undefined
   const formatted: Record<string, unknown> = formatBindings === undefined ? bindings : formatBindings(bindings)
   const serializers = logger[serializersSym]
-  const stringifiers = logger[stringifiersSym]
+  const stringifiers = logger[redactStringifiersSym]
   const safe = logger[stringifySafeSym]
   let out = base
   for (const key in formatted) {

@@ -6,6 +6,7 @@ import { createRedaction, interpolationStringify } from './redaction'
 import { serializeBindings } from './chindings'
 import { loggerPrototype } from './proto'
 import { noop } from './log-method'
+import { createLineContext } from './line-context'
 import type { NormalizedOptions } from './options'
 import {
   chindingsSym,
@@ -15,6 +16,7 @@ import {
   formattersSym,
   hooksSym,
   levelCompSym,
+  lineContextSym,
   lsCacheSym,
   messageKeySym,
   messageKeyStrSym,
@@ -24,14 +26,15 @@ import {
   nestedKeySym,
   nestedKeyStrSym,
   onChildSym,
+  redactStringifiersSym,
   redactSym,
   serializersSym,
   setLevelSym,
   streamSym,
-  stringifiersSym,
   stringifySafeSym,
   timeSliceIndexSym,
   timeSym,
+  transportUsesMultistreamSym,
   useOnlyCustomLevelsSym,
 } from './symbols'
 
@@ -40,6 +43,29 @@ export type LoggerState = Record<string | symbol, any>
 export interface WritableDestination {
   write(line: string): unknown
   [key: string | symbol]: any
+}
+
+const pinoUsesMultistreamSym = Symbol.for('pino.transport.usesMultistream')
+
+/**
+ * A transport with several targets routes each line on its numeric `level`: a level formatter
+ * that writes something else makes lines vanish, so say so (pino warns the same way).
+ */
+function warnOnUnroutableLevels(options: NormalizedOptions, levels: { values: Record<string, number> }): void {
+  const label = typeof options.level === 'string' && levels.values[options.level] !== undefined ? options.level : Object.keys(levels.values)[0]
+  if (label === undefined) return
+  let numeric = false
+  try {
+    const shape = options.formatters.level(label, levels.values[label] as number) as { level?: unknown } | null
+    numeric = typeof shape === 'object' && shape !== null && shape.level === levels.values[label]
+  } catch {
+    numeric = false
+  }
+  if (!numeric) {
+    process.emitWarning('custom formatters.level detected with multiple transport targets/pipelines; ensure logs include a numeric "level" field or they may be dropped', {
+      code: 'LOGX_TRANSPORT_MULTI_TARGETS_LEVEL_FORMATTER',
+    })
+  }
 }
 
 export function createRootLogger(options: NormalizedOptions, stream: WritableDestination): LoggerState {
@@ -57,7 +83,7 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
     [timeSym]: options.time,
     [timeSliceIndexSym]: options.time().indexOf(':') + 1,
     [stringifySafeSym]: safeStringify,
-    [stringifiersSym]: redaction === null ? null : redaction.stringifiers,
+    [redactStringifiersSym]: redaction === null ? null : redaction.stringifiers,
     [redactSym]: redaction,
     [formatOptsSym]: interpolationStringify(redaction, safeStringify),
     [endSym]: '}' + (options.crlf ? '\r\n' : '\n'),
@@ -74,6 +100,7 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
     [msgPrefixSym]: options.msgPrefix,
     [onChildSym]: options.onChild ?? noop,
     [chindingsSym]: '',
+    [lineContextSym]: createLineContext(options.asyncContext, options.otel),
   })
   instance[lsCacheSym] = createLevelPrefixes(levels, options.formatters.level)
   if (options.base !== null) {
@@ -83,6 +110,7 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
     instance[chindingsSym] = serializeBindings(instance, { name: options.name }, '')
   }
   instance[setLevelSym](options.level)
+  if (stream[transportUsesMultistreamSym] === true || stream[pinoUsesMultistreamSym] === true) warnOnUnroutableLevels(options, levels)
   // Transports and pino-abstract-transport targets learn the level names and keys from this message.
   if (typeof stream.emit === 'function') {
     stream.emit('message', { code: 'PINO_CONFIG', config: { levels, messageKey: options.messageKey, errorKey: options.errorKey } })

@@ -7,6 +7,8 @@ import { epochTime, nullTime, type TimeFn } from './time'
 import { DEFAULT_LEVELS, assertCustomLevels, assertNoLevelCollisions, createLevelMapping, type LevelComparison } from './levels'
 import type { LogMethodHook } from './log-method'
 import type { TransportOptions } from './transport'
+import { assertAsyncContextOptions, type AsyncContextOptions } from './async-context'
+import { assertOtelOptions, type OtelOptions } from './otel'
 
 export type Serializer = (value: any) => unknown
 export type Bindings = Record<string, unknown>
@@ -35,7 +37,8 @@ export interface LoggerOptions {
   redact?: string[] | { paths: string[]; censor?: string | ((value: unknown, path: string[]) => unknown); remove?: boolean }
   hooks?: Hooks
   formatters?: Formatters
-  serializers?: Record<string | symbol, Serializer>
+  /** `err: undefined` or `err: null` turns the default error serializer off, as in pino. */
+  serializers?: Record<string | symbol, Serializer | null | undefined>
   base?: Bindings | null
   enabled?: boolean
   crlf?: boolean
@@ -47,6 +50,10 @@ export interface LoggerOptions {
   browser?: Record<string, unknown>
   transport?: TransportOptions
   onChild?: (child: any) => void
+  /** Bindings from an AsyncLocalStorage store on every line logged while it is active. */
+  asyncContext?: AsyncContextOptions
+  /** `trace_id`, `span_id`, `trace_flags` of the active OpenTelemetry span on every line (needs @opentelemetry/api). */
+  otel?: boolean | OtelOptions
 }
 
 export interface NormalizedOptions {
@@ -72,6 +79,8 @@ export interface NormalizedOptions {
   msgPrefix: string | undefined
   transport: TransportOptions | undefined
   onChild: ((child: any) => void) | undefined
+  asyncContext: AsyncContextOptions | undefined
+  otel: boolean | OtelOptions | undefined
 }
 
 export const defaultLevelFormatter = (_label: string, value: number): object => ({ level: value })
@@ -98,7 +107,7 @@ export function looksLikeStream(value: unknown): boolean {
 const KNOWN_OPTIONS = new Set<string>([
   'name', 'level', 'customLevels', 'useOnlyCustomLevels', 'levelComparison', 'depthLimit', 'edgeLimit', 'mixin',
   'mixinMergeStrategy', 'redact', 'hooks', 'formatters', 'serializers', 'base', 'enabled', 'crlf', 'timestamp',
-  'messageKey', 'errorKey', 'nestedKey', 'msgPrefix', 'browser', 'transport', 'onChild',
+  'messageKey', 'errorKey', 'nestedKey', 'msgPrefix', 'browser', 'transport', 'onChild', 'asyncContext', 'otel',
 ])
 
 function hasKnownOption(value: Record<string, unknown>): boolean {
@@ -147,9 +156,12 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
   }
   if (options.serializers) {
     for (const key of Object.keys(options.serializers)) {
-      if (typeof options.serializers[key] !== 'function') fail(`serializers.${key}`, 'expected a function')
+      const serializer = options.serializers[key]
+      if (serializer !== undefined && serializer !== null && typeof serializer !== 'function') fail(`serializers.${key}`, 'expected a function, or null to turn it off')
     }
   }
+  if (options.asyncContext !== undefined) assertAsyncContextOptions(options.asyncContext)
+  assertOtelOptions(options.otel)
 
   let level: string | number = options.level ?? 'info'
   if (typeof level === 'string' && DEFAULT_LEVELS[level.toLowerCase()] !== undefined) level = level.toLowerCase()
@@ -175,7 +187,7 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
       bindings: options.formatters?.bindings ?? identityBindings,
       log: options.formatters?.log,
     },
-    serializers: Object.assign(Object.create(null), { err: errSerializer }, options.serializers),
+    serializers: withoutNulls(Object.assign(Object.create(null), { err: errSerializer }, options.serializers)),
     base,
     crlf: options.crlf ?? false,
     time: typeof timestamp === 'function' ? timestamp : timestamp ? epochTime : nullTime,
@@ -185,5 +197,15 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
     msgPrefix: options.msgPrefix,
     transport: options.transport,
     onChild: options.onChild,
+    asyncContext: options.asyncContext,
+    otel: options.otel,
   }
+}
+
+/** A serializer given as null or undefined is no serializer (how pino users turn the default `err` off). */
+function withoutNulls(serializers: Record<string | symbol, Serializer | null | undefined>): Record<string | symbol, Serializer> {
+  for (const key of [...Object.keys(serializers), ...Object.getOwnPropertySymbols(serializers)]) {
+    if (serializers[key] === undefined || serializers[key] === null) delete serializers[key]
+  }
+  return serializers as Record<string | symbol, Serializer>
 }

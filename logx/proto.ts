@@ -1,5 +1,4 @@
 // The prototype every logger shares: level handling, children, bindings, flush.
-import { EventEmitter } from 'node:events'
 import { LogxError, LogxErrorCodes } from './errors'
 import { assertCustomLevels, assertNoLevelCollisions, createLevelMapping, createLevelPrefixes, isStandardLevel } from './levels'
 import { getLogMethod, noop } from './log-method'
@@ -7,23 +6,28 @@ import { serializeBindings } from './chindings'
 import { asJson, write } from './write'
 import { createRedaction, interpolationStringify } from './redaction'
 import { version } from './version'
+import { answerToPinoSymbols } from './pino-symbols'
+import { UNSERIALIZABLE_JSON, type SafeStringify } from './stringify'
 import {
   asJsonSym,
   chindingsSym,
   formatOptsSym,
   formattersSym,
+  getLevelSym,
   hooksSym,
   levelCompSym,
   levelValSym,
   lsCacheSym,
   msgPrefixSym,
   onChildSym,
+  redactStringifiersSym,
   redactSym,
   serializersSym,
   setLevelSym,
   streamSym,
   stringifiersSym,
   stringifySafeSym,
+  stringifySym,
   useOnlyCustomLevelsSym,
   writeSym,
 } from './symbols'
@@ -60,16 +64,47 @@ function setLevel(this: LoggerState, level: string | number): void {
   this.emit('level-change', label, value, previousValue === undefined ? undefined : labels[previousValue], previousValue, this)
 }
 
+function getLevel(this: LoggerState): string {
+  // Read through `this` so that a serializer that lost its logger (pino#833) gets '' rather than a throw.
+  const labels = this.levels?.labels
+  return labels ? labels[this[levelValSym]] : ''
+}
+
+/**
+ * `logger[stringifySym](value, [safe])`, as pino's: JSON.stringify, the safe encoder when that
+ * throws, pino's placeholder when both do. pino-http calls it to compare custom props with a
+ * logger's bindings.
+ */
+function stringify(this: LoggerState, value: unknown, safe?: SafeStringify): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    try {
+      return (safe ?? (this[stringifySafeSym] as SafeStringify))(value)
+    } catch {
+      return UNSERIALIZABLE_JSON
+    }
+  }
+}
+
+// pino's stringifiers are `{}` without redaction; logx keeps null there, which the write path tests faster.
+const NO_STRINGIFIERS: Readonly<Record<string | symbol, unknown>> = Object.freeze(Object.create(null))
+
 function isLevelEnabled(this: LoggerState, level: string): boolean {
   const value = this.levels.values[level]
   return value !== undefined && this[levelCompSym](value, this[levelValSym])
 }
 
+/** The parent's serializers with the child's on top; a child's `err: null` (or undefined) turns `err` off. */
 function copySerializers(parent: Record<string | symbol, unknown>, added: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
   const merged: Record<string | symbol, unknown> = Object.create(null)
+  const put = (key: string | symbol, serializer: unknown): void => {
+    if (serializer === undefined || serializer === null) delete merged[key]
+    else merged[key] = serializer
+  }
   for (const source of [parent, added]) {
-    for (const key in source) merged[key] = source[key]
-    for (const sym of Object.getOwnPropertySymbols(source)) merged[sym] = source[sym]
+    for (const key in source) put(key, source[key])
+    for (const sym of Object.getOwnPropertySymbols(source)) put(sym, source[sym])
   }
   return merged
 }
@@ -135,7 +170,7 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
   if (opts.redact !== undefined) {
     const redaction = createRedaction(opts.redact, instance[stringifySafeSym], 'options.redact')
     instance[redactSym] = redaction
-    instance[stringifiersSym] = redaction === null ? null : redaction.stringifiers
+    instance[redactStringifiersSym] = redaction === null ? null : redaction.stringifiers
     instance[formatOptsSym] = interpolationStringify(redaction, instance[stringifySafeSym])
   }
   if (typeof opts.msgPrefix === 'string') instance[msgPrefixSym] = (this[msgPrefixSym] ?? '') + opts.msgPrefix
@@ -208,8 +243,7 @@ export const loggerPrototype: LoggerState = {
   version,
   silent: noop,
   get level(): string {
-    const labels = this.levels?.labels
-    return labels ? labels[this[levelValSym]] : ''
+    return this[getLevelSym]()
   },
   set level(level: string) {
     this[setLevelSym](level)
@@ -226,8 +260,16 @@ export const loggerPrototype: LoggerState = {
   get [Symbol.toStringTag](): string {
     return 'Logx'
   },
+  get [stringifiersSym](): Record<string | symbol, unknown> {
+    return this[redactStringifiersSym] ?? NO_STRINGIFIERS
+  },
+  set [stringifiersSym](value: Record<string | symbol, unknown> | null) {
+    this[redactStringifiersSym] = value === NO_STRINGIFIERS ? null : value
+  },
   [writeSym]: write,
   [asJsonSym]: asJson,
+  [getLevelSym]: getLevel,
   [setLevelSym]: setLevel,
+  [stringifySym]: stringify,
 }
-Object.setPrototypeOf(loggerPrototype, EventEmitter.prototype)
+answerToPinoSymbols(loggerPrototype)

@@ -4,7 +4,7 @@
 // caller's object (fast-redact mutates and restores, and carries an open advisory).
 import createRedactor = require('@pinojs/redact')
 import { LogxError, LogxErrorCodes } from './errors'
-import { wildcardFirstSym } from './symbols'
+import { redactFmtSym, wildcardFirstSym } from './symbols'
 import { stringifyValue, type SafeStringify } from './stringify'
 
 export type Censor = string | ((value: unknown, path: string[]) => unknown)
@@ -198,10 +198,13 @@ export function createRedaction(option: unknown, safeStringify: SafeStringify, o
   const allPaths = parsed.map(joinSegments)
   const redactAll = createRedactor({ paths: allPaths, censor: censor as string, serialize, strict: false, remove })
   const redactToObject = createRedactor({ paths: allPaths, censor: censor as string, serialize: false, strict: false, remove })
+  const stringifyAll = (value: unknown): string => (value !== null && typeof value === 'object' ? (redactAll(value) as string) : serialize(value))
+  // Where pino keeps its whole-object redacting encoder (logger[stringifiersSym][redactFmtSym]).
+  stringifiers[redactFmtSym] = stringifyAll
 
   return {
     stringifiers,
-    stringifyAll: (value) => (value !== null && typeof value === 'object' ? (redactAll(value) as string) : serialize(value)),
+    stringifyAll,
     redactObject: (value) => redactToObject(value) as object,
     paths,
   }

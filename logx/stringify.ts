@@ -1,6 +1,10 @@
 // JSON encoding for the write path: a quick string quoter, JSON.stringify for the common case,
-// and a safe encoder (circular refs, depth and breadth limits, BigInt, throwing getters) only
-// when JSON.stringify refuses a value.
+// and a safe encoder (circular refs, depth and breadth limits, BigInt) only when JSON.stringify
+// refuses a value. A value that cannot be read at all (a getter, toJSON or Proxy trap that throws
+// somewhere inside it) is written as pino writes it: the whole value becomes UNSERIALIZABLE_JSON.
+
+/** pino's placeholder (its wording) for a value whose encoding threw, as a JSON string literal. */
+export const UNSERIALIZABLE_JSON = '"[unable to serialize, circular reference is too complex to analyze]"'
 
 /**
  * A JSON string literal. Short strings are scanned in JS and quoted without a copy when nothing
@@ -27,22 +31,18 @@ export type SafeStringify = (value: unknown) => string | undefined
 
 /**
  * Builds an encoder that never throws: `[Circular]` for cycles, `[Object]`/`[Array]` past
- * depthLimit, at most edgeLimit keys/elements per container, BigInt as a number, and a
- * placeholder for any property whose getter or toJSON throws.
+ * depthLimit, at most edgeLimit keys/elements per container, BigInt as a number, and
+ * UNSERIALIZABLE_JSON for the whole value when reading any part of it throws.
  */
 export function createSafeStringify({ depthLimit, edgeLimit }: SafeStringifyLimits): SafeStringify {
   // Ancestors of the value being encoded; a fresh array per call keeps re-entrant calls (a toJSON that logs) apart.
   let stack: unknown[] = []
 
+  // A throw anywhere below propagates to safeStringify, which gives up on the whole value.
   function encodeProperty(holder: Record<string, unknown>, key: string): string | undefined {
-    let value: unknown
-    try {
-      value = holder[key]
-      if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-        value = (value as { toJSON: (k: string) => unknown }).toJSON(key)
-      }
-    } catch (err) {
-      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
+    let value = holder[key]
+    if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      value = (value as { toJSON: (k: string) => unknown }).toJSON(key)
     }
     return encodeValue(value)
   }
@@ -90,12 +90,7 @@ export function createSafeStringify({ depthLimit, edgeLimit }: SafeStringifyLimi
   }
 
   function encodeObject(object: Record<string, unknown>): string {
-    let keys: string[]
-    try {
-      keys = Object.keys(object)
-    } catch (err) {
-      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
-    }
+    const keys = Object.keys(object)
     let out = '{'
     let written = 0
     let shownKeys = 0
@@ -123,19 +118,11 @@ export function createSafeStringify({ depthLimit, edgeLimit }: SafeStringifyLimi
         value = (value as { toJSON: (k: string) => unknown }).toJSON('')
       }
       return encodeValue(value)
-    } catch (err) {
-      return quoteString('[unable to serialize: ' + describeThrown(err) + ']')
+    } catch {
+      return UNSERIALIZABLE_JSON
     } finally {
       stack = outer
     }
-  }
-}
-
-function describeThrown(err: unknown): string {
-  try {
-    return err instanceof Error ? err.message : String(err)
-  } catch {
-    return 'unknown error'
   }
 }
 
@@ -147,3 +134,4 @@ export function stringifyValue(value: unknown, safe: SafeStringify): string | un
     return safe(value)
   }
 }
+

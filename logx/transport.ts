@@ -1,7 +1,10 @@
 // `transport(options)`: a stream whose lines are written by targets running in a worker thread
-// (thread-stream). Everything that can be checked is checked here, in the caller's thread, so a
-// misspelt target or an uncloneable option fails at the call with an error that names it.
+// (thread-stream). What pino checks at the call is checked here, in the caller's thread, so a
+// misspelt module name or an uncloneable option fails at the call with an error that names it;
+// what only the worker finds out (a missing file, a module that is not a target, a target that
+// throws, a worker that exits) is an 'error' event on the stream, as in pino.
 
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { WorkerOptions } from 'node:worker_threads'
 import type ThreadStream from 'thread-stream'
@@ -9,19 +12,21 @@ import { callerFiles } from './caller.js'
 import { LogxError, LogxErrorCodes } from './errors.js'
 import { defaultStreamLevels } from './multistream.js'
 import { registerExitHandler, unregisterExitHandler, type ExitEvent } from './on-exit.js'
-import { resolveTarget } from './resolve-target.js'
+import { bundlerOverride, resolveTarget } from './resolve-target.js'
 import { transportUsesMultistreamSym } from './symbols.js'
 import type { TransportWorkerData, WorkerRoute, WorkerStep } from './transport-worker.js'
 
-export interface TransportTargetOptions {
+// Target options default to `object` (pino: Record<string, any>): any options object, an
+// interface-typed one (pino-pretty's PrettyOptions) included, and still no `any`.
+export interface TransportTargetOptions<TargetOptions = object> {
   target: string
-  options?: Record<string, unknown>
+  options?: TargetOptions
   /** Minimum level this target receives (only with `targets`). Default info. */
   level?: string | number
 }
 
-export interface TransportPipelineEntry {
-  pipeline: TransportTargetOptions[]
+export interface TransportPipelineEntry<TargetOptions = object> {
+  pipeline: ReadonlyArray<TransportTargetOptions<TargetOptions>>
   level?: string | number
 }
 
@@ -30,11 +35,11 @@ export interface TransportWorkerOptions extends WorkerOptions {
   autoEnd?: boolean
 }
 
-export interface TransportOptions {
+export interface TransportOptions<TargetOptions = object> {
   target?: string
-  options?: Record<string, unknown>
-  targets?: Array<TransportTargetOptions | TransportPipelineEntry>
-  pipeline?: TransportTargetOptions[]
+  options?: TargetOptions
+  targets?: ReadonlyArray<TransportTargetOptions<TargetOptions> | TransportPipelineEntry<TargetOptions>>
+  pipeline?: ReadonlyArray<TransportTargetOptions<TargetOptions>>
   worker?: TransportWorkerOptions
   /** File(s) that module names resolve from; default: the files on the call stack. */
   caller?: string | string[]
@@ -52,7 +57,23 @@ export interface TransportOptions {
   flushOnSignal?: boolean
 }
 
-const workerFile = join(__dirname, 'transport-worker.js')
+// pino's names for the three shapes of the options.
+export type TransportSingleOptions<TargetOptions = object> = TransportOptions<TargetOptions> & { target: string }
+export type TransportMultiOptions<TargetOptions = object> = TransportOptions<TargetOptions> & {
+  targets: ReadonlyArray<TransportTargetOptions<TargetOptions> | TransportPipelineEntry<TargetOptions>>
+}
+export type TransportPipelineOptions<TargetOptions = object> = TransportOptions<TargetOptions> & {
+  pipeline: ReadonlyArray<TransportTargetOptions<TargetOptions>>
+  level?: string | number
+}
+
+// A bundle has no dist/logx/ beside it: a bundler recipe (logx/esbuild) emits the worker and
+// names it `logx-worker` in globalThis.__bundlerPathsOverrides.
+function workerFile(): string {
+  return bundlerOverride('logx-worker') ?? join(__dirname, 'transport-worker.js')
+}
+
+const bundleHint = ': if this app is bundled, its transport files must be emitted beside the bundle (see "Bundling" in logx\'s README)'
 
 
 /** The stream returned by `transport()`: a ThreadStream whose 'error' events are LogxErrors. */
@@ -69,6 +90,8 @@ export interface TransportStream extends ThreadStream {
   readonly description: string
   /** Whether a logger has sent its config message ({ code: 'PINO_CONFIG' }) to the worker. */
   configSent: boolean
+  /** Appended to error messages: set when the worker's own file is missing (a bundle without it). */
+  hint: string
 }
 
 type TransportStreamClass = new (opts: ConstructorParameters<typeof ThreadStream>[0], description: string) => TransportStream
@@ -90,6 +113,7 @@ function defineTransportStream(): TransportStreamClass {
     declare readonly writableNeedDrain: boolean
     readonly description: string
     configSent = false
+    hint = ''
 
     constructor(opts: ConstructorParameters<typeof ThreadStream>[0], description: string) {
       super(opts)
@@ -110,7 +134,7 @@ function defineTransportStream(): TransportStreamClass {
         const cause = args[0] as Error | undefined
         args[0] = new LogxError(
           LogxErrorCodes.TRANSPORT_FAILED,
-          `transport ${this.description} failed: ${cause?.message ?? String(cause)}`,
+          `transport ${this.description} failed: ${cause?.message ?? String(cause)}${this.hint}`,
           undefined,
           { cause },
         )
@@ -158,19 +182,29 @@ function toPipeline(pipeline: unknown, callers: readonly string[], path: string)
   return pipeline.map((entry, index) => toStep(entry, callers, `${path}[${index}]`))
 }
 
-function toRoutes(options: TransportOptions, callers: readonly string[], levels: Readonly<Record<string, number>>): WorkerRoute[] {
-  const given = [options.target, options.targets, options.pipeline].filter((value) => value !== undefined)
-  if (given.length !== 1) throw invalid('give exactly one of target, targets or pipeline', 'target')
+// pino's message where pino throws (target with targets); where pino silently drops one of the two
+// (target or targets with pipeline) or fails later (none at all), a message in the same form.
+function checkCombination(options: TransportOptions<unknown>): void {
+  const given = (['target', 'targets', 'pipeline'] as const).filter((key) => options[key] !== undefined)
+  if (given.length === 0) {
+    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, 'one of target, targets or pipeline must be specified', 'target')
+  }
+  if (given.length > 1) {
+    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, `only one of ${given[0]} or ${given[1]} can be specified`, given[0] === 'target' ? 'target' : given[1])
+  }
+}
 
+function toRoutes(options: TransportOptions<unknown>, callers: readonly string[], levels: Readonly<Record<string, number>>): WorkerRoute[] {
+  checkCombination(options)
   if (options.target !== undefined) {
     return [{ steps: [toStep({ target: options.target, options: options.options }, callers, 'transport')] }]
   }
   if (options.pipeline !== undefined) {
     return [{ steps: toPipeline(options.pipeline, callers, 'pipeline') }]
   }
-  if (!Array.isArray(options.targets) || options.targets.length === 0) {
-    throw invalid('targets must be a non-empty array', 'targets')
-  }
+  // An empty list is accepted, as pino does: the lines go nowhere (an app may filter its targets
+  // by environment down to none).
+  if (!Array.isArray(options.targets)) throw invalid('targets must be an array', 'targets')
   return options.targets.map((entry, index) => {
     const path = `targets[${index}]`
     const route: WorkerRoute =
@@ -202,7 +236,7 @@ function levelLabels(levels: Readonly<Record<string, number>>): Record<number, s
   return labels
 }
 
-function describe(options: TransportOptions): string {
+function describe(options: TransportOptions<unknown>): string {
   if (options.target !== undefined) return `"${options.target}"`
   const names = (options.targets ?? options.pipeline ?? []).flatMap((entry) =>
     'pipeline' in entry ? entry.pipeline.map((step) => step.target) : [entry.target],
@@ -222,8 +256,21 @@ function onProcessExit(stream: TransportStream, event: ExitEvent): void {
   stream.end()
 }
 
+// thread-stream does not listen for the Worker's own 'error' (its entry file failed to load, as in
+// a bundle without its worker files), which would crash the app: report it on the stream instead;
+// the worker's exit then ends the stream as for any failed target. The stream is held weakly, and
+// from this function's scope rather than transport()'s (whose closures hold it): the running worker
+// must not keep an unused stream from being collected, which is what ends the worker.
+function forwardWorkerErrors(stream: TransportStream): void {
+  const weakStream = new WeakRef(stream)
+  stream.worker.on('error', (err: Error) => {
+    const alive = weakStream.deref()
+    if (alive !== undefined && !alive.destroyed) alive.emit('error', err)
+  })
+}
+
 /** Starts the targets in a worker thread and returns the stream that feeds them. */
-export function transport(options: TransportOptions): TransportStream {
+export function transport<TargetOptions = object>(options: TransportOptions<TargetOptions>): TransportStream {
   if (options === null || typeof options !== 'object') throw invalid('options must be an object', 'transport')
   const callers =
     options.caller === undefined ? callerFiles() : typeof options.caller === 'string' ? [options.caller] : [...options.caller]
@@ -240,16 +287,19 @@ export function transport(options: TransportOptions): TransportStream {
     pinoWillSendConfig: true,
   }
   const description = describe(options)
+  const filename = workerFile()
   transportStreamClass ??= defineTransportStream()
   const stream = new transportStreamClass(
     {
-      filename: workerFile,
+      filename,
       workerData,
       workerOpts: { ...workerOptions, name: workerOptions.name ?? `logx.transport ${description}` },
       sync: options.sync === true,
     },
     description,
   )
+  if (!existsSync(filename)) stream.hint = bundleHint
+  forwardWorkerErrors(stream)
   if (routes.length > 1 || routes.some((route) => route.level !== undefined)) {
     stream[transportUsesMultistreamSym] = true
   }

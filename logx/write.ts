@@ -1,5 +1,6 @@
 // The write path: one log call becomes one line. Everything here runs per call, so it only
 // reads state prepared at construction and concatenates.
+import { tracingChannel } from 'node:diagnostics_channel'
 import { quoteString, stringifyValue } from './stringify'
 import {
   asJsonSym,
@@ -8,6 +9,7 @@ import {
   errorKeySym,
   formattersSym,
   hooksSym,
+  lineContextSym,
   lsCacheSym,
   messageKeySym,
   messageKeyStrSym,
@@ -15,10 +17,10 @@ import {
   mixinSym,
   needsMetadataGsym,
   nestedKeyStrSym,
+  redactStringifiersSym,
   redactSym,
   serializersSym,
   streamSym,
-  stringifiersSym,
   stringifySafeSym,
   timeSliceIndexSym,
   timeSym,
@@ -30,6 +32,12 @@ type LoggerState = Record<symbol, any>
 type Stringifier = (value: unknown) => string | undefined
 
 const hasOwn = Object.prototype.hasOwnProperty
+// pino's metadata flag, set by pino.multistream and pino-abstract-transport streams.
+const pinoMetadataSym = Symbol.for('pino.metadata')
+
+// APM tools trace pino through `tracing:pino_asJson:*`; logx publishes the same messages
+// ({ instance, arguments }, then result or error) on `tracing:logx_asJson:*`.
+const asJsonChannel = tracingChannel('logx_asJson')
 
 /** Merge keys win over mixin keys unless a mixinMergeStrategy says otherwise. */
 function defaultMixinMergeStrategy(mergeObject: object, mixinObject: object): object {
@@ -56,12 +64,22 @@ function encodeValue(value: unknown, stringifier: Stringifier | undefined, safe:
   }
 }
 
+/** `logger[asJsonSym](obj, msg, level, time)`: the line, traced when someone subscribes (one check otherwise). */
 export function asJson(this: LoggerState, obj: any, msg: unknown, level: number, time: string): string {
+  if (asJsonChannel.hasSubscribers === false) return buildLine.call(this, obj, msg, level, time)
+  // Subscribers see pino's arguments: the merging object is {} when there was none.
+  const context = { instance: this, arguments: [obj ?? {}, msg, level, time] }
+  return asJsonChannel.traceSync(buildLine, context, this, obj, msg, level, time)
+}
+
+function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, time: string): string {
   const serializers = this[serializersSym]
-  const stringifiers = this[stringifiersSym]
+  const stringifiers = this[redactStringifiersSym]
   const safe = this[stringifySafeSym]
   const messageKey: string = this[messageKeySym]
   let data: string = this[lsCacheSym][level] + time + this[chindingsSym]
+  const lineContext = this[lineContextSym]
+  if (lineContext !== undefined) data += lineContext(this)
 
   const formatLog = this[formattersSym].log
   if (formatLog !== undefined) obj = formatLog(obj === null ? {} : obj)
@@ -178,7 +196,7 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
   }
 
   const stream = this[streamSym]
-  if (stream[needsMetadataGsym] === true) {
+  if (stream[needsMetadataGsym] === true || stream[pinoMetadataSym] === true) {
     stream.lastLevel = level
     // Redacted values must not leak through the metadata protocol either.
     const redaction = this[redactSym]

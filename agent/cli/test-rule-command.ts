@@ -6,7 +6,9 @@ import { resolve } from 'node:path'
 import { formatProblem } from '../config/errors'
 import { readAgentConfig } from '../config/load-config'
 import type { AgentConfig, LineFormat } from '../config/types'
-import { createDryRun, MAX_LISTED, type DryRun, type DryRunReport } from '../daemon/dry-run'
+import { createDryRun, MAX_LISTED, type DryRun, type DryRunReport } from '../delivery/dry-run'
+import { createStreamLines } from '../delivery/stream-lines'
+import type { LineBatch } from '../tail'
 import { compileGlob } from '../tail/glob'
 import type { CliIo } from './io'
 import { createProgressBar } from './progress-bar'
@@ -18,31 +20,36 @@ export interface TestRuleArgs {
   json: boolean
 }
 
-function sourceOf(config: AgentConfig, file: string): { name: string | undefined; format: LineFormat } {
-  const absolute = resolve(file)
-  for (const source of config.sources) {
-    if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) return { name: source.name, format: source.format }
-  }
-  return { name: undefined, format: 'auto' }
+interface FileSource {
+  name: string | undefined
+  format: LineFormat
+  maxLineBytes: number | undefined
 }
 
-async function feed(dryRun: DryRun, file: string, source: { name: string | undefined; format: LineFormat }, io: CliIo): Promise<void> {
+function sourceOf(config: AgentConfig, file: string): FileSource {
+  const absolute = resolve(file)
+  for (const source of config.sources) {
+    if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) return { name: source.name, format: source.format, maxLineBytes: source.maxLineBytes }
+  }
+  return { name: undefined, format: 'auto', maxLineBytes: undefined }
+}
+
+async function feed(dryRun: DryRun, file: string, source: FileSource, io: CliIo): Promise<void> {
   const bar = createProgressBar(io.stderr as { write(t: string): unknown }, file, statSync(file).size)
-  let carry: Buffer | undefined
-  let lineNo = 0
+  // The file's lines in batches, as the tailer would hand them to the running agent.
+  const lines = createStreamLines(source.maxLineBytes)
+  let lineNo = 1
   let read = 0
+  const onBatch = (batch: LineBatch): void => {
+    dryRun.batch(batch, file, lineNo, source.name, source.format)
+    lineNo += batch.lineCount
+  }
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     read += chunk.length
-    const data = carry === undefined ? chunk : Buffer.concat([carry, chunk])
-    let start = 0
-    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-      dryRun.line(data.subarray(start, nl), file, ++lineNo, source.name, source.format)
-      start = nl + 1
-    }
-    carry = start < data.length ? data.subarray(start) : undefined
+    lines.push(chunk, onBatch)
     bar.update(read)
   }
-  if (carry !== undefined && carry.length > 0) dryRun.line(carry, file, ++lineNo, source.name, source.format)
+  lines.end(onBatch)
   bar.done()
 }
 

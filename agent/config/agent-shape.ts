@@ -1,7 +1,9 @@
 // The agent config's structure: every key, its type and its documentation. The checker, the JSON
-// Schema (config/agent.schema.json) and the key tables in README.md all come from here.
+// Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
+// transport targets' options are checked against the same rule, silence and channel shapes.
+import { earlierGroupBy, earlierMatcherValue, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from './errors'
-import type { Field, ObjectShape, Shape, StringShape } from './shape'
+import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
 import {
   checkChatNumber, checkDate, checkDotPath, checkEmail, checkLevel, checkListen, checkMatchValue, checkName,
   checkPattern, checkPhone, checkTemplate, checkUrl,
@@ -20,16 +22,15 @@ const secret = string({ secret: true })
 const name = string({ check: checkName })
 const template = string({ check: checkTemplate, code: ConfigErrorCodes.TEMPLATE })
 const duration: Shape = { kind: 'duration' }
-const names = (description: string): Shape => ({ kind: 'list', items: name, minItems: 1, single: true, description })
+// References to sources and channels: the YAML checks them against what it declares; a target's
+// rules may name sources and channels of other targets, spelt any way.
+const names = (description: string): Shape => ({ kind: 'list', items: string(), minItems: 1, single: true, description })
 const object = (fields: Record<string, Field>, description?: string): ObjectShape =>
   description === undefined ? { kind: 'object', fields } : { kind: 'object', fields, description }
 
 /** Dot path -> value; a `/pattern/flags` string is a regular expression, anything else must be equal. */
-const matchers: Shape = {
-  kind: 'map',
-  keyCheck: checkDotPath,
-  values: { kind: 'scalar', check: checkMatchValue, code: ConfigErrorCodes.REGEX },
-}
+const matchValue: Shape = { kind: 'scalar', check: checkMatchValue, code: ConfigErrorCodes.REGEX }
+const matchers: Shape = { kind: 'map', keyCheck: checkDotPath, values: matchValue }
 
 const kindTemplates = (what: string): Shape => ({
   kind: 'either',
@@ -47,7 +48,7 @@ const channelCommon = {
   max_per_hour: field({ kind: 'integer', min: 1 }, 'budget: most messages per sliding hour; the rest fold into one digest'),
 }
 
-export const channelShape: Shape = {
+export const channelShape: TaggedShape = {
   kind: 'tagged',
   tag: 'type',
   variants: {
@@ -105,13 +106,16 @@ export const channelShape: Shape = {
   },
 }
 
-export const ruleShape: ObjectShape = object({
-  name: field(name, 'unique rule name; appears in messages, incident keys and CRM notes', { default: 'rule-<index>' }),
+const ruleFields = object({
+  name: field(string(), 'unique rule name; appears in messages, incident keys and CRM notes', { default: 'rule-<index>' }),
   source: field(names('source names'), 'source name(s) this rule reads; default: every source'),
   level: field({ kind: 'either', label: 'a level name or number', options: [{ kind: 'integer', min: 0 }, string({ check: checkLevel })] }, 'minimum level: a name (trace, debug, info, warn, error, fatal; also warning, crit...) or a number', { default: 'error' }),
   match: field(matchers, 'dot path -> value; a "/pattern/flags" string is a regular expression; all must match'),
   message: field(string({ check: checkPattern, code: ConfigErrorCodes.REGEX }), 'regular expression on the message ("/pattern/flags" or a bare pattern)'),
-  group_by: field({ kind: 'list', items: string({ check: checkDotPath }), minItems: 1 }, 'dot paths whose values make the incident key; default: error type, top stack frame and masked message'),
+  group_by: field(
+    { kind: 'list', items: string({ check: checkDotPath }), minItems: 1, legacy: earlierGroupBy },
+    'dot paths whose values make the incident key; default: error type, top stack frame and masked message',
+  ),
   group_wait: field(duration, 'wait this long after an incident opens before the first notice', { default: '0s' }),
   repeat_interval: field(duration, 'a still-firing incident is notified again at most this often', { default: '1h' }),
   resolve_after: field(duration, 'an incident without lines for this long resolves; default: never'),
@@ -138,6 +142,7 @@ export const ruleShape: ObjectShape = object({
   incident: field({ kind: 'boolean' }, 'record each incident as a CRM lead with activities', { default: false }),
   title: field(template, 'incident title template', { default: '{{msg}}' }),
 })
+export const ruleShape: ObjectShape = { ...ruleFields, aliases: ruleAliases({ names: names('channel names'), duration, matchValue }) }
 
 export const sourceShape: ObjectShape = object({
   name: required(name, 'unique source name; rules refer to it'),
@@ -148,12 +153,32 @@ export const sourceShape: ObjectShape = object({
   sync_reads: field({ kind: 'boolean' }, "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled network filesystem stalls only this source", { default: true }),
 })
 
+const time: Shape = {
+  kind: 'either',
+  label: 'an ISO date or epoch milliseconds',
+  // A number is epoch ms (the integer is tried first: a string shape would take a number as text).
+  options: [{ kind: 'integer', min: 0 }, string({ check: checkDate, json: { format: 'date-time' } })],
+}
+
 export const silenceShape: ObjectShape = object({
-  matchers: required({ ...matchers, minEntries: 1 } as Shape, 'on rule, fingerprint, title or the line\'s fields by dot path; all must match'),
-  starts_at: field(string({ check: checkDate, json: { format: 'date-time' } }), 'ISO date; default: when the config loads'),
-  ends_at: required(string({ check: checkDate, json: { format: 'date-time' } }), 'ISO date the silence expires at'),
+  id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
+  matchers: required(
+    { kind: 'map', keyCheck: checkDotPath, values: { ...matchValue, legacy: earlierMatcherValue }, minEntries: 1 },
+    'on rule, fingerprint, title or the line\'s fields by dot path; all must match',
+  ),
+  starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
+  ends_at: required(time, 'ISO date (or epoch milliseconds) the silence expires at'),
   comment: field(string(), 'why, and who'),
 })
+
+const rulesField = field(
+  { kind: 'list', items: ruleShape },
+  'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel',
+)
+const silencesField = field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', { default: [] })
+
+/** A transport target's `rules` and `silences` options: the same keys as in the YAML. */
+export const alertOptionsShape: ObjectShape = object({ rules: rulesField, silences: silencesField })
 
 export const agentShape: ObjectShape = object(
   {
@@ -176,8 +201,8 @@ export const agentShape: ObjectShape = object(
     state_dir: field(string(), 'checkpoints, outbox and incident map (relative to the working directory)', { default: '.logx-agent' }),
     sources: required({ kind: 'list', items: sourceShape, minItems: 1 }, 'log files to tail'),
     channels: required({ kind: 'map', values: channelShape, keyCheck: checkName, minEntries: 1 }, 'channel name -> channel'),
-    rules: field({ kind: 'list', items: ruleShape }, 'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel'),
-    silences: field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', { default: [] }),
+    rules: rulesField,
+    silences: silencesField,
     redact: field(
       { kind: 'list', items: string({ check: checkDotPath }) },
       'dot paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; msg censors the message',

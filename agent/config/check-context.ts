@@ -2,8 +2,18 @@
 // one list of problems, so every problem in a file is reported in one pass.
 import { formatPath, showValue } from './config-path'
 import type { Env } from './env-reference'
-import type { ConfigErrorCode } from './errors'
+import type { ConfigErrorCode, ConfigWarningCode } from './errors'
 import type { Segment } from './yaml-source'
+
+/** Where the values come from: a YAML file, or a transport target's options (a JS object). */
+export type ConfigSource = 'yaml' | 'options'
+
+/** A deprecated key or form that was read anyway. */
+export interface Deprecation {
+  code: ConfigWarningCode
+  path: readonly Segment[]
+  message: string
+}
 
 export interface RawProblem {
   code: ConfigErrorCode
@@ -14,6 +24,12 @@ export interface RawProblem {
 }
 
 export interface CheckContext {
+  /**
+   * `yaml`: `${VAR}` references are resolved. `options`: strings are taken as they are, and the
+   * targets' earlier key names and value forms are read, each use reported to `deprecate`.
+   */
+  readonly source: ConfigSource
+  deprecate(warning: Deprecation): void
   readonly env: Env
   /** Base for relative paths (secret files, state_dir, source globs). */
   readonly cwd: string
@@ -35,12 +51,18 @@ export interface CheckContextOptions {
   env: Env
   cwd: string
   readSecretFile: (path: string) => string
+  /** Default `yaml`. */
+  source?: ConfigSource
+  /** Where deprecations go (options only); default: nowhere. */
+  deprecate?: (warning: Deprecation) => void
 }
 
 export function createCheckContext(options: CheckContextOptions): CheckContext {
   const problems: RawProblem[] = []
   const hidden = new Map<string, string | undefined>()
   return {
+    source: options.source ?? 'yaml',
+    deprecate: options.deprecate ?? (() => {}),
     env: options.env,
     cwd: options.cwd,
     readSecretFile: options.readSecretFile,

@@ -2,14 +2,16 @@
 // with a did-you-mean), resolves `${VAR}` references and `*_file` secrets on the way, and keeps
 // going after a problem so one run reports all of them. What comes out is the written config with
 // references resolved; values that failed are left out (undefined), list indexes are kept.
+// Transport targets' options go through the same walk (`ctx.source` 'options'): no references,
+// and their earlier key names and value forms are read, as the current ones, with a warning.
 import { resolve as resolvePath } from 'node:path'
 import type { CheckContext } from './check-context'
 import { typeName } from './config-path'
 import { suggestion } from './did-you-mean'
 import { DURATION_HINT, parseDuration } from './duration'
 import { interpolateEnv } from './env-reference'
-import { ConfigErrorCodes } from './errors'
-import { describeShape, fileKey, objectKeys, type Field, type ObjectShape, type Shape } from './shape'
+import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
+import { describeShape, fileKey, objectKeys, type Field, type KeyAlias, type ObjectShape, type Shape } from './shape'
 import type { Segment } from './yaml-source'
 
 /** A value that failed its check; never escapes this module (it becomes undefined). */
@@ -60,6 +62,8 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 
 /** Resolves `${VAR}` references of a string value; INVALID (and a problem) when one cannot be. */
 function text(value: string, at: readonly Segment[], ctx: CheckContext): string | typeof INVALID {
+  // Options are code: a `${` in them is text, as it always was.
+  if (ctx.source === 'options') return value
   const result = interpolateEnv(value, ctx.env)
   if (!result.ok) {
     ctx.report(ConfigErrorCodes.ENV, at, result.message)
@@ -74,7 +78,9 @@ function expected(shape: Shape, value: unknown, at: readonly Segment[], ctx: Che
   return INVALID
 }
 
-function checkValue(shape: Shape, value: unknown, at: readonly Segment[], ctx: CheckContext): Checked | typeof INVALID {
+function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx: CheckContext): Checked | typeof INVALID {
+  let value = written
+  if (shape.legacy !== undefined && ctx.source === 'options') value = shape.legacy(value, at, ctx)
   switch (shape.kind) {
     case 'string': {
       if (typeof value === 'number' && Number.isFinite(value)) value = String(value)
@@ -250,6 +256,34 @@ function readSecret(key: string, value: unknown, at: readonly Segment[], ctx: Ch
   return secret
 }
 
+/**
+ * Earlier key names, in the order the shape lists them (a later one may replace what an earlier
+ * one wrote: `escalation` decides the first notice over `channels`, as it always did).
+ */
+function readAliases(
+  shape: ObjectShape,
+  aliased: readonly [string, unknown, KeyAlias][],
+  written: Readonly<Record<string, unknown>>,
+  out: Record<string, unknown>,
+  given: Set<string>,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): void {
+  const order = Object.keys(shape.aliases ?? {})
+  const sorted = [...aliased].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+  for (const [key, item, alias] of sorted) {
+    const path = [...at, key]
+    const both = alias.replacedBy.filter((current) => given.has(current))
+    if (both.length > 0) {
+      ctx.report(ConfigErrorCodes.CONFLICT, path, `"${key}" is the earlier name of "${both.join('" and "')}": give one of them`, 'key')
+      continue
+    }
+    ctx.deprecate({ code: ConfigWarningCodes.RULE_KEY, path, message: `"${key}" is deprecated: write ${alias.hint}` })
+    const current = alias.read(item, path, ctx, written)
+    if (current !== undefined) for (const [k, v] of Object.entries(current)) setOwn(out, k, v)
+  }
+}
+
 function checkObject(
   shape: ObjectShape,
   value: unknown,
@@ -263,6 +297,7 @@ function checkObject(
   const known = objectKeys(shape)
   const candidates = tag === undefined ? known : [tag.key, ...known]
   const given = new Set<string>()
+  const aliased: [string, unknown, KeyAlias][] = []
   for (const [key, item] of Object.entries(value)) {
     if (tag !== undefined && key === tag.key) continue
     const field: Field | undefined = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined
@@ -285,9 +320,17 @@ function checkObject(
       if (secret !== INVALID) setOwn(out, base, secret)
       continue
     }
+    const alias = shape.aliases !== undefined && Object.hasOwn(shape.aliases, key) ? shape.aliases[key] : undefined
+    if (alias !== undefined && ctx.source === 'options') {
+      aliased.push([key, item, alias])
+      continue
+    }
     const kind = tag === undefined ? '' : ` for ${tag.key} ${tag.value}`
-    ctx.report(ConfigErrorCodes.UNKNOWN_KEY, [...at, key], `unknown key "${key}"${kind}${suggestion(key, candidates)}`, 'key')
+    // A key copied from a target's options under its earlier name is pointed at the current one.
+    const hint = alias === undefined ? suggestion(key, candidates) : ` (did you mean "${alias.replacedBy[0]}"?)`
+    ctx.report(ConfigErrorCodes.UNKNOWN_KEY, [...at, key], `unknown key "${key}"${kind}${hint}`, 'key')
   }
+  readAliases(shape, aliased, value, out, given, at, ctx)
   for (const [key, field] of Object.entries(shape.fields)) {
     if (field.required === true && !given.has(key)) ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, key], 'is required')
   }
@@ -296,6 +339,11 @@ function checkObject(
 
 /** The written config with references resolved; problems go to the context. */
 export function checkShape(shape: Shape, value: unknown, ctx: CheckContext): unknown {
-  const checked = checkValue(shape, value, [], ctx)
+  return checkAt(shape, value, [], ctx)
+}
+
+/** One value at its path (for readers of earlier forms); undefined when it failed. */
+export function checkAt(shape: Shape, value: unknown, at: readonly Segment[], ctx: CheckContext): unknown {
+  const checked = checkValue(shape, value, at, ctx)
   return checked === INVALID ? undefined : checked
 }

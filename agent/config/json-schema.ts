@@ -1,11 +1,11 @@
 // The JSON Schema (draft-07, what editors' YAML plugins read) generated from the shape. The shipped
 // config/agent.schema.json is this output; a test fails when they differ.
+import { DURATION_PATTERN } from './duration'
 import { fileKey, type Field, type ObjectShape, type Shape } from './shape'
 
 export type JsonSchema = Record<string, unknown>
 
 const ENV_REFERENCE = { type: 'string', pattern: '\\$\\{' }
-export const DURATION_PATTERN = '^(?:\\d+(?:\\.\\d+)?(?:ms|s|m|h|d))+$'
 
 function describe(schema: JsonSchema, description: string | undefined): JsonSchema {
   return description === undefined ? schema : { description, ...schema }
@@ -52,7 +52,7 @@ export function toJsonSchema(shape: Shape): JsonSchema {
       return describe({ anyOf: [{ type: 'string', enum: [...shape.values] }, ENV_REFERENCE] }, shape.description)
     case 'duration':
       return describe(
-        { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: DURATION_PATTERN }, ENV_REFERENCE] },
+        { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: DURATION_PATTERN }, ENV_REFERENCE] },
         shape.description,
       )
     case 'scalar':

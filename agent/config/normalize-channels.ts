@@ -1,5 +1,8 @@
 // channels: name -> channel, a discriminated union on `type`. Names are the mapping's keys, so they
-// are unique by construction (a repeated key is a YAML error).
+// are unique by construction (a repeated key is a YAML error). The one channel normalizer: a
+// transport target's channel options (named after its type) come through here too.
+import { DEFAULT_SMS_MAX_LENGTH } from '../../alerts'
+import { compactChatNumber } from '../messaging/validate'
 import type { ChannelConfig, KindTemplates } from './types'
 import { listItems } from './written-list'
 import type { ChannelInput, KindTemplatesInput } from './written-types'
@@ -11,7 +14,7 @@ const kinds = (written: string | KindTemplatesInput | undefined): KindTemplates 
 
 const strings = (value: string | string[] | undefined): string[] => listItems(value, []).map(({ value: v }) => v)
 
-function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
+export function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
   const common = { name, maxPerHour: c.max_per_hour }
   switch (c.type) {
     case 'sms':
@@ -23,10 +26,11 @@ function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
         route: c.route,
         templateId: c.template_id,
         template: kinds(c.template),
-        maxLength: c.max_length ?? 160,
+        maxLength: c.max_length ?? DEFAULT_SMS_MAX_LENGTH,
       }
     case 'chat':
-      return { ...common, type: 'chat', numbers: strings(c.numbers), templateId: c.template_id, variables: c.variables, attachment: c.attachment }
+      // Sent as the API takes them: `+91 98000 00001` goes out as `+919800000001`.
+      return { ...common, type: 'chat', numbers: strings(c.numbers).map(compactChatNumber), templateId: c.template_id, variables: c.variables, attachment: c.attachment }
     case 'mail':
       return { ...common, type: 'mail', from: c.from, to: strings(c.to), subject: kinds(c.subject), format: c.format ?? 'html' }
     case 'voice': {

@@ -43,7 +43,7 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   const declared = declaredNames(raw)
   const rawMessaging = isMapping(raw) ? raw.messaging : undefined
   const messaging = normalizeMessaging(w.messaging, rawMessaging, ctx)
-  const rules = normalizeRules(w.rules, declared, ctx)
+  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true }, ctx)
   if (messaging.mode === 'remote' && !crmWritten(createPresence(rawMessaging))) {
     rules.forEach((rule, i) => {
       if (rule.incident) {

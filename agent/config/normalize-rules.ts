@@ -1,10 +1,11 @@
 // rules: written -> normalized, plus the checks that need the whole config: names unique, sources
-// and channels declared, escalation steps in order.
-import { levelFromName } from '../../alerts'
+// and channels declared, escalation steps in order. The one rule normalizer: the YAML config's
+// rules and a transport target's `rules` option both come through here.
+import { DEFAULT_MIN_LEVEL, DEFAULT_REPEAT_INTERVAL_MS, levelFromName } from '../../alerts'
 import type { CheckContext } from './check-context'
 import { formatPath } from './config-path'
 import { parseDuration } from './duration'
-import { ConfigErrorCodes } from './errors'
+import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
 import { toFieldMatches } from './field-match'
 import { resolveNames } from './references'
 import { parseRegex } from './regex-literal'
@@ -14,12 +15,14 @@ import { listItems } from './written-list'
 import type { DurationInput, RuleInput } from './written-types'
 import type { Segment } from './yaml-source'
 
-export const DEFAULT_MIN_LEVEL = 50
-export const DEFAULT_REPEAT_INTERVAL_MS = 3_600_000
-
-export interface Declared {
-  sources: readonly string[]
+/** What a rule's names refer to. */
+export interface RuleScope {
+  /** Sources a rule may name; undefined: any name (a target's rules name its `source` option). */
+  sources: readonly string[] | undefined
+  /** The channels a rule without `notify` notifies. */
   channels: readonly string[]
+  /** Whether `notify` must name one of `channels` (YAML); a target's rules may name other targets' channels. */
+  checkChannels: boolean
 }
 
 const ms = (value: DurationInput | undefined): number | undefined => (value === undefined ? undefined : parseDuration(value))
@@ -29,12 +32,16 @@ function minLevel(level: string | number | undefined): number {
   return typeof level === 'number' ? level : levelFromName(level) ?? DEFAULT_MIN_LEVEL
 }
 
-function escalation(rule: RuleInput, path: readonly Segment[], declared: Declared, ctx: CheckContext): EscalationConfig[] {
+function channelNames(value: string | string[] | undefined, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): string[] {
+  return resolveNames(value, path, 'channel', scope.checkChannels ? scope.channels : undefined, ctx)
+}
+
+function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): EscalationConfig[] {
   const steps: EscalationConfig[] = []
   let previous: { afterMs: number; path: readonly Segment[]; written: DurationInput } | undefined
   for (const { value: step, path: at } of listItems(rule.escalate, [...path, 'escalate'])) {
     const afterMs = ms(step.after)
-    const notify = resolveNames(step.notify, [...at, 'notify'], 'channel', declared.channels, ctx)
+    const notify = channelNames(step.notify, [...at, 'notify'], scope, ctx)
     if (afterMs === undefined) continue
     if (afterMs === 0) {
       ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], 'must be later than 0 (the first notice goes to the rule\'s notify)')
@@ -47,14 +54,22 @@ function escalation(rule: RuleInput, path: readonly Segment[], declared: Declare
   return steps
 }
 
-function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[], declared: Declared, ctx: CheckContext): RuleConfig {
+function checkWithin(withinMs: number | undefined, path: readonly Segment[], ctx: CheckContext): void {
+  if (withinMs !== 0) return
+  const at = [...path, 'threshold', 'within']
+  // Targets took a window of 0 (lines of one millisecond) before the vocabulary was the YAML's.
+  if (ctx.source === 'options') ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: 'a window of 0 counts only lines of the same millisecond; it is deprecated' })
+  else ctx.report(ConfigErrorCodes.VALUE, at, 'must be longer than 0')
+}
+
+function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): RuleConfig {
   const message = rule.message === undefined ? undefined : parseRegex(rule.message, true)
   const threshold = rule.threshold
   const withinMs = ms(threshold?.within)
-  if (withinMs === 0) ctx.report(ConfigErrorCodes.VALUE, [...path, 'threshold', 'within'], 'must be longer than 0')
+  checkWithin(withinMs, path, ctx)
   return {
     name: rule.name ?? `rule-${index}`,
-    sources: rule.source === undefined ? undefined : resolveNames(rule.source, [...path, 'source'], 'source', declared.sources, ctx),
+    sources: rule.source === undefined ? undefined : resolveNames(rule.source, [...path, 'source'], 'source', scope.sources, ctx),
     minLevel: minLevel(rule.level),
     match: toFieldMatches(rule.match),
     message: message?.ok === true ? message.regex : undefined,
@@ -64,20 +79,20 @@ function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[],
     resolveAfterMs: ms(rule.resolve_after),
     sendResolved: rule.send_resolved ?? false,
     threshold: threshold?.count !== undefined && withinMs !== undefined ? { count: threshold.count, withinMs } : undefined,
-    notify: rule.notify === undefined ? [...declared.channels] : resolveNames(rule.notify, [...path, 'notify'], 'channel', declared.channels, ctx),
-    escalate: escalation(rule, path, declared, ctx),
+    notify: rule.notify === undefined ? [...scope.channels] : channelNames(rule.notify, [...path, 'notify'], scope, ctx),
+    escalate: escalation(rule, path, scope, ctx),
     incident: rule.incident ?? false,
     title: rule.title,
   }
 }
 
 /** No rules written means one: error and fatal lines from every source to every channel. */
-export function normalizeRules(written: RuleInput[] | undefined, declared: Declared, ctx: CheckContext): RuleConfig[] {
-  if (written === undefined) return [normalizeRule({ name: 'default' }, 0, ['rules', 0], declared, ctx)]
+export function normalizeRules(written: RuleInput[] | undefined, scope: RuleScope, ctx: CheckContext): RuleConfig[] {
+  if (written === undefined) return [normalizeRule({ name: 'default' }, 0, ['rules', 0], scope, ctx)]
   const register = createNameRegistry('rule', ctx)
   return listItems(written, ['rules']).map(({ value: rule, path }) => {
     const index = path[path.length - 1] as number
-    const normalized = normalizeRule(rule, index, path, declared, ctx)
+    const normalized = normalizeRule(rule, index, path, scope, ctx)
     register(normalized.name, rule.name === undefined ? path : [...path, 'name'])
     return normalized
   })

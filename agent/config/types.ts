@@ -1,6 +1,12 @@
 // The normalized config the agent runs on: durations in ms, regexes compiled, paths absolute,
 // references checked, defaults filled in, secrets wrapped so they cannot be printed by accident.
+// Rules, silences and what the engine needs of a channel are alerts/' types (the lowest module
+// that owns them); a channel here adds its recipients and senders. The transport targets' options
+// normalize to these same types.
+import type { ChannelDefinition, EscalationConfig, FieldMatch, KindTemplates, RuleConfig, SilenceConfig } from '../../alerts'
 import type { Secret } from './secret'
+
+export type { EscalationConfig, FieldMatch, KindTemplates, RuleConfig, SilenceConfig }
 
 export interface ListenAddress {
   host: string
@@ -43,11 +49,7 @@ export interface SourceConfig {
   syncReads: boolean
 }
 
-export interface KindTemplates {
-  firing: string | undefined
-  resolved: string | undefined
-  digest: string | undefined
-}
+type Rendering<T extends ChannelDefinition['type']> = Extract<ChannelDefinition, { type: T }>
 
 interface ChannelCommon {
   name: string
@@ -55,61 +57,12 @@ interface ChannelCommon {
 }
 
 export type ChannelConfig =
-  | (ChannelCommon & {
-      type: 'sms'
-      numbers: string[]
-      senderId: string | undefined
-      route: string | undefined
-      templateId: string | undefined
-      template: KindTemplates
-      maxLength: number
-    })
-  | (ChannelCommon & { type: 'chat'; numbers: string[]; templateId: number; variables: string[] | undefined; attachment: string | undefined })
-  | (ChannelCommon & { type: 'mail'; from: string; to: string[]; subject: KindTemplates; format: 'html' | 'text' })
-  | (ChannelCommon & {
-      type: 'voice'
-      receivers: { label: string; number: string }[]
-      audio: { firing: string[]; resolved: string[]; digest: string[] }
-    })
+  | (Rendering<'sms'> & ChannelCommon & { numbers: string[]; senderId: string | undefined; route: string | undefined; templateId: string | undefined })
+  | (Rendering<'chat'> & ChannelCommon & { numbers: string[]; templateId: number; attachment: string | undefined })
+  | (Rendering<'mail'> & ChannelCommon & { from: string; to: string[]; format: 'html' | 'text' })
+  | (Rendering<'voice'> & ChannelCommon)
 
 export type ChannelType = ChannelConfig['type']
-
-export type FieldMatch =
-  | { kind: 'equals'; path: string; value: string | number | boolean | null }
-  | { kind: 'regex'; path: string; regex: RegExp }
-
-export interface EscalationConfig {
-  afterMs: number
-  notify: string[]
-}
-
-export interface RuleConfig {
-  name: string
-  /** Source names; undefined: every source. */
-  sources: string[] | undefined
-  minLevel: number
-  match: FieldMatch[]
-  message: RegExp | undefined
-  groupBy: string[] | undefined
-  groupWaitMs: number
-  repeatIntervalMs: number
-  resolveAfterMs: number | undefined
-  sendResolved: boolean
-  threshold: { count: number; withinMs: number } | undefined
-  /** Channels of the first notice (every channel when the rule names none). */
-  notify: string[]
-  escalate: EscalationConfig[]
-  incident: boolean
-  title: string | undefined
-}
-
-export interface SilenceConfig {
-  matchers: FieldMatch[]
-  /** Epoch ms; undefined: from when the config loads. */
-  startsAt: number | undefined
-  endsAt: number
-  comment: string | undefined
-}
 
 export interface AgentConfig {
   /** The file it was loaded from (for messages), as given. */

@@ -1,5 +1,8 @@
-// Checks on single string values, shared by the shape. Each returns what is wrong, or undefined.
+// Checks on single string values, shared by the shape (so by the YAML config and the transport
+// targets' options). Each returns what is wrong, or undefined. Addresses use the messaging API's
+// own grammars, the ones its client checks before it sends.
 import { compileTemplate, levelFromName, LEVELS } from '../../alerts'
+import { isChatNumber, isEmailAddress, isPhoneNumber } from '../messaging/validate'
 import { parseRegex, isRegexLiteral } from './regex-literal'
 
 export function checkUrl(value: string): string | undefined {
@@ -26,15 +29,15 @@ export function checkListen(value: string): string | undefined {
 }
 
 export function checkPhone(value: string): string | undefined {
-  return /^\+?[\d\s\-().]{5,}$/.test(value) ? undefined : 'expected a phone number'
+  return isPhoneNumber(value) ? undefined : 'expected a phone number'
 }
 
 export function checkChatNumber(value: string): string | undefined {
-  return /^\+\d[\d\s-]{4,}$/.test(value) ? undefined : 'expected a number with country prefix like "+919800000001"'
+  return isChatNumber(value) ? undefined : 'expected a number with country prefix like "+919800000001"'
 }
 
 export function checkEmail(value: string): string | undefined {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : 'expected an e-mail address'
+  return isEmailAddress(value) ? undefined : 'expected an e-mail address'
 }
 
 export function checkTemplate(value: string): string | undefined {

@@ -1,5 +1,6 @@
-// The config as written in YAML (snake_case), after `${VAR}` and `*_file` references are resolved.
-// agent-shape.ts describes the same structure for the checker; a test keeps the two key sets equal.
+// The config as written in YAML (snake_case), after `${VAR}` and `*_file` references are resolved;
+// a transport target's `rules` and `silences` options are written the same way. agent-shape.ts
+// describes the same structure for the checker; a test keeps the two key sets equal.
 
 export type DurationInput = string | number
 /** A value compared for equality, or a `/pattern/flags` string. */
@@ -75,9 +76,11 @@ export interface RuleInput {
 }
 
 export interface SilenceInput {
+  id?: string
   matchers: Record<string, MatchValueInput>
-  starts_at?: string
-  ends_at: string
+  /** An ISO date, or epoch milliseconds. */
+  starts_at?: string | number
+  ends_at: string | number
   comment?: string
 }
 

@@ -1,6 +1,6 @@
 // The agent's metrics, gathered at scrape time from the readers, the pipeline and the dispatcher.
-import type { AlertPipeline } from './alert-pipeline'
-import type { Dispatcher } from './dispatcher'
+import type { AlertPipeline } from '../delivery/alert-pipeline'
+import type { Dispatcher } from '../delivery/dispatcher'
 import type { Metric } from './metrics-server'
 import type { SourceReader } from './source-reader'
 

@@ -1,12 +1,13 @@
-// The agent assembled: lock -> messaging endpoint (embedded sandbox or real API) -> incident state ->
-// dispatcher (file outbox) -> alert pipeline -> metrics -> one reader per source -> one clock.
+// The agent assembled: lock -> messaging endpoint (embedded sandbox or real API) -> the alert path
+// of agent/delivery (incident state, file outbox, pipeline) -> metrics -> one reader per source ->
+// one clock.
 // Stopping runs the other way: stop reading (offsets of handled lines are written), fire what waits
 // in group_wait, drain the outbox within a bound, close.
 import type { AgentConfig, ListenAddress, SourceConfig } from '../config/types'
+import { join } from 'node:path'
+import { createAlertPath } from '../delivery/alert-path'
+import { setupOfConfig } from '../delivery/alert-setup'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
-import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
-import { createDispatcher, type Dispatcher } from './dispatcher'
-import { createIncidentState } from './incident-state'
 import { acquireInstanceLock, type InstanceLock } from './instance-lock'
 import type { AgentLogger } from './logger'
 import { startMessagingEndpoint, type MessagingEndpoint } from './messaging-endpoint'
@@ -51,6 +52,17 @@ function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
   return changed
 }
 
+/**
+ * Test and tuning knobs, read from the environment (not config keys): the outbox's in-memory window
+ * (`LOGX_AGENT_OUTBOX_MEMORY_ITEMS`, default 1000), the age at which a notification stops being
+ * retried (`LOGX_AGENT_OUTBOX_MAX_AGE_MS`, default 6 h), and the messaging client's per-attempt
+ * timeout (`LOGX_AGENT_MESSAGING_TIMEOUT_MS`, default 10 s).
+ */
+function envNumber(name: string): number | undefined {
+  const value = Number(process.env[name])
+  return Number.isFinite(value) && value >= 1 ? value : undefined
+}
+
 export async function startAgent(initial: AgentConfig, options: AgentOptions): Promise<Agent> {
   const { log } = options
   const now = options.now ?? Date.now
@@ -64,16 +76,22 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     cleanup.push(() => lock.release())
     const endpoint = await startMessagingEndpoint(config.messaging)
     cleanup.push(() => endpoint.close())
-    const state = createIncidentState(config.stateDir)
-    const dispatcher: Dispatcher = createDispatcher({ stateDir: config.stateDir, endpoint, channels: config.channels, log })
-    cleanup.push(() => dispatcher.close())
-    // A crash between journaling a page and recording it in the incident state: the page is in
-    // the outbox (it will go out), so the incident has paged; recorded before any line is read
-    // again, so the lines behind it do not page it a second time.
-    for (const page of dispatcher.queuedPages()) {
-      if (state.paged(page.key) === undefined) state.notified(page.key, page.rule, page.at)
-    }
-    const pipeline: AlertPipeline = createAlertPipeline({ config, state, dispatcher, log, secrets: endpoint.secrets, now: now() })
+    const path = createAlertPath({
+      setup: setupOfConfig(config, endpoint.secrets),
+      statePath: join(config.stateDir, 'incidents.json'),
+      outbox: {
+        path: join(config.stateDir, 'outbox.jsonl'),
+        memoryItems: envNumber('LOGX_AGENT_OUTBOX_MEMORY_ITEMS'),
+        maxAgeMs: envNumber('LOGX_AGENT_OUTBOX_MAX_AGE_MS'),
+      },
+      api: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey },
+      crm: endpoint.crm === undefined ? undefined : { ...endpoint.crm, stateDir: config.stateDir },
+      timeoutMs: envNumber('LOGX_AGENT_MESSAGING_TIMEOUT_MS'),
+      log,
+      now: now(),
+    })
+    cleanup.push(() => path.close())
+    const { pipeline, dispatcher } = path
     const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
     const readers: SourceReader[] = []
     cleanup.push(async () => {
@@ -180,7 +198,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           if (stopping !== undefined) return []
           const ignored = restartOnly(config, next)
           const previous = config.sources
-          pipeline.replace(next, now())
+          pipeline.replace(setupOfConfig(next, endpoint.secrets), now())
           // Keys that need a restart keep their running values; metrics changes as its endpoint does.
           config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics }
           await applySources(previous, next.sources)

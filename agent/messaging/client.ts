@@ -1,7 +1,7 @@
 // The typed client of the `/api/v1/` operations: one method per operation of the spec.
 
 import { createConnection, parseUrlOption, type ConnectionOptions } from './connection'
-import { MessagingApiError, MessagingValidationError, type ValidationProblem } from './errors'
+import { MessagingValidationError, type ValidationProblem } from './errors'
 import type { CallOptions } from './http-call'
 import type { ParsedBody } from './outcome'
 import { iteratePages, readPage, type ListQuery, type RecordPage } from './paging'
@@ -52,8 +52,6 @@ export interface MessagingClientOptions extends ConnectionOptions {
 export interface SendResult {
   id: string | undefined
   status: string | undefined
-  /** HTTP attempts it took. */
-  attempts: number
   /** The body as received, for callers that know more about the real service than the spec does. */
   body: ParsedBody
 }
@@ -100,7 +98,7 @@ function check(operation: OperationName, problems: ValidationProblem[]): void {
   if (problems.length > 0) throw new MessagingValidationError(operation, problems)
 }
 
-function sendResult(body: ParsedBody, attempts: number): SendResult {
+function sendResult(body: ParsedBody): SendResult {
   let id: string | undefined
   let status: string | undefined
   if (body.type === 'json' && typeof body.value === 'object' && body.value !== null) {
@@ -111,7 +109,7 @@ function sendResult(body: ParsedBody, attempts: number): SendResult {
     const rawStatus = data['status'] ?? obj['status']
     if (typeof rawStatus === 'string') status = rawStatus
   }
-  return { id, status, attempts, body }
+  return { id, status, body }
 }
 
 function pagingValues(query: ListQuery): Record<string, string | undefined> {
@@ -162,7 +160,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       },
       callOptions,
     )
-    return sendResult(result.body, result.attempts)
+    return sendResult(result.body)
   }
 
   async function listPage<T>(
@@ -183,12 +181,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       },
       callOptions,
     )
-    try {
-      return readPage<T>(operation, result.body, page, perPage)
-    } catch (err) {
-      if (err instanceof MessagingApiError) err.attempts = result.attempts
-      throw err
-    }
+    return readPage<T>(operation, result.body, page, perPage)
   }
 
   function listing<T>(operation: OperationName) {
@@ -197,7 +190,9 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       check(operation, validatePagingQuery(values))
       return listPage<T>(operation, values, query.page ?? 1, query.perPage ?? PAGING.defaultPerPage, callOptions)
     }
-    // Validation errors surface from the first next(), like every other failure of an iterator.
+    // Validation errors surface from the first next(), like every other failure of an iterator. A
+    // page that fails ends the iteration with its error (one attempt, like any call): the caller
+    // may start again from `page`.
     async function* all(query: ListQuery = {}, callOptions?: CallOptions): AsyncGenerator<T, void, undefined> {
       check(operation, validatePagingQuery(pagingValues(query)))
       yield* iteratePages((page) => one({ ...query, page }, callOptions), query.page ?? 1)

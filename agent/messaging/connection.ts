@@ -2,17 +2,15 @@
 
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './backoff'
-import { MessagingErrorCodes, MessagingOptionError } from './errors'
+import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
-import { CLIENT_CLOSED, exchange, TransportError, type Exchange, type HttpAgent } from './transport'
+import { CLIENT_CLOSED, exchange, type Exchange, type HttpAgent } from './transport'
 import { userAgent } from './version'
 
 export interface ConnectionOptions {
-  /** Per-attempt timeout; default 10 s. */
+  /** Per-call timeout (a call is one HTTP attempt); default 10 s. */
   timeoutMs?: number
-  retry?: Partial<RetryPolicy>
   /** How long an idle keep-alive socket is kept; default 30 s. */
   keepAliveTimeoutMs?: number
   /** Sockets per origin; default 16. */
@@ -23,10 +21,8 @@ export interface ConnectionOptions {
    * the client's own agents (`keepAliveTimeoutMs`, `connections`) do not apply to it.
    */
   agent?: HttpAgent
-  /** Sees every request, response, retry and failure, with secrets masked. */
+  /** Sees every request, response and failure, with secrets masked. */
   onDebug?: (event: DebugEvent) => void
-  /** Jitter source; tests pin it. */
-  random?: () => number
 }
 
 export interface Connection {
@@ -49,12 +45,6 @@ export function createConnection(
   checkPositive('timeoutMs', options.timeoutMs)
   checkPositive('keepAliveTimeoutMs', options.keepAliveTimeoutMs)
   checkPositive('connections', options.connections)
-  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
-  if (!Number.isInteger(retry.retries) || retry.retries < 0) {
-    throw new MessagingOptionError(MessagingErrorCodes.INVALID_OPTION, 'retry.retries must be a non-negative integer', {
-      field: 'retry.retries',
-    })
-  }
   const given = options.agent
   const agentOptions: http.AgentOptions = {
     keepAlive: true,
@@ -76,7 +66,7 @@ export function createConnection(
   let closed = false
   const inFlight = new Set<Promise<unknown>>()
   const send: Exchange = (request) => {
-    if (closed) return Promise.reject(new TransportError('the client is closed', 'setup', CLIENT_CLOSED))
+    if (closed) return Promise.reject(new HttpAttemptError('the client is closed', 'setup', CLIENT_CLOSED))
     const pending = exchange(request, agentFor(request.url))
     inFlight.add(pending)
     const forget = (): void => {
@@ -90,11 +80,9 @@ export function createConnection(
     exchange: send,
     userAgent: userAgent(),
     timeoutMs: options.timeoutMs ?? 10_000,
-    retry,
     redact,
     secretHeaders: new Set(secretHeaders.map((h) => h.toLowerCase())),
     onDebug: options.onDebug,
-    ...(options.random === undefined ? {} : { random: options.random }),
   })
   return {
     call,

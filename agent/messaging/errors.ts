@@ -33,6 +33,8 @@ export const MessagingErrorCodes = {
   ABORTED: 'LOGX_MSG_ERR_ABORTED',
   /** Client options are unusable (bad base URL, negative timeout...). */
   INVALID_OPTION: 'LOGX_MSG_ERR_INVALID_OPTION',
+  /** Not sent: a Retry-After the server gave this operation (429, 503) has not passed; `retryAfterMs` is what is left. */
+  RETRY_AFTER: 'LOGX_MSG_ERR_RETRY_AFTER',
 } as const
 
 export type MessagingErrorCode = (typeof MessagingErrorCodes)[keyof typeof MessagingErrorCodes]
@@ -66,8 +68,9 @@ export class MessagingApiError extends Error {
   /** The far end may have acted on the request although we saw a failure. */
   readonly ambiguous: boolean
   readonly retryAfterMs: number | undefined
-  /** How many HTTP attempts were made (0 for validation errors). */
-  attempts: number
+  /** HTTP attempts made: 1, or 0 when nothing was tried (invalid input, aborted before sending).
+   * A call is one attempt: retrying is the caller's (the outbox's). */
+  readonly attempts: number
 
   constructor(code: MessagingErrorCode, message: string, details: MessagingErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
@@ -129,7 +132,7 @@ export class MessagingRequestError extends MessagingApiError {
 }
 
 export class MessagingRateLimitError extends MessagingApiError {
-  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.RATE_LIMITED])
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.RATE_LIMITED, MessagingErrorCodes.RETRY_AFTER])
 }
 
 export class MessagingServerError extends MessagingApiError {
@@ -160,4 +163,27 @@ export class MessagingAbortedError extends MessagingApiError {
 
 export class MessagingOptionError extends MessagingApiError {
   static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.INVALID_OPTION])
+}
+
+/** How far one HTTP attempt got before it failed below HTTP: `setup` = nothing left this process,
+ * `connect` = no connection to the server was ever open (it cannot have seen the request),
+ * `connected` = it may have. */
+export type AttemptPhase = 'setup' | 'connect' | 'connected'
+
+/**
+ * One HTTP attempt that failed without a response (refused, reset, TLS, timeout, abort). Raised by
+ * transport.ts and turned by http-call.ts into a MessagingApiError, which keeps it as `cause`: not a
+ * MessagingApiError itself, and `code` is Node's (ECONNREFUSED...), not one of ours.
+ */
+export class HttpAttemptError extends Error {
+  readonly phase: AttemptPhase
+  /** The Node error code (ECONNREFUSED, ECONNRESET...), when there is one. */
+  readonly code: string | undefined
+
+  constructor(message: string, phase: AttemptPhase, code: string | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'HttpAttemptError'
+    this.phase = phase
+    this.code = code
+  }
 }

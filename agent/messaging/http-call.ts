@@ -1,13 +1,17 @@
-// One HTTP exchange with timeout, cancellation, error classification and retries. Every operation
-// of both clients goes through createHttpCaller; retrying lives here and nowhere else.
+// One HTTP attempt with its timeout, cancellation and error classification. Every operation of both
+// clients goes through createHttpCaller. It never retries: a failure comes back at once, saying
+// whether trying again may help (`recoverable`), whether the far end may have acted (`ambiguous`)
+// and how long the server asked to wait (`retryAfterMs`). Retrying is the caller's, the outbox's
+// (agent/outbox): one layer owns the backoff, and an outbox attempt lasts at most one timeout.
+// What it does keep is the server's Retry-After: until it passes, a call to that operation fails
+// at once without a request (LOGX_MSG_ERR_RETRY_AFTER), whoever makes it.
 
-import { setTimeout as delay } from 'node:timers/promises'
-import { retryDelay, parseRetryAfter, type RetryPolicy } from './backoff'
 import {
   MessagingAbortedError,
   MessagingApiError,
   MessagingAuthError,
   MessagingErrorCodes,
+  HttpAttemptError,
   MessagingMalformedResponseError,
   MessagingNetworkError,
   MessagingOptionError,
@@ -19,7 +23,8 @@ import {
 } from './errors'
 import { detectOutcome, type ParsedBody } from './outcome'
 import { clipBody, describeUrl, type Redactor } from './redact'
-import { CLIENT_CLOSED, TransportError, type Exchange } from './transport'
+import { createRetryAfterHolds, parseRetryAfter } from './retry-after'
+import { CLIENT_CLOSED, type Exchange, type IncomingResponse } from './transport'
 import type { HttpMethod, OperationName } from './wire'
 
 export interface CallSpec {
@@ -31,19 +36,17 @@ export interface CallSpec {
   body?: string
   /** The URL itself is a credential (per-account webhook): report only its origin. */
   secretUrl: boolean
-  /** The operation changes state remotely (see RetryPolicy.retryAmbiguousSends). */
+  /** The operation changes state remotely: a failure after the request left is `ambiguous`. */
   sends: boolean
 }
 
 export interface CallOptions {
-  /** Cancels the whole call, retries and backoff waits included. */
+  /** Cancels the call (its one HTTP attempt). */
   signal?: AbortSignal
   /** Overrides the client's per-attempt timeout for this call. */
   timeoutMs?: number
-  /** Overrides parts of the client's retry policy for this call. */
-  retry?: Partial<RetryPolicy>
   /**
-   * Sent as the `Idempotency-Key` header of a send (the same on every retry), so the far end can
+   * Sent as the `Idempotency-Key` header of a send (the caller repeats it on every retry), so the far end can
    * tell a resend of one notification from a new one. The spec does not name the header: an API
    * that ignores it loses nothing; the sandbox records it.
    */
@@ -53,7 +56,6 @@ export interface CallOptions {
 export interface CallResult {
   status: number
   body: ParsedBody
-  attempts: number
 }
 
 /** What the optional debug hook sees. Secret headers are masked and secret URLs reduced to their origin. */
@@ -61,26 +63,29 @@ export type DebugEvent =
   | {
       type: 'request'
       operation: OperationName
-      attempt: number
       method: HttpMethod
       url: string
       headers: Record<string, string>
     }
-  | { type: 'response'; operation: OperationName; attempt: number; status: number; durationMs: number; body: string }
-  | { type: 'retry'; operation: OperationName; attempt: number; delayMs: number; code: string; message: string }
-  | { type: 'failure'; operation: OperationName; attempts: number; code: string; message: string }
+  | { type: 'response'; operation: OperationName; status: number; durationMs: number; body: string }
+  | {
+      type: 'failure'
+      operation: OperationName
+      code: string
+      message: string
+      recoverable: boolean
+      retryAfterMs: number | undefined
+    }
 
 export interface HttpCallerOptions {
   /** Carries one attempt over the wire (connection.ts binds it to the keep-alive agents). */
   exchange: Exchange
   userAgent: string
   timeoutMs: number
-  retry: RetryPolicy
   redact: Redactor
   /** Header names whose values are secrets. Lower case. */
   secretHeaders: ReadonlySet<string>
   onDebug?: ((event: DebugEvent) => void) | undefined
-  random?: () => number
 }
 
 export type HttpCaller = (spec: CallSpec, options?: CallOptions) => Promise<CallResult>
@@ -105,7 +110,7 @@ function statusError(
   const rawBody = redact(clipBody(text))
   const detail = bodyMessage === undefined ? '' : `: ${redact(bodyMessage)}`
   const message = `${operation}: HTTP ${status}${detail}`
-  const base = { operation, status, rawBody, field }
+  const base = { operation, status, rawBody, field, attempts: 1 }
   if (status === 401) return new MessagingAuthError(MessagingErrorCodes.UNAUTHORIZED, message, base)
   if (status === 403) return new MessagingAuthError(MessagingErrorCodes.FORBIDDEN, message, base)
   if (status === 400 || status === 422) return new MessagingRequestError(MessagingErrorCodes.BAD_REQUEST, message, base)
@@ -138,7 +143,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 
 export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const { exchange, redact, onDebug } = options
-  const random = options.random ?? Math.random
+  const holds = createRetryAfterHolds()
 
   function debug(event: DebugEvent): void {
     if (onDebug === undefined) return
@@ -155,7 +160,86 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     return out
   }
 
-  async function attemptOnce(spec: CallSpec, attempt: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<CallResult> {
+  /** The error for an attempt that got no response: who ended it, and how far it got. */
+  function noResponse(spec: CallSpec, err: unknown, timeoutMs: number, timedOut: boolean, signal: AbortSignal | undefined): MessagingApiError {
+    const where = describeUrl(spec.url, spec.secretUrl)
+    const failure = err instanceof HttpAttemptError ? err : new HttpAttemptError(String(err), 'connected', undefined, err)
+    const code = failure.code
+    const reason = redact(failure.message)
+    const base = { operation: spec.operation, attempts: 1, cause: err }
+    if (signal?.aborted === true) {
+      return new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, { ...base, ambiguous: spec.sends })
+    }
+    if (timedOut) {
+      // Still connecting when the time ran out: the request never left, so even a send may be repeated.
+      return new MessagingTimeoutError(
+        MessagingErrorCodes.TIMEOUT,
+        `${spec.operation}: no complete response from ${where} within ${timeoutMs} ms`,
+        { ...base, recoverable: true, ambiguous: failure.phase === 'connected' },
+      )
+    }
+    if (code === CLIENT_CLOSED) {
+      return new MessagingNetworkError(MessagingErrorCodes.NETWORK, `${spec.operation}: the client is closed`, base)
+    }
+    if (failure.phase === 'setup') {
+      // Node refused to build the request (a header value it cannot send, an agent for the other
+      // protocol): trying again cannot change that.
+      return new MessagingOptionError(
+        MessagingErrorCodes.INVALID_OPTION,
+        `${spec.operation}: the request to ${where} cannot be sent: ${code === undefined ? '' : `${code} `}${reason}`,
+        base,
+      )
+    }
+    return new MessagingNetworkError(
+      MessagingErrorCodes.NETWORK,
+      `${spec.operation}: network error talking to ${where}: ${code === undefined ? '' : `${code} `}${reason}`,
+      {
+        ...base,
+        recoverable: true,
+        ambiguous: failure.phase === 'connected' && (code === undefined || !CONNECT_PHASE_CODES.has(code)),
+      },
+    )
+  }
+
+  /** Success, or the error a response says it is (status, a 2xx reporting failure, a broken body). */
+  function readResponse(spec: CallSpec, response: IncomingResponse): CallResult {
+    const { status, text } = response
+    const rawBody = (): string => redact(clipBody(text))
+    if (response.truncated && status >= 200 && status < 300) {
+      // A 2xx whose body was cut cannot be read; asking again would fetch the same flood.
+      throw new MessagingMalformedResponseError(
+        MessagingErrorCodes.MALFORMED_RESPONSE,
+        `${spec.operation}: HTTP ${status} with a body over ${MAX_RESPONSE_BYTES} bytes, not read`,
+        { operation: spec.operation, status, rawBody: rawBody(), ambiguous: true, attempts: 1 },
+      )
+    }
+    const outcome = detectOutcome(status, text, firstHeader(response.headers['content-type']))
+    if (outcome.ok) return { status, body: outcome.body }
+    if (outcome.reason === 'status') {
+      const retryAfter = firstHeader(response.headers['retry-after'])
+      throw statusError(spec.operation, status, text, outcome.message, outcome.field, retryAfter, redact)
+    }
+    if (outcome.reason === 'malformed') {
+      throw new MessagingMalformedResponseError(
+        MessagingErrorCodes.MALFORMED_RESPONSE,
+        `${spec.operation}: HTTP ${status} with a body that is neither valid JSON nor plain text`,
+        { operation: spec.operation, status, rawBody: rawBody(), recoverable: true, ambiguous: true, attempts: 1 },
+      )
+    }
+    const detail = outcome.message === undefined ? 'the response body reports a failure' : redact(outcome.message)
+    throw new MessagingRejectedError(MessagingErrorCodes.REJECTED, `${spec.operation}: HTTP ${status} but ${detail}`, {
+      operation: spec.operation,
+      status,
+      rawBody: rawBody(),
+      field: outcome.field,
+      attempts: 1,
+    })
+  }
+
+  async function attempt(spec: CallSpec, timeoutMs: number, signal: AbortSignal | undefined): Promise<CallResult> {
+    if (signal?.aborted === true) {
+      throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, { operation: spec.operation })
+    }
     // A setTimeout cleared on completion, not AbortSignal.timeout(): that one's timer stays pending
     // until it fires, so a busy client would carry thousands of dead timers and signals.
     const timeoutController = new AbortController()
@@ -163,153 +247,51 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const timeout = timeoutController.signal
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
     const headers = { 'user-agent': options.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...spec.headers }
-    debug({
-      type: 'request',
-      operation: spec.operation,
-      attempt,
-      method: spec.method,
-      url: describeUrl(spec.url, spec.secretUrl),
-      headers: maskedHeaders(headers),
-    })
+    debug({ type: 'request', operation: spec.operation, method: spec.method, url: describeUrl(spec.url, spec.secretUrl), headers: maskedHeaders(headers) })
     const started = performance.now()
-    let status: number
-    let text: string
-    let truncated: boolean
-    let contentType: string | undefined
-    let retryAfter: string | undefined
+    let response: IncomingResponse
     try {
-      const res = await exchange({
-        url: spec.url,
-        method: spec.method,
-        headers,
-        body: spec.body,
-        signal: combined,
-        maxBodyBytes: MAX_RESPONSE_BYTES,
-      })
-      status = res.status
-      contentType = firstHeader(res.headers['content-type'])
-      retryAfter = firstHeader(res.headers['retry-after'])
-      text = res.text
-      truncated = res.truncated
+      response = await exchange({ url: spec.url, method: spec.method, headers, body: spec.body, signal: combined, maxBodyBytes: MAX_RESPONSE_BYTES })
     } catch (err) {
+      throw noResponse(spec, err, timeoutMs, timeout.aborted, signal)
+    } finally {
       clearTimeout(timer)
-      const where = describeUrl(spec.url, spec.secretUrl)
-      const failure = err instanceof TransportError ? err : new TransportError(String(err), 'connected', undefined, err)
-      const code = failure.code
-      const reason = redact(failure.message)
-      if (signal?.aborted === true) {
-        throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
-          operation: spec.operation,
-          ambiguous: spec.sends,
-          cause: err,
-        })
-      }
-      if (timeout.aborted) {
-        // Still connecting when the time ran out: the request never left, so even a send may be repeated.
-        throw new MessagingTimeoutError(
-          MessagingErrorCodes.TIMEOUT,
-          `${spec.operation}: no complete response from ${where} within ${timeoutMs} ms`,
-          { operation: spec.operation, recoverable: true, ambiguous: failure.phase === 'connected', cause: err },
-        )
-      }
-      if (code === CLIENT_CLOSED) {
-        throw new MessagingNetworkError(MessagingErrorCodes.NETWORK, `${spec.operation}: the client is closed`, {
-          operation: spec.operation,
-          cause: err,
-        })
-      }
-      if (failure.phase === 'setup') {
-        // Node refused to build the request (a header value it cannot send, an agent for the other
-        // protocol): no retry can change that.
-        throw new MessagingOptionError(
-          MessagingErrorCodes.INVALID_OPTION,
-          `${spec.operation}: the request to ${where} cannot be sent: ${code === undefined ? '' : `${code} `}${reason}`,
-          { operation: spec.operation, cause: err },
-        )
-      }
-      throw new MessagingNetworkError(
-        MessagingErrorCodes.NETWORK,
-        `${spec.operation}: network error talking to ${where}: ${code === undefined ? '' : `${code} `}${reason}`,
-        {
-          operation: spec.operation,
-          recoverable: true,
-          ambiguous: failure.phase === 'connected' && (code === undefined || !CONNECT_PHASE_CODES.has(code)),
-          cause: err,
-        },
-      )
     }
-    clearTimeout(timer)
     debug({
       type: 'response',
       operation: spec.operation,
-      attempt,
-      status,
+      status: response.status,
       durationMs: performance.now() - started,
-      body: redact(clipBody(text)),
+      body: redact(clipBody(response.text)),
     })
-    if (truncated && status >= 200 && status < 300) {
-      // A 2xx whose body was cut cannot be read; repeating it would fetch the same flood again.
-      throw new MessagingMalformedResponseError(
-        MessagingErrorCodes.MALFORMED_RESPONSE,
-        `${spec.operation}: HTTP ${status} with a body over ${MAX_RESPONSE_BYTES} bytes, not read`,
-        { operation: spec.operation, status, rawBody: redact(clipBody(text)), ambiguous: true },
-      )
-    }
-    const outcome = detectOutcome(status, text, contentType)
-    if (outcome.ok) return { status, body: outcome.body, attempts: attempt }
-    if (outcome.reason === 'status') {
-      throw statusError(spec.operation, status, text, outcome.message, outcome.field, retryAfter, redact)
-    }
-    if (outcome.reason === 'malformed') {
-      throw new MessagingMalformedResponseError(
-        MessagingErrorCodes.MALFORMED_RESPONSE,
-        `${spec.operation}: HTTP ${status} with a body that is neither valid JSON nor plain text`,
-        { operation: spec.operation, status, rawBody: redact(clipBody(text)), recoverable: true, ambiguous: true },
-      )
-    }
-    const detail = outcome.message === undefined ? 'the response body reports a failure' : redact(outcome.message)
-    throw new MessagingRejectedError(MessagingErrorCodes.REJECTED, `${spec.operation}: HTTP ${status} but ${detail}`, {
-      operation: spec.operation,
-      status,
-      rawBody: redact(clipBody(text)),
-      field: outcome.field,
-    })
+    return readResponse(spec, response)
   }
 
   return async function call(spec, callOptions = {}) {
-    const policy: RetryPolicy = { ...options.retry, ...callOptions.retry }
-    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs
-    const signal = callOptions.signal
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted === true) {
-        throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
+    try {
+      const left = holds.left(spec.operation, Date.now())
+      if (left !== undefined) {
+        // The server's wait for this operation is still on: refused here, nothing sent.
+        throw new MessagingRateLimitError(
+          MessagingErrorCodes.RETRY_AFTER,
+          `${spec.operation}: not sent: the server asked to wait ${left} ms more (Retry-After)`,
+          { operation: spec.operation, recoverable: true, retryAfterMs: left },
+        )
+      }
+      return await attempt(spec, callOptions.timeoutMs ?? options.timeoutMs, callOptions.signal)
+    } catch (err) {
+      if (err instanceof MessagingApiError) {
+        if (err.attempts > 0 && err.retryAfterMs !== undefined) holds.hold(spec.operation, err.retryAfterMs, Date.now())
+        debug({
+          type: 'failure',
           operation: spec.operation,
-          attempts: attempt - 1,
+          code: err.code,
+          message: err.message,
+          recoverable: err.recoverable,
+          retryAfterMs: err.retryAfterMs,
         })
       }
-      try {
-        return await attemptOnce(spec, attempt, timeoutMs, signal)
-      } catch (err) {
-        if (!(err instanceof MessagingApiError)) throw err
-        err.attempts = attempt
-        const tooLongToWait = err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs
-        const mayDuplicate = spec.sends && err.ambiguous && !policy.retryAmbiguousSends
-        if (!err.recoverable || attempt > policy.retries || tooLongToWait || mayDuplicate) {
-          debug({ type: 'failure', operation: spec.operation, attempts: attempt, code: err.code, message: err.message })
-          throw err
-        }
-        const wait = retryDelay(attempt, policy, random, err.retryAfterMs)
-        debug({ type: 'retry', operation: spec.operation, attempt, delayMs: wait, code: err.code, message: err.message })
-        try {
-          await delay(wait, undefined, signal === undefined ? undefined : { signal })
-        } catch {
-          throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
-            operation: spec.operation,
-            attempts: attempt,
-            cause: err,
-          })
-        }
-      }
+      throw err
     }
   }
 }

@@ -48,7 +48,7 @@ export function readPage<T>(operation: OperationName, body: ParsedBody, requeste
     throw new MessagingMalformedResponseError(
       MessagingErrorCodes.MALFORMED_RESPONSE,
       `${operation}: expected a list of records in the response`,
-      { operation, rawBody: raw.slice(0, 4096), recoverable: true },
+      { operation, rawBody: raw.slice(0, 4096), recoverable: true, attempts: 1 },
     )
   }
   const page = asNumber(meta['page']) ?? requestedPage

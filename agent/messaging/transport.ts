@@ -5,23 +5,7 @@
 
 import * as http from 'node:http'
 import * as https from 'node:https'
-
-/** What a failure can say about the far end: `setup` = nothing left this process, `connect` = no
- * connection to the server was ever open (it cannot have seen the request), `connected` = it may have. */
-export type TransportPhase = 'setup' | 'connect' | 'connected'
-
-export class TransportError extends Error {
-  readonly phase: TransportPhase
-  /** The Node error code (ECONNREFUSED, ECONNRESET...), when there is one. */
-  readonly code: string | undefined
-
-  constructor(message: string, phase: TransportPhase, code: string | undefined, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause })
-    this.name = 'TransportError'
-    this.phase = phase
-    this.code = code
-  }
-}
+import { HttpAttemptError, type AttemptPhase } from './errors'
 
 /** The code a closed connection's attempts fail with (see connection.ts). */
 export const CLIENT_CLOSED = 'LOGX_CLIENT_CLOSED'
@@ -64,14 +48,14 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
     // Set once a socket to the server is open (TLS included): from then on the server may have
     // read the request, so a failure says nothing about whether it acted.
     let connected = false
-    const phase = (): TransportPhase => (connected ? 'connected' : 'connect')
-    const fail = (err: TransportError): void => {
+    const phase = (): AttemptPhase => (connected ? 'connected' : 'connect')
+    const fail = (err: HttpAttemptError): void => {
       if (settled) return
       settled = true
       signal.removeEventListener('abort', onAbort)
       reject(err)
     }
-    const failWith = (err: unknown): void => fail(new TransportError(messageOf(err), phase(), codeOf(err), err))
+    const failWith = (err: unknown): void => fail(new HttpAttemptError(messageOf(err), phase(), codeOf(err), err))
     const succeed = (response: IncomingResponse): void => {
       if (settled) return
       settled = true
@@ -87,7 +71,7 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       req = url.protocol === 'https:' ? https.request(url, options) : http.request(url, options)
     } catch (err) {
       // Thrown before any I/O: an invalid header value, or an agent for the other protocol.
-      reject(new TransportError(messageOf(err), 'setup', codeOf(err), err))
+      reject(new HttpAttemptError(messageOf(err), 'setup', codeOf(err), err))
       return
     }
     // Attached first and kept after settling: a destroyed request or a socket can still emit 'error'
@@ -95,7 +79,7 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
     req.on('error', failWith)
 
     function onAbort(): void {
-      fail(new TransportError('aborted', phase(), 'ABORT_ERR', signal.reason))
+      fail(new HttpAttemptError('aborted', phase(), 'ABORT_ERR', signal.reason))
       req.destroy()
     }
     if (signal.aborted) {

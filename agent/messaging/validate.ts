@@ -1,6 +1,8 @@
 // Body and query checks shared by the client (before it sends) and the sandbox (which answers 400
 // naming the field). Each returns every problem found, each naming its field path, so a caller
-// fixes its input in one go.
+// fixes its input in one go. The address grammars (phone and chat numbers, e-mail addresses) are
+// the only ones: the agent's YAML config and the transport targets' options check what users
+// write with them too (agent/config/value-checks.ts), so what they accept, the API is sent.
 
 import type { ValidationProblem } from './errors'
 import { ACTIVITY_TYPES, PAGING } from './wire'
@@ -51,7 +53,39 @@ function notAnObject(path: string, v: unknown): Problems {
   return [{ field: path, message: `body must be a JSON object, got ${describe(v)}` }]
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/
+// ---- addresses -------------------------------------------------------------------------------
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const PHONE = /^\+?[\d\s\-().]{5,}$/
+const CHAT_WRITTEN = /^\+\d[\d\s-]*$/
+const CHAT_WIRE = /^\+?\d{6,16}$/
+
+/** `name@domain.tld`. */
+export function isEmailAddress(text: string): boolean {
+  return EMAIL.test(text)
+}
+
+/** A phone number as people write it: digits, an optional leading `+`, blanks, `-`, `.` and brackets. */
+export function isPhoneNumber(text: string): boolean {
+  return PHONE.test(text)
+}
+
+/** A chat recipient as the API takes it: digits with the country prefix, `+` optional, nothing else. */
+export function isWireChatNumber(text: string): boolean {
+  return CHAT_WIRE.test(text)
+}
+
+/** A written chat number (`+91 98000 00001`) as the API takes it (`+919800000001`). */
+export function compactChatNumber(text: string): string {
+  return text.replace(/[\s-]/g, '')
+}
+
+/** A chat recipient as written: `+`, the country prefix and the number; blanks and `-` may group digits. */
+export function isChatNumber(text: string): boolean {
+  return CHAT_WRITTEN.test(text) && isWireChatNumber(compactChatNumber(text))
+}
+
+// ---- bodies ----------------------------------------------------------------------------------
 
 export function validateSmsSend(body: unknown): Problems {
   if (!isObject(body)) return notAnObject('(body)', body)
@@ -77,14 +111,14 @@ export function validateMailSend(body: unknown): Problems {
   if (!isObject(body)) return notAnObject('(body)', body)
   const p: Problems = []
   requireString(p, body, 'from', 'from', true)
-  if (typeof body['from'] === 'string' && body['from'].trim() !== '' && !EMAIL.test(body['from'])) {
+  if (typeof body['from'] === 'string' && body['from'].trim() !== '' && !isEmailAddress(body['from'])) {
     p.push({ field: 'from', message: 'must be an e-mail address' })
   }
   requireStringArray(p, body, 'to', 'to', true)
   const to = body['to']
   if (Array.isArray(to)) {
     to.forEach((addr, i) => {
-      if (typeof addr === 'string' && !EMAIL.test(addr)) p.push({ field: `to[${i}]`, message: 'must be an e-mail address' })
+      if (typeof addr === 'string' && !isEmailAddress(addr)) p.push({ field: `to[${i}]`, message: 'must be an e-mail address' })
     })
   }
   requireString(p, body, 'subject', 'subject', true)
@@ -99,7 +133,7 @@ export function validateChatSend(body: unknown): Problems {
   requireInteger(p, body, 'template_id', 'template_id')
   requireString(p, body, 'number', 'number', true)
   const num = body['number']
-  if (typeof num === 'string' && num.trim() !== '' && !/^\+?\d{6,16}$/.test(num)) {
+  if (typeof num === 'string' && num.trim() !== '' && !isWireChatNumber(num)) {
     p.push({ field: 'number', message: 'must be a phone number with country prefix (digits, optional leading +)' })
   }
   requireStringArray(p, body, 'variable', 'variable', false)
@@ -135,7 +169,7 @@ export function validateLead(body: unknown): Problems {
   const p: Problems = []
   requireString(p, body, 'name', 'name', true)
   for (const f of ['email', 'display_name', 'phone']) optionalString(p, body, f, f)
-  if (typeof body['email'] === 'string' && body['email'] !== '' && !EMAIL.test(body['email'])) {
+  if (typeof body['email'] === 'string' && body['email'] !== '' && !isEmailAddress(body['email'])) {
     p.push({ field: 'email', message: 'must be an e-mail address' })
   }
   const other = body['other_fields']

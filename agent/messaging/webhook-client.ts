@@ -18,12 +18,11 @@ export interface LeadWebhookClientOptions extends ConnectionOptions {
 
 export interface LeadCreated {
   leadId: string
-  attempts: number
 }
 
 export interface LeadWebhookClient {
   createLead(input: CreateLeadInput, options?: CallOptions): Promise<LeadCreated>
-  addActivities(input: AddActivitiesInput, options?: CallOptions): Promise<{ attempts: number }>
+  addActivities(input: AddActivitiesInput, options?: CallOptions): Promise<void>
   close(): Promise<void>
 }
 
@@ -68,10 +67,10 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
         throw new MessagingMalformedResponseError(
           MessagingErrorCodes.MALFORMED_RESPONSE,
           'create_lead: the response has no lead_id',
-          { operation: 'create_lead', status: result.status, rawBody: conn.redact(JSON.stringify(value)), recoverable: true, ambiguous: true, attempts: result.attempts },
+          { operation: 'create_lead', status: result.status, rawBody: conn.redact(JSON.stringify(value)), recoverable: true, ambiguous: true, attempts: 1 },
         )
       }
-      return { leadId: String(leadId), attempts: result.attempts }
+      return { leadId: String(leadId) }
     },
 
     async addActivities(input, callOptions) {
@@ -80,7 +79,7 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
       const body = buildActivities(input)
       const problems = validateActivities(body)
       if (problems.length > 0) throw new MessagingValidationError('add_activities', problems)
-      const result = await conn.call(
+      await conn.call(
         {
           operation: 'add_activities',
           method: 'POST',
@@ -92,7 +91,6 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
         },
         callOptions,
       )
-      return { attempts: result.attempts }
     },
 
     close: () => conn.close(),

@@ -1,6 +1,7 @@
-// Retry delays of the outbox: capped exponential with half jitter, so a crowd of failed messages
-// spreads out but none waits less than half its step. A server's Retry-After wins when longer,
-// even when it is longer than the cap: calling sooner than asked only earns another refusal.
+// Retry delays of the outbox, the only backoff of the alert path (the messaging client makes one
+// attempt per call and never waits): capped exponential with half jitter, so a crowd of failed
+// messages spreads out but none waits less than half its step. A server's Retry-After wins when
+// longer, even when it is longer than the cap: calling sooner than asked only earns another refusal.
 
 export interface OutboxBackoff {
   minDelayMs: number

@@ -6,6 +6,12 @@
 // restart. drain(timeoutMs) is the bounded shutdown: it keeps delivering, with backoff squeezed
 // into the time left, and reports what could not be sent.
 //
+// This is the one retry layer of the alert path: the messaging client makes one HTTP attempt per
+// call (bounded by its timeout) and only says whether to try again, so an attempt here is one HTTP
+// attempt. drain() returns at its bound even with an attempt in flight: that attempt's outcome is
+// journaled when it ends (the journal stays open for it after close()), and if the process exits
+// first the item is simply still pending at the next start.
+//
 // Memory is bounded: at most `memoryItems` items are held (the window, journaled); beyond that new
 // items go to the spill on disk, in order, and come back into the window as it drains.
 import { randomUUID } from 'node:crypto'
@@ -320,6 +326,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       for (const item of queue.values()) item.nextAttemptAt = earliest(item, now())
       let guard: NodeJS.Timeout | undefined
       const idle = new Promise<void>((resolve) => idleWaiters.add(resolve))
+      // The bound holds with attempts in flight: they are not awaited, only counted as pending.
       const expired = new Promise<void>((resolve) => {
         guard = setTimeout(resolve, timeoutMs)
       })

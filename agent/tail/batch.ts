@@ -92,14 +92,14 @@ class Batch implements LineBatch {
   }
 }
 
-export interface BatchSource {
+export interface BatchOrigin {
   readonly fileId: string
   readonly generation: number
   readonly path: string | undefined
 }
 
 /** A batch of what one chunk completed (`buffer` the chunk, at file offset `bufferOffset`), or undefined when it completed no line. */
-export function createChunkBatch(from: BatchSource, split: SplitChunk, buffer: Buffer, bufferOffset: number, maxLineBytes: number): LineBatch | undefined {
+export function createChunkBatch(from: BatchOrigin, split: SplitChunk, buffer: Buffer, bufferOffset: number, maxLineBytes: number): LineBatch | undefined {
   const first = split.head === undefined ? 0 : 1
   const count = split.ends.length
   if (first + count === 0) return undefined
@@ -109,7 +109,7 @@ export function createChunkBatch(from: BatchSource, split: SplitChunk, buffer: B
 }
 
 /** A batch of one line that is not in any read buffer (a file's unterminated last line, at release). */
-export function createLineBatch(from: BatchSource, line: TailLine): LineBatch {
+export function createLineBatch(from: BatchOrigin, line: TailLine): LineBatch {
   return new Batch(from.fileId, from.generation, from.path, line, undefined, 1, line.offset)
 }
 

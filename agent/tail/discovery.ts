@@ -57,8 +57,7 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
   let pollTimer: NodeJS.Timeout | undefined
   let rewatchTimer: NodeJS.Timeout | undefined
   let rewatchMs = FIRST_REWATCH_MS
-  let windowStart = performance.now()
-  let windowEvents = 0
+  const flood = createFloodMeter()
   /** Matching paths known to exist, so a scan can tell what appeared and what went. */
   const present = new Set<string>()
 
@@ -90,19 +89,12 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     // last write of a burst must not wait for the scheduler tick: the raw fs.watch events are all kept.
     current.on('raw', (event, name, details) => {
       if (!live()) return
-      if (++windowEvents >= FLOOD_EVENTS) {
-        const now = performance.now()
-        if (now - windowStart < FLOOD_WINDOW_MS) {
-          startPolling(`${windowEvents} file events in ${Math.ceil(now - windowStart)} ms`)
-          return
-        }
-        windowStart = now
-        windowEvents = 0
+      const flooded = flood.count()
+      if (flooded !== undefined) {
+        startPolling(flooded)
+        return
       }
-      const watched = (details as { watchedPath?: string } | undefined)?.watchedPath
-      if (typeof watched !== 'string' || typeof name !== 'string') return
-      const inDirectory = join(watched, name)
-      const path = matches(inDirectory) ? inDirectory : basename(watched) === name && matches(watched) ? watched : undefined
+      const path = rawEventPath((details as { watchedPath?: string } | undefined)?.watchedPath, name, matches)
       if (path !== undefined) options.onEvent(event === 'rename' ? 'rename' : 'change', path)
     })
     current.on('error', (error) => {
@@ -128,8 +120,7 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     if (closed) return
     clearInterval(pollTimer)
     pollTimer = undefined
-    windowStart = performance.now()
-    windowEvents = 0
+    flood.reset()
     mode = 'watch'
     await startWatching(false)
     // What happened between the last scan and the new watches.
@@ -149,7 +140,7 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     scanning = true
     try {
       const found = new Set<string>()
-      for (const base of bases) await walk(base, 0, found)
+      for (const base of bases) await walk(base, 0, depth, matches, found)
       if (closed) return
       for (const path of present) if (!found.has(path)) emit('unlink', path)
       for (const path of found) {
@@ -162,23 +153,6 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     }
   }
 
-  async function walk(dir: string, level: number, found: Set<string>): Promise<void> {
-    let entries
-    try {
-      entries = await readdir(dir, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory() || (entry.isSymbolicLink() && depth !== 0)) {
-        if (depth === undefined || level < depth) await walk(path, level + 1, found)
-        if (!entry.isSymbolicLink()) continue
-      }
-      if (matches(path)) found.add(path)
-    }
-  }
-
   await startWatching(true)
   return {
     async close() {
@@ -188,6 +162,52 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
       await watcher?.close()
     },
   }
+}
+
+/** Adds the matching files under `dir` (down to `depth` levels below the base) to `found`. */
+async function walk(dir: string, level: number, depth: number | undefined, matches: (path: string) => boolean, found: Set<string>): Promise<void> {
+  let entries
+  try {
+    entries = await readdir(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory() || (entry.isSymbolicLink() && depth !== 0)) {
+      if (depth === undefined || level < depth) await walk(path, level + 1, depth, matches, found)
+      if (!entry.isSymbolicLink()) continue
+    }
+    if (matches(path)) found.add(path)
+  }
+}
+
+/** Counts raw events; says why when FLOOD_EVENTS of them came within FLOOD_WINDOW_MS. */
+function createFloodMeter(): { count(): string | undefined; reset(): void } {
+  let windowStart = performance.now()
+  let windowEvents = 0
+  const reset = (): void => {
+    windowStart = performance.now()
+    windowEvents = 0
+  }
+  return {
+    count() {
+      if (++windowEvents < FLOOD_EVENTS) return undefined
+      const elapsed = performance.now() - windowStart
+      if (elapsed < FLOOD_WINDOW_MS) return `${windowEvents} file events in ${Math.ceil(elapsed)} ms`
+      reset()
+      return undefined
+    },
+    reset,
+  }
+}
+
+/** The matching path a raw fs.watch event is about: an entry of a watched directory, or a watched file itself. */
+function rawEventPath(watched: string | undefined, name: unknown, matches: (path: string) => boolean): string | undefined {
+  if (typeof watched !== 'string' || typeof name !== 'string') return undefined
+  const inDirectory = join(watched, name)
+  if (matches(inDirectory)) return inDirectory
+  return basename(watched) === name && matches(watched) ? watched : undefined
 }
 
 function maxDepth(globs: readonly CompiledGlob[]): number | undefined {

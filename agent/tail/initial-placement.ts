@@ -9,13 +9,22 @@
 // 4. another inode whose full head equals an entry nobody resumed: the copy a copy-and-truncate
 //    left behind while we were down (or the file moved to another filesystem): resume at that offset;
 // 5. anything else: no checkpoint, startAt decides.
+// Then where each begins (initialStart):
+// 6. resumed: at its offset, in probation again if it was in probation (`pending`);
+// 7. parked: not read; if it turns out not to be a copy after all (parked-copy.ts), from where a
+//    file without a checkpoint starts (startAt);
+// 8. rewritten while we were down: from 0, all of it is new;
+// 9. anything else: startAt (`end`: just past its last complete line, so a line being written is
+//    still read whole; `beginning`: 0).
 
 import type { CheckpointEntry } from './checkpoint-store'
-import { hashHead, HEAD_BYTES, sameFullHead } from './fingerprint'
+import { hashHead, HEAD_BYTES, sameFullHead } from './file-identity'
+import type { FileGenerationPhase } from './file-generation'
+import type { StartAt } from './options'
 
 export interface FoundFile {
   /** `dev:ino` */
-  readonly key: string
+  readonly fileId: string
   readonly size: number
   /** First min(size, HEAD_BYTES) bytes. */
   readonly head: Buffer
@@ -32,7 +41,7 @@ export function placeInitialFiles(found: readonly FoundFile[], saved: readonly C
   const claimed = new Set<CheckpointEntry>()
   const rewritten = new Set<number>()
   for (const [index, file] of found.entries()) {
-    const entry = byInode.get(file.key)
+    const entry = byInode.get(file.fileId)
     if (entry === undefined) continue
     const same = file.size >= entry.offset && file.head.length >= entry.headLength && hashHead(file.head.subarray(0, entry.headLength)) === entry.head
     if (!same) {
@@ -57,4 +66,17 @@ export function placeInitialFiles(found: readonly FoundFile[], saved: readonly C
     placements[index] = { kind: 'resume', offset: entry.offset, pending: false }
   }
   return placements.map((placement, index) => placement ?? { kind: 'fresh', rewritten: rewritten.has(index) })
+}
+
+export interface InitialStart {
+  readonly phase: FileGenerationPhase
+  /** A file offset, or just past the last complete line (the tailer finds it). */
+  readonly start: number | 'last-line-end'
+}
+
+export function initialStart(placement: Placement, startAt: StartAt): InitialStart {
+  const fallback = startAt === 'end' ? 'last-line-end' : 0
+  if (placement.kind === 'resume') return { phase: placement.pending ? 'probation' : 'active', start: placement.offset }
+  if (placement.kind === 'parked') return { phase: 'parked', start: fallback }
+  return { phase: 'active', start: placement.rewritten ? 0 : fallback }
 }

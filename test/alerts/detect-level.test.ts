@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { detectLevel } from '../../alerts/detect-level'
 import { levelFromName } from '../../alerts/levels'
 
-const corpus = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'loghub')
+const corpus = join(__dirname, '..', 'fixtures', 'corpus', 'loghub')
 
 /** RFC 4180 rows: quoted fields may hold commas and doubled quotes. */
 function parseCsv(text: string): string[][] {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { createAlertEngine, RULE_ANNOTATION } from '../../alerts/engine'
-import { createClock } from './helpers'
+import { RULE_ANNOTATION } from '../../alerts/engine'
+import { createClock, createTestEngine, silenceOf } from './helpers'
 
 const error = (msg: string, extra: Record<string, unknown> = {}) => JSON.stringify({ level: 50, time: 0, msg, ...extra })
 
 describe('alert engine', () => {
   it('one failure repeated 10,000 times is one SMS', () => {
     const clock = createClock()
-    const engine = createAlertEngine({ channels: [{ type: 'sms' }] })
+    const engine = createTestEngine({ channels: [{ type: 'sms' }] })
     const sent = []
     for (let i = 0; i < 10_000; i++) sent.push(...engine.ingest(error(`request ${i} failed`), clock.advance(1)))
     expect(sent).toHaveLength(1)
@@ -16,7 +16,7 @@ describe('alert engine', () => {
   })
 
   it('ignores lines below the threshold and plain text without a level', () => {
-    const engine = createAlertEngine({ channels: [{ type: 'sms' }] })
+    const engine = createTestEngine({ channels: [{ type: 'sms' }] })
     expect(engine.ingest(JSON.stringify({ level: 30, msg: 'fine' }), 0)).toEqual([])
     expect(engine.ingest('hello', 0)).toEqual([])
     expect(engine.ingest('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6', 0)).toHaveLength(1)
@@ -24,8 +24,8 @@ describe('alert engine', () => {
 
   it('escalates chat -> sms -> voice across channels', () => {
     const clock = createClock()
-    const engine = createAlertEngine({
-      rules: [{ escalation: [{ after: 0, channels: ['chat'] }, { after: '5m', channels: ['sms'] }, { after: '15m', channels: ['voice'] }] }],
+    const engine = createTestEngine({
+      rules: [{ notify: ['chat'], escalate: [{ after: '5m', notify: ['sms'] }, { after: '15m', notify: ['voice'] }] }],
       channels: [{ type: 'chat' }, { type: 'sms' }, { type: 'voice', receivers: [{ label: 'a', number: '+1555' }], audio: ['x.mp3'] }],
     })
     expect(engine.ingest(error('down'), clock.now()).map((d) => d.notice.channel)).toEqual(['chat'])
@@ -35,8 +35,8 @@ describe('alert engine', () => {
 
   it('silences mute, and the budget folds the overflow into a digest', () => {
     const clock = createClock()
-    const engine = createAlertEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 2 }] })
-    engine.addSilence({ matchers: { id: 'muted' }, ends_at: clock.now() + 1000 }, clock.now())
+    const engine = createTestEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 2 }] })
+    engine.addSilence(silenceOf({ matchers: { id: 'muted' }, ends_at: clock.now() + 1000 }), clock.now())
     expect(engine.ingest(error('x', { id: 'muted' }), clock.now())).toEqual([])
     const sent = []
     for (let i = 0; i < 10; i++) sent.push(...engine.ingest(error('x', { id: `n${i}` }), clock.advance(1)))
@@ -47,7 +47,7 @@ describe('alert engine', () => {
   })
 
   it('redacted paths and secrets never reach the message', () => {
-    const engine = createAlertEngine({
+    const engine = createTestEngine({
       rules: [{ title: '{{msg}} {{user.password}}' }],
       channels: [{ type: 'mail' }],
       redact: ['user.password', 'headers.authorization'],
@@ -62,7 +62,7 @@ describe('alert engine', () => {
   })
 
   it('a secret inside the line never reaches the incident title, fields or any message', () => {
-    const engine = createAlertEngine({ channels: [{ type: 'incident' }, { type: 'sms' }], secrets: ['tok-"quoted"-123', 'sandbox-api-key'] })
+    const engine = createTestEngine({ channels: [{ type: 'incident' }, { type: 'sms' }], secrets: ['tok-"quoted"-123', 'sandbox-api-key'] })
     const deliveries = engine.ingest(error('auth failed for sandbox-api-key', { header: 'X-O-TOKEN: tok-"quoted"-123' }), 0)
     expect(deliveries).toHaveLength(2)
     for (const d of deliveries) {
@@ -75,26 +75,26 @@ describe('alert engine', () => {
   })
 
   it('trusts the rule annotation of logx-tail-filter', () => {
-    const engine = createAlertEngine({ rules: [{ name: 'warns', level: 'warn', title: 'W {{msg}}' }], channels: [{ type: 'sms' }] })
+    const engine = createTestEngine({ rules: [{ name: 'warns', level: 'warn', title: 'W {{msg}}' }], channels: [{ type: 'sms' }] })
     const [d] = engine.ingest(JSON.stringify({ level: 40, msg: 'slow', [RULE_ANNOTATION]: 'warns' }), 0)
     expect(d?.notice.incident.rule).toBe('warns')
   })
 
   it('flush sends the digest the budget still owes', () => {
-    const engine = createAlertEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 1 }] })
+    const engine = createTestEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 1 }] })
     engine.ingest(error('x', { id: 1 }), 0)
     engine.ingest(error('x', { id: 2 }), 1)
     expect(engine.flush(2).map((d) => d.message)).toEqual([{ type: 'sms', text: '1 more alerts suppressed (budget). Latest: x' }])
   })
 
   it('flush sends what group_wait still holds', () => {
-    const engine = createAlertEngine({ rules: [{ group_wait: '1m' }], channels: [{ type: 'sms' }] })
+    const engine = createTestEngine({ rules: [{ group_wait: '1m' }], channels: [{ type: 'sms' }] })
     expect(engine.ingest(error('x'), 0)).toEqual([])
     expect(engine.flush(1)).toHaveLength(1)
   })
 
   it('stays bounded with a flood of distinct fingerprints', () => {
-    const engine = createAlertEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 10 }], maxIncidents: 1000 })
+    const engine = createTestEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 10 }], maxIncidents: 1000 })
     for (let i = 0; i < 50_000; i++) engine.ingest(error('x', { id: i }), i)
     expect(engine.stats()).toMatchObject({ openIncidents: 1000, evicted: 49_000, deliveries: 10 })
   })
@@ -103,8 +103,8 @@ describe('alert engine', () => {
 describe('recording channels', () => {
   it('an incident channel hears every notice, whichever channels a step names', () => {
     const clock = createClock()
-    const engine = createAlertEngine({
-      rules: [{ escalation: [{ after: 0, channels: ['chat'] }, { after: '5m', channels: ['voice'] }] }],
+    const engine = createTestEngine({
+      rules: [{ notify: 'chat', escalate: [{ after: '5m', notify: 'voice' }] }],
       channels: [{ type: 'incident' }],
     })
     expect(engine.ingest(error('down'), clock.now()).map((d) => d.notice.kind)).toEqual(['firing'])

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { fingerprint, fingerprintParts, maskMessage, topFrame } from '../../alerts/fingerprint'
-import { normalizeRule } from '../../alerts/rule'
-import { jsonLine } from './helpers'
+import { jsonLine, ruleOf } from './helpers'
 
-const rule = normalizeRule({ name: 'r' }, 'r')
+const rule = ruleOf({ name: 'r' })
 const stack = (line: number) => `Error: boom\n    at connect (/app/db.js:${line}:7)\n    at main (/app/index.js:3:1)`
 
 describe('fingerprint', () => {
@@ -33,7 +32,7 @@ describe('fingerprint', () => {
   })
 
   it('uses only the group_by fields when given', () => {
-    const byHost = normalizeRule({ name: 'h', group_by: ['host', 'req.method'] }, 'r')
+    const byHost = ruleOf({ name: 'h', group_by: ['host', 'req.method'] })
     const a = jsonLine({ host: 'db-1', req: { method: 'GET' }, msg: 'one' })
     const b = jsonLine({ host: 'db-1', req: { method: 'GET' }, msg: 'two', err: { type: 'X' } })
     const c = jsonLine({ host: 'db-2', req: { method: 'GET' }, msg: 'one' })
@@ -43,7 +42,7 @@ describe('fingerprint', () => {
   })
 
   it('is prefixed by the rule, so two rules never share an incident', () => {
-    const other = normalizeRule({ name: 'other' }, 'r')
+    const other = ruleOf({ name: 'other' })
     const line = jsonLine({})
     expect(fingerprint(rule, line).startsWith('r:')).toBe(true)
     expect(fingerprint(other, line)).not.toBe(fingerprint(rule, line))

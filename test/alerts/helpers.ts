@@ -1,4 +1,9 @@
+import { readAlertOptions } from '../../agent/config/target-options'
+import { createAlertEngine, type AlertEngine } from '../../alerts/engine'
+import { DEFAULT_SMS_MAX_LENGTH, type ChannelDefinition, type KindTemplates } from '../../alerts/channels'
 import { parseLine, type AlertLine } from '../../alerts/line'
+import { compileRule, type Rule, type RuleConfig } from '../../alerts/rule'
+import type { SilenceConfig } from '../../alerts/silences'
 
 /** A JSON log line as logx writes it. */
 export function jsonLine(fields: Record<string, unknown>): AlertLine {
@@ -15,4 +20,96 @@ export function createClock(start = 1_700_000_000_000): { now(): number; advance
       return t
     },
   }
+}
+
+// ---- rules, silences and channels as people write them ---------------------------------------
+// The engine takes normalized rules, silences and channels (agent/config makes them). These tests
+// write rules and silences in the rule vocabulary (the YAML's keys) through the one normalizer, and
+// channels in a short written form of the rendering keys only (no recipients: the engine has none).
+
+/** A channel's rendering keys as written: `{ type: 'sms', max_length: 20, template: '{{title}}' }`. */
+export interface TestChannel {
+  type: ChannelDefinition['type']
+  name?: string
+  max_per_hour?: number
+  template?: string | Partial<KindTemplates>
+  max_length?: number
+  variables?: string[]
+  subject?: string | Partial<KindTemplates>
+  receivers?: { label: string; number: string }[]
+  audio?: string[] | { firing: string[]; resolved?: string[]; digest?: string[] }
+}
+
+const kinds = (written: string | Partial<KindTemplates> | undefined): KindTemplates =>
+  typeof written === 'string'
+    ? { firing: written, resolved: undefined, digest: undefined }
+    : { firing: written?.firing, resolved: written?.resolved, digest: written?.digest }
+
+export function channelOf(c: TestChannel): ChannelDefinition {
+  const common = { name: c.name ?? c.type, maxPerHour: c.max_per_hour }
+  switch (c.type) {
+    case 'sms':
+      return { ...common, type: 'sms', template: kinds(c.template), maxLength: c.max_length ?? DEFAULT_SMS_MAX_LENGTH }
+    case 'chat':
+      return { ...common, type: 'chat', variables: c.variables }
+    case 'mail':
+      return { ...common, type: 'mail', subject: kinds(c.subject) }
+    case 'voice': {
+      const audio = c.audio ?? []
+      const byKind = Array.isArray(audio) ? { firing: audio, resolved: audio, digest: audio } : audio
+      return { ...common, type: 'voice', receivers: c.receivers ?? [], audio: { firing: byKind.firing, resolved: byKind.resolved ?? byKind.firing, digest: byKind.digest ?? byKind.firing } }
+    }
+    case 'incident':
+      return { ...common, type: 'incident' }
+  }
+}
+
+function read(written: { rules?: unknown; silences?: unknown }, channels: readonly string[]): { rules: RuleConfig[]; silences: SilenceConfig[] } {
+  const result = readAlertOptions(written, channels, (w) => {
+    throw new Error(`tests write the current vocabulary: ${w.path}: ${w.message}`)
+  })
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'))
+  return result.value
+}
+
+/** Rules in order (none: the default rule); a rule without `notify` notifies `channels`. */
+export function rulesOf(written: unknown[] | undefined, channels: readonly string[] = []): RuleConfig[] {
+  return read(written === undefined ? {} : { rules: written }, channels).rules
+}
+
+/** One rule, compiled as the engine runs it. */
+export function ruleOf(written: Record<string, unknown> = {}, channels: readonly string[] = []): Rule {
+  return compileRule(rulesOf([written], channels)[0] as RuleConfig)
+}
+
+export function silenceOf(written: Record<string, unknown>): SilenceConfig {
+  return read({ silences: [written] }, []).silences[0] as SilenceConfig
+}
+
+export interface TestEngineOptions {
+  rules?: unknown[]
+  channels: TestChannel[]
+  silences?: Record<string, unknown>[]
+  redact?: string[]
+  secrets?: string[]
+  maxIncidents?: number
+  now?: number
+}
+
+/** An engine on rules and silences as written and channels in their short form. */
+export function createTestEngine(options: TestEngineOptions): AlertEngine {
+  const channels = options.channels.map(channelOf)
+  const { rules, silences } = read(
+    { ...(options.rules === undefined ? {} : { rules: options.rules }), ...(options.silences === undefined ? {} : { silences: options.silences }) },
+    channels.filter((c) => c.type !== 'incident').map((c) => c.name),
+  )
+  return createAlertEngine({
+    rules,
+    channels,
+    silences,
+    redact: options.redact,
+    secrets: options.secrets,
+    maxIncidents: options.maxIncidents,
+    now: options.now,
+  })
 }

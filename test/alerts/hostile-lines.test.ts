@@ -2,15 +2,15 @@
 // keys named after the prototype chain, and redacted values that must not survive in what the
 // engine keeps of a line.
 import { describe, expect, it } from 'vitest'
-import { createAlertEngine } from '../../alerts/engine'
 import { MAX_DEPTH, parseLine, TOO_DEEP } from '../../alerts/line'
 import { censorLine } from '../../alerts/secrets'
+import { createTestEngine } from './helpers'
 
 const nested = (levels: number, open: string, close: string): string => `${open.repeat(levels)}1${close.repeat(levels)}`
 
 describe('hostile lines', () => {
   it('a line nested 100,000 levels deep still alerts, its deep part replaced by a marker', () => {
-    const engine = createAlertEngine({ channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'incident' }], redact: ['x.a'], secrets: ['planted-secret'], rules: [{ name: 'g', group_by: ['x'] }] })
+    const engine = createTestEngine({ channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'incident' }], redact: ['x.a'], secrets: ['planted-secret'], rules: [{ name: 'g', group_by: ['x'] }] })
     for (const [i, deep] of [nested(100_000, '{"a":', '}'), nested(100_000, '[', ']')].entries()) {
       const sent = engine.ingest(`{"level":50,"msg":"deep ${i}","x":${deep}}`, i)
       expect(sent.map((d) => d.channelType).sort()).toEqual(['incident', 'mail', 'sms'])
@@ -32,7 +32,7 @@ describe('hostile lines', () => {
   })
 
   it('__proto__ and constructor keys stay data: nothing reaches Object.prototype', () => {
-    const engine = createAlertEngine({ channels: [{ type: 'sms', template: '{{msg}}|{{polluted}}|{{isAdmin}}' }] })
+    const engine = createTestEngine({ channels: [{ type: 'sms', template: '{{msg}}|{{polluted}}|{{isAdmin}}' }] })
     const sent = engine.ingest('{"level":50,"msg":"p","__proto__":{"polluted":"yes","isAdmin":true},"constructor":{"prototype":{"polluted":"yes"}},"x":' + nested(MAX_DEPTH + 2, '{"__proto__":', '}') + '}', 0)
     expect(sent[0]?.message).toEqual({ type: 'sms', text: 'p||' })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
@@ -56,7 +56,7 @@ describe('hostile lines', () => {
 
 describe('giant lines', () => {
   it('make messages an API accepts: every part capped, fields counted past the limit', () => {
-    const engine = createAlertEngine({
+    const engine = createTestEngine({
       channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'chat', variables: ['{{msg}}', '{{title}}'] }, { type: 'incident' }],
     })
     const fields = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, '<'.repeat(5000)]))

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createIncidentTable } from '../../alerts/incidents'
-import { normalizeRule } from '../../alerts/rule'
-import { createClock, jsonLine } from './helpers'
+import { createClock, jsonLine, ruleOf } from './helpers'
 
 const line = jsonLine({ msg: 'db down', err: { type: 'DbError' } })
 
@@ -9,7 +8,7 @@ describe('incident state machine (fake clock)', () => {
   it('10,000 identical errors are one incident and one notice', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ name: 'r' }, 'r')
+    const rule = ruleOf({ name: 'r' })
     const notices = []
     for (let i = 0; i < 10_000; i++) notices.push(...table.observe(rule, jsonLine({ msg: `db down after ${i}ms` }), clock.advance(1)))
     expect(notices.map((n) => n.kind)).toEqual(['firing'])
@@ -19,7 +18,7 @@ describe('incident state machine (fake clock)', () => {
   it('group_wait holds the first notice, then sends one with the count so far', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ group_wait: '30s' }, 'r')
+    const rule = ruleOf({ group_wait: '30s' })
     expect(table.observe(rule, line, clock.now())).toEqual([])
     expect(table.observe(rule, line, clock.advance(10_000))).toEqual([])
     expect(table.tick(clock.advance(19_999))).toEqual([])
@@ -32,7 +31,7 @@ describe('incident state machine (fake clock)', () => {
   it('repeat_interval: a reminder only after the interval and only with new lines', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ repeat_interval: '1h' }, 'r')
+    const rule = ruleOf({ repeat_interval: '1h' })
     expect(table.observe(rule, line, clock.now()).map((n) => n.kind)).toEqual(['firing'])
     expect(table.observe(rule, line, clock.advance(59 * 60_000))).toEqual([])
     expect(table.tick(clock.advance(60_000)).map((n) => [n.kind, n.newCount])).toEqual([['repeat', 1]])
@@ -45,7 +44,7 @@ describe('incident state machine (fake clock)', () => {
   it('threshold: fires only at N lines within T', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ threshold: { count: 3, within: '1m' } }, 'r')
+    const rule = ruleOf({ threshold: { count: 3, within: '1m' } })
     expect(table.observe(rule, line, clock.now())).toEqual([])
     expect(table.observe(rule, line, clock.advance(40_000))).toEqual([])
     // The first hit left the window: still two within the last minute.
@@ -56,7 +55,7 @@ describe('incident state machine (fake clock)', () => {
   it('threshold: a quiet window forgets the partial count', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ threshold: { count: 2, within: '1m' } }, 'r')
+    const rule = ruleOf({ threshold: { count: 2, within: '1m' } })
     table.observe(rule, line, clock.now())
     expect(table.tick(clock.advance(61_000))).toEqual([])
     expect(table.stats().open).toBe(0)
@@ -65,7 +64,7 @@ describe('incident state machine (fake clock)', () => {
   it('resolve_after sends a resolved notice when configured, then a new line opens a new incident', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ resolve_after: '5m', send_resolved: true }, 'r')
+    const rule = ruleOf({ resolve_after: '5m', send_resolved: true })
     table.observe(rule, line, clock.now())
     expect(table.tick(clock.advance(4 * 60_000))).toEqual([])
     const [resolved] = table.tick(clock.advance(60_000))
@@ -77,7 +76,7 @@ describe('incident state machine (fake clock)', () => {
   it('resolve_after without send_resolved closes silently', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ resolve_after: '5m' }, 'r')
+    const rule = ruleOf({ resolve_after: '5m' })
     table.observe(rule, line, clock.now())
     expect(table.tick(clock.advance(5 * 60_000))).toEqual([])
     expect(table.stats().open).toBe(0)
@@ -86,18 +85,15 @@ describe('incident state machine (fake clock)', () => {
   it('escalates through the steps while still firing; resolve goes to every step reached', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule(
-      {
-        escalation: [
-          { after: 0, channels: ['chat'] },
-          { after: '10m', channels: ['sms'] },
-          { after: '30m', channels: ['voice'] },
-        ],
-        resolve_after: '1h',
-        send_resolved: true,
-      },
-      'r',
-    )
+    const rule = ruleOf({
+      notify: 'chat',
+      escalate: [
+        { after: '10m', notify: 'sms' },
+        { after: '30m', notify: 'voice' },
+      ],
+      resolve_after: '1h',
+      send_resolved: true,
+    })
     expect(table.observe(rule, line, clock.now()).map((n) => n.channels)).toEqual([['chat']])
     expect(table.tick(clock.advance(9 * 60_000))).toEqual([])
     const [sms] = table.tick(clock.advance(60_000))
@@ -112,7 +108,7 @@ describe('incident state machine (fake clock)', () => {
   it('flush fires incidents still waiting in group_wait', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = normalizeRule({ group_wait: '1m' }, 'r')
+    const rule = ruleOf({ group_wait: '1m' })
     table.observe(rule, line, clock.now())
     expect(table.flush(clock.advance(1)).map((n) => n.kind)).toEqual(['firing'])
     expect(table.flush(clock.advance(1))).toEqual([])
@@ -121,7 +117,7 @@ describe('incident state machine (fake clock)', () => {
   it('keeps memory bounded: past the cap the least recently seen incident is evicted and counted', () => {
     const clock = createClock()
     const table = createIncidentTable({ maxIncidents: 100 })
-    const rule = normalizeRule({ group_by: ['id'] }, 'r')
+    const rule = ruleOf({ group_by: ['id'] })
     for (let i = 0; i < 10_000; i++) table.observe(rule, jsonLine({ id: `u${i}` }), clock.advance(1))
     expect(table.stats()).toEqual({ open: 100, firing: 100, evicted: 9_900 })
     // The most recent ones are kept: seeing one again is no new incident.
@@ -131,7 +127,7 @@ describe('incident state machine (fake clock)', () => {
   it('recency, not age, decides eviction', () => {
     const clock = createClock()
     const table = createIncidentTable({ maxIncidents: 2 })
-    const rule = normalizeRule({ group_by: ['id'] }, 'r')
+    const rule = ruleOf({ group_by: ['id'] })
     table.observe(rule, jsonLine({ id: 'a' }), clock.advance(1))
     table.observe(rule, jsonLine({ id: 'b' }), clock.advance(1))
     table.observe(rule, jsonLine({ id: 'a' }), clock.advance(1))

@@ -4,11 +4,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePath, createRedactor, getPath, redactPaths } from '../../alerts/dot-path'
-import { createAlertEngine } from '../../alerts/engine'
 import { fingerprint, hash53, maskMessage } from '../../alerts/fingerprint'
 import { parseLine, type AlertLine } from '../../alerts/line'
-import { normalizeRule } from '../../alerts/rule'
 import { censorLine, createCensor, scrubLine } from '../../alerts/secrets'
+import { createTestEngine, ruleOf } from './helpers'
 
 // The masks and the hash as they were first written: every pass over every message.
 const REFERENCE_MASKS: readonly [RegExp, string][] = [
@@ -64,7 +63,7 @@ describe('fingerprint, made cheap', () => {
   })
 
   it('group_by keys come from the compiled paths, own properties only', () => {
-    const rule = normalizeRule({ name: 'r', group_by: ['err.type', 'a.b.c', 'constructor.name'] }, 'r')
+    const rule = ruleOf({ name: 'r', group_by: ['err.type', 'a.b.c', 'constructor.name'] })
     const line = parseLine(JSON.stringify({ level: 50, msg: 'x', err: { type: 'DbError' }, a: { b: { c: 1 } } }))
     expect(fingerprint(rule, line)).toBe(`r:${referenceHash(['err.type="DbError"', 'a.b.c=1', 'constructor.name=null'].join('\u0000'))}`)
   })
@@ -159,7 +158,7 @@ describe('engine: select, then ingestSelected', () => {
   ]
 
   it('selects, censors and keys each line once, with the key fingerprint() gives the censored line', () => {
-    const engine = createAlertEngine(options)
+    const engine = createTestEngine(options)
     const line = parseLine(lines[0] as string, 'app')
     const selected = engine.select(line)
     if (selected === undefined) throw new Error('not selected')
@@ -171,8 +170,8 @@ describe('engine: select, then ingestSelected', () => {
   })
 
   it('sends what ingest() sends', () => {
-    const a = createAlertEngine(options)
-    const b = createAlertEngine(options)
+    const a = createTestEngine(options)
+    const b = createTestEngine(options)
     lines.forEach((text, i) => {
       const viaIngest = a.ingest(text, 1000 + i, 'app')
       const selected = b.select(text, 'app')

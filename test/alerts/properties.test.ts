@@ -1,10 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createAlertEngine } from '../../alerts/engine'
 import { fingerprint, maskMessage } from '../../alerts/fingerprint'
 import { parseLine } from '../../alerts/line'
-import { normalizeRule } from '../../alerts/rule'
 import { compileTemplate } from '../../alerts/template'
+import { createTestEngine, ruleOf } from './helpers'
 
 describe('properties', () => {
   it('an inserted value comes out verbatim, whatever it contains', () => {
@@ -17,7 +16,7 @@ describe('properties', () => {
   })
 
   it('the same message with other numbers is the same incident', () => {
-    const rule = normalizeRule({ name: 'r' }, 'r')
+    const rule = ruleOf({ name: 'r' })
     fc.assert(
       fc.property(fc.nat(), fc.nat(), (a, b) => {
         const line = (n: number) => parseLine(JSON.stringify({ level: 50, msg: `user ${n} failed after ${n * 3}ms` }))
@@ -35,7 +34,7 @@ describe('properties', () => {
   })
 
   it('the engine never throws on arbitrary input lines', () => {
-    const engine = createAlertEngine({ channels: [{ type: 'sms' }, { type: 'mail' }] })
+    const engine = createTestEngine({ channels: [{ type: 'sms' }, { type: 'mail' }] })
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json()), fc.nat(), (line, now) => {
         expect(() => engine.ingest(line, now)).not.toThrow()

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeChannel, normalizeChannels } from '../../alerts/channels'
+import { compileChannel, compileChannels, type Channel } from '../../alerts/channels'
 import { AlertsError } from '../../alerts/errors'
 import type { Notice, NoticeKind } from '../../alerts/notice'
 import { renderMessage, scrubSecrets, truncate } from '../../alerts/render'
-import { jsonLine } from './helpers'
+import { channelOf, jsonLine, type TestChannel } from './helpers'
+
+const normalizeChannel = (written: TestChannel, _path: string): Channel => compileChannel(channelOf(written))
 
 const stack = 'DbError: <b>down</b>\n    at connect (/app/db.js:10:7)'
 const line = jsonLine({ msg: 'db <down> & out', host: 'db-1', err: { type: 'DbError', message: 'down', stack }, req: { url: '/a?b=1' } })
@@ -83,10 +85,9 @@ describe('rendering per channel', () => {
     expect(truncate('abc', 3)).toBe('abc')
   })
 
-  it('validates channel definitions with paths', () => {
-    expect(() => normalizeChannels([{ type: 'pager' }])).toThrow('channels[0].type: ')
-    expect(() => normalizeChannels([{ type: 'sms' }, { type: 'sms' }])).toThrow('channels[1].name: ')
-    expect(() => normalizeChannels([{ type: 'sms', max_per_hour: 0 }])).toThrow(AlertsError)
-    expect(() => normalizeChannels([{ type: 'chat', variables: ['{{'] }])).toThrow('channels[0].variables[0]: ')
+  it('refuses what it cannot run, with paths (the config reports these first, with their place)', () => {
+    expect(() => compileChannels([channelOf({ type: 'sms' }), channelOf({ type: 'sms' })])).toThrow('channels[1].name: ')
+    expect(() => compileChannels([channelOf({ type: 'chat', variables: ['{{'] })])).toThrow(AlertsError)
+    expect(() => compileChannels([channelOf({ type: 'chat', variables: ['{{'] })])).toThrow('channels[0].variables[0]: ')
   })
 })

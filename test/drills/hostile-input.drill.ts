@@ -13,9 +13,10 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import logx from 'logx'
 import { afterEach, describe, expect, test } from 'vitest'
-import { createAlertEngine, MAX_DEPTH, type Delivery } from '../../alerts'
+import { MAX_DEPTH, type Delivery } from '../../alerts'
+import { createTestEngine } from '../alerts/helpers'
 import { parseAgentConfig } from '../../agent/config/load-config'
-import { toAlertLine } from '../../agent/daemon/alert-line'
+import { toAlertLine } from '../../agent/delivery/alert-line'
 import { normalizeChatOptions } from '../../agent/transports/chat/options'
 import { normalizeIncidentOptions } from '../../agent/transports/incident/options'
 import { normalizeMailOptions } from '../../agent/transports/mail/options'
@@ -54,14 +55,14 @@ describe('hostile input, in-process (property-based)', () => {
       }
     }
     const engineOf = () =>
-      createAlertEngine({
+      createTestEngine({
         channels: [
           { type: 'sms', template: '{{msg}}|{{polluted}}|{{isAdmin}}', max_length: 100_000 },
           { type: 'chat', variables: ['{{msg}}', '{{rule}}', '{{polluted}}'] },
           { type: 'mail' },
           { type: 'incident' },
         ],
-        rules: [{ name: 'by-id', group_by: ['id'], fields: { kind: 'flood' } }, { name: 'all', level: 'trace' }],
+        rules: [{ name: 'by-id', group_by: ['id'], match: { kind: 'flood' } }, { name: 'all', level: 'trace' }],
         redact: ['user.password'],
         secrets: ['sk-drill-secret-0001'],
       })
@@ -135,7 +136,7 @@ describe('hostile input, in-process (property-based)', () => {
     )
 
     // 5. A flood of distinct incidents: the engine holds at most maxIncidents and counts the rest.
-    const flood = createAlertEngine({ channels: [{ type: 'sms', max_per_hour: 10 }], rules: [{ name: 'by-id', group_by: ['id'] }], maxIncidents: 10_000 })
+    const flood = createTestEngine({ channels: [{ type: 'sms', max_per_hour: 10 }], rules: [{ name: 'by-id', group_by: ['id'] }], maxIncidents: 10_000 })
     const heapBefore = process.memoryUsage().heapUsed
     const distinct = 200_000
     for (let i = 0; i < distinct; i++) flood.ingest(`{"level":50,"msg":"flood","id":${i}}`, now + i)

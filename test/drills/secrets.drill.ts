@@ -189,7 +189,7 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
 
   // The messaging client's own errors: a 401 and an unreachable host, as message, JSON and inspect().
   for (const [what, baseUrl, apiKey] of [['401', info.base, WRONG_KEY], ['unreachable', closedPort, KEY]] as const) {
-    const client = createMessagingClient({ baseUrl, apiKey, timeoutMs: 2000, retry: { retries: 0 } })
+    const client = createMessagingClient({ baseUrl, apiKey, timeoutMs: 2000 })
     const err = await client.sendSms({ numbers: ['919800000001'], text: 'x' }).then(() => undefined, (e: unknown) => e)
     await client.close()
     expect(err, what).toBeInstanceOf(Error)

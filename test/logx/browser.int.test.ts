@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core'
+import type { ConsoleMessage, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { launchChromium, type LaunchedChromium } from '../helpers/browser'
 
 const distDir = join(__dirname, '..', '..', 'dist', 'logx')
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { browser?: string; version: string }
@@ -30,7 +31,7 @@ const page_html = `<!doctype html><html><head><meta charset="utf-8"><script>
 </head><body></body></html>`
 
 let server: Server
-let browser: Browser
+let browser: LaunchedChromium | undefined
 let page: Page
 let origin = ''
 let consoleMessages: ConsoleMessage[] = []
@@ -60,20 +61,8 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  page = await browser.newPage()
+  browser = await launchChromium()
+  page = browser.page
   page.on('console', (message) => {
     // Only what the page's scripts logged: not the browser's own resource-loading reports.
     if (!message.text().startsWith('Failed to load resource')) consoleMessages.push(message)

@@ -28,6 +28,18 @@ function compare(options: object, scenario: Scenario, exact = true): void {
 const circular: Record<string, unknown> = { name: 'loop' }
 circular.self = circular
 
+// Values that cannot be read: pino gives up on the whole value with its placeholder, and so does logx.
+const throwing = (message: string): never => {
+  throw new Error(message)
+}
+const withThrowingGetter = (): object => ({ ok: 1, get bad() { return throwing('getter') } })
+const throwingTraps: Array<[string, ProxyHandler<object>]> = [
+  ['get', { get: () => throwing('get trap') }],
+  ['ownKeys', { ownKeys: () => throwing('ownKeys trap') }],
+  ['getOwnPropertyDescriptor', { getOwnPropertyDescriptor: () => throwing('descriptor trap') }],
+  ['has', { has: () => throwing('has trap') }],
+]
+
 const cases: Array<[string, object, Scenario, boolean?]> = [
   ['a message', {}, (l) => l.info('hello world')],
   ['every level', { level: 'trace' }, (l) => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].forEach((m) => l[m](m))],
@@ -84,6 +96,16 @@ const cases: Array<[string, object, Scenario, boolean?]> = [
   ['setBindings', {}, (l) => { const c = l.child({ a: 1 }); c.setBindings({ b: 2 }); c.info('x') }],
   ['silent level', { level: 'silent' }, (l) => { l.fatal('no'); l.silent('no') }],
   ['enabled false', { enabled: false }, (l) => l.fatal('no')],
+  ['a nested value with a throwing getter', {}, (l) => l.info({ a: { inner: withThrowingGetter() }, keep: 1 }, 'm')],
+  ['a nested array element with a throwing getter', {}, (l) => l.info({ list: Object.defineProperty([1, 2], 0, { get: () => throwing('index') }) })],
+  ['a nested toJSON that throws', {}, (l) => l.info({ a: { toJSON: () => throwing('toJSON') } })],
+  ['a circular value with a throwing getter', {}, (l) => { const o: any = withThrowingGetter(); o.self = o; l.info({ o }) }],
+  ['a BigInt beside a throwing getter', {}, (l) => l.info({ a: { n: 1n, get bad() { return throwing('after bigint') } } })],
+  ...throwingTraps.map(([trap, handler]): [string, object, Scenario] => [`a nested Proxy whose ${trap} trap throws`, {}, (l) => l.info({ p: new Proxy({ x: 1 }, handler) }, 'proxy')]),
+  ['a message object with a throwing getter', {}, (l) => l.info({ a: 1 }, withThrowingGetter())],
+  ['%j and %o of values with throwing getters', {}, (l) => l.info('j=%j o=%o', withThrowingGetter(), new Proxy({}, throwingTraps[1]![1]))],
+  ['a child binding with a throwing getter', {}, (l) => l.child({ ctx: withThrowingGetter() }).info('child')],
+  ['a redacted key whose value has a throwing getter elsewhere', { redact: ['user'] }, (l) => l.info({ user: withThrowingGetter(), other: { x: withThrowingGetter() } })],
 ]
 
 describe('pino compatibility: identical lines for identical calls', () => {

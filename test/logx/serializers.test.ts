@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import logx from 'logx'
+import pino from 'pino'
 import { createSink } from '../helpers/sink'
 
 const quiet = { base: null, timestamp: false }
@@ -105,5 +106,35 @@ describe('stdSerializers.req and res on a real HTTP exchange', () => {
     expect(JSON.parse(JSON.stringify(res(fakeRes)))).toEqual({ statusCode: null, headers: { b: 2 } })
     expect(wrapRequestSerializer((r: any) => r.method)(fakeReq)).toBe('POST')
     expect(wrapResponseSerializer((r: any) => r.headers)(fakeRes)).toEqual({ b: 2 })
+  })
+})
+
+describe('turning the default error serializer off', () => {
+  // pino's documented way: a serializer given as undefined or null is no serializer.
+  const scenarios: Array<[string, (factory: any, sink: object) => void]> = [
+    ['err: undefined at the root', (factory, sink) => factory({ ...quiet, serializers: { err: undefined } }, sink).error(new Error('plain'))],
+    ['err: null at the root', (factory, sink) => factory({ ...quiet, serializers: { err: null } }, sink).error({ err: new Error('under err') }, 'm')],
+    ['err: null with another errorKey', (factory, sink) => factory({ ...quiet, errorKey: 'e', serializers: { err: null } }, sink).error(new Error('e'))],
+    ['err: null in a child', (factory, sink) => factory(quiet, sink).child({}, { serializers: { err: null } }).error(new Error('child'))],
+    ['a child keeps the parent\'s other serializers', (factory, sink) =>
+      factory({ ...quiet, serializers: { user: (u: any) => u.id } }, sink).child({}, { serializers: { err: undefined } }).error({ err: new Error('x'), user: { id: 7 } })],
+  ]
+  for (const [title, scenario] of scenarios) {
+    it(`${title}: no throw, and the line pino writes`, () => {
+      const expected = createSink()
+      const actual = createSink()
+      scenario(pino, expected)
+      expect(() => scenario(logx, actual)).not.toThrow()
+      expect(actual.lines).toEqual(expected.lines)
+    })
+  }
+
+  it('the serializers in effect no longer list err', () => {
+    const logger: any = logx({ serializers: { err: null } } as any, createSink())
+    expect(Object.keys(logger[logx.symbols.serializersSym])).toEqual([])
+  })
+
+  it('anything else that is not a function is still refused, naming the key', () => {
+    expect(() => logx({ serializers: { err: 'no' as any } }, createSink())).toThrow('serializers.err: expected a function, or null to turn it off')
   })
 })

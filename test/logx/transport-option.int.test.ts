@@ -16,6 +16,25 @@ describe('the transport option', () => {
     expect(() => logger.error('after the crash')).not.toThrow()
   })
 
+  it('a target file that does not exist is a warning too, not a throw at logx()', async () => {
+    const missing = resolve(__dirname, '../fixtures/transports/no-such-target.js')
+    // Earlier tests' loggers may still warn: wait for the one about this target.
+    const warned = new Promise<Error & { code?: string }>((done) => {
+      const onWarning = (warning: Error & { code?: string }): void => {
+        if (!warning.message.includes('no-such-target.js')) return
+        process.off('warning', onWarning)
+        done(warning)
+      }
+      process.on('warning', onWarning)
+    })
+    let logger: ReturnType<typeof logx> | undefined
+    expect(() => (logger = logx({ transport: { target: missing } }))).not.toThrow()
+    const warning = await warned
+    expect(warning.code).toBe('LOGX_TRANSPORT_FAILED')
+    expect(warning.message).toMatch(/could not be loaded: Cannot find module/)
+    expect(() => logger?.info('still running')).not.toThrow()
+  })
+
   it('an error listener the app adds itself receives the error instead', async () => {
     const logger = logx({ transport: { target: fixture('crash-on-start.js') } })
     const stream = (logger as any)[logx.symbols.streamSym]

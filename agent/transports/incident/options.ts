@@ -1,5 +1,5 @@
-// logx-incident options: written (what users pass) -> normalized. Needs only the CRM webhooks.
-import type { ChannelInput } from '../../../alerts'
+// logx-incident options: written (what users pass) -> normalized. Needs only the CRM webhooks: it
+// sends nothing, and records every incident's notices on a recording channel the alert path adds.
 import { rejectUnknown } from '../shared/check'
 import { COMMON_KEYS, normalizeCommon, normalizeCrm, type CommonOptions, type CommonOptionsInput, type CrmOptions } from '../shared/common-options'
 
@@ -10,17 +10,13 @@ export type IncidentOptionsInput = Omit<CommonOptionsInput, 'messagingUrl' | 'ap
 export interface IncidentOptions {
   common: CommonOptions
   crm: CrmOptions
-  channel: ChannelInput
 }
 
 const KEYS = new Set([...COMMON_KEYS].filter((k) => k !== 'messagingUrl' && k !== 'apiKey' && k !== 'incident'))
 
 export function normalizeIncidentOptions(raw: unknown, env: NodeJS.ProcessEnv = process.env): IncidentOptions {
-  const { written, common } = normalizeCommon(TARGET, raw)
+  // No channel of its own: a rule without `notify` notifies none, and the recording channel hears every notice.
+  const { written, common } = normalizeCommon(TARGET, raw, [])
   rejectUnknown(TARGET, written, KEYS)
-  return {
-    common,
-    crm: normalizeCrm(TARGET, written, env),
-    channel: { type: 'incident', name: 'incident', ...(common.maxPerHour !== undefined ? { max_per_hour: common.maxPerHour } : {}) },
-  }
+  return { common, crm: normalizeCrm(TARGET, written, env) }
 }

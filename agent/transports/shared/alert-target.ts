@@ -1,142 +1,117 @@
-// The one shape of every alert target: lines in -> alert engine -> request builder -> outbox ->
-// sender. Each channel folder brings its adapter (a channel definition, a pure request builder and
-// a sender); this file wires them, drives the engine's clock, and shuts down in bounded time.
+// The stream adapter every alert target shares: a logx stream's bytes -> the one pre-filter ->
+// THE alert path of agent/delivery (engine, journaled outbox batch, channel sender, incident
+// recorder) -> and, at the end, a bounded drain. A channel folder brings only its options.
 //
 // Nothing here may throw into the logging path: a failing API, a bad line or a full disk is
-// reported on stderr and counted, and logging goes on.
+// reported on stderr (at most 20 lines per target) and counted, and logging goes on.
 import { Writable } from 'node:stream'
-import { createAlertEngine, lowestLevel, type ChannelInput, type Delivery } from '../../../alerts'
-import { createOutbox, type DeadLetter, type OutboxItem } from '../../outbox'
-import type { CommonOptions, CrmOptions } from './common-options'
+import type { AlertLine } from '../../../alerts'
+import type { ChannelConfig } from '../../config/types'
+import { toAlertLine } from '../../delivery/alert-line'
+import { createAlertPath, type AlertPath } from '../../delivery/alert-path'
+import { createCandidateFilter, type CandidateFilter } from '../../delivery/candidate-filter'
+import type { DeliveryLog } from '../../delivery/dispatcher'
+import { DeliveryError, DeliveryErrorCodes } from '../../delivery/errors'
+import { createStreamLines } from '../../delivery/stream-lines'
+import type { LineBatch } from '../../tail'
+import type { ApiOptions, CommonOptions, CrmOptions } from './common-options'
 import { asOptionError } from './common-options'
 import { TransportError, TransportErrorCodes } from './errors'
-import { incidentEvent, sentActivity, type IncidentEvent } from './incident-event'
-import { acquireRecorder, type IncidentRecorder } from './incident-recorder'
-import { createLineSplitter } from './line-splitter'
-import { mayBeCandidate } from './prefilter'
-
-/** One thing to send for a delivery: the outbox item kind and the JSON-safe request. */
-export interface OutgoingRequest {
-  kind: string
-  request: unknown
-  /** One line describing what was sent, for the CRM activity (never holds secrets). */
-  summary: string
-}
-
-export interface ChannelAdapter {
-  channel: ChannelInput
-  /** Pure: what to send for one delivery (nothing, one, or one per recipient). */
-  build(delivery: Delivery): OutgoingRequest[]
-  /** I/O: sends one request built above (keyed by its outbox item); throws MessagingApiError on failure. */
-  send(request: unknown, idempotencyKey: string): Promise<void>
-  close(): Promise<void>
-  /** Recording-only channels (logx-incident) turn a delivery straight into incident events. */
-  record?: (delivery: Delivery) => IncidentEvent['activity'][]
-}
 
 export interface AlertTargetSetup {
   target: string
   common: CommonOptions
+  /** The messaging API; undefined for logx-incident, which sends nothing. */
+  api: ApiOptions | undefined
   crm: CrmOptions | undefined
-  /** Strings that must never appear in a message (API key, token, lead URL). */
-  secrets: string[]
-  adapter: ChannelAdapter
+  /** The channel this target sends on; undefined for logx-incident, which records incident notes. */
+  channel: ChannelConfig | undefined
   now?: () => number
 }
 
-interface QueuedRequest {
-  request: unknown
-  incident?: IncidentEvent
+/** The target's side of the path's reports: warnings and errors on stderr, never a flood. */
+function reporter(target: string): { log: DeliveryLog; report(message: string): void } {
+  let reported = 0
+  const report = (message: string): void => {
+    if (reported++ < 20) process.stderr.write(`${target}: ${message}\n`)
+  }
+  return { report, log: { info: () => {}, warn: (_fields, message) => report(message), error: (_fields, message) => report(message) } }
 }
 
-function reporter(target: string): (message: string) => void {
-  let reported = 0
-  return (message) => {
-    // Enough to notice, never a flood on the app's stderr.
-    if (reported++ < 20) process.stderr.write(`${target}: ${message}\n`)
+/** The strings a target must keep out of every message. */
+export function secretsOf(values: (string | undefined)[]): string[] {
+  const out: string[] = []
+  for (const value of values) {
+    if (value === undefined) continue
+    out.push(value)
+    if (URL.canParse(value)) {
+      const { pathname, search } = new URL(value)
+      if (pathname.length > 1) out.push(pathname)
+      if (search.length > 1) out.push(search)
+    }
+  }
+  return out
+}
+
+function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): AlertPath {
+  const { target, common, api, crm, channel } = setup
+  const outboxPath = common.outboxPath
+  try {
+    return createAlertPath({
+      setup: {
+        // With a CRM, every incident of this target is recorded.
+        rules: crm === undefined ? common.rules : common.rules.map((rule) => ({ ...rule, incident: true })),
+        channels: channel === undefined ? [] : [channel],
+        silences: common.silences,
+        redact: common.redact,
+        secrets: secretsOf([api?.apiKey, crm?.activityToken, crm?.leadWebhook]),
+        incidentNotes: channel === undefined ? { maxPerHour: common.maxPerHour } : undefined,
+        maxIncidents: common.maxIncidents,
+      },
+      // Beside a journaled outbox, the incident state too: after a crash the app's worker keeps
+      // the daemon's promises (no re-page of what paged, pending incidents still fire).
+      statePath: outboxPath === undefined ? undefined : `${outboxPath}.incidents.json`,
+      outbox: { path: outboxPath, maxAttempts: common.maxAttempts, backoff: common.backoff },
+      api: api === undefined ? undefined : { baseUrl: api.messagingUrl, apiKey: api.apiKey },
+      crm,
+      timeoutMs: common.timeoutMs,
+      service: common.service,
+      log,
+      now,
+    })
+  } catch (err) {
+    if (!(err instanceof DeliveryError)) asOptionError(target, err)
+    const option = err.code === DeliveryErrorCodes.LEADS ? 'stateDir' : 'outbox'
+    const where = option === 'stateDir' ? crm?.stateDir : outboxPath
+    throw new TransportError(TransportErrorCodes.STATE, target, `options.${option}: cannot use ${where}: ${((err.cause as Error | undefined) ?? err).message}`, {
+      option,
+      cause: err,
+    })
+  }
+}
+
+/** Options normalized for a target: the channel it sends on (none: it records incidents only). */
+export interface NormalizedTargetOptions {
+  common: CommonOptions
+  api?: ApiOptions | undefined
+  crm: CrmOptions | undefined
+  channel?: ChannelConfig | undefined
+}
+
+/** A target module's default export: options in, the stream logx writes to out. */
+export function alertTarget(target: string, normalize: (raw: unknown) => NormalizedTargetOptions): (raw: unknown) => Promise<Writable> {
+  return async (raw) => {
+    const { common, api, crm, channel } = normalize(raw)
+    return startAlertTarget({ target, common, api, crm, channel })
   }
 }
 
 export function startAlertTarget(setup: AlertTargetSetup): Writable {
-  const { target, common, crm, adapter } = setup
+  const { common } = setup
   const now = setup.now ?? Date.now
-  const report = reporter(target)
-
-  let engine: ReturnType<typeof createAlertEngine>
-  try {
-    engine = createAlertEngine({
-      rules: common.rules,
-      silences: common.silences,
-      channels: [adapter.channel],
-      redact: common.redact,
-      secrets: setup.secrets,
-      maxIncidents: common.maxIncidents,
-      now: now(),
-    })
-  } catch (err) {
-    asOptionError(target, err)
-  }
-
-  let recorder: IncidentRecorder | undefined
-  if (crm !== undefined) {
-    try {
-      recorder = acquireRecorder(crm, { timeoutMs: common.timeoutMs, retry: common.retry })
-    } catch (err) {
-      throw new TransportError(TransportErrorCodes.STATE, target, `options.stateDir: cannot use ${crm.stateDir}: ${(err as Error).message}`, {
-        option: 'stateDir',
-        cause: err,
-      })
-    }
-  }
-
-  let outbox: ReturnType<typeof createOutbox>
-  try {
-    outbox = createOutbox({
-      path: common.outboxPath,
-      maxAttempts: common.maxAttempts,
-      backoff: common.backoff,
-      send,
-      onDead: (letter: DeadLetter) => report(`gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`),
-      onError: (err) => report(`outbox: ${err.message}`),
-    })
-  } catch (err) {
-    void recorder?.release()
-    throw new TransportError(TransportErrorCodes.STATE, target, `options.outbox: cannot use ${common.outboxPath}: ${(err as Error).message}`, {
-      option: 'outbox',
-      cause: err,
-    })
-  }
-
-  async function send(item: OutboxItem): Promise<void> {
-    if (item.kind === 'incident') {
-      if (recorder === undefined) return
-      const event = item.payload as IncidentEvent
-      // Keys for the CRM calls: a sent message's activity keeps its message's (see messageKey).
-      await recorder.record(event, event.messageKey ?? item.id)
-      return
-    }
-    const queued = item.payload as QueuedRequest
-    await adapter.send(queued.request, item.id)
-    // Recorded only once sent, and through the outbox, so the trail survives API hiccups too. The
-    // message is out whatever happens here: a failure must not make it look unsent (and resent).
-    const incident = queued.incident
-    if (incident !== undefined) guarded(() => outbox.enqueue('incident', { ...incident, messageKey: item.id }))
-  }
-
-  function enqueue(deliveries: Delivery[]): void {
-    for (const delivery of deliveries) {
-      if (adapter.record !== undefined) {
-        if (recorder === undefined) continue
-        for (const activity of adapter.record(delivery)) outbox.enqueue('incident', incidentEvent(delivery, activity, common.service))
-        continue
-      }
-      for (const out of adapter.build(delivery)) {
-        const queued: QueuedRequest = { request: out.request }
-        if (recorder !== undefined) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), common.service)
-        outbox.enqueue(out.kind, queued)
-      }
-    }
-  }
+  const { log, report } = reporter(setup.target)
+  const path = openPath(setup, log, now())
+  const { pipeline, dispatcher } = path
 
   function guarded(fn: () => void): void {
     try {
@@ -146,15 +121,25 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
     }
   }
 
-  const splitter = createLineSplitter()
-  const lowest = lowestLevel(engine.rules)
-  const onLine = (buf: Buffer, start: number, end: number): void => {
-    // Lines no rule can take (most of them, without a filter in front) are never decoded or parsed.
-    if (!mayBeCandidate(buf, start, end, lowest)) return
-    guarded(() => enqueue(engine.ingest(buf.toString('utf8', start, end), now(), common.source)))
+  const lines = createStreamLines()
+  let filter: CandidateFilter | undefined
+  let filterLevel = NaN
+  const onBatch = (batch: LineBatch): void => {
+    const lowest = pipeline.lowestLevel()
+    if (lowest !== filterLevel) {
+      filter = createCandidateFilter(lowest)
+      filterLevel = lowest
+    }
+    // Lines no rule can take (most of them) are dropped on the bytes, never decoded or parsed.
+    const at = now()
+    for (const candidate of (filter as CandidateFilter)(batch).candidates) {
+      const { line } = toAlertLine(candidate.data.toString('utf8'), 'auto', common.source ?? '')
+      const sourced: AlertLine = common.source === undefined ? { ...line, source: undefined } : line
+      guarded(() => pipeline.ingest(sourced, at))
+    }
   }
 
-  const ticker = setInterval(() => guarded(() => enqueue(engine.tick(now()))), common.tickMs)
+  const ticker = setInterval(() => guarded(() => pipeline.tick(now())), common.tickMs)
   // The worker is kept alive by thread-stream; the tick must not keep anything else alive.
   ticker.unref()
 
@@ -163,23 +148,21 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
     if (closed) return
     closed = true
     clearInterval(ticker)
-    guarded(() => splitter.end(onLine))
-    guarded(() => enqueue(engine.flush(now())))
-    const result = await outbox.drain(common.drainTimeoutMs)
+    guarded(() => lines.end(onBatch))
+    guarded(() => pipeline.flush(now()))
+    const result = await dispatcher.drain(common.drainTimeoutMs)
     if (!result.drained) {
       report(
         `${result.pending} notification(s) not delivered within ${common.drainTimeoutMs} ms` +
           (common.outboxPath !== undefined ? '; kept in the outbox for the next start' : ''),
       )
     }
-    await outbox.close()
-    await adapter.close().catch(() => {})
-    await recorder?.release().catch(() => {})
+    await path.close()
   }
 
   return new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      guarded(() => splitter.push(chunk, onLine))
+      guarded(() => lines.push(chunk, onBatch))
       callback()
     },
     final(callback) {
@@ -204,29 +187,4 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
       )
     },
   })
-}
-
-/** The strings a target must keep out of every message. */
-export function secretsOf(values: (string | undefined)[]): string[] {
-  const out: string[] = []
-  for (const value of values) {
-    if (value === undefined) continue
-    out.push(value)
-    if (URL.canParse(value)) {
-      const { pathname, search } = new URL(value)
-      if (pathname.length > 1) out.push(pathname)
-      if (search.length > 1) out.push(search)
-    }
-  }
-  return out
-}
-
-/** Starts a target; when starting fails, what was opened for it is closed before the error goes on. */
-export async function withCleanup<T>(cleanup: () => Promise<void>, start: () => T): Promise<T> {
-  try {
-    return start()
-  } catch (err) {
-    await cleanup().catch(() => {})
-    throw err
-  }
 }

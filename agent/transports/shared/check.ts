@@ -33,6 +33,13 @@ export function optionalPositive(target: string, written: Written, key: string):
   return value
 }
 
+export function optionalPositiveInteger(target: string, written: Written, key: string): number | undefined {
+  const value = written[key]
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw optionError(target, key, 'expected a positive integer')
+  return value
+}
+
 export function stringList(target: string, written: Written, key: string, required: boolean): string[] | undefined {
   const value = written[key]
   if (value === undefined) {

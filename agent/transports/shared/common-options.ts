@@ -1,15 +1,34 @@
 // Options every alert target shares: rules, silences, redaction, budget, outbox, timing, the
 // messaging API and, optionally, the CRM (lead per incident). Written type in, normalized type out;
-// every error names the option.
-import { AlertsError, normalizeRules, normalizeSilence, type RuleInput, type SilenceInput } from '../../../alerts'
-import type { RetryPolicy } from '../../messaging'
-import { asObject, optionalPositive, optionalString, stringList, type Written } from './check'
+// every error names the option. `rules` and `silences` are the YAML config's, read by the same
+// normalizer (agent/config), so they come out as the same RuleConfig and SilenceConfig.
+import { AlertsError } from '../../../alerts'
+import type { RuleConfig, SilenceConfig } from '../../config/types'
+import { emitDeprecation } from '../../config/deprecation'
+import { channelOptionKeys, readAlertOptions, readChannelOptions, type OptionsRead, type OptionWarning } from '../../config/target-options'
+import type { ChannelConfig, ChannelType } from '../../config/types'
+import type { RuleInput, SilenceInput } from '../../config/written-types'
+import { checkUrl } from '../../config/value-checks'
+import { asObject, optionalPositive, optionalPositiveInteger, optionalString, rejectUnknown, stringList, type Written } from './check'
 import { fromEnv } from './env'
-import { optionError } from './errors'
+import { optionError, TransportWarningCodes } from './errors'
+
+/** A rule as a target takes it: the YAML's keys, and (deprecated, still read) the targets' earlier ones. */
+export interface TargetRuleInput extends RuleInput {
+  /** @deprecated write `message` ("/pattern/flags"). */
+  msg?: string | { regex: string; flags?: string }
+  /** @deprecated write `match` (where a "/pattern/flags" value is a regular expression). */
+  fields?: Record<string, string | number | boolean | null | { regex: string; flags?: string } | { equals: unknown }>
+  /** @deprecated write `notify`. */
+  channels?: string | string[]
+  /** @deprecated write `notify` (the first notice) and `escalate: [{ after, notify }]`. */
+  escalation?: { after?: string | number; channels: string | string[] }[]
+}
 
 export interface CommonOptionsInput {
-  /** Alert rules (see alerts/README.md); default: error and fatal lines. */
-  rules?: RuleInput[]
+  /** Alert rules, as in the YAML config (agent/config/README.md); default: error and fatal lines. */
+  rules?: TargetRuleInput[]
+  /** Silences, as in the YAML config. */
   silences?: SilenceInput[]
   /** Dot paths censored before anything is rendered or recorded. */
   redact?: string[]
@@ -28,8 +47,8 @@ export interface CommonOptionsInput {
   maxIncidents?: number
   /** Per-attempt HTTP timeout; default 10 000. */
   timeoutMs?: number
-  /** HTTP-level retries of the messaging client (see agent/messaging/README.md). */
-  retry?: Partial<RetryPolicy>
+  /** @deprecated Ignored: the outbox retries (`retryDelayMs`, `maxRetryDelayMs`, `maxAttempts`). */
+  retry?: Record<string, unknown>
   /** Outbox attempts before a dead letter; default: no limit (retried until 6 hours old). */
   maxAttempts?: number
   retryDelayMs?: number
@@ -64,8 +83,9 @@ export interface CrmOptions {
 }
 
 export interface CommonOptions {
-  rules: RuleInput[] | undefined
-  silences: SilenceInput[] | undefined
+  /** Normalized as the YAML's are; none written: the default rule (error and fatal lines). */
+  rules: RuleConfig[]
+  silences: SilenceConfig[]
   redact: string[]
   maxPerHour: number | undefined
   outboxPath: string | undefined
@@ -75,47 +95,50 @@ export interface CommonOptions {
   service: string | undefined
   maxIncidents: number | undefined
   timeoutMs: number | undefined
-  retry: Partial<RetryPolicy> | undefined
   maxAttempts: number | undefined
   backoff: { minDelayMs?: number; maxDelayMs?: number }
 }
 
-/** Re-raises a domain error as an option error: `rules[0].level` is the option path. */
+/** Re-raises an engine error (alerts/' AlertsError) as an option error: `rules[1].name` is the option path. */
 export function asOptionError(target: string, err: unknown): never {
   if (err instanceof AlertsError) throw optionError(target, err.path, err.message.slice(err.path.length + 2), err)
   throw err
 }
 
-export function normalizeCommon(target: string, raw: unknown): { written: Written; common: CommonOptions } {
-  const written = asObject(target, raw)
-  let rules: RuleInput[] | undefined
-  if (written.rules !== undefined) {
-    try {
-      normalizeRules(written.rules)
-    } catch (err) {
-      asOptionError(target, err)
-    }
-    rules = written.rules as RuleInput[]
-  }
-  let silences: SilenceInput[] | undefined
-  if (written.silences !== undefined) {
-    if (!Array.isArray(written.silences)) throw optionError(target, 'silences', 'expected a list')
-    written.silences.forEach((s: unknown, i: number) => {
-      try {
-        normalizeSilence(s, 0, 'check', `silences[${i}]`)
-      } catch (err) {
-        asOptionError(target, err)
-      }
-    })
-    silences = written.silences as SilenceInput[]
-  }
+/** Where a target's deprecation warnings go: once per text, naming the target and the option. */
+export function warnings(target: string): (warning: OptionWarning) => void {
+  return (w) => emitDeprecation(w.code, `${target}: options.${w.path}: ${w.message}`)
+}
+
+/** The value read, or the first problem as the target's option error. */
+export function readOrThrow<T>(target: string, read: OptionsRead<T>): T {
+  if (read.ok) return read.value
+  const [first] = read.problems
+  const more = read.problems.length > 1 ? ` (and ${read.problems.length - 1} more problem(s))` : ''
+  throw optionError(target, first?.path ?? '(root)', `${first?.message ?? 'invalid'}${more}`)
+}
+
+/** `retry` was the messaging client's; the outbox retries now. Still accepted, never used. */
+function ignoreRetry(target: string, written: Written): void {
   const retry = written.retry
-  if (retry !== undefined && (typeof retry !== 'object' || retry === null)) throw optionError(target, 'retry', 'expected an object')
+  if (retry === undefined) return
+  if (typeof retry !== 'object' || retry === null) throw optionError(target, 'retry', 'expected an object')
+  emitDeprecation(
+    TransportWarningCodes.RETRY_OPTION,
+    `${target}: options.retry: is deprecated and ignored: the outbox retries (retryDelayMs, maxRetryDelayMs, maxAttempts)`,
+  )
+}
+
+/** `channels`: the target's own channel names, which a rule without `notify` notifies. */
+export function normalizeCommon(target: string, raw: unknown, channels: readonly string[]): { written: Written; common: CommonOptions } {
+  const written = asObject(target, raw)
+  const { rules, silences } = readOrThrow(target, readAlertOptions(written, channels, warnings(target)))
+  ignoreRetry(target, written)
   const common: CommonOptions = {
     rules,
     silences,
     redact: stringList(target, written, 'redact', false) ?? [],
-    maxPerHour: optionalPositive(target, written, 'maxPerHour'),
+    maxPerHour: optionalPositiveInteger(target, written, 'maxPerHour'),
     outboxPath: optionalString(target, written, 'outbox'),
     drainTimeoutMs: optionalPositive(target, written, 'drainTimeoutMs') ?? 5000,
     tickMs: optionalPositive(target, written, 'tickMs') ?? 1000,
@@ -123,7 +146,6 @@ export function normalizeCommon(target: string, raw: unknown): { written: Writte
     service: optionalString(target, written, 'service'),
     maxIncidents: optionalPositive(target, written, 'maxIncidents'),
     timeoutMs: optionalPositive(target, written, 'timeoutMs'),
-    retry: retry as Partial<RetryPolicy> | undefined,
     maxAttempts: optionalPositive(target, written, 'maxAttempts'),
     backoff: {
       ...(written.retryDelayMs !== undefined ? { minDelayMs: optionalPositive(target, written, 'retryDelayMs') } : {}),
@@ -135,8 +157,9 @@ export function normalizeCommon(target: string, raw: unknown): { written: Writte
 
 function url(target: string, option: string, value: unknown, env: string): string {
   if (value === undefined) throw optionError(target, option, `is required (or set ${env})`)
-  if (typeof value !== 'string' || !URL.canParse(value)) throw optionError(target, option, 'expected an absolute URL')
-  return value
+  const problem = typeof value === 'string' ? checkUrl(value) : 'expected an http(s) URL'
+  if (problem !== undefined) throw optionError(target, option, problem)
+  return value as string
 }
 
 function secret(target: string, option: string, value: unknown, env: string): string {
@@ -166,4 +189,30 @@ export function optionalCrm(target: string, written: Written, env: NodeJS.Proces
   if (written.incident === undefined || written.incident === false) return undefined
   if (written.incident !== true) throw optionError(target, 'incident', 'expected true or false')
   return normalizeCrm(target, written, env)
+}
+
+/** A channel target's options normalized: `channel` is the channel the YAML would give, named after its type. */
+export interface ChannelTargetOptions<T extends ChannelType> {
+  common: CommonOptions
+  api: ApiOptions
+  crm: CrmOptions | undefined
+  channel: Extract<ChannelConfig, { type: T }>
+}
+
+/**
+ * The options of the target sending on a channel of `type`: the common ones, the YAML channel's
+ * keys spelt as options, the messaging API and, with `incident: true`, the CRM.
+ */
+export function normalizeChannelTarget<T extends ChannelType>(target: string, type: T, raw: unknown, env: NodeJS.ProcessEnv): ChannelTargetOptions<T> {
+  const { written, common } = normalizeCommon(target, raw, [type])
+  rejectUnknown(target, written, new Set([...COMMON_KEYS, ...channelOptionKeys(type)]))
+  const channel = readOrThrow(target, readChannelOptions(type, written, common.maxPerHour, warnings(target)))
+  const api = normalizeApi(target, written, env)
+  const crm = optionalCrm(target, written, env)
+  // As in the YAML, recording a rule's incidents needs a CRM: here, the target's own.
+  const recorded = common.rules.findIndex((rule) => rule.incident)
+  if (crm === undefined && recorded !== -1) {
+    throw optionError(target, `rules[${recorded}].incident`, 'needs the incident option (with leadWebhook, activityWebhook and activityToken)')
+  }
+  return { common, api, crm, channel: channel as Extract<ChannelConfig, { type: T }> }
 }

@@ -10,6 +10,15 @@ export const TransportErrorCodes = {
 
 export type TransportErrorCode = (typeof TransportErrorCodes)[keyof typeof TransportErrorCodes]
 
+/**
+ * Codes of the deprecation warnings (`process.emitWarning`) a target's options give; stable, never
+ * reused. Rule keys and forms have theirs in agent/config (`LOGX_DEP_RULE_KEY`, `LOGX_DEP_VALUE_FORM`).
+ */
+export const TransportWarningCodes = {
+  /** `retry` (the messaging client's retries) is accepted and ignored: the outbox retries. */
+  RETRY_OPTION: 'LOGX_DEP_RETRY_OPTION',
+} as const
+
 const brand = Symbol.for('logx.transport.error')
 
 export class TransportError extends Error {

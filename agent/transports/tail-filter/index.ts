@@ -1,12 +1,13 @@
 // logx-tail-filter: a transform step for pipelines. It passes on only the lines some rule selects,
-// annotated with that rule, and decides on the bytes first: a line below every rule's level is
-// dropped without being decoded or parsed.
+// annotated with that rule, and decides on the bytes first, with the agent's own pre-filter: a
+// line below every rule's level is dropped without being decoded or parsed.
 import { Transform } from 'node:stream'
 import { lowestLevel, parseLine, selectRule } from '../../../alerts'
-import { createLineSplitter } from '../shared/line-splitter'
+import { createCandidateFilter } from '../../delivery/candidate-filter'
+import { createStreamLines } from '../../delivery/stream-lines'
+import type { LineBatch } from '../../tail'
 import { annotateLine } from './annotate'
 import { normalizeTailFilterOptions } from './options'
-import { mayBeCandidate } from '../shared/prefilter'
 
 export type { TailFilterOptionsInput } from './options'
 
@@ -18,20 +19,22 @@ export interface TailFilterStats {
 
 export function createTailFilter(raw: unknown): Transform & { stats(): TailFilterStats } {
   const options = normalizeTailFilterOptions(raw)
-  const lowest = lowestLevel(options.rules)
-  const splitter = createLineSplitter()
+  const filter = createCandidateFilter(lowestLevel(options.rules))
+  const lines = createStreamLines()
   const stats: TailFilterStats = { lines: 0, candidates: 0, passed: 0 }
   let out: string[] = []
 
-  const onLine = (buf: Buffer, start: number, end: number): void => {
-    stats.lines++
-    if (!mayBeCandidate(buf, start, end, lowest)) return
-    stats.candidates++
-    const line = parseLine(buf.toString('utf8', start, end), options.source)
-    const rule = selectRule(options.rules, line)
-    if (rule === undefined) return
-    stats.passed++
-    out.push(options.annotate ? annotateLine(line, rule.name) : line.raw)
+  const onBatch = (batch: LineBatch): void => {
+    stats.lines += batch.lineCount
+    for (const candidate of filter(batch).candidates) {
+      if (candidate.data.length === 0) continue
+      stats.candidates++
+      const line = parseLine(candidate.data.toString('utf8'), options.source)
+      const rule = selectRule(options.rules, line)
+      if (rule === undefined) continue
+      stats.passed++
+      out.push(options.annotate ? annotateLine(line, rule.name) : line.raw)
+    }
   }
 
   function take(): string | undefined {
@@ -44,14 +47,14 @@ export function createTailFilter(raw: unknown): Transform & { stats(): TailFilte
   const transform = new Transform({
     transform(chunk: Buffer | string, _encoding, callback) {
       try {
-        splitter.push(chunk, onLine)
+        lines.push(chunk, onBatch)
       } catch {
         // A line that breaks the filter is dropped, never the stream.
       }
       callback(null, take())
     },
     flush(callback) {
-      splitter.end(onLine)
+      lines.end(onBatch)
       callback(null, take())
     },
   })

@@ -1,14 +1,16 @@
-// logx-tail-filter options: written (what users pass) -> normalized.
-import { normalizeRules, type Rule, type RuleInput } from '../../../alerts'
+// logx-tail-filter options: written (what users pass) -> normalized. Its `rules` are the YAML
+// config's, read by the same normalizer (agent/config), then compiled for matching.
+import { compileRules, type Rule } from '../../../alerts'
+import { readAlertOptions } from '../../config/target-options'
 import { asObject, optionalString, rejectUnknown } from '../shared/check'
-import { asOptionError } from '../shared/common-options'
+import { asOptionError, readOrThrow, warnings, type TargetRuleInput } from '../shared/common-options'
 import { optionError } from '../shared/errors'
 
 export const TARGET = 'logx-tail-filter'
 
 export interface TailFilterOptionsInput {
   /** Rules deciding what passes; default: error and fatal lines. */
-  rules?: RuleInput[]
+  rules?: TargetRuleInput[]
   /** Source name matched by rules' `source`. */
   source?: string
   /** Add `"logx_rule": "<name>"` to each passed line; default true. */
@@ -26,12 +28,14 @@ const KEYS = new Set(['rules', 'source', 'annotate'])
 export function normalizeTailFilterOptions(raw: unknown): TailFilterOptions {
   const written = asObject(TARGET, raw)
   rejectUnknown(TARGET, written, KEYS)
-  let rules: Rule[] = []
+  // Only `rules` is read (a tail filter has no silences); it notifies nothing, so no channel either.
+  const { rules } = readOrThrow(TARGET, readAlertOptions({ rules: written.rules }, [], warnings(TARGET)))
+  let compiled: Rule[] = []
   try {
-    rules = normalizeRules(written.rules)
+    compiled = compileRules(rules)
   } catch (err) {
     asOptionError(TARGET, err)
   }
   if (written.annotate !== undefined && typeof written.annotate !== 'boolean') throw optionError(TARGET, 'annotate', 'expected true or false')
-  return { rules, source: optionalString(TARGET, written, 'source'), annotate: written.annotate !== false }
+  return { rules: compiled, source: optionalString(TARGET, written, 'source'), annotate: written.annotate !== false }
 }

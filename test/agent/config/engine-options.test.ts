@@ -2,14 +2,16 @@
 // error line becomes the deliveries the rules promise.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createAlertEngine } from '../../../alerts'
-import { loadAgentConfig, parseAgentConfig, toAlertEngineOptions } from '../../../agent/config'
+import { createAlertEngine, type AlertEngineOptions } from '../../../alerts'
+import { engineOptionsOf, loadAgentConfig, parseAgentConfig, type AgentConfig } from '../../../agent/config'
 import { fakeSecretFile, repoRoot, testEnv } from './helpers'
 
 const options = { env: testEnv, cwd: '/srv/app', readSecretFile: fakeSecretFile }
 const line = (record: Record<string, unknown>): string => JSON.stringify({ time: 0, ...record })
+const toAlertEngineOptions = (config: AgentConfig, now: number): AlertEngineOptions =>
+  engineOptionsOf({ ...config, secrets: config.secrets.map((s) => s.reveal()) }, now)
 
-describe('toAlertEngineOptions', () => {
+describe('engineOptionsOf', () => {
   it('config/agent.yaml: an error line reaches the chat channel and SMS after group_wait', async () => {
     const config = await loadAgentConfig(join(repoRoot, 'config/agent.yaml'), options)
     const t0 = Date.parse('2026-11-22T10:00:00Z')
@@ -25,17 +27,18 @@ describe('toAlertEngineOptions', () => {
     const t0 = Date.parse('2026-11-22T10:00:00Z')
     const engineOptions = toAlertEngineOptions(config, t0)
     expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme'])
-    expect(engineOptions.rules?.[0]).toMatchObject({
-      name: 'api-timeouts',
-      fields: { 'err.type': { regex: 'Timeout|ECONNREFUSED', flags: '' } },
-      escalation: [
-        { after: 0, channels: ['team-chat', 'oncall-sms'] },
-        { after: 600_000, channels: ['oncall-call'] },
-        { after: 3_600_000, channels: ['ops-mail'] },
-      ],
-    })
+    // The normalized rules, channels and silences themselves: nothing written back and read again.
+    expect(engineOptions.rules).toBe(config.rules)
+    expect(engineOptions.channels).toBe(config.channels)
+    expect(engineOptions.silences).toBe(config.silences)
     const engine = createAlertEngine(engineOptions)
     expect(engine.rules.map((r) => r.name)).toEqual(['api-timeouts', 'worker-crash-loop', 'everything-else'])
+    expect(engine.rules[0]?.match.map((m) => m.kind === 'regex' && m.regex)).toEqual([/Timeout|ECONNREFUSED/])
+    expect(engine.rules[0]?.escalation.map((s) => [s.afterMs, s.channels])).toEqual([
+      [0, ['team-chat', 'oncall-sms']],
+      [600_000, ['oncall-call']],
+      [3_600_000, ['ops-mail']],
+    ])
     engine.ingest(line({ level: 50, msg: 'upstream timed out', err: { type: 'TimeoutError' } }), t0, 'api')
     const first = engine.tick(t0 + 10_000)
     expect(first.map((d) => d.notice.channel).sort()).toEqual(['oncall-sms', 'team-chat'])
@@ -71,5 +74,21 @@ describe('toAlertEngineOptions', () => {
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual(['3:10 redact[0]'])
+  })
+
+  it('takes a recording channel beside the config\'s: it hears every notice, whatever the rule notifies', () => {
+    const yaml = [
+      'sources: [{ name: app, paths: ./logs/*.log }]',
+      'channels: { sms: { type: sms, numbers: [919800000001] }, mail: { type: mail, from: a@example.com, to: b@example.com } }',
+      'rules: [{ name: db, notify: mail, incident: true }]',
+    ].join('\n')
+    const result = parseAgentConfig(yaml, 'agent.yaml', options)
+    if (!result.ok) throw new Error(JSON.stringify(result.problems))
+    const { config } = result
+    const engine = createAlertEngine(
+      engineOptionsOf({ ...config, channels: [...config.channels, { type: 'incident', name: 'logx.incident' }], secrets: [], maxIncidents: 5 }, 0),
+    )
+    const sent = engine.ingest(line({ level: 50, msg: 'db down' }), 0, 'app')
+    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([['logx.incident', 'incident'], ['mail', 'mail']])
   })
 })

@@ -20,7 +20,7 @@ const written = {
     resolve_after: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true,
   } satisfies KeysOf<RuleInput>,
   escalate: { after: true, notify: true } satisfies KeysOf<EscalationInput>,
-  silence: { matchers: true, starts_at: true, ends_at: true, comment: true } satisfies KeysOf<SilenceInput>,
+  silence: { id: true, matchers: true, starts_at: true, ends_at: true, comment: true } satisfies KeysOf<SilenceInput>,
   sms: { type: true, numbers: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true } satisfies KeysOf<Variant<'sms'>>,
   chat: { type: true, numbers: true, template_id: true, variables: true, attachment: true, max_per_hour: true } satisfies KeysOf<Variant<'chat'>>,
   mail: { type: true, from: true, to: true, subject: true, format: true, max_per_hour: true } satisfies KeysOf<Variant<'mail'>>,

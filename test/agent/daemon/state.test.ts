@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DaemonError } from '../../../agent/daemon/errors'
-import { createIncidentState } from '../../../agent/daemon/incident-state'
+import { createIncidentState } from '../../../agent/delivery/incident-state'
 import { acquireInstanceLock } from '../../../agent/daemon/instance-lock'
 import { renderMetrics } from '../../../agent/daemon/metrics-server'
 
@@ -55,20 +55,20 @@ describe('incident state', () => {
 
   it('remembers pending and paged incidents across instances', () => {
     const dir = tempDir()
-    const first = createIncidentState(dir)
+    const first = createIncidentState(join(dir, 'incidents.json'))
     first.observe('a', pending('{"msg":"a"}'), 1000)
     first.observe('b', pending('{"msg":"b"}'), 1000)
     first.notified('b', 'r', 2000)
-    const second = createIncidentState(dir)
+    const second = createIncidentState(join(dir, 'incidents.json'))
     expect(second.pending().map((p) => p.raw)).toEqual(['{"msg":"a"}'])
     expect(second.paged('b')).toMatchObject({ rule: 'r', notifiedAt: 2000 })
     second.resolved('b')
-    expect(createIncidentState(dir).paged('b')).toBeUndefined()
+    expect(createIncidentState(join(dir, 'incidents.json')).paged('b')).toBeUndefined()
   })
 
   it('forgets paged incidents quiet for resolve_after and pending ones past their window', () => {
     const dir = tempDir()
-    const state = createIncidentState(dir)
+    const state = createIncidentState(join(dir, 'incidents.json'))
     state.observe('a', pending('x'), 1000)
     state.notified('b', 'r', 1000)
     state.observe('b', pending('y'), 5000)
@@ -76,7 +76,7 @@ describe('incident state', () => {
     expect(state.expire(6000, () => ({ pagedMs: 1000, pendingMs: 10_000 }))).toEqual(['b'])
     state.expire(11_000, () => ({ pagedMs: 1000, pendingMs: 10_000 }))
     state.save()
-    expect(createIncidentState(dir).size).toEqual({ paged: 0, pending: 0 })
+    expect(createIncidentState(join(dir, 'incidents.json')).size).toEqual({ paged: 0, pending: 0 })
   })
 })
 

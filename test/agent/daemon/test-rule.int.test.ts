@@ -91,6 +91,15 @@ rules:
     expect(run.output()).toContain('Dry run: nothing was sent.')
   })
 
+  it('selects what run would: a level key that is not first, spaced, or given twice (JSON keeps the last)', async () => {
+    const odd = join(ws.logs, 'odd.log')
+    writeFileSync(odd, ['{"msg":"spaced","level" : 50}', '{"level":30,"msg":"twice","level":50}', '{"level":30,"msg":"fine"}', ''].join('\n'))
+    const run = spawnAgent(['test-rule', ws.config, odd, '--rule', 'errors', '--json'])
+    expect(await run.exited).toBe(0)
+    const report = JSON.parse(run.output()) as Report
+    expect(report.matches.map((m) => [m.line, m.rule])).toEqual([[1, 'errors'], [2, 'errors']])
+  })
+
   it('rejects an unknown rule and a missing file with exit 2', async () => {
     const unknown = spawnAgent(['test-rule', ws.config, log, '--rule', 'nope'])
     expect(await unknown.exited).toBe(2)

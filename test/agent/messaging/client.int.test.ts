@@ -24,8 +24,6 @@ import { caught } from './helpers'
 
 const API_KEY = 'sk-live-9f8e7d6c5b4a'
 const TOKEN = 'tok-3a2b1c0d'
-// Tiny, fixed backoff: retries are exercised without slowing the suite.
-const FAST_RETRY = { retries: 3, minDelayMs: 1, maxDelayMs: 2 }
 
 let sandbox: Sandbox
 let client: MessagingClient
@@ -36,7 +34,7 @@ async function faults(...list: Fault[]): Promise<void> {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ apiKey: API_KEY, activityToken: TOKEN })
-  client = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY, retry: FAST_RETRY, timeoutMs: 5000 })
+  client = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY, timeoutMs: 5000 })
 })
 
 afterEach(() => {
@@ -99,7 +97,6 @@ describe('every operation against the sandbox', () => {
       leadWebhookUrl: sandbox.info.leadWebhookUrl,
       activityWebhookUrl: sandbox.info.activityWebhookUrl,
       activityToken: TOKEN,
-      retry: FAST_RETRY,
     })
     try {
       const lead = await hooks.createLead({ name: 'api-gateway incident', email: 'oncall@example.com', otherFields: { service: 'api' } })
@@ -126,7 +123,6 @@ describe('every operation against the sandbox', () => {
       leadWebhookUrl: sandbox.info.leadWebhookUrl,
       activityWebhookUrl: sandbox.info.activityWebhookUrl,
       activityToken: TOKEN,
-      retry: FAST_RETRY,
     })
     try {
       const keyed = await hooks.createLead({ name: 'keyed incident' }, { idempotencyKey: 'item-42:lead' })
@@ -174,7 +170,7 @@ describe('paging', () => {
 
 describe('error classes', () => {
   it('401 for a wrong key is a permanent auth error', async () => {
-    const wrong = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: 'not-the-key', retry: FAST_RETRY })
+    const wrong = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: 'not-the-key' })
     const err = await caught(wrong.sendSms({ numbers: [1], text: 'x' }))
     await wrong.close()
     expect(err).toBeInstanceOf(MessagingAuthError)
@@ -223,7 +219,7 @@ describe('error classes', () => {
     expect(err.message).toContain('provider rejected')
   })
 
-  it('a truncated JSON or HTML 200 is malformed and ambiguous: a send is not repeated', async () => {
+  it('a truncated JSON or HTML 200 is malformed, recoverable and ambiguous, and is not repeated by the client', async () => {
     await faults({ kind: 'malformed', body: 'truncated-json', route: 'send_sms' })
     const before = sandbox.store.count('sms')
     const err = await caught(client.sendSms({ numbers: [1], text: 'x' }))
@@ -231,144 +227,161 @@ describe('error classes', () => {
     expect(err).toMatchObject({ recoverable: true, ambiguous: true, attempts: 1 })
     expect(err.rawBody).toBe('{"status":"success","data":{"id":"')
     expect(sandbox.store.count('sms')).toBe(before + 1)
-    // A read is safe to repeat: the HTML page is retried past.
+    // A read too: one failure, handed back; asking again is the caller's call, and then it works.
     await faults({ kind: 'malformed', body: 'html', route: 'mail_record', times: 1 })
-    expect(Array.isArray((await client.listMailRecords()).records)).toBe(true)
+    expect(await caught(client.listMailRecords())).toMatchObject({ code: MessagingErrorCodes.MALFORMED_RESPONSE, recoverable: true, attempts: 1 })
     expect(sandbox.faults.list()).toEqual([])
+    expect(Array.isArray((await client.listMailRecords()).records)).toBe(true)
   })
 
   it('a listing without records is malformed; an unknown instance is not found; bad paging is caught early', async () => {
     await faults({ kind: 'malformed', body: 'empty-json', route: 'obd_record' })
-    const empty = await caught(client.listObdRecords({}, { retry: { retries: 0 } }))
+    const empty = await caught(client.listObdRecords())
     expect(empty).toBeInstanceOf(MessagingMalformedResponseError)
-    expect(empty).toMatchObject({ operation: 'obd_record', attempts: 1 })
+    expect(empty).toMatchObject({ operation: 'obd_record', recoverable: true, attempts: 1 })
     const missing = await caught(client.getChatGroups({ instanceId: 'no-such-instance' }))
     expect(missing).toMatchObject({ code: MessagingErrorCodes.NOT_FOUND, field: 'instance_id' })
     const iterator = client.iterateSmsRecords({ perPage: 500 })
     expect(await caught(iterator.next())).toMatchObject({ code: MessagingErrorCodes.VALIDATION, field: 'per_page' })
   })
 
-  it('5xx is recoverable: a read is retried until it succeeds', async () => {
+  it('5xx is one recoverable failure: reported at once, not retried, and seen by the debug hook', async () => {
     await faults({ kind: 'error', status: 500, route: 'sms_record', times: 2 })
     const events: DebugEvent[] = []
-    const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY, retry: FAST_RETRY, onDebug: (e) => events.push(e) })
-    await c.listSmsRecords()
+    const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY, onDebug: (e) => events.push(e) })
+    const err = await caught(c.listSmsRecords())
     await c.close()
-    expect(events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.code)).toEqual([
-      MessagingErrorCodes.SERVER,
-      MessagingErrorCodes.SERVER,
-    ])
+    expect(err).toBeInstanceOf(MessagingServerError)
+    expect(err).toMatchObject({ code: MessagingErrorCodes.SERVER, status: 500, recoverable: true, attempts: 1 })
+    // One request went out: the fault has one of its two firings left.
+    expect(sandbox.faults.list()).toMatchObject([{ times: 1 }])
+    expect(events.map((e) => e.type)).toEqual(['request', 'response', 'failure'])
+    expect(events[2]).toMatchObject({ type: 'failure', code: MessagingErrorCodes.SERVER, recoverable: true, retryAfterMs: undefined })
   })
 
-  it('a 500 after a send is ambiguous: not retried unless the caller opts in', async () => {
+  it('a 500 after a send is ambiguous: the far end may have acted', async () => {
     await faults({ kind: 'error', status: 500, route: 'send_sms', times: 1 })
     const err = await caught(client.sendSms({ numbers: [1], text: 'x' }))
     expect(err).toBeInstanceOf(MessagingServerError)
     expect(err).toMatchObject({ status: 500, recoverable: true, ambiguous: true, attempts: 1 })
-    await faults({ kind: 'error', status: 502, route: 'send_sms', times: 1 })
-    const ok = await client.sendSms({ numbers: [1], text: 'x' }, { retry: { retryAmbiguousSends: true } })
-    expect(ok.attempts).toBe(2)
   })
 
-  it('503 means "not processed": a send is retried', async () => {
+  it('503 means "not processed": recoverable and not ambiguous, with its Retry-After when sent', async () => {
     await faults({ kind: 'error', status: 503, route: 'send_sms', times: 2 })
-    const ok = await client.sendSms({ numbers: [1], text: 'x' })
-    expect(ok.attempts).toBe(3)
-  })
-
-  it('429 honours Retry-After and is retried, sends included', async () => {
-    await faults({ kind: 'rate-limit', retryAfterSeconds: 0, route: 'send_sms', times: 1 })
-    const ok = await client.sendSms({ numbers: [1], text: 'x' })
-    expect(ok.attempts).toBe(2)
-  })
-
-  it('429 with a Retry-After beyond the cap is returned, not waited for', async () => {
-    await faults({ kind: 'rate-limit', retryAfterSeconds: 120, route: 'send_sms' })
     const err = await caught(client.sendSms({ numbers: [1], text: 'x' }))
-    expect(err).toBeInstanceOf(MessagingRateLimitError)
-    expect(err).toMatchObject({ status: 429, retryAfterMs: 120_000, recoverable: true, attempts: 1 })
+    expect(err).toMatchObject({ code: MessagingErrorCodes.SERVER, status: 503, recoverable: true, ambiguous: false, attempts: 1 })
+    expect(sandbox.faults.list()).toMatchObject([{ times: 1 }])
   })
 
-  it('gives up after the configured retries with the last error', async () => {
-    await faults({ kind: 'error', status: 503, route: 'sms_record' })
-    const err = await caught(client.listSmsRecords({}, { retry: { retries: 2 } }))
-    expect(err).toMatchObject({ code: MessagingErrorCodes.SERVER, status: 503, attempts: 3 })
+  it('429 reports its Retry-After to the caller and does not wait it out', async () => {
+    await faults({ kind: 'rate-limit', retryAfterSeconds: 120, route: 'send_sms', times: 1 })
+    const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY })
+    const before = sandbox.store.count('sms')
+    const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
+    expect(err).toBeInstanceOf(MessagingRateLimitError)
+    expect(err).toMatchObject({ status: 429, retryAfterMs: 120_000, recoverable: true, ambiguous: false, attempts: 1 })
+    expect(sandbox.faults.list()).toEqual([])
+
+    // Until the wait is over, this client sends that operation nothing, whoever calls: the error
+    // says how long is left. Other operations are not held.
+    const held = await caught(c.sendSms({ numbers: [1], text: 'x' }))
+    expect(held).toBeInstanceOf(MessagingRateLimitError)
+    expect(held).toMatchObject({ code: MessagingErrorCodes.RETRY_AFTER, recoverable: true, ambiguous: false, attempts: 0 })
+    expect(held.retryAfterMs).toBeGreaterThan(0)
+    expect(held.retryAfterMs).toBeLessThanOrEqual(120_000)
+    expect(sandbox.store.count('sms')).toBe(before)
+    expect((await c.sendMail({ from: 'a@b.c', to: 'd@e.f', subject: 's', message: 'm' })).status).toBe('delivered')
+    await c.close()
+  })
+
+  it('a Retry-After that has passed holds nothing back', async () => {
+    await faults({ kind: 'rate-limit', retryAfterSeconds: 0, route: 'send_sms', times: 1 })
+    const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY })
+    expect(await caught(c.sendSms({ numbers: [1], text: 'x' }))).toMatchObject({ code: MessagingErrorCodes.RATE_LIMITED, retryAfterMs: 0 })
+    expect((await c.sendSms({ numbers: [1], text: 'x' })).status).toBe('delivered')
+    await c.close()
+  })
+})
+
+describe('paging, when a page fails', () => {
+  it('a failed page ends the iteration with that one failure and its Retry-After; earlier pages were yielded', async () => {
+    await fetch(`${sandbox.info.controlUrl}reset`, { method: 'POST' })
+    for (let i = 0; i < 5; i++) await client.sendSms({ numbers: [15550100 + i], text: `failing page ${i}` })
+    const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY })
+    const iterator = c.iterateSmsRecords({ perPage: 2 })
+    const first = [await iterator.next(), await iterator.next()]
+    expect(first.map((r) => !r.done && r.value.sms)).toEqual(['failing page 4', 'failing page 3'])
+    // The next record needs page 2, which the server refuses once.
+    await faults({ kind: 'rate-limit', retryAfterSeconds: 2, route: 'sms_record', times: 1 })
+    const err = await caught(iterator.next())
+    expect(err).toMatchObject({ code: MessagingErrorCodes.RATE_LIMITED, retryAfterMs: 2000, recoverable: true, attempts: 1 })
+    expect(sandbox.faults.list()).toEqual([])
+    expect((await iterator.next()).done).toBe(true)
+    await c.close()
+    // Starting again from the failed page (once the wait is over: here, another client) picks up where it stopped.
+    const rest: string[] = []
+    for await (const r of client.iterateSmsRecords({ perPage: 2, page: 2 })) rest.push(r.sms)
+    expect(rest).toEqual(['failing page 2', 'failing page 1', 'failing page 0'])
   })
 })
 
 describe('network failures, timeouts, cancellation', () => {
-  it('a dropped connection is a recoverable network error; reads are retried', async () => {
+  it('a dropped connection is one recoverable network error, for a read too', async () => {
     await faults({ kind: 'drop', route: 'chat_record', times: 1 })
-    const page = await client.listChatRecords()
-    expect(Array.isArray(page.records)).toBe(true)
+    const err = await caught(client.listChatRecords())
+    expect(err).toBeInstanceOf(MessagingNetworkError)
+    expect(err).toMatchObject({ recoverable: true, attempts: 1 })
+    expect(Array.isArray((await client.listChatRecords()).records)).toBe(true)
   })
 
-  it('a drop after the send was stored is not retried (it would duplicate) unless opted in', async () => {
+  it('a drop after the send was stored is ambiguous: reported once, stored once', async () => {
     await faults({ kind: 'drop', phase: 'after', route: 'send_sms', times: 1 })
     const before = sandbox.store.count('sms')
     const err = await caught(client.sendSms({ numbers: [1], text: 'dropped' }))
     expect(err).toBeInstanceOf(MessagingNetworkError)
     expect(err).toMatchObject({ recoverable: true, ambiguous: true, attempts: 1 })
     expect(sandbox.store.count('sms')).toBe(before + 1)
-
-    await faults({ kind: 'drop', phase: 'after', route: 'send_sms', times: 1 })
-    const ok = await client.sendSms({ numbers: [1], text: 'dropped' }, { retry: { retryAmbiguousSends: true } })
-    expect(ok.attempts).toBe(2)
-    // The price of opting in: the far end got it twice.
-    expect(sandbox.store.count('sms')).toBe(before + 3)
   })
 
-  it('connection refused is not ambiguous: even a send is retried, then reported', async () => {
+  it('connection refused is recoverable and not ambiguous: the request never left', async () => {
     const closed = createServer()
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
     const port = (closed.address() as AddressInfo).port
     await new Promise<void>((r) => closed.close(() => r()))
-    const c = createMessagingClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY, retry: { ...FAST_RETRY, retries: 2 } })
+    const c = createMessagingClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingNetworkError)
-    expect(err).toMatchObject({ ambiguous: false, recoverable: true, attempts: 3 })
+    expect(err).toMatchObject({ ambiguous: false, recoverable: true, attempts: 1 })
     expect(err.message).toContain('ECONNREFUSED')
   })
 
-  it('times out per attempt', async () => {
+  it('times out once, per call', async () => {
     await faults({ kind: 'latency', ms: 1000, route: 'sms_record' })
-    const err = await caught(client.listSmsRecords({}, { timeoutMs: 50, retry: { retries: 1 } }))
+    const err = await caught(client.listSmsRecords({}, { timeoutMs: 50 }))
     expect(err).toBeInstanceOf(MessagingTimeoutError)
-    expect(err).toMatchObject({ code: MessagingErrorCodes.TIMEOUT, recoverable: true, attempts: 2 })
+    expect(err).toMatchObject({ code: MessagingErrorCodes.TIMEOUT, recoverable: true, attempts: 1 })
   })
 
-  it('an AbortSignal cancels the call, including backoff waits', async () => {
+  it('an AbortSignal cancels the call; one already aborted sends nothing', async () => {
     await faults({ kind: 'latency', ms: 1000, route: 'send_mail' })
     const controller = new AbortController()
-    const events: DebugEvent[] = []
     const c = createMessagingClient({
       baseUrl: sandbox.info.baseUrl,
       apiKey: API_KEY,
       onDebug: (e) => {
-        events.push(e)
         if (e.type === 'request') controller.abort()
       },
     })
     const err = await caught(c.sendMail({ from: 'a@b.c', to: 'd@e.f', subject: 's', message: 'm' }, { signal: controller.signal }))
     expect(err).toBeInstanceOf(MessagingAbortedError)
-    expect(err.recoverable).toBe(false)
+    expect(err).toMatchObject({ recoverable: false, ambiguous: true, attempts: 1 })
 
-    await faults({ kind: 'error', status: 503, route: 'sms_record' })
-    const c2 = new AbortController()
-    const waiting = createMessagingClient({
-      baseUrl: sandbox.info.baseUrl,
-      apiKey: API_KEY,
-      retry: { minDelayMs: 60_000, maxDelayMs: 60_000 },
-      // Abort once the first attempt failed and the minute-long backoff has begun.
-      onDebug: (e) => {
-        if (e.type === 'retry') setImmediate(() => c2.abort())
-      },
-    })
-    const err2 = await caught(waiting.listSmsRecords({}, { signal: c2.signal }))
-    expect(err2).toBeInstanceOf(MessagingAbortedError)
-    expect(err2.attempts).toBe(1)
-    await waiting.close()
+    const before = sandbox.store.count('sms')
+    const early = await caught(c.sendSms({ numbers: [1], text: 'x' }, { signal: AbortSignal.abort() }))
+    expect(early).toBeInstanceOf(MessagingAbortedError)
+    expect(early).toMatchObject({ recoverable: false, attempts: 0 })
+    expect(sandbox.store.count('sms')).toBe(before)
     await c.close()
   })
 })
@@ -421,7 +434,7 @@ describe('wire details and secret hygiene', () => {
 
   it('a text 200 that reads as an error is rejected', async () => {
     reply = { status: 200, type: 'text/plain', body: 'ERROR: invalid number' }
-    const c = createMessagingClient({ baseUrl: echoUrl, apiKey: API_KEY, retry: FAST_RETRY })
+    const c = createMessagingClient({ baseUrl: echoUrl, apiKey: API_KEY })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingRejectedError)
@@ -434,12 +447,11 @@ describe('wire details and secret hygiene', () => {
     const onDebug = (e: DebugEvent): void => {
       events.push(e)
     }
-    const c = createMessagingClient({ baseUrl: echoUrl, apiKey: API_KEY, retry: FAST_RETRY, onDebug })
+    const c = createMessagingClient({ baseUrl: echoUrl, apiKey: API_KEY, onDebug })
     const hooks = createLeadWebhookClient({
       leadWebhookUrl: `${echoUrl}/hooks/acct-77f3e1c9a`,
       activityWebhookUrl: `${echoUrl}/activity`,
       activityToken: TOKEN,
-      retry: FAST_RETRY,
       onDebug,
     })
     seen.length = 0

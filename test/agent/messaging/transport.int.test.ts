@@ -22,7 +22,6 @@ import { MAX_RESPONSE_BYTES } from '../../../agent/messaging/http-call'
 import { caught } from './helpers'
 
 const API_KEY = 'sk-live-transport-1'
-const FAST_RETRY = { retries: 2, minDelayMs: 1, maxDelayMs: 2 }
 const fixtures = join(__dirname, '..', '..', 'fixtures', 'messaging')
 const cert = readFileSync(join(fixtures, 'test-server.crt'))
 const key = readFileSync(join(fixtures, 'test-server.key'))
@@ -77,13 +76,14 @@ const ok: Handler = (_req, res) => {
 describe('https', () => {
   it('an https: URL is spoken over TLS: a self-signed server is refused by default and reached with its CA', async () => {
     const server = await startServer('https', ok)
-    const plain = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, retry: FAST_RETRY })
+    const plain = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY })
     const refused = await caught(plain.sendSms({ numbers: [1], text: 'x' }))
     await plain.close()
     expect(refused).toBeInstanceOf(MessagingNetworkError)
     expect(refused.message).toMatch(/SELF_SIGNED/)
-    // The handshake failed before any request could be written: not ambiguous, so a send is retried.
-    expect(refused).toMatchObject({ ambiguous: false, attempts: 3 })
+    // The handshake failed before any request could be written: not ambiguous, so the caller may
+    // send again without risking a duplicate. One attempt: the client does not retry.
+    expect(refused).toMatchObject({ ambiguous: false, recoverable: true, attempts: 1 })
     expect(server.seen).toHaveLength(0)
 
     const agent = new HttpsAgent({ ca: cert, keepAlive: true })
@@ -100,42 +100,42 @@ describe('https', () => {
     expect(new Set(server.seen.map((s) => s.port)).size).toBe(1)
   })
 
-  it('an agent for the other protocol is an option error: nothing is sent, nothing retried', async () => {
+  it('an agent for the other protocol is an option error: nothing is sent, and it is not recoverable', async () => {
     const server = await startServer('https', ok)
     const agent = new HttpAgent({ keepAlive: true })
     cleanups.push(() => agent.destroy())
-    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, agent, retry: FAST_RETRY })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, agent })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingOptionError)
-    expect(err).toMatchObject({ code: MessagingErrorCodes.INVALID_OPTION, attempts: 1 })
+    expect(err).toMatchObject({ code: MessagingErrorCodes.INVALID_OPTION, recoverable: false, attempts: 1 })
     expect(server.seen).toHaveLength(0)
   })
 })
 
 describe('what a failure says about the far end', () => {
-  it('a timeout before the connection was open is not ambiguous: a send is retried', async () => {
+  it('a timeout before the connection was open is not ambiguous: the caller may send again', async () => {
     // Accepts TCP and never answers the TLS handshake: the request can never be written.
     const mute = createNetServer(() => {})
     const sockets = new Set<Socket>()
     let accepted = 0
     mute.on('connection', () => accepted++)
     const port = await listen(mute, sockets)
-    const c = createMessagingClient({ baseUrl: `https://127.0.0.1:${port}`, apiKey: API_KEY, retry: FAST_RETRY, timeoutMs: 100 })
+    const c = createMessagingClient({ baseUrl: `https://127.0.0.1:${port}`, apiKey: API_KEY, timeoutMs: 100 })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingTimeoutError)
-    expect(err).toMatchObject({ ambiguous: false, recoverable: true, attempts: 3 })
-    expect(accepted).toBe(3)
+    expect(err).toMatchObject({ ambiguous: false, recoverable: true, attempts: 1 })
+    expect(accepted).toBe(1)
   })
 
-  it('a timeout after the request went out is ambiguous: a send is not repeated', async () => {
+  it('a timeout after the request went out is ambiguous: the far end may have acted', async () => {
     const server = await startServer('http', () => {})
-    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, retry: FAST_RETRY, timeoutMs: 100 })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 100 })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingTimeoutError)
-    expect(err).toMatchObject({ ambiguous: true, attempts: 1 })
+    expect(err).toMatchObject({ ambiguous: true, recoverable: true, attempts: 1 })
     expect(server.seen).toHaveLength(1)
   })
 
@@ -144,11 +144,26 @@ describe('what a failure says about the far end', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
       res.write('{"status":"succ', () => res.destroy())
     })
-    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, retry: FAST_RETRY })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY })
     const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     await c.close()
     expect(err).toBeInstanceOf(MessagingNetworkError)
     expect(err).toMatchObject({ ambiguous: true, recoverable: true, attempts: 1 })
+    expect(server.seen).toHaveLength(1)
+  })
+})
+
+describe('one attempt per call', () => {
+  it('makes one request and reports a 503 with its Retry-After (retrying is the outbox\'s)', async () => {
+    const server = await startServer('http', (_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '7' })
+      res.end('{"status":"error","error":"maintenance"}')
+    })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY })
+    const err = await caught(c.sendSms({ numbers: [1], text: 'x' }))
+    await c.close()
+    expect(err).toBeInstanceOf(MessagingServerError)
+    expect(err).toMatchObject({ status: 503, recoverable: true, ambiguous: false, retryAfterMs: 7000, attempts: 1 })
     expect(server.seen).toHaveLength(1)
   })
 })
@@ -163,16 +178,16 @@ describe('response bodies', () => {
       res.writeHead(status, { 'content-type': 'text/plain' })
       res.end(huge)
     })
-    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, retry: FAST_RETRY })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY })
     const malformed = await caught(c.listSmsRecords())
     expect(malformed).toBeInstanceOf(MessagingMalformedResponseError)
     expect(malformed).toMatchObject({ status: 200, recoverable: false, attempts: 1 })
     expect(malformed.rawBody?.length).toBeLessThan(10_000)
 
     status = 500
-    const failed = await caught(c.listSmsRecords({}, { retry: { retries: 0 } }))
+    const failed = await caught(c.listSmsRecords())
     expect(failed).toBeInstanceOf(MessagingServerError)
-    expect(failed).toMatchObject({ status: 500, attempts: 1 })
+    expect(failed).toMatchObject({ status: 500, recoverable: true, attempts: 1 })
 
     status = 0
     const sent = await c.sendSms({ numbers: [1], text: 'x' })
@@ -190,7 +205,7 @@ describe('close()', () => {
       release = () => ok(req, res)
       arrived()
     })
-    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY, retry: FAST_RETRY })
+    const c = createMessagingClient({ baseUrl: server.url, apiKey: API_KEY })
     const underway = c.sendSms({ numbers: [1], text: 'x' })
     await inServer
     let closed = false

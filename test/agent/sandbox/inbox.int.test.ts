@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLeadWebhookClient, createMessagingClient, type MessagingClient } from '../../../agent/messaging'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
-
-// Debian's chromium, installed by .ci/run.
-const CHROMIUM = '/usr/bin/chromium'
+import { launchChromium, type LaunchedChromium } from '../../helpers/browser'
 
 let sandbox: Sandbox
 let client: MessagingClient
-let context: BrowserContext
+let browser: LaunchedChromium | undefined
 let page: Page
-let profileDir: string
 
 async function visibleItems(): Promise<{ kind: string | null; text: string }[]> {
   return page.locator('li.message').evaluateAll((items) =>
@@ -39,31 +33,17 @@ beforeAll(async () => {
   await client.sendSms({ numbers: [15550101], text: 'second sms: <b>not markup</b>' })
   await hooks.close()
 
-  profileDir = mkdtempSync(join(tmpdir(), 'logx-inbox-chromium-'))
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
-  page = context.pages()[0] ?? (await context.newPage())
+  browser = await launchChromium()
+  page = browser.page
   await page.goto(sandbox.info.inboxUrl)
   // Both the initial load and the live stream are up: nothing is missed after this point.
   await page.locator('body[data-loaded="true"][data-live="true"]').waitFor()
 }, 60_000)
 
 afterAll(async () => {
-  await context?.close()
+  await browser?.close()
   await client?.close()
   await sandbox?.close()
-  if (profileDir !== undefined) rmSync(profileDir, { recursive: true, force: true })
 })
 
 describe('web inbox', () => {

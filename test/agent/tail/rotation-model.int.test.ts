@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createTailer } from '../../../agent/tail'
-import { HEAD_BYTES } from '../../../agent/tail/fingerprint'
+import { HEAD_BYTES } from '../../../agent/tail/file-identity'
 import { collect, expectEachOnceInOrder, makeTempDir, numbered, waitFor } from './helpers'
 
 // Model test: random sequences of appends, half-written lines, rename-and-create and

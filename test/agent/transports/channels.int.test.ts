@@ -93,7 +93,7 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     const logger = logx({
       transport: {
         target: 'logx-sms-alert',
-        options: { messagingUrl: 'http://127.0.0.1:9', apiKey: 'k-secret', numbers: [919800000001], drainTimeoutMs: 300, retry: { retries: 0 } },
+        options: { messagingUrl: 'http://127.0.0.1:9', apiKey: 'k-secret', numbers: [919800000001], drainTimeoutMs: 300 },
       },
     })
     for (let i = 0; i < 1000; i++) expect(() => logger.error({ i }, `failure ${i}`)).not.toThrow()

@@ -74,7 +74,6 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
           numbers: [919800000003],
           rules: [{ group_by: ['job'] }],
           incident: true,
-          retry: { minDelayMs: 5, maxDelayMs: 20 },
           retryDelayMs: 10,
           maxRetryDelayMs: 50,
           maxAttempts: 30,
@@ -93,7 +92,7 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
 
   it('with a file outbox, an alert the API refused until exit is sent at the next start', async () => {
     const outbox = join(tmp, 'outbox', 'sms.jsonl')
-    const options = { ...apiOptions(ctx.sandbox), numbers: [919800000004], outbox, drainTimeoutMs: 300, retry: { retries: 0 } }
+    const options = { ...apiOptions(ctx.sandbox), numbers: [919800000004], outbox, drainTimeoutMs: 300 }
     await ctx.sandbox.fault({ kind: 'error', status: 503 })
     const first = logx({ transport: { target: 'logx-sms-alert', options } })
     first.error('payment provider unreachable')

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { annotateLine } from '../../../agent/transports/tail-filter/annotate'
 import { createTailFilter } from '../../../agent/transports/tail-filter'
-import { mayBeCandidate, peekLevel } from '../../../agent/transports/shared/prefilter'
 import { parseLine } from '../../../alerts'
-
-const peek = (text: string): number | undefined => {
-  const buf = Buffer.from(`xx${text}yy`)
-  return peekLevel(buf, 2, 2 + Buffer.byteLength(text))
-}
 
 async function run(options: unknown, chunks: string[]): Promise<string[]> {
   const filter = createTailFilter(options)
@@ -19,21 +13,18 @@ async function run(options: unknown, chunks: string[]): Promise<string[]> {
   return out.join('').split('\n').filter(Boolean)
 }
 
-describe('byte pre-filter', () => {
-  it('reads the level without parsing: first key, later key, string label, plain text', () => {
-    expect(peek('{"level":50,"msg":"x"}')).toBe(50)
-    expect(peek('{"time":1,"level":30,"msg":"x"}')).toBe(30)
-    expect(peek('{"level":"fatal","msg":"x"}')).toBe(60)
-    expect(peek('{"level": 40}')).toBe(40)
-    expect(peek('{"msg":"no level"}')).toBeUndefined()
-    expect(peek('[Sun Dec 04 04:47:44 2005] [error] mod_jk')).toBe(50)
-    expect(peek('plain words')).toBeUndefined()
-  })
-
-  it('says no below the lowest rule level', () => {
-    const buf = Buffer.from('{"level":40}')
-    expect(mayBeCandidate(buf, 0, buf.length, 50)).toBe(false)
-    expect(mayBeCandidate(buf, 0, buf.length, 40)).toBe(true)
+describe('byte pre-filter (the one the agent uses)', () => {
+  it('keeps what the full path selects, even in layouts the level is not first in', async () => {
+    const lines = [
+      '{"level":30,"msg":"fine"}',
+      '{"msg":"spaced key","level" : 50}',
+      '{"level":30,"msg":"last key wins","level":50}',
+      '{"time":1,"level":"fatal","msg":"label"}',
+      '[Sun Dec 04 04:47:44 2005] [error] mod_jk',
+      'plain words',
+    ]
+    const out = await run({ annotate: false }, [lines.join('\n') + '\n'])
+    expect(out).toEqual([lines[1], lines[2], lines[3], lines[4]])
   })
 })
 
@@ -78,7 +69,7 @@ describe('logx-tail-filter stream', () => {
   it('counts lines, candidates and passes', async () => {
     const filter = createTailFilter({ rules: [{ msg: 'db' }] })
     filter.resume()
-    filter.write('{"level":30}\n{"level":50,"msg":"db"}\n{"level":50,"msg":"web"}\n')
+    filter.write('{"level":30,"msg":"ok"}\n{"level":50,"msg":"db"}\n{"level":50,"msg":"web"}\n')
     expect(filter.stats()).toEqual({ lines: 3, candidates: 2, passed: 1 })
   })
 })

@@ -4,6 +4,7 @@
 // of one item (at-least-once: the agent died between the far end's answer and the journal's
 // 'done'), two keys for one step is the step done again by a new item (the agent forgot it had
 // paged, or that the incident had a lead): a defect.
+import { expect } from 'vitest'
 import type { SandboxRecord } from '../../agent/daemon/helpers'
 
 /** mulberry32: small, fast, seeded; [0, 1). */
@@ -125,4 +126,39 @@ export function countActivities(
     all.filter((e) => e.kind === 'activity').map((e) => ({ step: stepOf(e.record), key: e.record['idempotency_key'] })),
     incidents.flatMap((incident) => stepsPer.map((step) => `${incident} ${step}`)),
   )
+}
+
+/** What a crash drill found, for its row's notes: resends and re-creations of each kind, what is missing. */
+export function crashNotes(pages: KeyedCount, leads: KeyedCount, activities: KeyedCount): string {
+  return (
+    `duplicates: ${pages.resends} resends (same key), ${pages.repeats} re-pages (new key)` +
+    `; leads: missing ${leads.lost}, ${leads.resends} resends, ${leads.repeats} re-created` +
+    `; activities (${activities.expected}): missing ${activities.lost}, ${activities.resends} resends, ${activities.repeats} re-created, ${activities.unexpected} unexpected` +
+    (pages.repeated.length > 0 ? `; re-paged ${pages.repeated.join(', ')}` : '') +
+    (pages.missing.length > 0 ? `; never paged ${pages.missing.join(', ')}` : '') +
+    (leads.repeated.length > 0 ? `; leads re-created ${leads.repeated.join(', ')}` : '') +
+    (leads.missing.length > 0 ? `; no lead ${leads.missing.join(', ')}` : '') +
+    (activities.repeated.length > 0 ? `; activities re-created ${activities.repeated.join(', ')}` : '') +
+    (activities.missing.length > 0 ? `; activities missing ${activities.missing.join(', ')}` : '')
+  )
+}
+
+/**
+ * The promises of a crash drill: nothing lost, nothing done twice under a new key, every record
+ * keyed; resends (same key) bounded by `maxResends` for pages and by `maxCrmResends` for leads and activities.
+ */
+export function expectCrashPromises(pages: KeyedCount, leads: KeyedCount, activities: KeyedCount, maxResends: number, maxCrmResends: number): void {
+  expect(pages.unkeyed).toBe(0)
+  expect(pages.lost).toBe(0)
+  expect(pages.repeats).toBe(0)
+  expect(leads.unkeyed).toBe(0)
+  expect(leads.lost).toBe(0)
+  expect(leads.repeats).toBe(0)
+  expect(activities.unkeyed).toBe(0)
+  expect(activities.lost).toBe(0)
+  expect(activities.repeats).toBe(0)
+  expect(activities.unexpected).toBe(0)
+  expect(pages.resends).toBeLessThanOrEqual(maxResends)
+  expect(leads.resends).toBeLessThanOrEqual(maxCrmResends)
+  expect(activities.resends).toBeLessThanOrEqual(maxCrmResends)
 }

@@ -1,0 +1,76 @@
+// THE alert path: alert lines -> engine (with the incident state that outlives the process) ->
+// one journaled outbox batch per engine step -> one sender per channel -> incident recorder. The
+// daemon and every in-app target build it here, with the same promises after a crash: what the
+// outbox holds is sent at the next start, an incident that paged is not paged again, one waiting
+// out group_wait still fires. Only where the state lives differs (files, or memory for a target
+// that keeps none).
+import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
+import type { AlertSetup } from './alert-setup'
+import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOptions } from './dispatcher'
+import { DeliveryError, DeliveryErrorCodes } from './errors'
+import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './incident-recorder'
+import { createIncidentState, type IncidentState } from './incident-state'
+
+export interface AlertPathOptions {
+  setup: AlertSetup
+  /** The incident state file (`incidents.json`); undefined: memory. */
+  statePath: string | undefined
+  outbox: DispatcherOptions['outbox']
+  api: DispatcherOptions['api']
+  /** Records incidents as leads with activities. */
+  crm: CrmTarget | undefined
+  timeoutMs?: number | undefined
+  service?: string | undefined
+  log: DeliveryLog
+  now: number
+}
+
+export interface AlertPath {
+  readonly pipeline: AlertPipeline
+  readonly dispatcher: Dispatcher
+  close(): Promise<void>
+}
+
+function failure(code: DeliveryError['code'], what: string, err: unknown): DeliveryError {
+  return new DeliveryError(code, `cannot use ${what}: ${(err as Error).message}`, { cause: err })
+}
+
+export function createAlertPath(options: AlertPathOptions): AlertPath {
+  let state: IncidentState
+  try {
+    state = createIncidentState(options.statePath)
+  } catch (err) {
+    throw err instanceof DeliveryError ? err : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
+  }
+  let recorder: IncidentRecorder | undefined
+  if (options.crm !== undefined) {
+    try {
+      recorder = acquireRecorder(options.crm, { timeoutMs: options.timeoutMs })
+    } catch (err) {
+      throw failure(DeliveryErrorCodes.LEADS, options.crm.stateDir ?? 'the lead map', err)
+    }
+  }
+  let dispatcher: Dispatcher
+  try {
+    dispatcher = createDispatcher({
+      outbox: options.outbox,
+      api: options.api,
+      timeoutMs: options.timeoutMs,
+      recorder,
+      channels: options.setup.channels,
+      service: options.service,
+      log: options.log,
+    })
+  } catch (err) {
+    void recorder?.release()
+    throw failure(DeliveryErrorCodes.OUTBOX, options.outbox.path ?? 'the outbox', err)
+  }
+  // A crash between journaling a page and recording it in the incident state: the page is in the
+  // outbox (it will go out), so the incident has paged. Recorded before any line is read again,
+  // so the lines behind it do not page it a second time.
+  for (const page of dispatcher.queuedPages()) {
+    if (state.paged(page.key) === undefined) state.notified(page.key, page.rule, page.at)
+  }
+  const pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now })
+  return { pipeline, dispatcher, close: () => dispatcher.close() }
+}

@@ -1,0 +1,195 @@
+// Deliveries -> one journaled outbox batch -> one sender per channel kind -> the incident recorder.
+// dispatch() journals synchronously, with one write for everything one engine step decided, so once
+// it returns the notifications survive a crash and the lines behind them may be committed; a SIGKILL
+// cannot keep a page and lose the note that opens its incident. A channel message is recorded on
+// the incident's lead only once it is sent (through the outbox too, so the trail survives API
+// hiccups). Every attempt is one call of the messaging client: the outbox owns retries.
+import type { Delivery } from '../../alerts'
+import type { ChannelConfig } from '../config/types'
+import { createMessagingClient, MessagingErrorCodes, type MessagingClient } from '../messaging'
+import { createOutbox, type DeadLetter, type Outbox, type OutboxItem, type OutboxOptions } from '../outbox'
+import { buildChannelRequests, isChannelKind, sendChannelRequest } from './channels'
+import { incidentActivities } from './incident-activities'
+import { incidentEvent, sentActivity, type IncidentEvent } from './incident-event'
+import type { IncidentRecorder } from './incident-recorder'
+
+/** The name of the recording channel added to the engine when incidents are recorded as notes. */
+export const INCIDENT_CHANNEL = 'logx.incident'
+
+/** Where the path reports what it does: the daemon's logger, or a target's bounded stderr reporter. */
+export interface DeliveryLog {
+  info(fields: Record<string, unknown>, message: string): void
+  warn(fields: Record<string, unknown>, message: string): void
+  error(fields: Record<string, unknown>, message: string): void
+}
+
+interface Queued {
+  request: unknown
+  incident?: IncidentEvent
+  /** The page this message is part of (firing, repeat, escalation), for recovery after a crash. */
+  page?: QueuedPage
+}
+
+/** An incident's notice as its messages carry it through the outbox. */
+export interface QueuedPage {
+  key: string
+  rule: string
+  at: number
+}
+
+export interface DispatcherStats {
+  /** By outbox item kind: sms, chat, mail, voice, incident (CRM records). */
+  sent: Record<string, number>
+  failed: Record<string, number>
+  retried: number
+  dead: number
+  depth: number
+  /** Of `depth`, the notifications waiting on disk only (the outbox's in-memory window is full). */
+  spilled?: number
+}
+
+export interface Dispatcher {
+  /** Journals what the deliveries need sent; `incidentRules` names the rules whose incidents are recorded. */
+  dispatch(deliveries: readonly Delivery[], incidentRules: ReadonlySet<string>): void
+  setChannels(channels: readonly ChannelConfig[]): void
+  /** Forgets the lead of an incident that ended without a resolve notice (its next firing opens a new one). */
+  closeLead(key: string): void
+  stats(): DispatcherStats
+  /**
+   * Pages whose messages wait in the outbox (in memory): at start, those of the previous run. The
+   * incident state is written just after the outbox: a crash in between leaves such a page
+   * unrecorded there, and the path records it from here before reading again.
+   */
+  queuedPages(): QueuedPage[]
+  drain(timeoutMs: number): Promise<{ drained: boolean; pending: number }>
+  /** fsyncs the outbox: call before a checkpoint commits the lines behind what was dispatched. */
+  sync(): void
+  close(): Promise<void>
+}
+
+export interface DispatcherOptions {
+  /** The outbox: its journal file (undefined: memory), window, age limit, attempts and backoff. */
+  outbox: Omit<OutboxOptions, 'send' | 'onDead' | 'onError'>
+  /** The messaging API; undefined when only incidents are recorded (logx-incident). */
+  api: { baseUrl: string; apiKey: string } | undefined
+  /** Per HTTP attempt. */
+  timeoutMs?: number | undefined
+  /** Records incidents on the CRM; the dispatcher releases it on close. */
+  recorder: IncidentRecorder | undefined
+  channels: readonly ChannelConfig[]
+  /** Recorded on leads; default: the line's `name` (or `service`) field. */
+  service?: string | undefined
+  log: DeliveryLog
+}
+
+function isPage(kind: Delivery['notice']['kind']): boolean {
+  return kind === 'firing' || kind === 'repeat' || kind === 'escalated'
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { log, recorder, service } = options
+  let channels = new Map(options.channels.map((c) => [c.name, c]))
+  const client: MessagingClient | undefined =
+    options.api === undefined
+      ? undefined
+      : createMessagingClient({ baseUrl: options.api.baseUrl, apiKey: options.api.apiKey, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
+  const sent: Record<string, number> = {}
+  const failed: Record<string, number> = {}
+
+  async function deliver(item: OutboxItem): Promise<void> {
+    if (item.kind === 'incident') {
+      const event = item.payload as IncidentEvent
+      // A sent message's activity keeps its message's key (see IncidentEvent.messageKey).
+      if (recorder !== undefined) await recorder.record(event, event.messageKey ?? item.id)
+      return
+    }
+    if (client === undefined || !isChannelKind(item.kind)) throw new TypeError(`no sender for outbox item kind ${item.kind}`)
+    const queued = item.payload as Queued
+    // The outbox item's id: every resend of this notification (retry, or again after a crash
+    // before the journal said done) carries the same key; a new notification never does.
+    await sendChannelRequest(client, item.kind, queued.request, item.id)
+    // The message is out whatever happens next: a failed journal write must not make it look unsent.
+    if (queued.incident !== undefined) {
+      try {
+        // Keyed by this message: if it is resent, its activity is recorded again under the same keys.
+        outbox.enqueue('incident', { ...queued.incident, messageKey: item.id })
+      } catch (err) {
+        log.error({ err, kind: item.kind }, 'could not queue the incident activity of a sent message')
+      }
+    }
+  }
+
+  const outbox: Outbox = createOutbox({
+    ...options.outbox,
+    async send(item) {
+      try {
+        await deliver(item)
+        sent[item.kind] = (sent[item.kind] ?? 0) + 1
+        log.info({ kind: item.kind, attempts: item.attempts }, 'notification sent')
+      } catch (err) {
+        // Refused before sending: the API asked this operation to wait; the outbox waits it out.
+        if ((err as { code?: unknown }).code === MessagingErrorCodes.RETRY_AFTER) throw err
+        failed[item.kind] = (failed[item.kind] ?? 0) + 1
+        log.warn({ kind: item.kind, attempts: item.attempts, code: (err as { code?: unknown }).code }, `notification failed: ${(err as Error).message}`)
+        throw err
+      }
+    },
+    onDead: (letter: DeadLetter) =>
+      log.error({ kind: letter.kind, attempts: letter.attempts, reason: letter.reason }, `gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`),
+    onError: (err) => log.error({ err }, `outbox journal failure: ${err.message}`),
+  })
+
+  function entriesOf(delivery: Delivery, incidentRules: ReadonlySet<string>, into: { kind: string; payload: unknown }[]): void {
+    const { notice } = delivery
+    const rule = notice.incident.rule
+    const recorded = recorder !== undefined && incidentRules.has(rule)
+    if (delivery.channelType === 'incident') {
+      if (!recorded) return
+      for (const activity of incidentActivities(delivery)) into.push({ kind: 'incident', payload: incidentEvent(delivery, activity, service) })
+      return
+    }
+    const channel = channels.get(notice.channel)
+    if (channel === undefined) return
+    const page = isPage(notice.kind) ? { key: notice.incident.key, rule, at: notice.at } : undefined
+    for (const out of buildChannelRequests(channel, delivery)) {
+      const queued: Queued = { request: out.request }
+      if (page !== undefined) queued.page = page
+      if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), service)
+      into.push({ kind: out.kind, payload: queued })
+    }
+  }
+
+  return {
+    dispatch(deliveries, incidentRules) {
+      if (deliveries.length === 0) return
+      const entries: { kind: string; payload: unknown }[] = []
+      for (const delivery of deliveries) entriesOf(delivery, incidentRules, entries)
+      if (entries.length > 0) outbox.enqueueAll(entries)
+    },
+    setChannels(next) {
+      channels = new Map(next.map((c) => [c.name, c]))
+    },
+    closeLead(key) {
+      recorder?.leads.markResolved(key)
+    },
+    stats() {
+      const s = outbox.stats()
+      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
+    },
+    queuedPages() {
+      const pages: QueuedPage[] = []
+      for (const item of outbox.pendingItems()) {
+        const page = (item.payload as Queued | undefined)?.page
+        if (item.kind !== 'incident' && page !== undefined) pages.push(page)
+      }
+      return pages
+    },
+    drain: (timeoutMs) => outbox.drain(timeoutMs),
+    sync: () => outbox.sync(),
+    async close() {
+      await outbox.close()
+      await client?.close().catch(() => {})
+      await recorder?.release().catch(() => {})
+    },
+  }
+}

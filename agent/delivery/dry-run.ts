@@ -1,0 +1,170 @@
+// `test-rule`'s engine: the same pre-filter, rules, channels and request builders as the running
+// agent, fed with batches of lines from files instead of the tailer, on a clock taken from the
+// lines' own `time` field (so group_wait, repeat and resolve act as they would have), with nothing
+// sent: every delivery is written down as the exact request each channel would get.
+import { censorLine, createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../alerts'
+import type { AgentConfig, LineFormat } from '../config/types'
+import type { LineBatch } from '../tail'
+import { toAlertLine } from './alert-line'
+import { engineOptionsOfSetup, incidentRulesOf, setupOfConfig } from './alert-setup'
+import { createCandidateFilter } from './candidate-filter'
+import { buildChannelRequests } from './channels'
+import { incidentActivities } from './incident-activities'
+import { lineIndexOf } from './stream-lines'
+
+export interface DryRunMatch {
+  file: string
+  line: number
+  rule: string
+  level: number | undefined
+  msg: string
+}
+
+export interface DryRunIncident {
+  key: string
+  rule: string
+  title: string
+  lines: number
+  firstSeen: string
+  lastSeen: string
+  /** Messages (one per channel) its notices produced. */
+  deliveries: number
+}
+
+export interface DryRunMessage {
+  at: string
+  kind: string
+  incident: string
+  channel: string
+  type: string
+  /** What the messaging API (or, for `incident`, the CRM webhooks) would receive. */
+  requests: unknown[]
+}
+
+export interface DryRunReport {
+  lines: number
+  matched: number
+  parseErrors: number
+  /** The first MAX_LISTED matches. */
+  matches: DryRunMatch[]
+  incidents: DryRunIncident[]
+  messages: DryRunMessage[]
+}
+
+export interface DryRun {
+  /** A batch of lines of `file`; its first line is line `firstLineNo` (1-based). */
+  batch(batch: LineBatch, file: string, firstLineNo: number, source: string | undefined, format: LineFormat): void
+  finish(): DryRunReport
+}
+
+export const MAX_LISTED = 1000
+const TICK_MS = 1000
+
+function lineTime(record: Record<string, unknown>): number | undefined {
+  const t = record.time ?? record.timestamp ?? record['@timestamp']
+  if (typeof t === 'number' && Number.isFinite(t)) return t < 1e11 ? t * 1000 : t
+  if (typeof t === 'string') {
+    const parsed = Date.parse(t)
+    return Number.isNaN(parsed) ? undefined : parsed
+  }
+  return undefined
+}
+
+/** The config is valid already; an unknown `ruleName` is the caller's to reject. */
+export function createDryRun(config: AgentConfig, ruleName: string | undefined, start: number): DryRun {
+  const rules = ruleName === undefined ? config.rules : config.rules.filter((r) => r.name === ruleName)
+  const setup = setupOfConfig({ ...config, rules }, [])
+  const options = engineOptionsOfSetup(setup, start)
+  const engine: AlertEngine = createAlertEngine(options)
+  // What is printed of a line is what the engine keeps of it: no secret, no redacted value.
+  const redact = options.redact ?? []
+  const secrets = options.secrets ?? []
+  const filter = createCandidateFilter(lowestLevel(engine.rules))
+  const channels = new Map(config.channels.map((c) => [c.name, c]))
+  const incidentRules = incidentRulesOf(setup)
+  const incidents = new Map<string, DryRunIncident>()
+  const report: DryRunReport = { lines: 0, matched: 0, parseErrors: 0, matches: [], incidents: [], messages: [] }
+  // The clock starts at the first line that carries a time; until then, at `start`.
+  let clock = start
+  let lastTick = start
+  let timed = false
+
+  function record(deliveries: readonly Delivery[]): void {
+    for (const delivery of deliveries) {
+      const { notice } = delivery
+      let requests: unknown[]
+      if (delivery.channelType === 'incident') {
+        if (!incidentRules.has(notice.incident.rule)) continue
+        requests = incidentActivities(delivery).map((activity) => ({ lead: notice.incident.title, activity }))
+      } else {
+        const channel = channels.get(notice.channel)
+        if (channel === undefined) continue
+        requests = buildChannelRequests(channel, delivery).map((out) => out.request)
+      }
+      const known = incidents.get(notice.incident.key)
+      if (known !== undefined) known.deliveries++
+      report.messages.push({
+        at: new Date(notice.at).toISOString(),
+        kind: notice.kind,
+        incident: notice.incident.key,
+        channel: delivery.channelType === 'incident' ? 'incident (CRM lead and activity)' : notice.channel,
+        type: delivery.channelType,
+        requests,
+      })
+    }
+  }
+
+  function advance(to: number): void {
+    if (!timed) {
+      timed = true
+      clock = to
+      lastTick = to
+      return
+    }
+    if (to <= clock) return
+    clock = to
+    if (clock - lastTick >= TICK_MS) {
+      lastTick = clock
+      record(engine.tick(clock))
+    }
+  }
+
+  function line(data: Buffer, file: string, lineNo: number, source: string | undefined, format: LineFormat): void {
+    const parsed = toAlertLine(data.toString('utf8'), format, source ?? '')
+    if (parsed.parseError && data[0] === 0x7b) report.parseErrors++
+    const line = source === undefined ? { ...parsed.line, source: undefined } : parsed.line
+    const at = lineTime(line.record)
+    if (at !== undefined) advance(at)
+    const rule = selectRule(engine.rules, line)
+    if (rule === undefined) return
+    report.matched++
+    const clean = censorLine(line, redact, secrets)
+    if (report.matches.length < MAX_LISTED) report.matches.push({ file, line: lineNo, rule: rule.name, level: line.level, msg: clean.msg.slice(0, 200) })
+    const key = fingerprint(rule, clean)
+    const seen = new Date(clock).toISOString()
+    let incident = incidents.get(key)
+    if (incident === undefined) {
+      const title = rule.title.render({ vars: { msg: clean.msg, rule: rule.name }, record: clean.record })
+      incident = { key, rule: rule.name, title, lines: 0, firstSeen: seen, lastSeen: seen, deliveries: 0 }
+      incidents.set(key, incident)
+    }
+    incident.lines++
+    incident.lastSeen = seen
+    record(engine.ingest(line, clock))
+  }
+
+  return {
+    batch(batch, file, firstLineNo, source, format) {
+      report.lines += batch.lineCount
+      // The running agent's pre-filter: test-rule selects exactly what `run` would.
+      const { candidates, notJson } = filter(batch)
+      if (format === 'json') report.parseErrors += notJson
+      for (const candidate of candidates) line(candidate.data, file, firstLineNo + lineIndexOf(batch, candidate.offset), source, format)
+    },
+    finish() {
+      record(engine.flush(clock))
+      report.incidents = [...incidents.values()]
+      return report
+    },
+  }
+}

@@ -1,0 +1,30 @@
+// Delivery errors with stable codes, never reused. Callers (the daemon's CLI, a target's start)
+// say where: the daemon exits 1 with the message, a target wraps it as an option error.
+
+export const DeliveryErrorCodes = {
+  /** A state file of the delivery path (incidents.json) cannot be read or written. */
+  STATE: 'LOGX_DELIVERY_ERR_STATE',
+  /** The outbox journal cannot be opened or replayed. */
+  OUTBOX: 'LOGX_DELIVERY_ERR_OUTBOX',
+  /** The fingerprint -> lead map (incident-leads.json) cannot be used. */
+  LEADS: 'LOGX_DELIVERY_ERR_LEADS',
+} as const
+
+export type DeliveryErrorCode = (typeof DeliveryErrorCodes)[keyof typeof DeliveryErrorCodes]
+
+const brand = Symbol.for('logx.delivery.error')
+
+export class DeliveryError extends Error {
+  readonly code: DeliveryErrorCode
+
+  constructor(code: DeliveryErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'DeliveryError'
+    this.code = code
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}

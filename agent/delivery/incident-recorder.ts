@@ -1,0 +1,118 @@
+// Applies incident events to the CRM: the first event of an incident creates its lead (name =
+// title; other_fields = service, host, rule, fingerprint, first seen, count), every event appends
+// its activity. Targets of one worker that point at the same CRM share one recorder, so an SMS
+// target and an incident target write to one lead per incident.
+//
+// Each call carries an `Idempotency-Key` derived from the event's key (`<key>:lead`,
+// `<key>:activity`): callers pass the id of the outbox item that holds the event, so a resend of
+// that item (a retry, or again after a crash before the journal said done) repeats the same keys,
+// and a different event never shares one.
+import { createLeadWebhookClient, type LeadWebhookClient } from '../messaging'
+import type { IncidentEvent } from './incident-event'
+import { createLeadMap, type LeadMap } from './lead-map'
+
+export interface IncidentRecorder {
+  /** `key`: the same for every resend of this event, unique to it (its outbox item's id). */
+  record(event: IncidentEvent, key: string): Promise<void>
+  readonly leads: LeadMap
+  release(): Promise<void>
+}
+
+interface Shared {
+  client: LeadWebhookClient
+  leads: LeadMap
+  /** One lead creation at a time per incident: two events of a new incident must not make two leads. */
+  locks: Map<string, Promise<unknown>>
+  users: number
+}
+
+const shared = new Map<string, Shared>()
+
+/** The CRM's webhooks, and where the fingerprint -> lead map is kept (memory without `stateDir`). */
+export interface CrmTarget {
+  leadWebhook: string
+  activityWebhook: string
+  activityToken: string
+  stateDir?: string | undefined
+}
+
+/** Per HTTP attempt (the outbox retries). */
+export interface RecorderConnection {
+  timeoutMs?: number | undefined
+}
+
+export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection = {}): IncidentRecorder {
+  const id = `${crm.leadWebhook}\u0000${crm.activityWebhook}\u0000${crm.stateDir ?? ''}`
+  let entry = shared.get(id)
+  if (entry === undefined) {
+    entry = {
+      client: createLeadWebhookClient({
+        leadWebhookUrl: crm.leadWebhook,
+        activityWebhookUrl: crm.activityWebhook,
+        activityToken: crm.activityToken,
+        ...(connection.timeoutMs !== undefined ? { timeoutMs: connection.timeoutMs } : {}),
+      }),
+      leads: createLeadMap(crm.stateDir),
+      locks: new Map(),
+      users: 0,
+    }
+    shared.set(id, entry)
+  }
+  const mine = entry
+  mine.users++
+  let released = false
+
+  async function leadFor(event: IncidentEvent, key: string): Promise<string> {
+    const known = mine.leads.get(event.key)
+    // A resolved incident's lead still takes late records; a new firing opens a new lead.
+    if (known !== undefined && !(known.resolved && event.kind === 'firing')) return known.leadId
+    const otherFields: Record<string, string> = {
+      rule: event.rule,
+      fingerprint: event.key,
+      first_seen: new Date(event.firstSeen).toISOString(),
+      count: String(event.count),
+    }
+    if (event.service !== undefined) otherFields.service = event.service
+    if (event.host !== undefined) otherFields.host = event.host
+    const { leadId } = await mine.client.createLead(
+      { name: event.title.slice(0, 200) || event.rule, otherFields },
+      { idempotencyKey: `${key}:lead` },
+    )
+    mine.leads.set(event.key, leadId)
+    return leadId
+  }
+
+  return {
+    leads: mine.leads,
+    async record(event, key) {
+      const previous = mine.locks.get(event.key) ?? Promise.resolve()
+      const run = previous.catch(() => {}).then(async () => {
+        const leadId = await leadFor(event, key)
+        await mine.client.addActivities(
+          {
+            leadId,
+            activities: [{ title: event.activity.title, date: new Date(event.at), type: event.activity.type, notes: event.activity.notes }],
+          },
+          { idempotencyKey: `${key}:activity` },
+        )
+        // A resolved incident is over: the next failure with this fingerprint is a new lead.
+        if (event.kind === 'resolved') mine.leads.markResolved(event.key)
+      })
+      mine.locks.set(event.key, run)
+      try {
+        await run
+      } finally {
+        if (mine.locks.get(event.key) === run) mine.locks.delete(event.key)
+      }
+    },
+    async release() {
+      if (released) return
+      released = true
+      mine.users--
+      if (mine.users === 0) {
+        shared.delete(id)
+        await mine.client.close()
+      }
+    },
+  }
+}

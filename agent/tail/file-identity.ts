@@ -1,0 +1,50 @@
+// A followed file's identity: device+inode (stable across renames while the file lives) plus its
+// first bytes, the head. The head tells a reused inode, or a file truncated and rewritten, from the
+// file being read, and recognises the copy a copy-and-truncate rotation leaves behind (another
+// inode, the same head). Not to be confused with an incident's fingerprint (alerts/fingerprint.ts).
+
+import { createHash } from 'node:crypto'
+import type { BigIntStats } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
+
+/** How many leading bytes the head holds once the file is that long. */
+export const HEAD_BYTES = 256
+/**
+ * A copy is matched to the file it copies by that file's head; while the file is shorter than
+ * HEAD_BYTES, by as many bytes as it has, but never fewer than this (a first log line is longer).
+ */
+export const MIN_COPY_MATCH_BYTES = 32
+
+/** `dev:ino`: a batch's and a status's `fileId`. */
+export function fileIdOf(stats: Pick<BigIntStats, 'dev' | 'ino'>): string {
+  return `${stats.dev}:${stats.ino}`
+}
+
+/** The first min(size, HEAD_BYTES) bytes of the file. */
+export async function readHead(handle: FileHandle, size: number): Promise<Buffer> {
+  const want = Math.min(size, HEAD_BYTES)
+  if (want <= 0) return Buffer.alloc(0)
+  const buffer = Buffer.alloc(want)
+  const { bytesRead } = await handle.read(buffer, 0, want, 0)
+  return buffer.subarray(0, bytesRead)
+}
+
+/** Checksum stored in checkpoints, so that log content never lands in the state directory. */
+export function hashHead(head: Buffer): string {
+  return createHash('sha256').update(head).digest('hex').slice(0, 32)
+}
+
+/** The file whose head we remember (`known`) still starts with those bytes (`current` may be longer). */
+export function headContinues(known: Buffer, current: Buffer): boolean {
+  return current.length >= known.length && current.subarray(0, known.length).equals(known)
+}
+
+/** Both heads are complete and equal: the two files began with the same HEAD_BYTES bytes. */
+export function sameFullHead(a: Buffer, b: Buffer): boolean {
+  return a.length === HEAD_BYTES && b.length === HEAD_BYTES && a.equals(b)
+}
+
+/** `candidate` begins with all of `original`'s known head, and that is enough bytes to tell a copy by. */
+export function startsLike(original: Buffer, candidate: Buffer): boolean {
+  return original.length >= MIN_COPY_MATCH_BYTES && headContinues(original, candidate)
+}

@@ -1,0 +1,66 @@
+// The standard time functions, side by side with pino's: the same fragments, the same shape for
+// isoTimeNano, and a replaced Date.now (as pino's tests and many apps' tests do) seen by every one.
+import { afterEach, describe, expect, it } from 'vitest'
+import pino from 'pino'
+import logx from 'logx'
+import { createSink } from '../helpers/sink'
+
+const realNow = Date.now
+const fixed = 1757512800123 // 2025-09-10T14:00:00.123Z
+
+afterEach(() => {
+  Date.now = realNow
+})
+
+describe('stdTimeFunctions', () => {
+  it('has every function pino has', () => {
+    expect(Object.keys(logx.stdTimeFunctions).sort()).toEqual(Object.keys(pino.stdTimeFunctions).sort())
+  })
+
+  it('epochTime, unixTime, isoTime and nullTime give pino\'s fragments under a replaced Date.now', () => {
+    Date.now = () => fixed
+    for (const name of ['epochTime', 'unixTime', 'isoTime', 'nullTime'] as const) {
+      expect(logx.stdTimeFunctions[name](), name).toBe(pino.stdTimeFunctions[name]())
+    }
+    expect(logx.stdTimeFunctions.isoTime()).toBe(',"time":"2025-09-10T14:00:00.123Z"')
+  })
+
+  it('a logger with isoTime writes the replaced time, as pino does', () => {
+    Date.now = () => fixed
+    const lines = [pino, logx].map((factory) => {
+      const sink = createSink()
+      ;(factory as any)({ base: null, timestamp: (factory as any).stdTimeFunctions.isoTime }, sink).info('at a fixed time')
+      return sink.lines[0]
+    })
+    expect(lines[1]).toBe(lines[0])
+    expect(JSON.parse(lines[1]!).time).toBe('2025-09-10T14:00:00.123Z')
+  })
+
+  it('isoTimeNano has pino\'s shape: nine fractional digits, UTC, close to the wall clock', () => {
+    const shape = /^,"time":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z"$/
+    expect(pino.stdTimeFunctions.isoTimeNano()).toMatch(shape)
+    const fragment = logx.stdTimeFunctions.isoTimeNano()
+    expect(fragment).toMatch(shape)
+    const written = Date.parse(fragment.slice(9, -1))
+    // The monotonic clock drifts from the wall clock only by what NTP corrected since start-up.
+    expect(Math.abs(written - Date.now())).toBeLessThan(5_000)
+  })
+
+  it('isoTimeNano never goes backwards from one call to the next', () => {
+    let previous = ''
+    for (let i = 0; i < 10_000; i++) {
+      const current = logx.stdTimeFunctions.isoTimeNano()
+      // Fixed-width ISO strings of one year compare in time order.
+      expect(current >= previous).toBe(true)
+      previous = current
+    }
+  })
+
+  it('isoTimeNano follows a replaced Date.now, to the millisecond', () => {
+    Date.now = () => fixed
+    expect(logx.stdTimeFunctions.isoTimeNano()).toBe(',"time":"2025-09-10T14:00:00.123000000Z"')
+    const sink = createSink()
+    logx({ base: null, timestamp: logx.stdTimeFunctions.isoTimeNano }, sink).info('x')
+    expect(sink.last().time).toBe('2025-09-10T14:00:00.123000000Z')
+  })
+})
