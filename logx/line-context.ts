@@ -2,7 +2,7 @@
 // composed into one function the write path calls after the logger's own bindings. A logger with
 // neither option has none, and its write path only checks for that.
 import { createAsyncContextBindings, type AsyncContextOptions } from './async-context'
-import { createOtelBindings, type OtelOptions } from './otel'
+import { createOtelBindings, otelContextRegistered, type OtelOptions } from './otel'
 import { reportLogFailure } from './failures'
 
 type LoggerState = Record<symbol, any>
@@ -11,7 +11,8 @@ export type LineContext = (logger: LoggerState) => string
 
 export function createLineContext(asyncContext: AsyncContextOptions | undefined, otel: boolean | OtelOptions | undefined): LineContext | undefined {
   const fromStore = asyncContext === undefined ? undefined : createAsyncContextBindings(asyncContext)
-  const fromSpan = otel === undefined || otel === false ? undefined : createOtelBindings(otel)
+  const fromSpan =
+    otel === false ? undefined : otel === undefined ? (otelContextRegistered() ? createOtelBindings(true, true) : undefined) : createOtelBindings(otel)
   if (fromStore === undefined && fromSpan === undefined) return undefined
   return (logger) => {
     try {

@@ -2,9 +2,12 @@
 // @opentelemetry/instrumentation-pino, which patches pino as it is required and so misses an app
 // that imports it as ESM; here the logger asks @opentelemetry/api itself, whose active context is
 // global (shared by every copy of the API in the process), however the app loaded anything.
-// @opentelemetry/api is an optional peer dependency: required once, by the first logger created
-// with this option; a logger without it never loads it, and when it is not installed lines carry
-// no ids and one warning says why.
+// @opentelemetry/api is an optional peer dependency: required once, by the first logger that wants
+// it; a logger that does not never loads it. Without the option (the default) a logger wants it when
+// an OpenTelemetry SDK has registered a context manager before the logger was made, as an SDK started
+// with `--require`/`--import` has: only then can a span be active, so a process without OpenTelemetry
+// pays nothing per line and loads nothing. `otel: true` wants it always (and warns when it is not
+// installed), `otel: false` never.
 import { LogxError, LogxErrorCodes } from './errors'
 
 export interface OtelOptions {
@@ -27,12 +30,22 @@ interface OtelApi {
 
 let loaded: OtelApi | null | undefined
 
-function loadOtelApi(): OtelApi | null {
+/** Where @opentelemetry/api 1.x keeps what an SDK registered (a context manager under `context`). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+
+/** Has an OpenTelemetry SDK registered a context manager in this process? Reads one global, loads nothing. */
+export function otelContextRegistered(): boolean {
+  const registered = (globalThis as Record<symbol, { context?: unknown } | undefined>)[OTEL_GLOBAL]
+  return registered !== undefined && registered !== null && registered.context !== undefined
+}
+
+function loadOtelApi(quiet: boolean): OtelApi | null {
   if (loaded !== undefined) return loaded
   try {
     loaded = require('@opentelemetry/api') as OtelApi
   } catch (err) {
     loaded = null
+    if (quiet) return loaded
     const reason = (err as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'it is not installed' : (err as Error).message
     process.emitWarning(`logx: the otel option needs @opentelemetry/api, which could not be loaded (${reason}); lines carry no trace ids`, {
       code: 'LOGX_OTEL_API_MISSING',
@@ -57,8 +70,8 @@ export function assertOtelOptions(value: unknown): void {
 }
 
 /** `() => ',"trace_id":"…","span_id":"…","trace_flags":"01"'` for the active span, or undefined without the API. */
-export function createOtelBindings(options: true | OtelOptions): (() => string) | undefined {
-  const api = loadOtelApi()
+export function createOtelBindings(options: true | OtelOptions, quiet = false): (() => string) | undefined {
+  const api = loadOtelApi(quiet)
   if (api === null) return undefined
   const keys = options === true ? undefined : options.logKeys
   const traceIdPrefix = ',' + JSON.stringify(keys?.traceId ?? 'trace_id') + ':"'

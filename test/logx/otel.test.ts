@@ -116,13 +116,24 @@ describe('otel', () => {
     expect(sink.lines[0]).toBe(`{"level":30,"traceId":"${traceId}","spanId":"${spanId}","flags":"01","reqId":"r-1","msg":"both"}\n`)
   })
 
-  it('otel: false, or no option, writes no ids', () => {
+  it('without the option, ids come once an SDK has registered a context manager; otel: false writes none', () => {
     const sink = createSink()
     inSpan(() => {
       logx({ ...quiet, otel: false }, sink).info('off')
-      logx(quiet, sink).info('absent')
+      logx(quiet, sink).info('default')
     })
-    expect(sink.records()).toEqual([{ level: 30, msg: 'off' }, { level: 30, msg: 'absent' }])
+    expect(sink.records()).toEqual([{ level: 30, msg: 'off' }, { level: 30, trace_id: traceId, span_id: spanId, trace_flags: '01', msg: 'default' }])
+  })
+
+  it('without the option and without an SDK, nothing is loaded and lines carry no ids', () => {
+    const { stdout, status } = runScript(
+      'no-sdk.js',
+      `const logx = require(${JSON.stringify(join(root, 'dist/logx/index.js'))})
+logx({ base: null, timestamp: false }).info('plain')
+process.stdout.write('otel modules: ' + Object.keys(require.cache).filter((k) => k.includes('@opentelemetry')).length)`,
+    )
+    expect(status).toBe(0)
+    expect(stdout).toBe('{"level":30,"msg":"plain"}\notel modules: 0')
   })
 
   it('refuses a malformed option, naming it', () => {
