@@ -31,42 +31,61 @@ export function getPath(record: unknown, path: string): unknown {
   return compilePath(path)(record)
 }
 
+/**
+ * A redact path as segments: `["user", "password"]`, `["cards", "*", "number"]`. The grammar (dots,
+ * quoted brackets, indices, `*`) is the logger's, parsed where the configuration is read (agent/config
+ * through logx's parser); `*` stands for every own key of an object, or every element of an array.
+ */
+export type RedactPath = readonly string[]
+
 /** Replaces the values at compiled paths; returns the record itself when it holds none of them. */
 export type Redactor = (record: Record<string, unknown>) => Record<string, unknown>
 
+const WILDCARD = '*'
+
+/** The own keys a segment names in `value`: the key itself, or every key (`*`). Never an array's length. */
+function keysAt(value: unknown, segment: string): string[] {
+  if (typeof value !== 'object' || value === null) return []
+  if (segment === WILDCARD) return Array.isArray(value) ? value.map((_, i) => String(i)) : Object.keys(value)
+  if (Array.isArray(value) && segment === 'length') return []
+  return Object.hasOwn(value, segment) ? [segment] : []
+}
+
 /**
- * `redactPaths` compiled once. A record holding a path is copied along that path only (each object
- * on it shallow-copied, the rest shared with the input), so the input is never touched and a line
- * costs no deep copy. Records are never mutated after parsing, which is what makes sharing safe.
+ * `value` with `path[index..]` censored, or `value` itself when the path reaches nothing there. Only
+ * what lies on a reached path is copied (each object shallow-copied, the rest shared with the input),
+ * so the input is never touched and a line costs no deep copy. Records are never mutated after
+ * parsing, which is what makes sharing safe.
  */
-export function createRedactor(paths: readonly string[], censor = '[redacted]'): Redactor {
-  const compiled = paths.map((path) => path.split('.'))
-  if (compiled.length === 0) return (record) => record
+function censorAt(value: unknown, path: RedactPath, index: number, censor: string): unknown {
+  const segment = path[index] as string
+  const keys = keysAt(value, segment)
+  if (keys.length === 0) return value
+  const last = index === path.length - 1
+  let copy: Record<string, unknown> | undefined
+  for (const key of keys) {
+    const current = (value as Record<string, unknown>)[key]
+    const next = last ? censor : censorAt(current, path, index + 1, censor)
+    if (next === current && !last) continue
+    copy ??= (Array.isArray(value) ? value.slice() : { ...(value as Record<string, unknown>) }) as Record<string, unknown>
+    // Spread and slice define own properties: an own "__proto__" key stays data, as JSON.parse made it.
+    Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true })
+  }
+  return copy ?? value
+}
+
+/** `paths` compiled once: a record holding none of them is returned as it is. */
+export function createRedactor(paths: readonly RedactPath[], censor = '[redacted]'): Redactor {
+  const usable = paths.filter((path) => path.length > 0)
+  if (usable.length === 0) return (record) => record
   return (record) => {
-    let out = record
-    for (const keys of compiled) {
-      // First whether the path is there at all: most lines carry none of them and are not copied.
-      let current: unknown = out
-      for (const key of keys) current = Array.isArray(current) && key === 'length' ? undefined : own(current, key)
-      // (An array's length is an own property, but not a field: replacing it would throw.)
-      if (current === undefined) continue
-      out = replaceAt(out, keys, 0, censor) as Record<string, unknown>
-    }
-    return out
+    let out: unknown = record
+    for (const path of usable) out = censorAt(out, path, 0, censor)
+    return out as Record<string, unknown>
   }
 }
 
-function replaceAt(value: unknown, keys: readonly string[], index: number, censor: string): unknown {
-  const key = keys[index] as string
-  const container = value as Record<string, unknown>
-  const copy = (Array.isArray(value) ? value.slice() : { ...container }) as Record<string, unknown>
-  // Spread and slice define own properties: an own "__proto__" key stays data, as JSON.parse made it.
-  const next = index === keys.length - 1 ? censor : replaceAt(container[key], keys, index + 1, censor)
-  Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true })
-  return copy
-}
-
 /** A copy of `record` with each path's value replaced by `censor` (`record` itself when it has none); the input is not touched. */
-export function redactPaths(record: Record<string, unknown>, paths: readonly string[], censor = '[redacted]'): Record<string, unknown> {
+export function redactPaths(record: Record<string, unknown>, paths: readonly RedactPath[], censor = '[redacted]'): Record<string, unknown> {
   return createRedactor(paths, censor)(record)
 }

@@ -2,6 +2,7 @@
 // channels -> budget -> render. Pure: the caller brings lines, time and the tick; the engine brings
 // back the messages to send. The agent's transports and the daemon both drive one of these, on
 // rules, channels and silences agent/config normalized and checked (nothing is checked again here).
+import type { RedactPath } from './dot-path'
 import { compileChannels, type Channel, type ChannelDefinition, type ChannelType } from './channels'
 import { createBudgetStage } from './budget'
 import { createIncidentTable } from './incidents'
@@ -24,8 +25,8 @@ export interface AlertEngineOptions {
   rules: readonly RuleConfig[]
   channels: readonly ChannelDefinition[]
   silences?: readonly SilenceConfig[] | undefined
-  /** Dot paths censored in every line before it is stored or rendered. */
-  redact?: readonly string[] | undefined
+  /** Paths (as segments, `*` for every key) censored in every selected line before anything is built from it. */
+  redact?: readonly RedactPath[] | undefined
   /** Literal strings (API keys, tokens) that must never appear in a rendered message. */
   secrets?: readonly string[] | undefined
   maxIncidents?: number | undefined

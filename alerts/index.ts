@@ -2,6 +2,7 @@
 export * from './errors'
 export { LEVELS, levelFromName, levelLabel, levelNames, parseLevel } from './levels'
 export { compilePath, createRedactor, getPath, redactPaths } from './dot-path'
+export type { RedactPath } from './dot-path'
 export type { PathGetter, Redactor } from './dot-path'
 export { detectLevel, fromSyslogPriority, GLOG_LEVELS } from './detect-level'
 export { MAX_DEPTH, parseLine, TOO_DEEP } from './line'

@@ -1,6 +1,6 @@
 // Known secrets (API keys, tokens) are cut out of a selected line before anything is built from it,
 // so no title, field, lead name or note can carry one. Rendering scrubs again as a last defence.
-import { createRedactor } from './dot-path'
+import { createRedactor, type RedactPath } from './dot-path'
 import type { AlertLine } from './line'
 
 export const SECRET_MASK = '[redacted]'
@@ -82,15 +82,15 @@ export type Censor = (line: AlertLine) => AlertLine
 
 /**
  * What the engine stores and renders of a selected line: known secrets cut out, and the values at
- * the `redact` dot paths replaced (`msg`/`message` also censor the message). `raw` follows the
+ * the `redact` paths replaced (`msg`/`message` also censor the message). `raw` follows the
  * record, so nothing kept of the line (incident state, replays) still carries a redacted value.
  * The line itself is returned when nothing in it had to go: most lines are not copied.
  */
-export function createCensor(redact: readonly string[], secrets: readonly string[]): Censor {
+export function createCensor(redact: readonly RedactPath[], secrets: readonly string[]): Censor {
   const usable = usableSecrets(secrets)
   const plain = !usable.some((s) => NEEDS_ESCAPE.test(s))
   const redactor = createRedactor(redact)
-  const msgRedacted = redact.includes('msg') || redact.includes('message')
+  const msgRedacted = redact.some((path) => path.length === 1 && (path[0] === 'msg' || path[0] === 'message'))
   if (usable.length === 0 && redact.length === 0) return (line) => line
   return (input) => {
     const line = scrub(input, usable, plain)
@@ -104,6 +104,6 @@ export function createCensor(redact: readonly string[], secrets: readonly string
 }
 
 /** `createCensor(redact, secrets)(input)`, for one line. */
-export function censorLine(input: AlertLine, redact: readonly string[], secrets: readonly string[]): AlertLine {
+export function censorLine(input: AlertLine, redact: readonly RedactPath[], secrets: readonly string[]): AlertLine {
   return createCensor(redact, secrets)(input)
 }

@@ -5,7 +5,7 @@ import { earlierGroupBy, earlierMatcherValue, ruleAliases } from './earlier-form
 import { ConfigErrorCodes } from './errors'
 import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
 import {
-  checkChatNumber, checkDate, checkDotPath, checkEmail, checkLevel, checkListen, checkMatchValue, checkName,
+  checkChatNumber, checkDate, checkDotPath, checkEmail, checkLevel, checkListen, checkMatchValue, checkName, checkRedactPath,
   checkPattern, checkPhone, checkTemplate, checkUrl,
 } from './value-checks'
 
@@ -204,8 +204,8 @@ export const agentShape: ObjectShape = object(
     rules: rulesField,
     silences: silencesField,
     redact: field(
-      { kind: 'list', items: string({ check: checkDotPath }) },
-      'dot paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; msg censors the message',
+      { kind: 'list', items: string({ check: checkRedactPath }) },
+      'paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; the logger\'s redact syntax (user.password, *.token, cards[*].number, headers["x-key"]); msg censors the message',
       { default: [] },
     ),
     metrics: field(

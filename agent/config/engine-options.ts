@@ -1,7 +1,7 @@
 // The bridge to the alerting domain. Rules, channels and silences are normalized once (from the
 // YAML or from a transport target's options) into alerts/' own types, so the engine takes them as
 // they are: nothing is written back into an input form and normalized again.
-import type { AlertEngineOptions } from '../../alerts'
+import type { AlertEngineOptions, RedactPath } from '../../alerts'
 import type { ChannelConfig, RuleConfig, SilenceConfig } from './types'
 
 /** A channel that records every notice (the CRM trail) and sends nothing: `logx.incident` in the daemon. */
@@ -17,7 +17,7 @@ export interface EngineParts {
   channels: readonly (ChannelConfig | RecordingChannel)[]
   silences: readonly SilenceConfig[]
   /** Dot paths censored in every selected line. */
-  redact: readonly string[]
+  redact: readonly RedactPath[]
   /** Values no message may hold (API key, tokens, the lead webhook URL), revealed. */
   secrets: readonly string[]
   /** Incidents held at once; default: the engine's (10 000). */

@@ -9,6 +9,7 @@ import { createPresence, crmWritten, normalizeMessaging } from './normalize-mess
 import { normalizeRules } from './normalize-rules'
 import { normalizeSilences } from './normalize-silences'
 import { normalizeSources } from './normalize-sources'
+import { checkRedactPath, redactPathOf } from './value-checks'
 import { createSecret, type Secret } from './secret'
 import type { AgentConfig, MessagingConfig } from './types'
 import { parseListen } from './value-checks'
@@ -65,7 +66,8 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
     channels: normalizeChannels(w.channels),
     rules,
     silences: normalizeSilences(w.silences, ctx),
-    redact: w.redact ?? [],
+    // A path the shape refused is reported already; the rest are parsed.
+    redact: (w.redact ?? []).filter((path) => typeof path === 'string' && checkRedactPath(path) === undefined).map(redactPathOf),
     metrics: listen === undefined ? undefined : { listen },
     secrets: secretsOf(messaging),
   }

@@ -3,7 +3,7 @@
 // Rules, silences and what the engine needs of a channel are alerts/' types (the lowest module
 // that owns them); a channel here adds its recipients and senders. The transport targets' options
 // normalize to these same types.
-import type { ChannelDefinition, EscalationConfig, FieldMatch, KindTemplates, RuleConfig, SilenceConfig } from '../../alerts'
+import type { ChannelDefinition, EscalationConfig, FieldMatch, KindTemplates, RedactPath, RuleConfig, SilenceConfig } from '../../alerts'
 import type { Secret } from './secret'
 
 export type { EscalationConfig, FieldMatch, KindTemplates, RuleConfig, SilenceConfig }
@@ -73,8 +73,8 @@ export interface AgentConfig {
   channels: ChannelConfig[]
   rules: RuleConfig[]
   silences: SilenceConfig[]
-  /** Dot paths of log fields censored before a line is stored or rendered. */
-  redact: string[]
+  /** Paths of log fields censored before a line is stored or rendered, as segments (`*`: every key). */
+  redact: RedactPath[]
   metrics: { listen: ListenAddress } | undefined
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]

@@ -3,6 +3,7 @@
 // own grammars, the ones its client checks before it sends.
 import { compileTemplate, levelFromName, LEVELS } from '../../alerts'
 import { isChatNumber, isEmailAddress, isPhoneNumber } from '../messaging/validate'
+import { parseRedactPath } from '../../logx/redaction'
 import { parseRegex, isRegexLiteral } from './regex-literal'
 
 export function checkUrl(value: string): string | undefined {
@@ -68,6 +69,25 @@ const DOT_PATH = /^[A-Za-z_$][\w$-]*(?:\.[\w$-]+)*$/
 
 export function checkDotPath(value: string): string | undefined {
   return DOT_PATH.test(value) ? undefined : 'expected a dot path like err.type'
+}
+
+/**
+ * A redact path in the logger's grammar (dots, quoted brackets, indices, `*`), so the paths of an
+ * app's `redact` work as they are in its alert targets and the agent's YAML. The logger owns the
+ * grammar: its parser is the one used here.
+ */
+export function redactPathOf(value: string): readonly string[] {
+  return parseRedactPath(value, 'redact')
+}
+
+export function checkRedactPath(value: string): string | undefined {
+  try {
+    redactPathOf(value)
+    return undefined
+  } catch (err) {
+    // The parser names the option; the caller names the place.
+    return (err as Error).message.replace(/^redact: /, '')
+  }
 }
 
 const NAME = /^[A-Za-z0-9][\w.-]*$/

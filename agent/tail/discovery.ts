@@ -40,6 +40,25 @@ const POLL_MS = 100
 const FIRST_REWATCH_MS = 2_000
 const MAX_REWATCH_MS = 60_000
 
+/** What one discovery holds between events; the functions below take it as their first argument. */
+interface DiscoveryState {
+  readonly options: DiscoveryOptions
+  readonly bases: string[]
+  readonly depth: number | undefined
+  readonly matches: (path: string) => boolean
+  readonly flood: FloodMeter
+  /** Matching paths known to exist, so a scan can tell what appeared and what went. */
+  readonly present: Set<string>
+  mode: DiscoveryMode
+  closed: boolean
+  scanning: boolean
+  watcher: FSWatcher | undefined
+  pollTimer: NodeJS.Timeout | undefined
+  rewatchTimer: NodeJS.Timeout | undefined
+  /** How long the next stretch of polling lasts before watching is tried again. */
+  rewatchMs: number
+}
+
 /** Resolves once the initial scan is done: every file present at startup has been reported as 'add'. */
 export async function createDiscovery(options: DiscoveryOptions): Promise<Discovery> {
   const globs = options.patterns.map((pattern) => compileGlob(pattern, options.cwd))
@@ -51,116 +70,121 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: nothing under it is tailed until the tailer is restarted`))
   }
 
-  let mode: DiscoveryMode = 'watch'
-  let closed = false
-  let watcher: FSWatcher | undefined
-  let pollTimer: NodeJS.Timeout | undefined
-  let rewatchTimer: NodeJS.Timeout | undefined
-  let rewatchMs = FIRST_REWATCH_MS
-  const flood = createFloodMeter()
-  /** Matching paths known to exist, so a scan can tell what appeared and what went. */
-  const present = new Set<string>()
-
-  function emit(event: PathEvent, path: string): void {
-    if (event === 'add') present.add(path)
-    else if (event === 'unlink') present.delete(path)
-    options.onEvent(event, path)
+  const state: DiscoveryState = {
+    options,
+    bases,
+    depth,
+    matches,
+    flood: createFloodMeter(),
+    present: new Set<string>(),
+    mode: 'watch',
+    closed: false,
+    scanning: false,
+    watcher: undefined,
+    pollTimer: undefined,
+    rewatchTimer: undefined,
+    rewatchMs: FIRST_REWATCH_MS,
   }
-
-  function startWatching(initial: boolean): Promise<void> {
-    const current: FSWatcher = watch(bases, {
-      persistent: true,
-      ignoreInitial: !initial,
-      followSymlinks: true,
-      depth,
-      ignored: (path, stats) => stats?.isFile() === true && !matches(path),
-      ignorePermissionErrors: true,
-    })
-    watcher = current
-    // Events already queued when the watcher was closed for a flood are dropped: the scans cover them.
-    const live = (): boolean => watcher === current && !closed
-    const report = (event: PathEvent) => (path: string) => {
-      if (live() && matches(path)) emit(event, path)
-    }
-    current.on('add', report('add'))
-    current.on('change', report('change'))
-    current.on('unlink', report('unlink'))
-    // chokidar drops a file's 'change' events that come within 5 ms of the previous one, and the
-    // last write of a burst must not wait for the scheduler tick: the raw fs.watch events are all kept.
-    current.on('raw', (event, name, details) => {
-      if (!live()) return
-      const flooded = flood.count()
-      if (flooded !== undefined) {
-        startPolling(flooded)
-        return
-      }
-      const path = rawEventPath((details as { watchedPath?: string } | undefined)?.watchedPath, name, matches)
-      if (path !== undefined) options.onEvent(event === 'rename' ? 'rename' : 'change', path)
-    })
-    current.on('error', (error) => {
-      if (live()) options.onError(error instanceof Error ? error : new Error(String(error)))
-    })
-    return new Promise<void>((resolve) => current.once('ready', resolve))
-  }
-
-  function startPolling(reason: string): void {
-    const flooded = watcher
-    watcher = undefined
-    mode = 'poll'
-    // Closing the watches from inside their own event is what lets libuv's inotify loop end.
-    void flooded?.close().catch(() => undefined)
-    options.onModeChange?.('poll', `${reason}: polling every ${POLL_MS} ms, watching again in ${rewatchMs / 1000} s`)
-    pollTimer = setInterval(() => void scan(), POLL_MS)
-    void scan()
-    rewatchTimer = setTimeout(() => void rewatch(), rewatchMs)
-    rewatchMs = Math.min(rewatchMs * 2, MAX_REWATCH_MS)
-  }
-
-  async function rewatch(): Promise<void> {
-    if (closed) return
-    clearInterval(pollTimer)
-    pollTimer = undefined
-    flood.reset()
-    mode = 'watch'
-    await startWatching(false)
-    // What happened between the last scan and the new watches.
-    await scan()
-    if (mode !== 'watch' || closed) return
-    options.onModeChange?.('watch', 'file events calmed down')
-    // A watch that holds for a while earns the short retry back.
-    rewatchTimer = setTimeout(() => {
-      if (mode === 'watch') rewatchMs = FIRST_REWATCH_MS
-    }, MAX_REWATCH_MS)
-    rewatchTimer.unref()
-  }
-
-  let scanning = false
-  async function scan(): Promise<void> {
-    if (scanning || closed) return
-    scanning = true
-    try {
-      const found = new Set<string>()
-      for (const base of bases) await walk(base, 0, depth, matches, found)
-      if (closed) return
-      for (const path of present) if (!found.has(path)) emit('unlink', path)
-      for (const path of found) {
-        if (!present.has(path)) emit('add', path)
-        // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.
-        else if (mode === 'poll') options.onEvent('change', path)
-      }
-    } finally {
-      scanning = false
-    }
-  }
-
-  await startWatching(true)
+  await startWatching(state, true)
   return {
     async close() {
-      closed = true
-      clearInterval(pollTimer)
-      clearTimeout(rewatchTimer)
-      await watcher?.close()
+      state.closed = true
+      clearInterval(state.pollTimer)
+      clearTimeout(state.rewatchTimer)
+      await state.watcher?.close()
     },
+  }
+}
+
+function emit(state: DiscoveryState, event: PathEvent, path: string): void {
+  if (event === 'add') state.present.add(path)
+  else if (event === 'unlink') state.present.delete(path)
+  state.options.onEvent(event, path)
+}
+
+function startWatching(state: DiscoveryState, initial: boolean): Promise<void> {
+  const { options, matches } = state
+  const current: FSWatcher = watch(state.bases, {
+    persistent: true,
+    ignoreInitial: !initial,
+    followSymlinks: true,
+    depth: state.depth,
+    ignored: (path, stats) => stats?.isFile() === true && !matches(path),
+    ignorePermissionErrors: true,
+  })
+  state.watcher = current
+  // Events already queued when the watcher was closed for a flood are dropped: the scans cover them.
+  const live = (): boolean => state.watcher === current && !state.closed
+  const report = (event: PathEvent) => (path: string) => {
+    if (live() && matches(path)) emit(state, event, path)
+  }
+  current.on('add', report('add'))
+  current.on('change', report('change'))
+  current.on('unlink', report('unlink'))
+  // chokidar drops a file's 'change' events that come within 5 ms of the previous one, and the
+  // last write of a burst must not wait for the scheduler tick: the raw fs.watch events are all kept.
+  current.on('raw', (event, name, details) => {
+    if (!live()) return
+    const flooded = state.flood.count()
+    if (flooded !== undefined) {
+      startPolling(state, flooded)
+      return
+    }
+    const path = rawEventPath((details as { watchedPath?: string } | undefined)?.watchedPath, name, matches)
+    if (path !== undefined) options.onEvent(event === 'rename' ? 'rename' : 'change', path)
+  })
+  current.on('error', (error) => {
+    if (live()) options.onError(error instanceof Error ? error : new Error(String(error)))
+  })
+  return new Promise<void>((resolve) => current.once('ready', resolve))
+}
+
+function startPolling(state: DiscoveryState, reason: string): void {
+  const flooded = state.watcher
+  state.watcher = undefined
+  state.mode = 'poll'
+  // Closing the watches from inside their own event is what lets libuv's inotify loop end.
+  void flooded?.close().catch(() => undefined)
+  state.options.onModeChange?.('poll', `${reason}: polling every ${POLL_MS} ms, watching again in ${state.rewatchMs / 1000} s`)
+  state.pollTimer = setInterval(() => void scan(state), POLL_MS)
+  void scan(state)
+  state.rewatchTimer = setTimeout(() => void rewatch(state), state.rewatchMs)
+  state.rewatchMs = Math.min(state.rewatchMs * 2, MAX_REWATCH_MS)
+}
+
+async function rewatch(state: DiscoveryState): Promise<void> {
+  if (state.closed) return
+  clearInterval(state.pollTimer)
+  state.pollTimer = undefined
+  state.flood.reset()
+  state.mode = 'watch'
+  await startWatching(state, false)
+  // What happened between the last scan and the new watches.
+  await scan(state)
+  if (state.mode !== 'watch' || state.closed) return
+  state.options.onModeChange?.('watch', 'file events calmed down')
+  // A watch that holds for a while earns the short retry back.
+  state.rewatchTimer = setTimeout(() => {
+    if (state.mode === 'watch') state.rewatchMs = FIRST_REWATCH_MS
+  }, MAX_REWATCH_MS)
+  state.rewatchTimer.unref()
+}
+
+async function scan(state: DiscoveryState): Promise<void> {
+  if (state.scanning || state.closed) return
+  state.scanning = true
+  try {
+    const found = new Set<string>()
+    for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found)
+    if (state.closed) return
+    for (const path of state.present) if (!found.has(path)) emit(state, 'unlink', path)
+    for (const path of found) {
+      if (!state.present.has(path)) emit(state, 'add', path)
+      // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.
+      else if (state.mode === 'poll') state.options.onEvent('change', path)
+    }
+  } finally {
+    state.scanning = false
   }
 }
 
@@ -182,8 +206,14 @@ async function walk(dir: string, level: number, depth: number | undefined, match
   }
 }
 
+interface FloodMeter {
+  /** Counts one raw event; says why when it makes a flood. */
+  count(): string | undefined
+  reset(): void
+}
+
 /** Counts raw events; says why when FLOOD_EVENTS of them came within FLOOD_WINDOW_MS. */
-function createFloodMeter(): { count(): string | undefined; reset(): void } {
+function createFloodMeter(): FloodMeter {
   let windowStart = performance.now()
   let windowEvents = 0
   const reset = (): void => {

@@ -107,7 +107,7 @@ export function createTestEngine(options: TestEngineOptions): AlertEngine {
     rules,
     channels,
     silences,
-    redact: options.redact,
+    redact: options.redact?.map((path) => path.split('.')),
     secrets: options.secrets,
     maxIncidents: options.maxIncidents,
     now: options.now,

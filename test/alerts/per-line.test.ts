@@ -85,7 +85,7 @@ describe('compiled dot paths', () => {
   it('redact copies along the path only, never touches the input, keeps __proto__ as data', () => {
     const text = '{"a":{"b":"secret","keep":{"k":1}},"__proto__":{"p":"x"},"list":[{"t":"s"}],"other":{"o":1}}'
     const record = JSON.parse(text) as Record<string, unknown>
-    const redact = createRedactor(['a.b', '__proto__.p', 'list.0.t', 'list.length', 'nothing.here'])
+    const redact = createRedactor([['a', 'b'], ['__proto__', 'p'], ['list', '0', 't'], ['list', 'length'], ['nothing', 'here']])
     const out = redact(record)
     expect(JSON.stringify(record)).toBe(text)
     expect(JSON.stringify(out)).toBe('{"a":{"b":"[redacted]","keep":{"k":1}},"__proto__":{"p":"[redacted]"},"list":[{"t":"[redacted]"}],"other":{"o":1}}')
@@ -99,7 +99,20 @@ describe('compiled dot paths', () => {
     // A record holding none of the paths is returned as is.
     const plain = { level: 50, msg: 'x' }
     expect(redact(plain)).toBe(plain)
-    expect(redactPaths(record, ['a.b'])).toEqual(JSON.parse(text.replace('"secret"', '"[redacted]"')))
+    expect(redactPaths(record, [['a', 'b']])).toEqual(JSON.parse(text.replace('"secret"', '"[redacted]"')))
+  })
+
+  it('redact wildcards: every key of an object, every element of an array, at any depth of the path', () => {
+    const record = JSON.parse('{"user":{"password":"p1","name":"n"},"admin":{"password":"p2"},"cards":[{"number":"4111","cvc":1},{"number":"5500"}],"n":3}') as Record<string, unknown>
+    const out = createRedactor([['*', 'password'], ['cards', '*', 'number']])(record)
+    expect(out).toEqual({ user: { password: '[redacted]', name: 'n' }, admin: { password: '[redacted]' }, cards: [{ number: '[redacted]', cvc: 1 }, { number: '[redacted]' }], n: 3 })
+    expect((record.user as Record<string, unknown>).password).toBe('p1')
+    expect(Array.isArray(out.cards)).toBe(true)
+    // A wildcard that reaches nothing copies nothing.
+    const plain = { level: 50, list: [1, 2], user: 'ann' }
+    expect(createRedactor([['*', 'password'], ['list', '*', 'x']])(plain)).toBe(plain)
+    // A terminal wildcard censors every value under it.
+    expect(createRedactor([['headers', '*']])({ headers: { a: 1, b: 'x' }, keep: 1 })).toEqual({ headers: { a: '[redacted]', b: '[redacted]' }, keep: 1 })
   })
 })
 
@@ -162,7 +175,7 @@ describe('engine: select, then ingestSelected', () => {
     const line = parseLine(lines[0] as string, 'app')
     const selected = engine.select(line)
     if (selected === undefined) throw new Error('not selected')
-    const clean: AlertLine = censorLine(line, options.redact, options.secrets)
+    const clean: AlertLine = censorLine(line, options.redact.map((path) => path.split('.')), options.secrets)
     expect(selected.line).toEqual(clean)
     expect(selected.key).toBe(fingerprint(selected.rule, clean))
     expect(engine.select(parseLine(lines[1] as string))).toBeUndefined()

@@ -11,7 +11,7 @@
 import { test } from 'vitest'
 import { createWorkspace, records, startSandboxProcess, until, type SandboxProcess } from '../agent/daemon/helpers'
 import { apiEnv, fixtures, spawnApp, type SpawnedApp } from './lib/apps'
-import { countActivities, countLeads, countPages, crashNotes, expectCrashPromises, seededRandom } from './lib/crash'
+import { countActivities, countLeads, countPages, crashNotes, expectCrashPromises, killRepeatedly, seededRandom } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
 import { join } from 'node:path'
 
@@ -39,16 +39,9 @@ test('crash and restart in an app: every incident pages once, through 12 SIGKILL
       DRILL_MODE: mode,
     })
     const script = join(fixtures, 'crash-app.js')
-    let peakRssMb = 0
-    for (let kill = 1; kill <= KILLS; kill++) {
-      app = spawnApp(script, [], env('burst'))
-      const delay = KILL_AFTER_MS.min + Math.floor(random() * (KILL_AFTER_MS.max - KILL_AFTER_MS.min))
-      await new Promise((resolve) => setTimeout(resolve, delay))
-      peakRssMb = Math.max(peakRssMb, peakRssOf(app.child.pid ?? 0) ?? 0)
-      app.child.kill('SIGKILL')
-      await app.exited
-      app = undefined
-    }
+    let peakRssMb = await killRepeatedly(KILLS, KILL_AFTER_MS, random, () => spawnApp(script, [], env('burst')), (running) => {
+      app = running as SpawnedApp | undefined
+    })
 
     // The last run: every incident logged once more; it stays up until the sandbox holds every step.
     const last = spawnApp(script, [], env('all'))

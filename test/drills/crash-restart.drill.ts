@@ -16,7 +16,7 @@ import {
   createWorkspace, metric, records, spawnAgent, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
   type RunningAgent, type SandboxProcess,
 } from '../agent/daemon/helpers'
-import { countActivities, countLeads, countPages, crashNotes, expectCrashPromises, seededRandom } from './lib/crash'
+import { countActivities, countLeads, countPages, crashNotes, expectCrashPromises, killRepeatedly, seededRandom } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
 
 const KILLS = 24
@@ -78,16 +78,9 @@ test('crash and restart: every incident pages, none pages twice, through 24 SIGK
     // About the length of the kill loop (24 kills of ~0.8 s), a few error lines every 50 ms.
     writer = setInterval(() => writeSome(2 + Math.floor(random() * 3)), 50)
 
-    let peakRssMb = 0
-    for (let kill = 1; kill <= KILLS; kill++) {
-      spawned = spawnAgent(['run', '--config', ws.config])
-      const delay = KILL_AFTER_MS.min + Math.floor(random() * (KILL_AFTER_MS.max - KILL_AFTER_MS.min))
-      await new Promise((resolve) => setTimeout(resolve, delay))
-      peakRssMb = Math.max(peakRssMb, peakRssOf(spawned.child.pid ?? 0) ?? 0)
-      spawned.child.kill('SIGKILL')
-      await spawned.exited
-      spawned = undefined
-    }
+    let peakRssMb = await killRepeatedly(KILLS, KILL_AFTER_MS, random, () => spawnAgent(['run', '--config', ws.config]), (running) => {
+      spawned = running as ReturnType<typeof spawnAgent> | undefined
+    })
     clearInterval(writer)
     writer = undefined
     writeSome(lines.length)

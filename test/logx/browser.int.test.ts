@@ -1,5 +1,7 @@
 // The browser build in a real headless Chromium. The compiled CommonJS files are served each wrapped
 // in a function(module, exports, require), the way a bundler would, and the page requires browser.js.
+// Only the files below are served: a require of anything else (a Node built-in, the Node logger's
+// modules) fails the page with "module not bundled", so the build stays free of Node-only imports.
 
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -11,6 +13,17 @@ import { launchChromium, type LaunchedChromium } from '../helpers/browser'
 
 const distDir = join(__dirname, '..', '..', 'dist', 'logx')
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { browser?: string; version: string }
+
+/** The compiled files of the browser build (browser-types.js is imported for types only, never required). */
+const BROWSER_MODULES = [
+  'version.js',
+  'browser-error.js',
+  'browser-serializers.js',
+  'browser-as-object.js',
+  'browser-settings.js',
+  'browser-logger.js',
+  'browser.js',
+]
 
 const page_html = `<!doctype html><html><head><meta charset="utf-8"><script>
   const registry = {}
@@ -25,8 +38,7 @@ const page_html = `<!doctype html><html><head><meta charset="utf-8"><script>
     return entry.module.exports
   }
 </script>
-<script src="/wrap/version.js"></script>
-<script src="/wrap/browser.js"></script>
+${BROWSER_MODULES.map((file) => `<script src="/wrap/${file}"></script>`).join('\n')}
 <script>window.logx = require('./browser.js')</script>
 </head><body></body></html>`
 

@@ -2,13 +2,13 @@
 // messaging API and, optionally, the CRM (lead per incident). Written type in, normalized type out;
 // every error names the option. `rules` and `silences` are the YAML config's, read by the same
 // normalizer (agent/config), so they come out as the same RuleConfig and SilenceConfig.
-import { AlertsError } from '../../../alerts'
+import { AlertsError, type RedactPath } from '../../../alerts'
 import type { RuleConfig, SilenceConfig } from '../../config/types'
 import { emitDeprecation } from '../../config/deprecation'
 import { channelOptionKeys, readAlertOptions, readChannelOptions, type OptionsRead, type OptionWarning } from '../../config/target-options'
 import type { ChannelConfig, ChannelType } from '../../config/types'
 import type { RuleInput, SilenceInput } from '../../config/written-types'
-import { checkUrl } from '../../config/value-checks'
+import { checkRedactPath, checkUrl, redactPathOf } from '../../config/value-checks'
 import { asObject, optionalPositive, optionalPositiveInteger, optionalString, rejectUnknown, stringList, type Written } from './check'
 import { fromEnv } from './env'
 import { optionError, TransportWarningCodes } from './errors'
@@ -86,7 +86,7 @@ export interface CommonOptions {
   /** Normalized as the YAML's are; none written: the default rule (error and fatal lines). */
   rules: RuleConfig[]
   silences: SilenceConfig[]
-  redact: string[]
+  redact: RedactPath[]
   maxPerHour: number | undefined
   outboxPath: string | undefined
   drainTimeoutMs: number
@@ -129,6 +129,15 @@ function ignoreRetry(target: string, written: Written): void {
   )
 }
 
+/** The logger's redact paths (the same list an app gives logx's `redact` works here), each checked. */
+function redactPaths(target: string, paths: string[]): RedactPath[] {
+  return paths.map((path, i) => {
+    const problem = checkRedactPath(path)
+    if (problem !== undefined) throw optionError(target, `redact[${i}]`, problem)
+    return redactPathOf(path)
+  })
+}
+
 /** `channels`: the target's own channel names, which a rule without `notify` notifies. */
 export function normalizeCommon(target: string, raw: unknown, channels: readonly string[]): { written: Written; common: CommonOptions } {
   const written = asObject(target, raw)
@@ -137,7 +146,7 @@ export function normalizeCommon(target: string, raw: unknown, channels: readonly
   const common: CommonOptions = {
     rules,
     silences,
-    redact: stringList(target, written, 'redact', false) ?? [],
+    redact: redactPaths(target, stringList(target, written, 'redact', false) ?? []),
     maxPerHour: optionalPositiveInteger(target, written, 'maxPerHour'),
     outboxPath: optionalString(target, written, 'outbox'),
     drainTimeoutMs: optionalPositive(target, written, 'drainTimeoutMs') ?? 5000,

@@ -50,23 +50,30 @@ describe('engineOptionsOf', () => {
     const yaml = [
       'sources: [{ name: app, paths: ./logs/*.log }]',
       'channels:',
-      '  sms: { type: sms, numbers: [919800000001], template: "{{msg}} {{user.password}} {{req.headers.authorization}}" }',
+      '  sms: { type: sms, numbers: [919800000001], template: "{{msg}} {{user.password}} {{req.headers.authorization}} {{session.token}} {{cards}}" }',
       '  mail: { type: mail, from: a@example.com, to: b@example.com }',
       'rules:',
       '  - name: auth',
       '    match: { user.password: /^hunter/ }',
-      'redact: [user.password, req.headers.authorization, absent.path]',
+      // The logger's redact syntax: brackets, wildcards.
+      'redact: [user.password, \'req.headers["authorization"]\', "*.token", "cards[*].number", absent.path]',
     ].join('\n')
     const result = parseAgentConfig(yaml, 'agent.yaml', options)
     if (!result.ok) throw new Error(JSON.stringify(result.problems))
-    expect(result.config.redact).toEqual(['user.password', 'req.headers.authorization', 'absent.path'])
+    expect(result.config.redact).toEqual([['user', 'password'], ['req', 'headers', 'authorization'], ['*', 'token'], ['cards', '*', 'number'], ['absent', 'path']])
     const engine = createAlertEngine(toAlertEngineOptions(result.config, 0))
-    const sent = engine.ingest(line({ level: 50, msg: 'login failed', user: { password: 'hunter2-planted' }, req: { headers: { authorization: 'Bearer planted-token' } } }), 0, 'app')
+    const sent = engine.ingest(
+      line({ level: 50, msg: 'login failed', user: { password: 'hunter2-planted' }, req: { headers: { authorization: 'Bearer planted-token' } }, session: { token: 'planted-session' }, cards: [{ number: '4111-planted' }, { number: '5500-planted', brand: 'mc' }] }),
+      0,
+      'app',
+    )
     expect(sent.map((d) => d.channelType).sort()).toEqual(['mail', 'sms'])
     const text = JSON.stringify(sent)
     expect(text).not.toContain('hunter2-planted')
     expect(text).not.toContain('planted-token')
-    expect(text).toContain('login failed [redacted] [redacted]')
+    expect(text).not.toContain('planted-session')
+    expect(text).not.toContain('-planted')
+    expect(text).toContain('login failed [redacted] [redacted] [redacted]')
   })
 
   it('redact: a path that is not a dot path is a config error naming its place', () => {

@@ -35,13 +35,16 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
   })
 
   it('logx-mail-alert sends subject and an HTML body with fields and an escaped stack; redacted fields never appear', async () => {
+    // The logger's redact syntax, as an app would copy its own `redact` list here.
+    const redact = ['*.password', 'cards[*].number', 'req.headers["x-api-key"]']
     const logger = logx({
       transport: {
         target: 'logx-mail-alert',
-        options: { ...apiOptions(ctx.sandbox), from: 'alerts@example.com', to: ['ops@example.com'], redact: ['user.password'] },
+        options: { ...apiOptions(ctx.sandbox), from: 'alerts@example.com', to: ['ops@example.com'], redact },
       },
     })
-    logger.error({ err: new Error('<script>x</script>'), user: { name: 'ann', password: 'hunter2' }, req: { url: '/pay' } }, 'payment <failed>')
+    const fields = { user: { name: 'ann', password: 'hunter2' }, cards: [{ number: '4111-planted' }], req: { url: '/pay', headers: { 'x-api-key': 'key-planted' } } }
+    logger.error({ err: new Error('<script>x</script>'), ...fields }, 'payment <failed>')
     await closeLogger(logger)
     const [mail] = await ctx.sandbox.records('mail')
     expect(mail?.subject).toBe('[FIRING] payment <failed>')
@@ -51,6 +54,8 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     expect(body).toContain('/pay')
     expect(body).not.toContain('<script>')
     expect(body).not.toContain('hunter2')
+    expect(body).not.toContain('4111-planted')
+    expect(body).not.toContain('key-planted')
     expect(body).not.toContain(ctx.sandbox.apiKey)
   })
 

@@ -34,6 +34,7 @@ describe('missing or bad options fail at start, naming the option', () => {
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [{ msg: 'a', message: 'b' }] }, noEnv), 'rules[0].msg', 'earlier name of "message"'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], silences: [{ matchers: {}, ends_at: 1 }] }, noEnv), 'silences[0].matchers', 'must not be empty'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], maxPerHour: 2.5 }, noEnv), 'maxPerHour', 'positive integer'],
+    ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], redact: ['user.password', 'a..b'] }, noEnv), 'redact[1]', 'at column 3: empty segment'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], retry: 3 }, noEnv), 'retry', 'expected an object'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], incident: true }, noEnv), 'leadWebhook', 'LOGX_LEAD_WEBHOOK'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [{ name: 'a' }, { incident: true }] }, noEnv), 'rules[1].incident', 'needs the incident option'],

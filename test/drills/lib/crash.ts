@@ -4,8 +4,10 @@
 // of one item (at-least-once: the agent died between the far end's answer and the journal's
 // 'done'), two keys for one step is the step done again by a new item (the agent forgot it had
 // paged, or that the incident had a lead): a defect.
+import type { ChildProcess } from 'node:child_process'
 import { expect } from 'vitest'
 import type { SandboxRecord } from '../../agent/daemon/helpers'
+import { peakRssOf } from './report'
 
 /** mulberry32: small, fast, seeded; [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -161,4 +163,35 @@ export function expectCrashPromises(pages: KeyedCount, leads: KeyedCount, activi
   expect(pages.resends).toBeLessThanOrEqual(maxResends)
   expect(leads.resends).toBeLessThanOrEqual(maxCrmResends)
   expect(activities.resends).toBeLessThanOrEqual(maxCrmResends)
+}
+
+/** A process the kill loop starts; `current` is what the drill's cleanup must kill if the loop is cut short. */
+export interface Killable {
+  child: ChildProcess
+  exited: Promise<unknown>
+}
+
+/**
+ * Starts a process `kills` times and SIGKILLs each after a seeded delay in `delayMs`; resolves
+ * with the highest peak RSS seen (MB). `track` hears of each process while it lives, for cleanup.
+ */
+export async function killRepeatedly(
+  kills: number,
+  delayMs: { min: number; max: number },
+  random: () => number,
+  start: () => Killable,
+  track: (running: Killable | undefined) => void,
+): Promise<number> {
+  let peakRssMb = 0
+  for (let kill = 1; kill <= kills; kill++) {
+    const running = start()
+    track(running)
+    const delay = delayMs.min + Math.floor(random() * (delayMs.max - delayMs.min))
+    await new Promise((resolve) => setTimeout(resolve, delay))
+    peakRssMb = Math.max(peakRssMb, peakRssOf(running.child.pid ?? 0) ?? 0)
+    running.child.kill('SIGKILL')
+    await running.exited
+    track(undefined)
+  }
+  return peakRssMb
 }
