@@ -86,6 +86,22 @@ export type Censor = (line: AlertLine) => AlertLine
  * record, so nothing kept of the line (incident state, replays) still carries a redacted value.
  * The line itself is returned when nothing in it had to go: most lines are not copied.
  */
+/** What stands for a line that looks like JSON but did not parse, once `redact` paths are set. */
+export const UNPARSED_WITHHELD = '[unparsed JSON line withheld: redact paths cannot be applied to it]'
+
+/**
+ * A line that starts like JSON but did not parse (cut at the line cap, or malformed) is read as
+ * text, so `redact` paths cannot reach its fields: with paths set, its text is withheld rather than
+ * sent with the very values the paths name. Its level, read from its head, still decides.
+ */
+function withheld(line: AlertLine): AlertLine {
+  const record: Record<string, unknown> = { ...line.record }
+  Object.defineProperty(record, 'msg', { value: UNPARSED_WITHHELD, writable: true, enumerable: true, configurable: true })
+  return { ...line, record, msg: UNPARSED_WITHHELD, raw: UNPARSED_WITHHELD }
+}
+
+const looksLikeJson = (line: AlertLine): boolean => !line.json && line.raw.trimStart().startsWith('{')
+
 export function createCensor(redact: readonly RedactPath[], secrets: readonly string[]): Censor {
   const usable = usableSecrets(secrets)
   const plain = !usable.some((s) => NEEDS_ESCAPE.test(s))
@@ -95,6 +111,7 @@ export function createCensor(redact: readonly RedactPath[], secrets: readonly st
   return (input) => {
     const line = scrub(input, usable, plain)
     if (redact.length === 0) return line
+    if (looksLikeJson(line)) return withheld(line)
     const record = redactor(line.record)
     if (record === line.record) return line
     const msg = msgRedacted ? SECRET_MASK : line.msg

@@ -75,9 +75,14 @@ const inSpan = (fn) => () => otel.context.with(spanContext, fn)
 
 function build (lib, isLogx) {
   const dest = DEST === 'devnull' ? lib.destination('/dev/null') : { write () {}, writable: true, flush (cb) { cb() } }
-  const base = lib(dest)
-  const withFormatters = lib({ formatters }, dest)
-  const withContext = isLogx ? lib({ asyncContext: { storage } }, dest) : lib({ mixin: storeMixin }, dest)
+  // pino's shapes model a process without OpenTelemetry, where a logx logger reads nothing per line
+  // for trace ids. This process registers a context manager (for the otel rows), so those loggers
+  // say otel: false to stand for that; the otel-* rows measure logx with trace ids on (what the
+  // default gives once an SDK is registered) against instrumentation-pino's mixin.
+  const plain = isLogx ? { otel: false } : {}
+  const base = lib(plain, dest)
+  const withFormatters = lib({ ...plain, formatters }, dest)
+  const withContext = isLogx ? lib({ ...plain, asyncContext: { storage } }, dest) : lib({ mixin: storeMixin }, dest)
   const withOtel = isLogx ? lib({ otel: true }, dest) : lib({ mixin: otelMixin }, dest)
   const shapes = {
     basic: () => { const l = base; return () => l.info('hello world') },

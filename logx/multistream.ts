@@ -55,6 +55,9 @@ interface Metadata {
 
 export class MultiStreamRes implements Metadata {
   readonly [needsMetadataGsym] = true
+  // pino's flag too: a pino logger (the one fastify or pino-http make themselves) sets lastLevel
+  // only on streams that carry it, and a line without a level would reach no stream.
+  readonly [pinoMetadataSym] = true
   streams: HeldStream[] = []
   minLevel = 0
   lastId = 0

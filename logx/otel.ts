@@ -78,20 +78,27 @@ export function createOtelBindings(options: true | OtelOptions, quiet = false): 
   const spanIdPrefix = '",' + JSON.stringify(keys?.spanId ?? 'span_id') + ':"'
   const flagsPrefix = '",' + JSON.stringify(keys?.traceFlags ?? 'trace_flags') + ':"'
   const { trace, context, isSpanContextValid } = api
-  // Lines of one span follow each other, and a span context is immutable (OpenTelemetry's rule):
-  // the last one's fragment is kept.
+  const fragmentOf = (spanContext: SpanContextLike | undefined): string => {
+    if (spanContext === undefined || !isSpanContextValid(spanContext)) return ''
+    // A valid span context holds hex ids only, so they need no escaping.
+    const flags = spanContext.traceFlags
+    return traceIdPrefix + spanContext.traceId + spanIdPrefix + spanContext.spanId + flagsPrefix + (flags < 16 ? '0' : '') + flags.toString(16) + '"'
+  }
+  // Lines of one context follow each other, and contexts and span contexts are immutable
+  // (OpenTelemetry's rule): the last fragment is kept, keyed by both, and only once it was built
+  // (a malformed span context that throws must not leave the previous span's ids in place).
+  let lastContext: unknown = {}
   let lastSpanContext: SpanContextLike | undefined
   let lastFragment = ''
   return () => {
-    const spanContext = trace.getSpanContext(context.active())
-    if (spanContext === lastSpanContext) return lastFragment
-    lastSpanContext = spanContext
-    // A valid span context holds hex ids only, so they need no escaping.
-    if (spanContext === undefined || !isSpanContextValid(spanContext)) {
-      lastFragment = ''
-    } else {
-      const flags = spanContext.traceFlags
-      lastFragment = traceIdPrefix + spanContext.traceId + spanIdPrefix + spanContext.spanId + flagsPrefix + (flags < 16 ? '0' : '') + flags.toString(16) + '"'
+    const active = context.active()
+    if (active !== lastContext) {
+      const spanContext = trace.getSpanContext(active)
+      if (spanContext !== lastSpanContext) {
+        lastFragment = fragmentOf(spanContext)
+        lastSpanContext = spanContext
+      }
+      lastContext = active
     }
     return lastFragment
   }

@@ -193,7 +193,8 @@ function announceChild(parent: LoggerState, instance: LoggerState, emitLevelChan
     instance.emit('level-change', label, value, label, value, instance)
   }
   const onChild = parent[onChildSym]
-  if (onChild !== noop) onChild(instance)
+  // Called as pino calls it, as a method of the parent.
+  if (onChild !== noop) onChild.call(parent, instance)
   return instance
 }
 
@@ -256,6 +257,17 @@ export const loggerPrototype: LoggerState = {
   },
   get msgPrefix(): string | undefined {
     return this[msgPrefixSym]
+  },
+  // pino's public `logger.onChild` (typed and documented there): reassigning it changes the callback
+  // for the children made from then on, of this logger and of those that inherit it.
+  get onChild(): (child: LoggerState) => void {
+    return this[onChildSym]
+  },
+  set onChild(callback: ((child: LoggerState) => void) | null | undefined) {
+    if (callback !== undefined && callback !== null && typeof callback !== 'function') {
+      throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'onChild must be a function', 'onChild')
+    }
+    this[onChildSym] = callback ?? noop
   },
   get [Symbol.toStringTag](): string {
     return 'Logx'

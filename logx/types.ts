@@ -67,6 +67,9 @@ export interface LoggerExtras<CustomLevels extends string = never, UseOnlyCustom
   setBindings(bindings: Bindings): void
   flush(cb?: (err?: Error | null) => void): void
   isLevelEnabled(level: LevelWithSilentOrString): boolean
+  /** Called with each child made from now on (the `onChild` option's callback, reassignable as in pino). */
+  // Method syntax: its parameter is checked bivariantly, so a Logger<'notice'> is still a Logger.
+  onChild(child: Logger<CustomLevels>): void
   on(event: 'level-change', listener: LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>): this
   on(event: string | symbol, listener: (...args: any[]) => void): this
   once(event: 'level-change', listener: LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>): this

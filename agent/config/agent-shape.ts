@@ -1,7 +1,7 @@
 // The agent config's structure: every key, its type and its documentation. The checker, the JSON
 // Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
 // transport targets' options are checked against the same rule, silence and channel shapes.
-import { earlierGroupBy, earlierMatcherValue, ruleAliases } from './earlier-forms'
+import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from './errors'
 import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
 import {
@@ -27,6 +27,8 @@ const duration: Shape = { kind: 'duration' }
 const names = (description: string): Shape => ({ kind: 'list', items: string(), minItems: 1, single: true, description })
 const object = (fields: Record<string, Field>, description?: string): ObjectShape =>
   description === undefined ? { kind: 'object', fields } : { kind: 'object', fields, description }
+/** An object whose other keys the targets ignored: in their options they still are (with a warning). */
+const ignoringOthers = (shape: ObjectShape): ObjectShape => ({ ...shape, legacy: earlierIgnoredKeys(Object.keys(shape.fields)) })
 
 /** Dot path -> value; a `/pattern/flags` string is a regular expression, anything else must be equal. */
 const matchValue: Shape = { kind: 'scalar', check: checkMatchValue, code: ConfigErrorCodes.REGEX }
@@ -36,11 +38,13 @@ const kindTemplates = (what: string): Shape => ({
   kind: 'either',
   options: [
     template,
-    object({
-      firing: field(template, `${what} of firing, repeat and escalated notices`),
-      resolved: field(template, `${what} of resolved notices`),
-      digest: field(template, `${what} of the digest sent after a budget overflow`),
-    }),
+    ignoringOthers(
+      object({
+        firing: field(template, `${what} of firing, repeat and escalated notices`),
+        resolved: field(template, `${what} of resolved notices`),
+        digest: field(template, `${what} of the digest sent after a budget overflow`),
+      }),
+    ),
   ],
 })
 
@@ -80,10 +84,12 @@ export const channelShape: TaggedShape = {
         {
           kind: 'list',
           minItems: 1,
-          items: object({
-            label: required(string(), 'who is called (shown in the call log)'),
-            number: required(string({ check: checkPhone }), 'phone number'),
-          }),
+          items: ignoringOthers(
+            object({
+              label: required(string(), 'who is called (shown in the call log)'),
+              number: required(string({ check: checkPhone }), 'phone number'),
+            }),
+          ),
         },
         'who is called',
       ),
@@ -121,10 +127,12 @@ const ruleFields = object({
   resolve_after: field(duration, 'an incident without lines for this long resolves; default: never'),
   send_resolved: field({ kind: 'boolean' }, 'send a notice when an incident resolves', { default: false }),
   threshold: field(
-    object({
-      count: required({ kind: 'integer', min: 1 }, 'lines needed'),
-      within: required(duration, 'time window the lines must arrive in'),
-    }),
+    ignoringOthers(
+      object({
+        count: required({ kind: 'integer', min: 1 }, 'lines needed'),
+        within: required(duration, 'time window the lines must arrive in'),
+      }),
+    ),
     'fire only once `count` lines arrived within `within`',
   ),
   notify: field(names('channel names'), 'channels notified first; default: every channel'),
@@ -158,9 +166,10 @@ const time: Shape = {
   label: 'an ISO date or epoch milliseconds',
   // A number is epoch ms (the integer is tried first: a string shape would take a number as text).
   options: [{ kind: 'integer', min: 0 }, string({ check: checkDate, json: { format: 'date-time' } })],
+  legacy: earlierTime,
 }
 
-export const silenceShape: ObjectShape = object({
+export const silenceShape: ObjectShape = ignoringOthers(object({
   id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
   matchers: required(
     { kind: 'map', keyCheck: checkDotPath, values: { ...matchValue, legacy: earlierMatcherValue }, minEntries: 1 },
@@ -169,7 +178,7 @@ export const silenceShape: ObjectShape = object({
   starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
   ends_at: required(time, 'ISO date (or epoch milliseconds) the silence expires at'),
   comment: field(string(), 'why, and who'),
-})
+}))
 
 const rulesField = field(
   { kind: 'list', items: ruleShape },

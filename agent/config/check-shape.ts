@@ -92,7 +92,7 @@ function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx:
         ctx.report(ConfigErrorCodes.VALUE, at, 'must not be empty')
         return INVALID
       }
-      const problem = shape.check?.(resolved)
+      const problem = shape.check?.(resolved, ctx.source)
       if (problem !== undefined) {
         // Template and regex problems quote the text themselves; plain value problems do not.
         const got = shape.code === undefined ? `, got ${ctx.show(at, resolved)}` : ''
@@ -163,7 +163,7 @@ function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx:
       if (typeof value !== 'string') return value
       const resolved = text(value, at, ctx)
       if (resolved === INVALID) return INVALID
-      const problem = shape.check?.(resolved)
+      const problem = shape.check?.(resolved, ctx.source)
       if (problem !== undefined) {
         ctx.report(shape.code ?? ConfigErrorCodes.VALUE, at, problem)
         return INVALID
@@ -198,7 +198,7 @@ function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx:
       }
       const out: Record<string, unknown> = {}
       for (const [key, item] of entries) {
-        const problem = shape.keyCheck?.(key)
+        const problem = shape.keyCheck?.(key, ctx.source)
         if (problem !== undefined) {
           ctx.report(ConfigErrorCodes.VALUE, [...at, key], problem, 'key')
           continue

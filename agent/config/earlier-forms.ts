@@ -8,13 +8,19 @@
 //   escalation: [{ after, channels }]       -> notify (the step at 0, or nobody) + escalate: [{ after, notify }]
 //   group_by: "path"                        -> group_by: ["path"]
 //   matchers values { regex, flags } | { equals: value }  -> "/pattern/flags" | value
+//   silences' starts_at / ends_at: any date Date.parse reads, epoch ms with a fraction
+//                                           -> epoch ms (whole)
+//   keys never read in threshold, a silence, a voice receiver, a per-kind template -> still ignored
+//   redact: "user name" (a key with blanks or quotes, split at dots)  -> '["user name"]'
 import type { CheckContext } from './check-context'
 import { checkAt } from './check-shape'
 import { formatPath } from './config-path'
 import { parseDuration } from './duration'
+import { suggestion } from './did-you-mean'
 import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
 import { compileRegex, isRegexLiteral } from './regex-literal'
 import type { KeyAlias, LegacyForm, Shape } from './shape'
+import { checkDate, redactPathOf } from './value-checks'
 import type { Segment } from './yaml-source'
 
 /** The shapes the earlier forms are checked with, once rewritten (agent-shape.ts owns them). */
@@ -70,18 +76,21 @@ function earlierMatcher(value: unknown, at: readonly Segment[], ctx: CheckContex
 }
 
 /**
- * Silences' `matchers` values in options: the object forms are rewritten, with a warning. A "/.../"
- * string is a regular expression, as in the YAML config, where targets compared it for equality:
- * the one meaning that changed. A pattern nearly always matches its own delimited text, so such a
- * silence mutes what it did and possibly more; a warning on every regex written the current way
- * would only teach people to ignore warnings.
+ * Silences' `matchers` values in options keep their earlier meaning, since the key names are the
+ * same in both vocabularies and the two meanings cannot be told apart by how they are written: a
+ * "/.../" string is compared for equality there (in the YAML it is a pattern), with a warning that
+ * says so, and a pattern is written `{ regex, flags }`. `{ equals }` still reads as equality.
  */
 export const earlierMatcherValue: LegacyForm = (value, at, ctx) => {
+  if (typeof value === 'string' && isRegexLiteral(value)) {
+    ctx.deprecate({
+      code: ConfigWarningCodes.VALUE_FORM,
+      path: at,
+      message: `${JSON.stringify(value)} is compared for equality, as target options always did (the YAML reads "/.../" as a pattern); for a pattern here write { regex, flags }`,
+    })
+    return equality(value)
+  }
   if (!isMapping(value)) return value
-  const form = Object.hasOwn(value, 'regex') ? '{ regex, flags }' : Object.hasOwn(value, 'equals') ? '{ equals }' : undefined
-  if (form === undefined) return value
-  const instead = form === '{ equals }' ? 'the value itself' : 'a "/pattern/flags" string'
-  ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: `a ${form} matcher is deprecated: write ${instead}` })
   return earlierMatcher(value, at, ctx)
 }
 
@@ -199,5 +208,64 @@ export function ruleAliases(shapes: CurrentShapes): Record<string, KeyAlias> {
       hint: '"notify" for the first notice and "escalate: [{ after, notify }]" for later steps',
       read: (v, at, ctx, siblings) => readEscalation(v, at, ctx, shapes, siblings),
     },
+  }
+}
+
+/**
+ * Keys the targets never read inside `threshold`, a silence, a voice receiver or a per-kind template
+ * were ignored there, not refused: they still are, a warning each, instead of failing the start.
+ */
+export function earlierIgnoredKeys(known: readonly string[]): LegacyForm {
+  return (value, at, ctx) => {
+    if (!isMapping(value) || Object.keys(value).every((key) => known.includes(key))) return value
+    const kept: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (known.includes(key)) Object.defineProperty(kept, key, { value: item, enumerable: true, writable: true, configurable: true })
+      else ctx.deprecate({ code: ConfigWarningCodes.IGNORED_KEY, path: [...at, key], message: `is ignored, as it always was here: remove it${suggestion(key, known)}` })
+    }
+    return kept
+  }
+}
+
+/**
+ * A silence's `starts_at` / `ends_at`: the targets took any string Date.parse reads
+ * (`toUTCString()`, `2099/01/01`), read the same way with a warning, and epoch milliseconds with a
+ * fraction, rounded up: against a clock of whole milliseconds that starts and ends the silence at
+ * the same moments.
+ */
+export const earlierTime: LegacyForm = (value, at, ctx) => {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.ceil(value) : value
+  if (typeof value !== 'string' || checkDate(value) === undefined) return value
+  const ms = Date.parse(value)
+  if (Number.isNaN(ms)) return value
+  ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: `a date that is not ISO is deprecated: write "${new Date(ms).toISOString()}"` })
+  return ms
+}
+
+const QUOTES = ['"', "'", '`']
+const PLAIN_SEGMENT = /^[^\s'"`]+$/
+
+/**
+ * A redact path the logger's grammar refuses but the targets read by splitting it at dots: a key
+ * with blanks or quotes (`user name`). Its segments as before, and the path in the logger's
+ * grammar; undefined for anything else (brackets, empty segments), which stays refused.
+ */
+export function earlierRedactPath(path: string): { segments: string[]; instead: string } | undefined {
+  if (/[[\]]/.test(path)) return undefined
+  const segments = path.split('.')
+  if (segments.includes('')) return undefined
+  let instead = ''
+  for (const segment of segments) {
+    if (PLAIN_SEGMENT.test(segment)) instead += instead === '' ? segment : `.${segment}`
+    else {
+      const quote = QUOTES.find((q) => !segment.includes(q))
+      if (quote === undefined) return undefined
+      instead += `[${quote}${segment}${quote}]`
+    }
+  }
+  try {
+    return redactPathOf(instead).join('\0') === segments.join('\0') ? { segments, instead } : undefined
+  } catch {
+    return undefined
   }
 }

@@ -2,12 +2,15 @@
 // keys: the strict checker walks it, and the JSON Schema for editors is generated from it, so the
 // two cannot drift apart. The YAML config and the transport targets' options (their `rules`,
 // `silences` and channel keys) are checked against the same shapes.
-import type { CheckContext } from './check-context'
+import type { CheckContext, ConfigSource } from './check-context'
 import type { ConfigErrorCode } from './errors'
 import type { Segment } from './yaml-source'
 
-/** A check on a string value; returns what is wrong, or undefined when it is fine. */
-export type TextCheck = (value: string) => string | undefined
+/**
+ * A check on a string value; returns what is wrong, or undefined when it is fine. `source` is where
+ * the value was written, for the few grammars the targets' options always took wider (dot paths).
+ */
+export type TextCheck = (value: string, source: ConfigSource) => string | undefined
 
 /**
  * Transport options only (never YAML): a value in a form the targets took before the vocabulary was

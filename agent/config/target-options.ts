@@ -7,7 +7,7 @@ import { alertOptionsShape, channelShape } from './agent-shape'
 import { createCheckContext, type CheckContext, type Deprecation } from './check-context'
 import { checkShape } from './check-shape'
 import { formatPath } from './config-path'
-import type { ConfigErrorCode, ConfigWarningCode } from './errors'
+import { ConfigErrorCodes, type ConfigErrorCode, type ConfigWarningCode } from './errors'
 import { normalizeChannel } from './normalize-channels'
 import { normalizeRules } from './normalize-rules'
 import { normalizeSilences } from './normalize-silences'
@@ -66,6 +66,11 @@ export function readAlertOptions(
   deprecate: WarningSink,
 ): OptionsRead<{ rules: RuleConfig[]; silences: SilenceConfig[] }> {
   const ctx = optionsContext(deprecate)
+  // The targets always refused an empty list: it would silently mean "no alert" (omit `rules` for
+  // the default rule, error and fatal lines).
+  if (Array.isArray(written.rules) && written.rules.length === 0) {
+    ctx.report(ConfigErrorCodes.VALUE, ['rules'], 'must not be empty (omit rules for the default: error and fatal lines)')
+  }
   const checked = (checkShape(alertOptionsShape, present(written, ['rules', 'silences']), ctx) ?? {}) as { rules?: RuleInput[]; silences?: SilenceInput[] }
   const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false }, ctx)
   const silences = normalizeSilences(checked.silences, ctx)

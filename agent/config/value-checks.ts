@@ -4,6 +4,7 @@
 import { compileTemplate, levelFromName, LEVELS } from '../../alerts'
 import { isChatNumber, isEmailAddress, isPhoneNumber } from '../messaging/validate'
 import { parseRedactPath } from '../../logx/redaction'
+import type { ConfigSource } from './check-context'
 import { parseRegex, isRegexLiteral } from './regex-literal'
 
 export function checkUrl(value: string): string | undefined {
@@ -67,7 +68,13 @@ export function checkMatchValue(value: string): string | undefined {
 
 const DOT_PATH = /^[A-Za-z_$][\w$-]*(?:\.[\w$-]+)*$/
 
-export function checkDotPath(value: string): string | undefined {
+/**
+ * A field's dot path (`match` and `matchers` keys, `group_by`). The YAML keeps to identifier-like
+ * segments, which catches typos; the targets' options always took any path (`@timestamp`, `a/b`,
+ * `0`) and still do, so a key a log really has stays addressable there.
+ */
+export function checkDotPath(value: string, source: ConfigSource = 'yaml'): string | undefined {
+  if (source === 'options') return value === '' ? 'expected a dot path like err.type' : undefined
   return DOT_PATH.test(value) ? undefined : 'expected a dot path like err.type'
 }
 

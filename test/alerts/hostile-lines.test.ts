@@ -3,7 +3,7 @@
 // engine keeps of a line.
 import { describe, expect, it } from 'vitest'
 import { MAX_DEPTH, parseLine, TOO_DEEP } from '../../alerts/line'
-import { censorLine } from '../../alerts/secrets'
+import { censorLine, UNPARSED_WITHHELD } from '../../alerts/secrets'
 import { createTestEngine } from './helpers'
 
 const nested = (levels: number, open: string, close: string): string => `${open.repeat(levels)}1${close.repeat(levels)}`
@@ -51,6 +51,20 @@ describe('hostile lines', () => {
     expect(censorLine(other, [['user', 'password']], [])).toBe(other)
     const text = censorLine(parseLine('ERROR password=hunter2'), [['msg']], [])
     expect([text.msg, text.raw]).toEqual(['[redacted]', '[redacted]'])
+  })
+
+  it('censorLine: a line that looks like JSON but did not parse (cut, malformed) is withheld once redact paths are set', () => {
+    const cut = parseLine('{"level":50,"msg":"boom","password":"hunter2","pad":"' + 'x'.repeat(100))
+    expect(cut.json).toBe(false)
+    const clean = censorLine(cut, [['password']], [])
+    expect(JSON.stringify(clean)).not.toContain('hunter2')
+    expect(clean.level).toBe(50)
+    expect(clean.msg).toBe(UNPARSED_WITHHELD)
+    // Without redact paths nothing names a field to hide: the text goes as it is (secrets still cut out).
+    expect(censorLine(cut, [], ['hunter2']).raw).not.toContain('hunter2')
+    expect(censorLine(cut, [], []).raw).toContain('"msg":"boom"')
+    // Plain text is not JSON: only a `msg` path censors it, as before.
+    expect(censorLine(parseLine('ERROR password=hunter2'), [['password']], []).msg).toBe('ERROR password=hunter2')
   })
 })
 

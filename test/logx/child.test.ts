@@ -83,6 +83,26 @@ describe('child loggers', () => {
     expect(() => throwing.child({})).toThrow('from onChild')
   })
 
+  it('logger.onChild is readable and reassignable, as in pino, for the children made afterwards', () => {
+    const root = logx(quiet, createSink())
+    expect(typeof root.onChild).toBe('function')
+    const early = root.child({ a: 1 })
+    const seen: unknown[] = []
+    root.onChild = (c) => seen.push(c)
+    const child = root.child({ b: 1 })
+    const withOptions = root.child({ c: 1 }, { level: 'warn' })
+    // A child made before the change inherits the new callback too (pino: a plain inherited property).
+    const fromEarly = early.child({ d: 1 })
+    expect(seen).toEqual([child, withOptions, fromEarly])
+    child.onChild = function (this: unknown) {
+      seen.push(this === child ? 'own, called on its logger' : 'own')
+    }
+    child.child({})
+    root.child({})
+    expect(seen.slice(3)).toEqual(['own, called on its logger', expect.anything()])
+    expect(() => { (root as any).onChild = 'nope' }).toThrow(logx.LogxError)
+  })
+
   it('options.redact is accepted, and an empty array removes the inherited redaction', () => {
     const sink = createSink()
     const root = logx({ ...quiet, redact: ['secret'] }, sink)

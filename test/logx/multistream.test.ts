@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { LogxError, LogxErrorCodes } from '../../dist/logx/errors.js'
 import { multistream, type MultiStreamRes } from '../../dist/logx/multistream.js'
 import SonicBoom from 'sonic-boom'
+import pino from 'pino'
 
 const levelValues: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 }
 
@@ -246,6 +247,21 @@ describe('metadata forwarding', () => {
       { level: 40, msg: 'hello' },
     ])
     expect(plain.lastLevel).toBeUndefined()
+  })
+  it("routes a pino logger's lines as pino.multistream does (fastify and pino-http make their own pino)", () => {
+    const run = (create: typeof multistream | typeof pino.multistream): string[][] => {
+      const debug = sink()
+      const errors = sink()
+      const ms = create([{ stream: debug, level: 'debug' }, { stream: errors, level: 'error' }])
+      const logger = pino({ level: 'trace', timestamp: false, base: null }, ms as never)
+      logger.trace('dropped')
+      logger.debug('debug only')
+      logger.child({ c: 1 }).error('both')
+      return [debug.lines, errors.lines]
+    }
+    const expected = run(pino.multistream)
+    expect(expected).toEqual([['{"level":20,"msg":"debug only"}\n', '{"level":50,"c":1,"msg":"both"}\n'], ['{"level":50,"c":1,"msg":"both"}\n']])
+    expect(run(multistream)).toEqual(expected)
   })
 })
 

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { context, trace, ROOT_CONTEXT, TraceFlags, INVALID_SPAN_CONTEXT, type Context, type ContextManager } from '@opentelemetry/api'
+import { context, trace, ROOT_CONTEXT, TraceFlags, INVALID_SPAN_CONTEXT, type Context, type ContextManager, type SpanContext } from '@opentelemetry/api'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
 
@@ -96,6 +96,21 @@ describe('otel', () => {
     logger.info('none')
     inSpan(() => logger.info('a again'))
     expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([['a', spanId], ['b', other.spanId], ['none', undefined], ['a again', spanId]])
+  })
+
+  it('a malformed span context costs its own lines their ids, never gives them the previous span\'s', () => {
+    const sink = createSink()
+    const logger = logx({ ...quiet, otel: true }, sink)
+    inSpan(() => logger.info('a'))
+    // Valid ids, but traceFlags missing (a broken SDK): the fragment cannot be built.
+    const other = { traceId: 'f'.repeat(32), spanId: '1'.repeat(16) }
+    const broken = trace.wrapSpanContext({ ...other } as SpanContext)
+    context.with(trace.setSpan(context.active(), broken), () => {
+      logger.info('b1')
+      logger.info('b2')
+    })
+    inSpan(() => logger.info('a again'))
+    expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([['a', spanId], ['b1', undefined], ['b2', undefined], ['a again', spanId]])
   })
 
   it('a span started by a tracer inside the active one carries the trace on', () => {

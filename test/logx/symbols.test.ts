@@ -3,6 +3,7 @@
 // which is how pino-http and fastify (they require pino themselves) reach into a logger handed to them.
 import { describe, expect, it, vi } from 'vitest'
 import { EventEmitter } from 'node:events'
+import { inspect } from 'node:util'
 import pino from 'pino'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
@@ -177,6 +178,26 @@ describe("pino's symbols on a logx logger", () => {
     logger.level = 'debug'
     expect(listener).toHaveBeenCalledWith('debug', 20, 'info', 30, logger)
     expect(Object.prototype.toString.call(logger)).toBe('[object Logx]')
+  })
+
+  it('leave lookups of what a logger lacks as on a plain object: await, then, iterators, inspect', async () => {
+    const { pino: pinoLogger, logx: logger } = pair()
+    for (const candidate of [pinoLogger, logger]) {
+      // Promise resolution reads `then`: a logger must resolve to itself, not hang or throw.
+      expect(await candidate).toBe(candidate)
+      expect('then' in candidate).toBe(false)
+      expect(candidate.foo).toBeUndefined()
+      for (const key of [Symbol.iterator, Symbol.asyncIterator, Symbol.toPrimitive, inspect.custom, Symbol('pino.notOneOfPinos')]) {
+        expect(candidate[key], String(key)).toBeUndefined()
+        expect(key in candidate, String(key)).toBe(false)
+      }
+      expect(() => [...(candidate as any)]).toThrow(TypeError)
+      expect(JSON.stringify(candidate)).toBe(JSON.stringify({ levels: candidate.levels }))
+      expect(inspect(candidate)).toMatch(/^EventEmitter \[(Pino|Logx)\] \{/)
+      candidate.custom = 1
+      expect(Object.hasOwn(candidate, 'custom')).toBe(true)
+    }
+    expect(Object.keys({ ...logger })).toEqual(Object.keys(logger))
   })
 })
 

@@ -25,6 +25,35 @@ describe('stdTimeFunctions', () => {
     expect(logx.stdTimeFunctions.isoTime()).toBe(',"time":"2025-09-10T14:00:00.123Z"')
   })
 
+  it('epochTime reads the clock on every call, also within one millisecond and backwards', () => {
+    const readings = [fixed, fixed, fixed + 1, fixed, fixed - 5000, 0]
+    let calls = 0
+    Date.now = () => readings[calls++]!
+    const fragments = readings.map(() => logx.stdTimeFunctions.epochTime())
+    expect(calls).toBe(readings.length)
+    expect(fragments).toEqual(readings.map((ms) => ',"time":' + ms))
+  })
+
+  it('isoTime is exact at second, minute, day and year boundaries, backwards, before 1970 and past 9999', () => {
+    // A test clock jumps anywhere; the once-per-second prefix must follow it both ways.
+    const day = 86_400_000
+    const instants = [
+      0, 999, 1000, 59_999, 60_000, 3_599_999, 3_600_000, day - 1, day, day + 1, // epoch boundaries
+      1767225599999, 1767225600000, 1767225599999, // across 2026-01-01 and back
+      fixed, fixed - 1000, fixed + 1, fixed - 1, // backwards within and across a second
+      -1, -1000, -1001, -day, // before 1970
+      253402300799999, 253402300800000, 8.64e15, -8.64e15, // past 9999-12-31, the extremes
+      1500.7, // a fractional clock: Date truncates
+    ]
+    for (const instant of instants) {
+      Date.now = () => instant
+      const expected = ',"time":"' + new Date(instant).toISOString() + '"'
+      expect(logx.stdTimeFunctions.isoTime(), String(instant)).toBe(expected)
+      expect(logx.stdTimeFunctions.isoTime(), String(instant)).toBe(pino.stdTimeFunctions.isoTime())
+      expect(logx.stdTimeFunctions.isoTimeNano(), String(instant)).toBe(expected.replace(/Z"$/, '000000Z"'))
+    }
+  })
+
   it('a logger with isoTime writes the replaced time, as pino does', () => {
     Date.now = () => fixed
     const lines = [pino, logx].map((factory) => {

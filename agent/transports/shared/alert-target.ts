@@ -4,6 +4,7 @@
 //
 // Nothing here may throw into the logging path: a failing API, a bad line or a full disk is
 // reported on stderr (at most 20 lines per target) and counted, and logging goes on.
+import { resolve } from 'node:path'
 import { Writable } from 'node:stream'
 import type { AlertLine } from '../../../alerts'
 import type { ChannelConfig } from '../../config/types'
@@ -16,7 +17,7 @@ import { createStreamLines } from '../../delivery/stream-lines'
 import type { LineBatch } from '../../tail'
 import type { ApiOptions, CommonOptions, CrmOptions } from './common-options'
 import { asOptionError } from './common-options'
-import { TransportError, TransportErrorCodes } from './errors'
+import { optionError, TransportError, TransportErrorCodes } from './errors'
 
 export interface AlertTargetSetup {
   target: string
@@ -51,6 +52,30 @@ export function secretsOf(values: (string | undefined)[]): string[] {
     }
   }
   return out
+}
+
+/**
+ * The outbox files the targets of this worker use (absolute path -> target). Two targets on one
+ * journal would each replay and send the other's notifications, and share `<outbox>.incidents.json`
+ * (one target's incidents taken for the other's, saved over each other): the second is refused.
+ */
+const outboxesInUse = new Map<string, string>()
+
+/** Claims the target's outbox file for this worker; returns its release (once the target is closed). */
+function claimOutbox(target: string, outboxPath: string | undefined): () => void {
+  if (outboxPath === undefined) return () => {}
+  const file = resolve(outboxPath)
+  const holder = outboxesInUse.get(file)
+  if (holder !== undefined) {
+    throw optionError(target, 'outbox', `${outboxPath} is already the outbox of ${holder} in this worker: give each target its own file`)
+  }
+  outboxesInUse.set(file, target)
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    outboxesInUse.delete(file)
+  }
 }
 
 function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): AlertPath {
@@ -110,7 +135,14 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
   const { common } = setup
   const now = setup.now ?? Date.now
   const { log, report } = reporter(setup.target)
-  const path = openPath(setup, log, now())
+  const releaseOutbox = claimOutbox(setup.target, common.outboxPath)
+  let path: AlertPath
+  try {
+    path = openPath(setup, log, now())
+  } catch (err) {
+    releaseOutbox()
+    throw err
+  }
   const { pipeline, dispatcher } = path
 
   function guarded(fn: () => void): void {
@@ -157,7 +189,11 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
           (common.outboxPath !== undefined ? '; kept in the outbox for the next start' : ''),
       )
     }
-    await path.close()
+    try {
+      await path.close()
+    } finally {
+      releaseOutbox()
+    }
   }
 
   return new Writable({

@@ -5,6 +5,8 @@
 import { AlertsError, type RedactPath } from '../../../alerts'
 import type { RuleConfig, SilenceConfig } from '../../config/types'
 import { emitDeprecation } from '../../config/deprecation'
+import { earlierRedactPath } from '../../config/earlier-forms'
+import { ConfigWarningCodes } from '../../config/errors'
 import { channelOptionKeys, readAlertOptions, readChannelOptions, type OptionsRead, type OptionWarning } from '../../config/target-options'
 import type { ChannelConfig, ChannelType } from '../../config/types'
 import type { RuleInput, SilenceInput } from '../../config/written-types'
@@ -129,12 +131,18 @@ function ignoreRetry(target: string, written: Written): void {
   )
 }
 
-/** The logger's redact paths (the same list an app gives logx's `redact` works here), each checked. */
+/**
+ * The logger's redact paths (the same list an app gives logx's `redact` works here), each checked.
+ * A key with blanks or quotes outside brackets, which targets read by splitting at dots, still is.
+ */
 function redactPaths(target: string, paths: string[]): RedactPath[] {
   return paths.map((path, i) => {
     const problem = checkRedactPath(path)
-    if (problem !== undefined) throw optionError(target, `redact[${i}]`, problem)
-    return redactPathOf(path)
+    if (problem === undefined) return redactPathOf(path)
+    const earlier = earlierRedactPath(path)
+    if (earlier === undefined) throw optionError(target, `redact[${i}]`, problem)
+    emitDeprecation(ConfigWarningCodes.VALUE_FORM, `${target}: options.redact[${i}]: a key with blanks or quotes outside brackets is deprecated: write ${earlier.instead}`)
+    return earlier.segments
   })
 }
 

@@ -79,8 +79,8 @@ describe('one vocabulary', () => {
     expect(load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ title: "at ${HOME} {{msg}}" }]\n').rules[0]?.title).toBe('at /home/ops {{msg}}')
   })
 
-  it('an empty rule list is no rule at all, in both', () => {
-    expect(read({ rules: [] }).rules).toEqual([])
+  it('an empty rule list: refused in options, as the targets always did; no rule at all in the YAML, as before', () => {
+    expect(() => read({ rules: [] })).toThrow('must not be empty')
     expect(load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: []\n').rules).toEqual([])
   })
 
@@ -143,24 +143,89 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
     expect(rule({ escalation: [{ channels: 'chat' }, { after: 1000, channels: 'sms' }] })).toMatchObject({ notify: ['chat'], escalate: [{ afterMs: 1000, notify: ['sms'] }] })
   })
 
-  it('one group_by string, a window of 0 and { regex } / { equals } silence matchers are read, with a warning', () => {
+  it('one group_by string and a window of 0 are read, with a warning; { regex } / { equals } silence matchers as they always were', () => {
     const { rules, silences, warnings } = read({
       rules: [{ group_by: 'host', threshold: { count: 2, within: 0 } }],
       silences: [{ matchers: { host: { regex: '^db-' }, rule: { equals: 'db' } }, ends_at: 5000 }],
     })
     expect(rules[0]).toMatchObject({ groupBy: ['host'], threshold: { count: 2, withinMs: 0 } })
     expect(silences[0]?.matchers).toEqual([{ kind: 'regex', path: 'host', regex: /^db-/ }, { kind: 'equals', path: 'rule', value: 'db' }])
-    expect(warnings.map((w) => `${w.code} ${w.path}`).sort()).toEqual([
-      `${ConfigWarningCodes.VALUE_FORM} rules[0].group_by`,
-      `${ConfigWarningCodes.VALUE_FORM} rules[0].threshold.within`,
-      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.host`,
-      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.rule`,
+    expect(warnings.map((w) => `${w.code} ${w.path}`).sort()).toEqual([`${ConfigWarningCodes.VALUE_FORM} rules[0].group_by`, `${ConfigWarningCodes.VALUE_FORM} rules[0].threshold.within`])
+  })
+
+  it('a "/.../" silence matcher in options keeps its earlier meaning: equality, with a warning that says so', () => {
+    const { silences, warnings } = read({ silences: [{ matchers: { 'req.url': '/api/', path: '/srv/dim' }, ends_at: 5000 }] })
+    const [url, path] = silences[0]?.matchers ?? []
+    const test = (m: typeof url, text: string): boolean => m?.kind === 'regex' && m.regex.test(text)
+    expect([test(url, '/api/'), test(url, '/v1/api/items'), test(path, '/srv/dim'), test(path, '/srv/dimmer')]).toEqual([true, false, true, false])
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([`${ConfigWarningCodes.VALUE_FORM} silences[0].matchers["req.url"]`, `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.path`])
+    expect(warnings[0]?.message).toContain('is compared for equality')
+  })
+
+  it('keys the targets never read in a threshold or a silence are still ignored, with a warning each', () => {
+    const { rules, silences, warnings } = read({
+      rules: [{ threshold: { count: 2, within: '1m', window: '5m' } }],
+      silences: [{ matchers: { rule: 'db' }, start_at: 5000, ends_at: 9000, reason: 'deploy' }],
+    })
+    expect(rules[0]?.threshold).toEqual({ count: 2, withinMs: 60_000 })
+    // The misspelt start was never read: the silence starts when it is loaded, as it did.
+    expect(silences).toEqual(read({ silences: [{ matchers: { rule: 'db' }, ends_at: 9000 }] }).silences)
+    expect(warnings.map((w) => `${w.code} ${w.path}: ${w.message}`)).toEqual([
+      `${ConfigWarningCodes.IGNORED_KEY} rules[0].threshold.window: is ignored, as it always was here: remove it`,
+      `${ConfigWarningCodes.IGNORED_KEY} silences[0].start_at: is ignored, as it always was here: remove it (did you mean "starts_at"?)`,
+      `${ConfigWarningCodes.IGNORED_KEY} silences[0].reason: is ignored, as it always was here: remove it`,
     ])
+  })
+
+  it('silence times: a date Date.parse reads, and epoch ms with a fraction, mean what they meant', () => {
+    const utc = new Date(Date.UTC(2031, 0, 2, 3, 4, 5)).toUTCString()
+    const { silences, warnings } = read({
+      silences: [
+        { matchers: { rule: 'a' }, ends_at: utc },
+        { matchers: { rule: 'b' }, starts_at: '2031/01/02', ends_at: 1_950_000_000_000.25 },
+      ],
+    })
+    expect(silences.map((s) => [s.startsAt, s.endsAt])).toEqual([
+      [undefined, Date.UTC(2031, 0, 2, 3, 4, 5)],
+      // Rounded up: against whole milliseconds, `now < 1950000000000.25` is `now < 1950000000001`.
+      [Date.parse('2031/01/02'), 1_950_000_000_001],
+    ])
+    expect(warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+      'silences[0].ends_at: a date that is not ISO is deprecated: write "2031-01-02T03:04:05.000Z"',
+      `silences[1].starts_at: a date that is not ISO is deprecated: write "${new Date(Date.parse('2031/01/02')).toISOString()}"`,
+    ])
+  })
+
+  it('dot paths: options take any key a log has (@timestamp, a/b, 0), as the targets did; the YAML keeps to identifiers', () => {
+    const { rules, silences, warnings } = read({
+      rules: [{ group_by: ['@timestamp', 'k8s/pod'], match: { '@l': 'Error', 'tags.0': 'x' } }],
+      silences: [{ matchers: { '0': 'x', 'user agent': 'curl' }, ends_at: 5000 }],
+    })
+    expect(rules[0]).toMatchObject({ groupBy: ['@timestamp', 'k8s/pod'], match: [{ kind: 'equals', path: '@l', value: 'Error' }, { kind: 'equals', path: 'tags.0', value: 'x' }] })
+    expect(silences[0]?.matchers.map((m) => m.path)).toEqual(['0', 'user agent'])
+    expect(warnings).toEqual([])
+    const yaml = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: ["@timestamp"] }]\n', 'agent.yaml', yamlOptions)
+    expect(yaml.ok ? [] : yaml.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(['rules[0].group_by[0]: expected a dot path like err.type, got "@timestamp"'])
   })
 
   it('the YAML reads none of them', () => {
     const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: host }]\n', 'agent.yaml', yamlOptions)
     expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(['rules[0].group_by: expected a list, got a string'])
+    const strict = parseAgentConfig(
+      [
+        'sources: [{ name: app, paths: ./x.log }]',
+        'channels: { s: { type: sms, numbers: [919800000001] } }',
+        'rules: [{ threshold: { count: 2, within: 1m, window: 5m } }]',
+        'silences: [{ matchers: { rule: db }, ends_at: "2031/01/02", reason: deploy }]',
+      ].join('\n'),
+      'agent.yaml',
+      yamlOptions,
+    )
+    expect(strict.ok ? [] : strict.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'rules[0].threshold.window: unknown key "window"',
+      'silences[0].ends_at: expected an ISO date like 2026-01-31T18:00:00Z, got "2031/01/02"',
+      'silences[0].reason: unknown key "reason"',
+    ])
   })
 })
 
@@ -189,6 +254,22 @@ describe('a channel target\'s own keys', () => {
     expect(channel('mail', { from: 'a@example.com', to: 'b@example.com', subject: { firing: '{{title}}' }, format: 'text' })).toEqual(config.channels[2])
     expect(channel('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: { firing: ['a.mp3'], resolved: ['b.mp3'] } })).toEqual(config.channels[3])
     expect(channelOptionKeys('sms')).toEqual(['numbers', 'senderId', 'route', 'templateId', 'template', 'maxLength'])
+  })
+
+  it('keys the targets ignored in a voice receiver or a per-kind template still are, with a warning each', () => {
+    const warnings: OptionWarning[] = []
+    const read = (type: 'sms' | 'voice', options: Record<string, unknown>) => {
+      const result = readChannelOptions(type, options, undefined, (w) => warnings.push(w))
+      if (!result.ok) throw new Error(JSON.stringify(result.problems))
+      return result.value
+    }
+    expect(read('voice', { receivers: [{ label: 'primary', number: '+919800000004', name: 'Asha' }], audio: ['a.mp3'] })).toEqual(
+      read('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: ['a.mp3'] }),
+    )
+    expect(read('sms', { numbers: 919800000001, template: { firing: '{{title}}', repeat: 'again {{title}}' } })).toMatchObject({
+      template: { firing: '{{title}}', resolved: undefined, digest: undefined },
+    })
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([`${ConfigWarningCodes.IGNORED_KEY} receivers[0].name`, `${ConfigWarningCodes.IGNORED_KEY} template.repeat`])
   })
 
   it('chat numbers are sent as the API takes them, written any way the check accepts', () => {

@@ -47,3 +47,44 @@ describe('stream lines', () => {
     expect(kept).toEqual(['{"level":50,"msg":"db down"}', '{"msg":"x","level" : 50}', '{"level":30,"msg":"y","level":50}', '2024-01-01 ERROR disk full'])
   })
 })
+
+describe('lineIndexOf property', () => {
+  it('finds every line of every batch, as a naive split of the whole text numbers them', async () => {
+    const { default: fc } = await import('fast-check')
+    // Short lines, empty ones, CRLF and lines over the cap, cut anywhere into chunks.
+    const line = fc.oneof(
+      fc.constantFrom('', '\r', 'a', '{"level":50}\r'),
+      fc.string({ unit: fc.constantFrom('x', 'é', '\r', ' '), maxLength: 12 }),
+    )
+    await fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 40 }),
+        fc.boolean(),
+        fc.uniqueArray(fc.nat(), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 10 }),
+        (lines, terminated, rawCuts, maxLineBytes) => {
+          const text = Buffer.from(lines.join('\n') + (terminated && lines.length > 0 ? '\n' : ''))
+          const cuts = [...new Set(rawCuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b)
+          const points = [0, ...cuts, text.length]
+          const chunks = points.slice(1).map((end, i) => text.subarray(points[i], end))
+          const { batches } = collect(chunks, maxLineBytes)
+          // The naive numbering: split the whole text on '\n'; an unterminated last line is a line, an empty one is not.
+          const naive = text.toString('utf8').split('\n')
+          if (naive[naive.length - 1] === '') naive.pop()
+          let next = 0
+          for (const batch of batches) {
+            batch.lines.forEach((l, index) => {
+              expect(lineIndexOf(batch, l.offset)).toBe(index)
+              const whole = Buffer.from(naive[next + index] as string)
+              expect(l.data.equals(whole.subarray(0, maxLineBytes))).toBe(true)
+              expect(l.truncated).toBe(whole.length > maxLineBytes)
+            })
+            next += batch.lineCount
+          }
+          expect(next).toBe(naive.length)
+        },
+      ),
+      { numRuns: 500 },
+    )
+  })
+})

@@ -66,6 +66,21 @@ describe('alert target in-process', () => {
     expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual(['FIRING disk full (1x, rule-0)', 'STILL FIRING disk full (2x, rule-0)'])
   })
 
+  it('refuses a second target of the worker on the same outbox file, naming the option; the first goes on', async () => {
+    const outbox = join(tmp, 'shared-outbox.jsonl')
+    const first = await smsAlert({ ...api(), numbers: [919800000001], outbox })
+    // Spelled differently, the same file.
+    const again = smsAlert({ ...api(), numbers: [919800000002], outbox: join(tmp, 'sub', '..', 'shared-outbox.jsonl') })
+    await expect(again).rejects.toMatchObject({ code: TransportErrorCodes.INVALID_OPTION, option: 'outbox' })
+    await expect(again).rejects.toThrow(/options\.outbox: .*shared-outbox\.jsonl is already the outbox of logx-sms-alert/)
+    first.write(line(50, 'disk full'))
+    await end(first)
+    expect(sandbox.store.all('sms').map((e) => [e.record.sms, e.record.numbers])).toEqual([['FIRING disk full (1x, default)', [919800000001]]])
+    // Once the first target is closed, the file is free again.
+    const next = await smsAlert({ ...api(), numbers: [919800000002], outbox })
+    await end(next)
+  })
+
   it('an unusable outbox path fails at start with the state code and the option', async () => {
     const file = join(tmp, 'a-file')
     writeFileSync(file, '')

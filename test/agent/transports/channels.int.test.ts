@@ -112,4 +112,20 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     const [err] = (await failed) as [Error]
     expect(err.message).toContain('logx-sms-alert: options.numbers: is required')
   })
+
+  it('two targets of one worker on the same outbox file: the second fails at start, naming the option', async () => {
+    const outbox = join(tmp, 'one-outbox.jsonl')
+    const logger = logx({
+      transport: {
+        targets: [
+          { target: 'logx-sms-alert', options: { ...apiOptions(ctx.sandbox), numbers: [919800000001], outbox } },
+          { target: 'logx-chat-alert', options: { ...apiOptions(ctx.sandbox), templateId: 7, numbers: ['+919800000001'], outbox } },
+        ],
+      },
+    })
+    const failed = once(streamOf(logger), 'error')
+    logger.error('x')
+    const [err] = (await failed) as [Error]
+    expect(err.message).toContain(`logx-chat-alert: options.outbox: ${outbox} is already the outbox of logx-sms-alert in this worker`)
+  })
 })

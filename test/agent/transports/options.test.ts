@@ -35,6 +35,7 @@ describe('missing or bad options fail at start, naming the option', () => {
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], silences: [{ matchers: {}, ends_at: 1 }] }, noEnv), 'silences[0].matchers', 'must not be empty'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], maxPerHour: 2.5 }, noEnv), 'maxPerHour', 'positive integer'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], redact: ['user.password', 'a..b'] }, noEnv), 'redact[1]', 'at column 3: empty segment'],
+    ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [] }, noEnv), 'rules', 'must not be empty'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], retry: 3 }, noEnv), 'retry', 'expected an object'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], incident: true }, noEnv), 'leadWebhook', 'LOGX_LEAD_WEBHOOK'],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [{ name: 'a' }, { incident: true }] }, noEnv), 'rules[1].incident', 'needs the incident option'],
@@ -172,6 +173,18 @@ describe('rules, silences and channels: the YAML config\'s vocabulary', () => {
     })
     expect(warnings).toEqual([{ code: 'LOGX_DEP_RETRY_OPTION', message: expect.stringContaining('logx-mail-alert: options.retry: is deprecated and ignored') }])
     expect(o?.common).not.toHaveProperty('retry')
+  })
+
+  it('a redact key with blanks or quotes, which targets split at dots, still censors that key, with a warning', async () => {
+    let o: ReturnType<typeof normalizeSmsOptions> | undefined
+    const warnings = await warningsOf('logx-sms-alert', () => {
+      o = normalizeSmsOptions({ ...api, numbers: [1234567], redact: ['user.password', 'card number', "req.o'brien"] }, noEnv)
+    })
+    expect(o?.common.redact).toEqual([['user', 'password'], ['card number'], ['req', "o'brien"]])
+    expect(warnings).toEqual([
+      { code: 'LOGX_DEP_VALUE_FORM', message: 'logx-sms-alert: options.redact[1]: a key with blanks or quotes outside brackets is deprecated: write ["card number"]' },
+      { code: 'LOGX_DEP_VALUE_FORM', message: 'logx-sms-alert: options.redact[2]: a key with blanks or quotes outside brackets is deprecated: write req["o\'brien"]' },
+    ])
   })
 
   it('a tail filter reads the same rules, compiled', () => {
