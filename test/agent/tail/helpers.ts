@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Tailer } from '../../../agent/tail'
+import { afterEach } from 'vitest'
+import { createTailer, type Tailer, type TailerOptions } from '../../../agent/tail'
 
 export interface SeenLine {
   readonly fileId: string
@@ -15,6 +16,32 @@ export interface SeenLine {
 export function makeTempDir(name: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), `logx-tail-${name}-`))
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * Temp directories and tailers for one test file, each closed or removed after every test (newest
+ * first). Call once at the top of the file.
+ */
+export function useTailerScope(): { tempDir(name: string): string; tail(options: TailerOptions): Promise<Tailer>; defer(cleanup: () => Promise<void> | void): void } {
+  const cleanups: Array<() => Promise<void> | void> = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return {
+    defer(cleanup) {
+      cleanups.push(cleanup)
+    },
+    tempDir(name) {
+      const { dir, cleanup } = makeTempDir(name)
+      cleanups.push(cleanup)
+      return dir
+    },
+    async tail(options) {
+      const tailer = await createTailer({ pollIntervalMs: 25, ...options })
+      cleanups.push(() => tailer.close())
+      return tailer
+    },
+  }
 }
 
 /** Consumes the tailer in the background, recording every line; commits each batch unless told not to. */

@@ -3,26 +3,11 @@
 // buffers that are reused only once their batch is committed whole.
 import { appendFileSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createTailer, type LineBatch, type Tailer, type TailerOptions } from '../../../agent/tail'
-import { collect, expectEachOnceInOrder, makeTempDir, numbered, numberedRange, numberOf, waitFor, type SeenLine } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { createTailer, type LineBatch } from '../../../agent/tail'
+import { collect, expectEachOnceInOrder, useTailerScope, numbered, numberedRange, numberOf, waitFor, type SeenLine } from './helpers'
 
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function tempDir(name: string): string {
-  const { dir, cleanup } = makeTempDir(name)
-  cleanups.push(cleanup)
-  return dir
-}
-
-async function tail(options: TailerOptions): Promise<Tailer> {
-  const tailer = await createTailer({ pollIntervalMs: 25, ...options })
-  cleanups.push(() => tailer.close())
-  return tailer
-}
+const { tempDir, tail } = useTailerScope()
 
 function seenOf(batch: LineBatch, count = batch.lineCount): SeenLine[] {
   return batch.lines.slice(0, count).map((line) => ({ fileId: batch.fileId, generation: batch.generation, path: batch.path, text: line.data.toString('latin1'), offset: line.offset, truncated: line.truncated }))

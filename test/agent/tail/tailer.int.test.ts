@@ -2,26 +2,11 @@ import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, renameSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createTailer, TailErrorCodes, type LineBatch, type Tailer, type TailerOptions } from '../../../agent/tail'
-import { collect, expectEachOnceInOrder, makeTempDir, numbered, numberedRange, numberOf, waitFor } from './helpers'
+import { describe, expect, it } from 'vitest'
+import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
+import { collect, expectEachOnceInOrder, useTailerScope, numbered, numberedRange, numberOf, waitFor } from './helpers'
 
-const cleanups: Array<() => Promise<void> | void> = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function tempDir(name: string): string {
-  const { dir, cleanup } = makeTempDir(name)
-  cleanups.push(cleanup)
-  return dir
-}
-
-async function tail(options: TailerOptions): Promise<Tailer> {
-  const tailer = await createTailer({ pollIntervalMs: 25, ...options })
-  cleanups.push(() => tailer.close())
-  return tailer
-}
+const { tempDir, tail, defer } = useTailerScope()
 
 describe('reading', () => {
   it('emits appended lines with the offset after each, completing a partial line once', async () => {
@@ -206,7 +191,7 @@ describe('rotation', () => {
     const { seen } = collect(tailer)
     const total = 3000
     const writer = fork(join(__dirname, '../../fixtures/tail/writer-child.js'), [file, String(total)], { stdio: 'inherit' })
-    cleanups.push(() => {
+    defer(() => {
       if (writer.exitCode === null) writer.kill('SIGKILL')
     })
     let written = 0
