@@ -4,8 +4,9 @@
 // outbox holds is sent at the next start, an incident that paged is not paged again, one waiting
 // out group_wait still fires. Only where the state lives differs (files, or memory for a target
 // that keeps none).
+import { createAlertEngine } from '../../alerts'
 import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
-import type { AlertSetup } from './alert-setup'
+import { engineOptionsOfSetup, type AlertSetup } from './alert-setup'
 import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOptions } from './dispatcher'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './incident-recorder'
@@ -36,6 +37,9 @@ function failure(code: DeliveryError['code'], what: string, err: unknown): Deliv
 }
 
 export function createAlertPath(options: AlertPathOptions): AlertPath {
+  // The outbox starts sending what a previous run left as soon as it opens: a setup the engine
+  // refuses is refused before that, not after a page already went out behind the error.
+  createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
   let state: IncidentState
   try {
     state = createIncidentState(options.statePath)
@@ -71,6 +75,14 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
   for (const page of dispatcher.queuedPages()) {
     if (state.paged(page.key) === undefined) state.notified(page.key, page.rule, page.at)
   }
-  const pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now })
+  let pipeline: AlertPipeline
+  try {
+    pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now })
+  } catch (err) {
+    // Replaying the incidents that waited out group_wait failed: the open outbox is closed (what it
+    // had in flight ends and is journaled; a resend carries its key).
+    void dispatcher.close().catch(() => {})
+    throw err
+  }
   return { pipeline, dispatcher, close: () => dispatcher.close() }
 }
