@@ -8,6 +8,7 @@ import { toAlertLine } from './alert-line'
 import { engineOptionsOfSetup, incidentRulesOf, type AlertSetup } from './alert-setup'
 import type { DeliveryLog, Dispatcher } from './dispatcher'
 import type { IncidentState } from './incident-state'
+import { dropRepages, pageRecords, retentionOf } from './page-record'
 
 export interface PipelineStats {
   matches: number
@@ -40,8 +41,40 @@ export interface AlertPipelineOptions {
   now: number
 }
 
-// Pending entries of incidents that never fired are kept at most this long past their window.
-const PENDING_SLACK_MS = 60_000
+/**
+ * Incidents that were waiting out group_wait when the previous engine stopped, to start over in a
+ * new one. Their lines are kept censored, so a rule matching a redacted field would not select them
+ * again: the rule that took them is named on the replayed line.
+ */
+function pendingLines(state: IncidentState): AlertLine[] {
+  return state.pending().map((p) => {
+    const { line } = toAlertLine(p.raw, p.format, p.source)
+    return line.json ? { ...line, record: { ...line.record, [RULE_ANNOTATION]: p.rule } } : line
+  })
+}
+
+/** Incidents dropped to stay within the bounds, across the engines reloads replaced; said once per tick. */
+function createEvictionLog(log: DeliveryLog): {
+  replaced(engine: AlertEngine): void
+  total(engine: AlertEngine, state: IncidentState): number
+  report(engine: AlertEngine, state: IncidentState): void
+} {
+  let before = 0
+  let logged = 0
+  const total = (engine: AlertEngine, state: IncidentState): number => before + engine.stats().evicted + state.dropped
+  return {
+    replaced(engine) {
+      before += engine.stats().evicted
+    },
+    total,
+    report(engine, state) {
+      const now = total(engine, state)
+      if (now === logged) return
+      log.warn({ evicted: now - logged, total: now, open: engine.stats().openIncidents }, 'too many open incidents: the least recently seen were dropped (at most 10000 are held)')
+      logged = now
+    },
+  }
+}
 
 export function createAlertPipeline(options: AlertPipelineOptions): AlertPipeline {
   const { state, dispatcher, log } = options
@@ -52,84 +85,35 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   let matches = 0
   let suppressedRepages = 0
   let failedLines = 0
-  // Evictions of engines replaced by a reload, plus those the current engine has reported so far.
-  let evictedBefore = 0
-  let evictedLogged = 0
+  const evictions = createEvictionLog(log)
 
   function build(setup: AlertSetup, now: number): void {
     const next = createAlertEngine(engineOptionsOfSetup(setup, now))
-    if (engine !== undefined) evictedBefore += engine.stats().evicted
+    if (engine !== undefined) evictions.replaced(engine)
     engine = next
     rulesByName = new Map(setup.rules.map((r) => [r.name, r]))
     incidentRules = incidentRulesOf(setup)
     lowest = lowestLevel(engine.rules)
     dispatcher.setChannels(setup.channels)
-    // Incidents that were waiting out group_wait when the previous engine stopped start over here.
-    // Their lines are kept censored, so a rule matching a redacted field would not select them
-    // again: the rule that took them is named on the replayed line.
-    for (const p of state.pending()) {
-      const { line } = toAlertLine(p.raw, p.format, p.source)
-      const replayed = line.json ? { ...line, record: { ...line.record, [RULE_ANNOTATION]: p.rule } } : line
-      handle(engine.ingest(replayed, now), now)
-    }
+    for (const line of pendingLines(state)) handle(engine.ingest(line, now), now)
   }
 
-  /** Drops notices of incidents a previous engine already paged, then journals the rest. */
+  /** Drops notices of incidents a previous engine already paged, journals the rest, then records them. */
   function handle(deliveries: Delivery[], now: number): void {
     if (deliveries.length === 0) return
-    const kept: Delivery[] = []
-    const suppressed = new Set<string>()
-    for (const delivery of deliveries) {
-      const { notice } = delivery
-      const key = notice.incident.key
-      if (notice.kind === 'firing') {
-        const paged = state.paged(key)
-        const rule = rulesByName.get(notice.incident.rule)
-        if (paged !== undefined && rule !== undefined && now < paged.notifiedAt + rule.repeatIntervalMs) {
-          if (!suppressed.has(key)) {
-            suppressed.add(key)
-            suppressedRepages++
-            log.info({ incident: key, rule: rule.name }, 'incident already paged before this engine started; not paging again')
-          }
-          continue
-        }
-      }
-      kept.push(delivery)
-    }
+    const { kept, suppressed } = dropRepages(deliveries, (key) => state.paged(key), (name) => rulesByName.get(name), now)
+    for (const { key, rule } of suppressed) log.info({ incident: key, rule }, 'incident already paged before this engine started; not paging again')
+    suppressedRepages += suppressed.length
     dispatcher.dispatch(kept, incidentRules)
     // Recorded after the outbox has them: a crash in between repeats a page rather than losing one.
-    const seen = new Set<string>()
-    for (const { notice } of kept) {
-      const key = notice.incident.key
-      if (seen.has(key)) continue
-      seen.add(key)
-      if (notice.kind === 'firing' || notice.kind === 'repeat' || notice.kind === 'escalated') state.notified(key, notice.incident.rule, now)
-      else if (notice.kind === 'resolved') state.resolved(key)
-    }
-  }
-
-  function keep(ruleName: string): { pagedMs: number; pendingMs: number } {
-    const rule = rulesByName.get(ruleName)
-    if (rule === undefined) return { pagedMs: 0, pendingMs: 0 }
-    return {
-      pagedMs: rule.resolveAfterMs ?? Infinity,
-      pendingMs: rule.groupWaitMs + (rule.threshold?.withinMs ?? 0) + PENDING_SLACK_MS,
+    for (const record of pageRecords(kept)) {
+      if (record.kind === 'paged') state.notified(record.key, record.rule, now)
+      else state.resolved(record.key)
     }
   }
 
   function current(): AlertEngine {
     return engine as AlertEngine
-  }
-
-  /** Says once per tick how many incidents were dropped to stay within the bounds. */
-  function reportEvictions(e: AlertEngine): void {
-    const total = evictedBefore + e.stats().evicted + state.dropped
-    if (total === evictedLogged) return
-    log.warn(
-      { evicted: total - evictedLogged, total, open: e.stats().openIncidents },
-      'too many open incidents: the least recently seen were dropped (at most 10000 are held)',
-    )
-    evictedLogged = total
   }
 
   function failed(line: AlertLine, rule: string | undefined, incident: string | undefined, err: unknown): void {
@@ -173,9 +157,9 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     tick(now) {
       const engine = current()
       handle(engine.tick(now), now)
-      reportEvictions(engine)
+      evictions.report(engine, state)
       // An incident that paged before a restart and went quiet resolves here, not in the engine.
-      for (const key of state.expire(now, keep)) dispatcher.closeLead(key)
+      for (const key of state.expire(now, (name) => retentionOf(rulesByName.get(name)))) dispatcher.closeLead(key)
       state.save()
     },
     flush(now) {
@@ -187,7 +171,7 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     },
     stats() {
       const s = current().stats()
-      return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents, evictedIncidents: evictedBefore + s.evicted + state.dropped, failedLines }
+      return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents, evictedIncidents: evictions.total(current(), state), failedLines }
     },
   }
 }

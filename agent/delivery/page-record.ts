@@ -1,0 +1,77 @@
+// Pure decisions about the pages an engine's notices make, against what outlives an engine (the
+// incident state): the alert path keeps a fresh engine (after a restart or a reload) from paging
+// again what a previous one paged, and records what was paged once the outbox has it.
+//
+// 1. A `firing` notice of an incident the state says paged within its rule's repeat_interval is
+//    dropped: the incident is still paging from before (counted and said once per incident).
+// 2. Every other notice is kept, in order.
+// 3. Of the kept notices, per incident, the first says what to record: firing, repeat and escalated
+//    record a page at `now`; resolved forgets the incident; digests record nothing.
+// 4. A rule's entries in the state matter for as long as it can still act on them: a paged incident
+//    until `resolve_after` without lines (forever without it), a pending one for its group_wait plus
+//    its threshold window plus a minute of slack.
+import type { Delivery } from '../../alerts'
+import type { RuleConfig } from '../config/types'
+import type { PagedIncident } from './incident-state'
+
+export interface PageFilter {
+  kept: Delivery[]
+  /** Incidents whose repeated firing was dropped (rule 1), one entry each. */
+  suppressed: { key: string; rule: string }[]
+}
+
+/** Rules 1 and 2. */
+export function dropRepages(
+  deliveries: readonly Delivery[],
+  paged: (key: string) => PagedIncident | undefined,
+  ruleOf: (name: string) => RuleConfig | undefined,
+  now: number,
+): PageFilter {
+  const kept: Delivery[] = []
+  const suppressed: PageFilter['suppressed'] = []
+  const seen = new Set<string>()
+  for (const delivery of deliveries) {
+    const { notice } = delivery
+    const key = notice.incident.key
+    if (notice.kind === 'firing') {
+      const before = paged(key)
+      const rule = ruleOf(notice.incident.rule)
+      if (before !== undefined && rule !== undefined && now < before.notifiedAt + rule.repeatIntervalMs) {
+        if (!seen.has(key)) {
+          seen.add(key)
+          suppressed.push({ key, rule: rule.name })
+        }
+        continue
+      }
+    }
+    kept.push(delivery)
+  }
+  return { kept, suppressed }
+}
+
+export type PageRecord = { kind: 'paged'; key: string; rule: string } | { kind: 'resolved'; key: string }
+
+/** Rule 3. */
+export function pageRecords(kept: readonly Delivery[]): PageRecord[] {
+  const records: PageRecord[] = []
+  const seen = new Set<string>()
+  for (const { notice } of kept) {
+    const key = notice.incident.key
+    if (seen.has(key)) continue
+    seen.add(key)
+    if (notice.kind === 'firing' || notice.kind === 'repeat' || notice.kind === 'escalated') records.push({ kind: 'paged', key, rule: notice.incident.rule })
+    else if (notice.kind === 'resolved') records.push({ kind: 'resolved', key })
+  }
+  return records
+}
+
+const PENDING_SLACK_MS = 60_000
+
+/** Rule 4: how long a rule's paged and pending entries matter (0 for a rule no longer configured). */
+export function retentionOf(rule: RuleConfig | undefined): { pagedMs: number; pendingMs: number } {
+  if (rule === undefined) return { pagedMs: 0, pendingMs: 0 }
+  return {
+    pagedMs: rule.resolveAfterMs ?? Infinity,
+    pendingMs: rule.groupWaitMs + (rule.threshold?.withinMs ?? 0) + PENDING_SLACK_MS,
+  }
+}
