@@ -11,12 +11,13 @@ export interface ParsedLine {
   parseError: boolean
 }
 
-function plainText(text: string, source: string): AlertLine {
+function plainText(text: string, source: string | undefined): AlertLine {
   const level = detectLevel(text)
   return { raw: text, record: { msg: text, level }, level, msg: text, source, json: false }
 }
 
-export function toAlertLine(text: string, format: LineFormat, source: string): ParsedLine {
+/** `source`: the source's name, or undefined for lines that come from none (an app's stream, a file test-rule reads outside every source). */
+export function toAlertLine(text: string, format: LineFormat, source: string | undefined): ParsedLine {
   if (format === 'text') return { line: plainText(text, source), parseError: false }
   const line = parseLine(text, source)
   const expectedJson = format === 'json' || text.charCodeAt(0) === 123 /* { */

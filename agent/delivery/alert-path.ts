@@ -39,7 +39,7 @@ function failure(code: DeliveryError['code'], what: string, err: unknown): Deliv
 export function createAlertPath(options: AlertPathOptions): AlertPath {
   // The outbox starts sending what a previous run left as soon as it opens: a setup the engine
   // refuses is refused before that, not after a page already went out behind the error.
-  createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
+  const engine = createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
   let state: IncidentState
   try {
     state = createIncidentState(options.statePath)
@@ -77,7 +77,7 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
   }
   let pipeline: AlertPipeline
   try {
-    pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now })
+    pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now, engine })
   } catch (err) {
     // Replaying the incidents that waited out group_wait failed: the open outbox is closed (what it
     // had in flight ends and is journaled; a resend carries its key).

@@ -39,6 +39,8 @@ export interface AlertPipelineOptions {
   dispatcher: Dispatcher
   log: DeliveryLog
   now: number
+  /** The engine of `setup`, when the caller built it already (to know the setup is valid first). */
+  engine?: AlertEngine | undefined
 }
 
 /**
@@ -87,8 +89,8 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   let failedLines = 0
   const evictions = createEvictionLog(log)
 
-  function build(setup: AlertSetup, now: number): void {
-    const next = createAlertEngine(engineOptionsOfSetup(setup, now))
+  function build(setup: AlertSetup, now: number, built?: AlertEngine): void {
+    const next = built ?? createAlertEngine(engineOptionsOfSetup(setup, now))
     if (engine !== undefined) evictions.replaced(engine)
     engine = next
     rulesByName = new Map(setup.rules.map((r) => [r.name, r]))
@@ -121,7 +123,7 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     log.error({ source: line.source, rule, incident, error: (err as Error).message }, 'the alert engine failed on a line; the line is skipped')
   }
 
-  build(options.setup, options.now)
+  build(options.setup, options.now, options.engine)
 
   return {
     lowestLevel: () => lowest,

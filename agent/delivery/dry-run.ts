@@ -130,9 +130,9 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
   }
 
   function line(data: Buffer, file: string, lineNo: number, source: string | undefined, format: LineFormat): void {
-    const parsed = toAlertLine(data.toString('utf8'), format, source ?? '')
+    const parsed = toAlertLine(data.toString('utf8'), format, source)
     if (parsed.parseError && data[0] === 0x7b) report.parseErrors++
-    const line = source === undefined ? { ...parsed.line, source: undefined } : parsed.line
+    const line = parsed.line
     const at = lineTime(line.record)
     if (at !== undefined) advance(at)
     const rule = selectRule(engine.rules, line)

@@ -7,6 +7,8 @@ export const OutboxErrorCodes = {
   JOURNAL: 'LOGX_OUTBOX_ERR_JOURNAL',
   /** enqueue() after close(). */
   CLOSED: 'LOGX_OUTBOX_ERR_CLOSED',
+  /** The journal file is the journal of another outbox of this process; `holder` names its owner. */
+  IN_USE: 'LOGX_OUTBOX_ERR_IN_USE',
 } as const
 
 export type OutboxErrorCode = (typeof OutboxErrorCodes)[keyof typeof OutboxErrorCodes]
@@ -16,12 +18,15 @@ const brand = Symbol.for('logx.outbox.error')
 export class OutboxError extends Error {
   readonly code: OutboxErrorCode
   readonly path: string | undefined
+  /** IN_USE: the owner the journal belongs to. */
+  readonly holder: string | undefined
 
-  constructor(code: OutboxErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+  constructor(code: OutboxErrorCode, message: string, options: { path?: string; holder?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'OutboxError'
     this.code = code
     this.path = options.path
+    this.holder = options.holder
     Object.defineProperty(this, brand, { value: true })
   }
 

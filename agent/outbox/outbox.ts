@@ -23,8 +23,10 @@ import { createFileStore, createMemoryStore, type OutboxStore } from './store'
 export type SendFn = (item: OutboxItem) => Promise<void>
 
 export interface OutboxOptions {
-  /** Journal file; without it the queue is in memory only. */
+  /** Journal file; without it the queue is in memory only. One outbox per file in a process (IN_USE). */
   path?: string | undefined
+  /** Who uses the journal (a target's name), named in the error a second outbox on it gets. */
+  owner?: string | undefined
   send: SendFn
   /** Attempts before an item becomes a dead letter; default: no limit (see `maxAgeMs`). */
   maxAttempts?: number | undefined
@@ -139,11 +141,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const store: OutboxStore =
     options.path === undefined
       ? createMemoryStore()
-      : createFileStore(options.path, { maxSegmentBytes: options.spillSegmentBytes, onError: (err) => onError(err) })
+      : createFileStore(options.path, { maxSegmentBytes: options.spillSegmentBytes, onError: (err) => onError(err), owner: options.owner })
 
   /** The window: items in memory, in enqueue order. */
   const queue = new Map<string, OutboxItem>()
-  for (const item of store.load()) {
+  let loaded: OutboxItem[]
+  try {
+    loaded = store.load()
+  } catch (err) {
+    // An outbox that cannot start holds no journal: the file stays free for another try.
+    store.close()
+    throw err
+  }
+  for (const item of loaded) {
     // A restart is a fresh chance: backoff computed by the previous run is not waited out (a
     // server's Retry-After is).
     item.nextAttemptAt = earliest(item, now())

@@ -8,6 +8,7 @@
 // crash of the machine; the agent calls it before it commits file offsets past those lines.
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { claimJournal } from './journal-claims'
 import { OutboxError, OutboxErrorCodes } from './errors'
 import type { DeadLetter, JournalRecord, OutboxItem, SpillCursor } from './item'
 import { forEachLine } from './line-reader'
@@ -123,9 +124,12 @@ export interface FileStoreOptions {
   maxSegmentBytes?: number | undefined
   /** An item taken from the spill that could not be journaled is still returned; the failure goes here. */
   onError?: ((err: Error) => void) | undefined
+  /** Who uses the journal, named in the error another outbox of this process gets for it. */
+  owner?: string | undefined
 }
 
 export function createFileStore(path: string, options: FileStoreOptions = {}): OutboxStore {
+  const release = claimJournal(path, options.owner ?? 'an outbox')
   let records = 0
   let fd: number | undefined
   let spill: Spill | undefined
@@ -133,6 +137,7 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
   try {
     mkdirSync(dirname(path), { recursive: true })
   } catch (err) {
+    release()
     throw journalError('cannot create the directory of', path, err)
   }
 
@@ -259,6 +264,7 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
       spill?.close()
       if (fd !== undefined) closeSync(fd)
       fd = undefined
+      release()
     },
   }
   return store

@@ -4,15 +4,14 @@
 //
 // Nothing here may throw into the logging path: a failing API, a bad line or a full disk is
 // reported on stderr (at most 20 lines per target) and counted, and logging goes on.
-import { resolve } from 'node:path'
 import { Writable } from 'node:stream'
-import type { AlertLine } from '../../../alerts'
 import type { ChannelConfig } from '../../config/types'
 import { toAlertLine } from '../../delivery/alert-line'
 import { createAlertPath, type AlertPath } from '../../delivery/alert-path'
-import { createCandidateFilter, type CandidateFilter } from '../../delivery/candidate-filter'
+import { createCandidateFilter } from '../../delivery/candidate-filter'
 import type { DeliveryLog } from '../../delivery/dispatcher'
 import { DeliveryError, DeliveryErrorCodes } from '../../delivery/errors'
+import { OutboxError, OutboxErrorCodes } from '../../outbox'
 import { createStreamLines } from '../../delivery/stream-lines'
 import type { LineBatch } from '../../tail'
 import type { ApiOptions, CommonOptions, CrmOptions } from './common-options'
@@ -54,30 +53,6 @@ export function secretsOf(values: (string | undefined)[]): string[] {
   return out
 }
 
-/**
- * The outbox files the targets of this worker use (absolute path -> target). Two targets on one
- * journal would each replay and send the other's notifications, and share `<outbox>.incidents.json`
- * (one target's incidents taken for the other's, saved over each other): the second is refused.
- */
-const outboxesInUse = new Map<string, string>()
-
-/** Claims the target's outbox file for this worker; returns its release (once the target is closed). */
-function claimOutbox(target: string, outboxPath: string | undefined): () => void {
-  if (outboxPath === undefined) return () => {}
-  const file = resolve(outboxPath)
-  const holder = outboxesInUse.get(file)
-  if (holder !== undefined) {
-    throw optionError(target, 'outbox', `${outboxPath} is already the outbox of ${holder} in this worker: give each target its own file`)
-  }
-  outboxesInUse.set(file, target)
-  let released = false
-  return () => {
-    if (released) return
-    released = true
-    outboxesInUse.delete(file)
-  }
-}
-
 function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): AlertPath {
   const { target, common, api, crm, channel } = setup
   const outboxPath = common.outboxPath
@@ -96,7 +71,7 @@ function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): Alert
       // Beside a journaled outbox, the incident state too: after a crash the app's worker keeps
       // the daemon's promises (no re-page of what paged, pending incidents still fire).
       statePath: outboxPath === undefined ? undefined : `${outboxPath}.incidents.json`,
-      outbox: { path: outboxPath, maxAttempts: common.maxAttempts, backoff: common.backoff },
+      outbox: { path: outboxPath, owner: target, maxAttempts: common.maxAttempts, backoff: common.backoff },
       api: api === undefined ? undefined : { baseUrl: api.messagingUrl, apiKey: api.apiKey },
       crm,
       timeoutMs: common.timeoutMs,
@@ -106,6 +81,10 @@ function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): Alert
     })
   } catch (err) {
     if (!(err instanceof DeliveryError)) asOptionError(target, err)
+    const cause = err.cause
+    if (cause instanceof OutboxError && cause.code === OutboxErrorCodes.IN_USE) {
+      throw optionError(target, 'outbox', `${outboxPath} is already the outbox of ${cause.holder} in this worker: give each target its own file`)
+    }
     const option = err.code === DeliveryErrorCodes.LEADS ? 'stateDir' : 'outbox'
     const where = option === 'stateDir' ? crm?.stateDir : outboxPath
     throw new TransportError(TransportErrorCodes.STATE, target, `options.${option}: cannot use ${where}: ${((err.cause as Error | undefined) ?? err).message}`, {
@@ -135,14 +114,7 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
   const { common } = setup
   const now = setup.now ?? Date.now
   const { log, report } = reporter(setup.target)
-  const releaseOutbox = claimOutbox(setup.target, common.outboxPath)
-  let path: AlertPath
-  try {
-    path = openPath(setup, log, now())
-  } catch (err) {
-    releaseOutbox()
-    throw err
-  }
+  const path = openPath(setup, log, now())
   const { pipeline, dispatcher } = path
 
   function guarded(fn: () => void): void {
@@ -154,20 +126,14 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
   }
 
   const lines = createStreamLines()
-  let filter: CandidateFilter | undefined
-  let filterLevel = NaN
+  // A target's rules never change while it runs: one filter at their lowest level.
+  const filter = createCandidateFilter(pipeline.lowestLevel())
   const onBatch = (batch: LineBatch): void => {
-    const lowest = pipeline.lowestLevel()
-    if (lowest !== filterLevel) {
-      filter = createCandidateFilter(lowest)
-      filterLevel = lowest
-    }
     // Lines no rule can take (most of them) are dropped on the bytes, never decoded or parsed.
     const at = now()
-    for (const candidate of (filter as CandidateFilter)(batch).candidates) {
-      const { line } = toAlertLine(candidate.data.toString('utf8'), 'auto', common.source ?? '')
-      const sourced: AlertLine = common.source === undefined ? { ...line, source: undefined } : line
-      guarded(() => pipeline.ingest(sourced, at))
+    for (const candidate of filter(batch).candidates) {
+      const { line } = toAlertLine(candidate.data.toString('utf8'), 'auto', common.source)
+      guarded(() => pipeline.ingest(line, at))
     }
   }
 
@@ -189,11 +155,7 @@ export function startAlertTarget(setup: AlertTargetSetup): Writable {
           (common.outboxPath !== undefined ? '; kept in the outbox for the next start' : ''),
       )
     }
-    try {
-      await path.close()
-    } finally {
-      releaseOutbox()
-    }
+    await path.close()
   }
 
   return new Writable({

@@ -17,6 +17,14 @@ afterEach(async () => {
 
 const quiet = { info() {}, warn() {}, error() {} }
 
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 function configIn(dir: string) {
   const result = parseAgentConfig(`state_dir: ${dir}\nsources: [{ name: app, paths: [${dir}/*.log] }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n`, 'agent.yaml')
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
@@ -37,9 +45,16 @@ it('a path whose setup the engine refuses opens no outbox: the journal is sent o
     log: quiet,
     now: Date.now(),
   }
-  // 1. A page journaled while the API cannot be reached, left in the journal.
-  const first = createAlertPath({ ...base, setup: setupOfConfig(config, []), api: { baseUrl: 'http://127.0.0.1:9', apiKey: sandbox.apiKey } })
+  // 1. A page journaled while the API cannot be reached, left in the journal. Closed once its first
+  // attempt failed (the next one is a minute away): nothing of it is in flight any more.
+  const first = createAlertPath({
+    ...base,
+    outbox: { ...base.outbox, backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 } },
+    setup: setupOfConfig(config, []),
+    api: { baseUrl: 'http://127.0.0.1:9', apiKey: sandbox.apiKey },
+  })
   first.pipeline.ingest(toAlertLine('{"level":50,"msg":"db down"}', 'json', 'app').line, Date.now())
+  await until(() => (first.dispatcher.stats().failed.sms ?? 0) >= 1)
   await first.close()
 
   // 2. A path whose engine refuses its setup (two channels of one name): its error, and no outbox left behind.

@@ -185,3 +185,26 @@ describe('outbox backoff', () => {
     expect(outboxDelay(20, policy, () => 1, 120_000)).toBe(120_000)
   })
 })
+
+describe('one outbox per journal file in a process', () => {
+  it('a second outbox on the same file is refused, naming who holds it; the file is free once the first closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-claim-'))
+    try {
+      const path = join(dir, 'q.jsonl')
+      const first = createOutbox({ path, owner: 'logx-sms-alert', send: async () => {} })
+      let err: unknown
+      try {
+        createOutbox({ path: join(dir, 'sub', '..', 'q.jsonl'), owner: 'logx-chat-alert', send: async () => {} })
+      } catch (caught) {
+        err = caught
+      }
+      expect(err).toBeInstanceOf(OutboxError)
+      expect(err).toMatchObject({ code: OutboxErrorCodes.IN_USE, holder: 'logx-sms-alert' })
+      await first.close()
+      const again = createOutbox({ path, owner: 'logx-chat-alert', send: async () => {} })
+      await again.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
