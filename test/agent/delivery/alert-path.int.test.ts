@@ -9,6 +9,7 @@ import { createAlertPath, type AlertPathOptions } from '../../../agent/delivery/
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { until } from '../daemon/helpers'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -16,14 +17,6 @@ afterEach(async () => {
 })
 
 const quiet = { info() {}, warn() {}, error() {} }
-
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 function configIn(dir: string) {
   const result = parseAgentConfig(`state_dir: ${dir}\nsources: [{ name: app, paths: [${dir}/*.log] }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n`, 'agent.yaml')
@@ -54,7 +47,7 @@ it('a path whose setup the engine refuses opens no outbox: the journal is sent o
     api: { baseUrl: 'http://127.0.0.1:9', apiKey: sandbox.apiKey },
   })
   first.pipeline.ingest(toAlertLine('{"level":50,"msg":"db down"}', 'json', 'app').line, Date.now())
-  await until(() => (first.dispatcher.stats().failed.sms ?? 0) >= 1)
+  await until('the page failed', () => ((first.dispatcher.stats().failed.sms ?? 0) >= 1) || undefined)
   await first.close()
 
   // 2. A path whose engine refuses its setup (two channels of one name): its error, and no outbox left behind.

@@ -1,0 +1,46 @@
+// The dispatcher's account of failures: a send the client refused before making it (the API asked
+// that operation to wait, and the wait is not over) is the outbox's to wait out, not a failure: not
+// counted, not reported. The refusal that set the wait is both.
+import { afterEach, expect, it } from 'vitest'
+import { createAlertEngine } from '../../../alerts'
+import { parseAgentConfig } from '../../../agent/config/load-config'
+import { toAlertLine } from '../../../agent/delivery/alert-line'
+import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
+import { createDispatcher } from '../../../agent/delivery/dispatcher'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { until } from '../daemon/helpers'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+it('a send refused before it is made (Retry-After not over) is not counted or reported as failed', async () => {
+  const sandbox: Sandbox = await startSandbox({ port: 0 })
+  cleanups.push(() => sandbox.close())
+  sandbox.faults.replace([{ kind: 'rate-limit', retryAfterSeconds: 60, route: 'send_sms', times: 1 }])
+  const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n', 'agent.yaml')
+  if (!result.ok) throw new Error(JSON.stringify(result.problems))
+  const setup = setupOfConfig(result.config, [])
+  const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
+  const warnings: string[] = []
+  const dispatcher = createDispatcher({
+    outbox: { path: undefined },
+    api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey },
+    recorder: undefined,
+    channels: setup.channels,
+    log: { info() {}, warn: (_fields, message) => void warnings.push(message), error() {} },
+  })
+  cleanups.push(() => dispatcher.close())
+  const page = (msg: string) => engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now())
+
+  dispatcher.dispatch(page('db down'), new Set())
+  await until('the page failed', () => (dispatcher.stats().failed.sms === 1) || undefined)
+  // Another incident's page, while the API's 60 s wait runs: refused without a request.
+  dispatcher.dispatch(page('cache gone'), new Set())
+  await until('the second attempt', () => (dispatcher.stats().retried >= 2) || undefined)
+  expect(dispatcher.stats()).toMatchObject({ failed: { sms: 1 }, depth: 2 })
+  expect(warnings).toHaveLength(1)
+  expect(warnings[0]).toContain('notification failed')
+  expect(sandbox.store.all('sms')).toEqual([])
+})
