@@ -5,7 +5,8 @@
 // (only the log calls are timed): the app's cost per call, not a backlog in sonic-boom's buffer.
 // The context-* and otel-* rows measure logx's asyncContext and otel options against what a pino
 // user writes for the same lines (a mixin reading the store, instrumentation-pino's mixin), with no
-// store or span active (-idle) and with one (-active).
+// store or span active (-idle) and with one (-active). The iso-time rows use each library's own
+// stdTimeFunctions.isoTime and isoTimeNano. Those rows stay out of the geomean (pino's shapes only).
 // Usage: node bench/logger.js [--rounds 21] [--ops 10000] [--only basic,object] [--peer path/to/other/logx/index.js]
 // --peer replaces pino with another build of logx (before/after a change, in one process); the
 // peer always gets the pino user's mixins in the context-* and otel-* rows.
@@ -84,6 +85,9 @@ function build (lib, isLogx) {
   const withFormatters = lib({ ...plain, formatters }, dest)
   const withContext = isLogx ? lib({ ...plain, asyncContext: { storage } }, dest) : lib({ mixin: storeMixin }, dest)
   const withOtel = isLogx ? lib({ otel: true }, dest) : lib({ mixin: otelMixin }, dest)
+  // Each library's own ISO time functions (the one per-line work a time function adds).
+  const withIsoTime = lib({ ...plain, timestamp: lib.stdTimeFunctions.isoTime }, dest)
+  const withIsoTimeNano = lib({ ...plain, timestamp: lib.stdTimeFunctions.isoTimeNano }, dest)
   const shapes = {
     basic: () => { const l = base; return () => l.info('hello world') },
     object: () => { const l = base; return () => l.info({ hello: 'world' }) },
@@ -98,7 +102,9 @@ function build (lib, isLogx) {
     'context-idle': () => { const l = withContext; return () => l.info('hello world') },
     'context-active': () => { const l = withContext; return Object.assign(() => l.info('hello world'), { around: inStore }) },
     'otel-idle': () => { const l = withOtel; return () => l.info('hello world') },
-    'otel-active': () => { const l = withOtel; return Object.assign(() => l.info('hello world'), { around: inSpan }) }
+    'otel-active': () => { const l = withOtel; return Object.assign(() => l.info('hello world'), { around: inSpan }) },
+    'iso-time': () => { const l = withIsoTime; return () => l.info('hello world') },
+    'iso-time-nano': () => { const l = withIsoTimeNano; return () => l.info('hello world') }
   }
   return { shapes, dest }
 }
@@ -155,7 +161,7 @@ async function main () {
   console.log(pad('shape', 16) + pad('logx ns/op', 12) + pad(PEER_NAME + ' ns/op', 12) + PEER_NAME + '/logx')
   for (const r of rows) console.log(pad(r.shape, 16) + pad(r.logx.toFixed(0), 12) + pad(r.pino.toFixed(0), 12) + r.ratio.toFixed(3))
   // The geomean stays over pino's own shapes, so that it compares with earlier runs.
-  const pinoShapes = rows.filter((r) => !/^(context|otel)-/.test(r.shape))
+  const pinoShapes = rows.filter((r) => !/^(context|otel|iso)-/.test(r.shape))
   const geo = Math.exp(pinoShapes.reduce((s, r) => s + Math.log(r.ratio), 0) / pinoShapes.length)
   console.log(pad('geomean', 40) + geo.toFixed(3) + (pinoShapes.length < rows.length ? ' (pino\'s shapes only)' : ''))
   console.log(`(destination ${DEST}, ${ROUNDS} alternating rounds x ${OPS} ops in batches of ${BATCH}, node ${process.version}, median of per-round ratios${PEER ? ', peer ' + PEER : ''})`)
