@@ -57,7 +57,8 @@ export function createBudgetStage(limits: Readonly<Record<string, number | undef
     const out = owedDigests(ctx.now, false)
     for (const notice of notices) {
       const b = notice.channel === undefined ? undefined : budgets.get(notice.channel)
-      if (b === undefined) {
+      // An acknowledgement pages nobody (it goes to the recording channels, the trail): not counted, never folded.
+      if (b === undefined || notice.kind === 'acknowledged') {
         out.push(notice)
       } else if (b.pending === 0 && hasRoom(b, ctx.now)) {
         b.sent.push(ctx.now)

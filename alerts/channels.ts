@@ -6,7 +6,7 @@ import { compileTemplate, type Template } from './template'
 
 export type ChannelType = 'sms' | 'chat' | 'mail' | 'voice' | 'incident'
 
-/** Templates per notice kind; `repeat` and `escalated` use `firing`. Undefined: the type's default. */
+/** Templates per notice kind; `repeat`, `escalated`, `acknowledged` and `unacknowledged` use `firing`. Undefined: the type's default. */
 export interface KindTemplates {
   firing: string | undefined
   resolved: string | undefined
@@ -18,6 +18,8 @@ interface CommonDefinition {
   name: string
   /** Budget: most notices per sliding hour; over it they fold into a digest. */
   maxPerHour?: number | undefined
+  /** Person names the channel reaches (their addresses are the delivery's): whom its pages count as paged. */
+  people?: readonly string[] | undefined
 }
 
 export type ChannelDefinition =
@@ -41,6 +43,7 @@ export interface CompiledKindTemplates {
 interface CommonChannel {
   name: string
   maxPerHour: number | undefined
+  people: readonly string[] | undefined
 }
 
 export type Channel =
@@ -54,19 +57,22 @@ export type Channel =
     })
   | (CommonChannel & { type: 'incident' })
 
+// `{{headline}}` is the title followed by the line's error (": TypeError: connection refused") when
+// it has one: a page should say what broke, not only where.
 export const SMS_DEFAULTS: Readonly<Record<keyof KindTemplates, string>> = {
-  firing: '{{status}} {{title}} ({{count}}x, {{rule}})',
+  firing: '{{status}} {{headline}} ({{count}}x, {{rule}})',
   resolved: 'RESOLVED {{title}} after {{count}}x ({{rule}})',
   digest: '{{suppressed}} more alerts suppressed (budget). Latest: {{title}}',
 }
 
 export const MAIL_SUBJECT_DEFAULTS: Readonly<Record<keyof KindTemplates, string>> = {
-  firing: '[{{status}}] {{title}}',
+  firing: '[{{status}}] {{headline}}',
   resolved: '[RESOLVED] {{title}}',
   digest: '[DIGEST] {{suppressed}} more alerts suppressed',
 }
 
-export const CHAT_DEFAULT_VARIABLES: readonly string[] = ['{{status}}', '{{title}}', '{{count}}', '{{rule}}']
+// Four variables, as before the error was shown: a chat template registered with the provider keeps its count.
+export const CHAT_DEFAULT_VARIABLES: readonly string[] = ['{{status}}', '{{headline}}', '{{count}}', '{{rule}}']
 
 export const DEFAULT_SMS_MAX_LENGTH = 160
 
@@ -79,7 +85,7 @@ function kindTemplates(written: KindTemplates, defaults: Readonly<Record<keyof K
 }
 
 export function compileChannel(def: ChannelDefinition, path = def.name): Channel {
-  const common = { name: def.name, maxPerHour: def.maxPerHour }
+  const common = { name: def.name, maxPerHour: def.maxPerHour, people: def.people }
   switch (def.type) {
     case 'sms':
       return { ...common, type: 'sms', templates: kindTemplates(def.template, SMS_DEFAULTS, `${path}.template`), maxLength: def.maxLength }

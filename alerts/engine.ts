@@ -2,13 +2,16 @@
 // channels -> budget -> render. Pure: the caller brings lines, time and the tick; the engine brings
 // back the messages to send. The agent's transports and the daemon both drive one of these, on
 // rules, channels and silences agent/config normalized and checked (nothing is checked again here).
+// Acknowledging, un-acknowledging and resolving by hand go through the same pipeline
+// (acknowledgement.ts has the rules); restore() hands a restarted engine the incidents it had.
+import { peoplePaged, type AckRefusal } from './acknowledgement'
 import type { RedactPath } from './dot-path'
 import { compileChannels, type Channel, type ChannelDefinition, type ChannelType } from './channels'
 import { createBudgetStage } from './budget'
-import { createIncidentTable } from './incidents'
+import { createIncidentTable, type IncidentChange, type IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
-import type { Notice } from './notice'
-import { renderMessage, scrubSecrets, type RenderedMessage } from './render'
+import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
+import { renderMessage, scrubSecrets, type RenderedMessage, type RenderOptions } from './render'
 import { createRouteStage } from './route'
 import { fingerprint } from './fingerprint'
 import { compileRules, type Rule, type RuleConfig } from './rule'
@@ -32,7 +35,14 @@ export interface AlertEngineOptions {
   maxIncidents?: number | undefined
   /** When the initial silences without a start begin. */
   now?: number
+  /** How pages of an unacknowledged incident say to acknowledge it: `hint` text, `voiceAudio` after a voice page's audio. */
+  acknowledge?: { hint?: string | undefined; voiceAudio?: string | undefined } | undefined
 }
+
+/** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
+export type AckOutcome =
+  | { ok: true; deliveries: Delivery[]; incident: IncidentSnapshot }
+  | { ok: false; reason: AckRefusal }
 
 export interface Delivery {
   notice: Notice & { channel: string }
@@ -44,7 +54,9 @@ export interface AlertEngineStats {
   lines: number
   selected: number
   openIncidents: number
+  /** Firing or acknowledged. */
   firingIncidents: number
+  acknowledgedIncidents: number
   evicted: number
   silenced: number
   suppressed: number
@@ -81,6 +93,34 @@ export interface AlertEngine {
   flush(now: number): Delivery[]
   addSilence(config: SilenceConfig, now: number): Silence
   removeSilence(id: string): boolean
+  /** firing -> acknowledged: no more repeats or escalation; the recording channels get the note. */
+  acknowledge(key: string, actor: Actor, now: number): AckOutcome
+  /** acknowledged -> firing: re-pages the step reached; escalation resumes from it. */
+  unacknowledge(key: string, actor: Actor, now: number): AckOutcome
+  /** Any open incident -> forgotten; the next matching line opens a new one. */
+  resolve(key: string, actor: Actor, now: number): AckOutcome
+  /**
+   * A missed call from `person` at `now`: acknowledges the most recent firing, unacknowledged
+   * incident a page reached them for by `now` (every such incident with `all`). Nothing matched:
+   * no keys and no deliveries.
+   */
+  acknowledgeFor(person: string, actor: Actor, now: number, all: boolean): { keys: string[]; deliveries: Delivery[] }
+  /** Open incidents (pending, firing, acknowledged), the most recently seen first: at most `limit`, of `status` when given. */
+  incidents(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
+  /** incidents() as live read-only views, no snapshot made: for listing thousands at once (the console). */
+  incidentViews(limit?: number, status?: IncidentStatus): IncidentView[]
+  /** How many open incidents (of `status`). */
+  countIncidents(status?: IncidentStatus): number
+  incident(key: string): IncidentSnapshot | undefined
+  /**
+   * After a restart or reload: puts firing and acknowledged incidents back as they were, so they do
+   * not fire again, repeat and escalate on their old clocks and keep their acks. Pending ones (the
+   * caller replays their lines), ones whose rule is gone and keys already open are skipped.
+   * `snapshots` in any order; of two seen at the same time, the earlier in the list counts as the
+   * more recent (as incidents() lists them).
+   * Returns how many were restored. Sends nothing: the next tick does what is due.
+   */
+  restore(snapshots: readonly IncidentSnapshot[], now: number): number
   stats(): AlertEngineStats
 }
 
@@ -103,6 +143,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   let deliveries = 0
 
   const release: Stage = sequence(notify, budget.release)
+  const rendering: RenderOptions = { ackHint: options.acknowledge?.hint, ackAudio: options.acknowledge?.voiceAudio }
 
   function deliver(now: number, notices: Notice[], pipeline: Stage = notify): Delivery[] {
     // Most selected lines change an incident without a notice: of the stages, only the budget has
@@ -112,10 +153,13 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     for (const notice of routed) {
       const channel = notice.channel === undefined ? undefined : channelByName.get(notice.channel)
       if (channel === undefined) continue
+      // Only what came out of silences and budget reached anyone: a missed call may acknowledge it.
+      const paged = peoplePaged(notice, channel)
+      if (paged.length > 0) incidents.paged(notice.incident.key, paged, now)
       out.push({
         notice: notice as Notice & { channel: string },
         channelType: channel.type,
-        message: scrubSecrets(renderMessage(channel, notice), secrets),
+        message: scrubSecrets(renderMessage(channel, notice, rendering), secrets),
       })
     }
     deliveries += out.length
@@ -132,6 +176,36 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
 
   function ingestSelected(s: SelectedLine, now: number): Delivery[] {
     return deliver(now, incidents.observe(s.rule, s.line, now, s.key))
+  }
+
+  function changed(change: IncidentChange, now: number): AckOutcome {
+    if (!change.ok) return change
+    const deliveries = deliver(now, change.notices)
+    // Still open (not resolved): as the deliveries left it (whom the re-page reached).
+    return { ok: true, deliveries, incident: incidents.get(change.incident.key) ?? change.incident }
+  }
+
+  function acknowledgeFor(person: string, actor: Actor, now: number, all: boolean): { keys: string[]; deliveries: Delivery[] } {
+    const keys: string[] = []
+    const notices: Notice[] = []
+    for (const key of incidents.acknowledgeable(person, now, all)) {
+      const change = incidents.acknowledge(key, actor, now)
+      if (!change.ok) continue
+      keys.push(key)
+      notices.push(...change.notices)
+    }
+    return { keys, deliveries: keys.length === 0 ? [] : deliver(now, notices) }
+  }
+
+  function restore(snapshots: readonly IncidentSnapshot[]): number {
+    let restored = 0
+    // Least recently seen first: the table's order is its recency order (eviction drops the least
+    // recently seen). Ties keep the order incidents() gave them (most recent first).
+    for (const snapshot of [...snapshots].reverse().sort((a, b) => a.lastSeen - b.lastSeen)) {
+      const rule = byName.get(snapshot.rule)
+      if (rule !== undefined && incidents.restore(snapshot, rule)) restored++
+    }
+    return restored
   }
 
   function ruleFor(line: AlertLine): Rule | undefined {
@@ -165,6 +239,15 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
     addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),
+    acknowledge: (key, actor, now) => changed(incidents.acknowledge(key, actor, now), now),
+    unacknowledge: (key, actor, now) => changed(incidents.unacknowledge(key, actor, now), now),
+    resolve: (key, actor, now) => changed(incidents.resolve(key, actor, now), now),
+    acknowledgeFor,
+    incidents: (limit, status) => incidents.list(limit, status),
+    incidentViews: (limit, status) => incidents.views(limit, status),
+    countIncidents: (status) => incidents.count(status),
+    incident: (key) => incidents.get(key),
+    restore: (snapshots) => restore(snapshots),
     stats() {
       const i = incidents.stats()
       const b = budget.stats()
@@ -173,6 +256,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
         selected: selectedCount,
         openIncidents: i.open,
         firingIncidents: i.firing,
+        acknowledgedIncidents: i.acknowledged,
         evicted: i.evicted,
         silenced: silences.muted(),
         suppressed: b.suppressed,

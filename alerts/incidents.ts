@@ -1,15 +1,29 @@
-// The incident state machine, Alertmanager's timing applied per fingerprint:
+// The incident state machine, Alertmanager's timing applied per fingerprint, with acknowledgement:
 //
 //   (new) --threshold met / no threshold--> pending --group_wait elapsed--> firing
 //   firing --new lines after repeat_interval--> repeat notice
 //   firing --escalation[n].after since first fired--> escalated (step n)
-//   firing --resolve_after without lines--> resolved notice (send_resolved) and forgotten
+//   firing --acknowledge--> acknowledged (no repeat, no escalation; lines still count)
+//   acknowledged --unacknowledge | ack_timeout--> firing (unacknowledged notice: re-pages step reached)
+//   firing | acknowledged --resolve_after without lines--> resolved notice (send_resolved) and forgotten
+//   pending | firing | acknowledged --resolve by hand--> resolved notice and forgotten
 //
+// The ack paths' decisions are acknowledgement.ts's (numbered rules there); this table applies them.
 // Memory is bounded: past `maxIncidents` the least recently seen incident is evicted (counted).
 // No clock and no timers: `now` comes in with every call and tick() is driven by the caller.
+import {
+  ACK_TIMEOUT_ACTOR,
+  ackTimedOut,
+  decideAcknowledge,
+  decideResolve,
+  decideUnacknowledge,
+  pages,
+  pickAcknowledgeable,
+  type AckRefusal,
+} from './acknowledgement'
 import { fingerprint, fingerprintParts } from './fingerprint'
 import type { AlertLine } from './line'
-import type { IncidentSnapshot, Notice, NoticeKind } from './notice'
+import type { Acknowledgement, Actor, IncidentSnapshot, IncidentStatus, Notice, NoticeKind } from './notice'
 import { truncate } from './render'
 import type { Rule } from './rule'
 
@@ -18,7 +32,8 @@ interface IncidentState {
   rule: Rule
   title: string
   parts: string[]
-  status: 'pending' | 'firing'
+  status: IncidentStatus
+  ack: Acknowledgement | undefined
   firstSeen: number
   lastSeen: number
   count: number
@@ -29,20 +44,44 @@ interface IncidentState {
   firedAt: number
   notifiedAt: number
   step: number
+  /** Person name -> last time a page reached them. */
+  pagedTo: Map<string, number>
   firstLine: AlertLine
   lastLine: AlertLine
 }
 
+/**
+ * An open incident as it is now, read only and not copied: for a caller that lists thousands (the
+ * console) and keeps a few fields of each. Valid until the next call into the table.
+ */
+export interface IncidentView {
+  readonly key: string
+  readonly rule: { readonly name: string }
+  readonly title: string
+  readonly status: IncidentStatus
+  readonly ack: Readonly<Acknowledgement> | undefined
+  readonly firstSeen: number
+  readonly lastSeen: number
+  readonly count: number
+  readonly step: number
+  readonly pagedTo: ReadonlyMap<string, number>
+}
+
 export interface IncidentTableOptions {
   /** Most incidents held at once; default 10 000. */
-  maxIncidents?: number
+  maxIncidents?: number | undefined
 }
 
 export interface IncidentStats {
   open: number
+  /** Firing or acknowledged: notified and not resolved. */
   firing: number
+  acknowledged: number
   evicted: number
 }
+
+/** An acknowledge, unacknowledge or resolve: the incident after it and the notices it makes. */
+export type IncidentChange = { ok: true; incident: IncidentSnapshot; notices: Notice[] } | { ok: false; reason: AckRefusal }
 
 export interface IncidentTable {
   /** `key` is `fingerprint(rule, line)`, given when the caller already has it. */
@@ -50,6 +89,26 @@ export interface IncidentTable {
   tick(now: number): Notice[]
   /** Fires every incident still in group_wait (shutdown: better early than never). */
   flush(now: number): Notice[]
+  acknowledge(key: string, actor: Actor, now: number): IncidentChange
+  unacknowledge(key: string, actor: Actor, now: number): IncidentChange
+  resolve(key: string, actor: Actor, now: number): IncidentChange
+  /** Records that a page about `key` reached these people at `now` (the engine, past silences and budget). */
+  paged(key: string, people: readonly string[], now: number): void
+  /** The keys a missed call from `person` at `now` acknowledges (acknowledgement.ts, rule 7). */
+  acknowledgeable(person: string, now: number, all: boolean): string[]
+  get(key: string): IncidentSnapshot | undefined
+  /** Every open incident, the most recently seen first. */
+  /** Open incidents, the most recently seen first: at most `limit`, of `status` when given. */
+  list(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
+  /** list() without the snapshots: each incident's live view, to read at once. */
+  views(limit?: number, status?: IncidentStatus): IncidentView[]
+  /** How many open incidents (of `status`), without a snapshot of each. */
+  count(status?: IncidentStatus): number
+  /**
+   * Puts back a firing or acknowledged incident as `snapshot` describes it, under `rule` (the
+   * current rule of that name). False when the key is open already or the snapshot is pending.
+   */
+  restore(snapshot: IncidentSnapshot, rule: Rule): boolean
   stats(): IncidentStats
 }
 
@@ -59,9 +118,15 @@ function snapshot(s: IncidentState): IncidentSnapshot {
     rule: s.rule.name,
     title: s.title,
     parts: s.parts,
+    status: s.status,
+    ack: s.ack === undefined ? undefined : { ...s.ack },
     firstSeen: s.firstSeen,
     lastSeen: s.lastSeen,
+    firedAt: s.firedAt,
+    notifiedAt: s.notifiedAt,
+    pagedTo: Object.fromEntries(s.pagedTo),
     count: s.count,
+    sinceNotice: s.sinceNotice,
     step: s.step,
     firstLine: s.firstLine,
     lastLine: s.lastLine,
@@ -92,10 +157,17 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
   const incidents = new Map<string, IncidentState>()
   let evicted = 0
 
-  function notice(s: IncidentState, kind: NoticeKind, now: number, channels: readonly string[] | undefined): Notice {
-    const n: Notice = { kind, at: now, incident: snapshot(s), newCount: s.sinceNotice, channels }
-    s.sinceNotice = 0
-    s.notifiedAt = now
+  /** A notice; the incident in it is as the notice leaves it. Pages reset the repeat clock. */
+  function notice(s: IncidentState, kind: NoticeKind, now: number, channels: readonly string[] | undefined, actor?: Actor): Notice {
+    const newCount = s.sinceNotice
+    if (kind !== 'acknowledged') {
+      s.sinceNotice = 0
+      s.notifiedAt = now
+    }
+    const n: Notice = { kind, at: now, incident: snapshot(s), newCount, channels }
+    const people = kind === 'resolved' || kind === 'acknowledged' ? undefined : s.rule.escalation[s.step]?.people
+    if (people !== undefined) n.people = people
+    if (actor !== undefined) n.actor = { ...actor }
     return n
   }
 
@@ -134,6 +206,7 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
         title: truncate(rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }), MAX_TITLE),
         parts: fingerprintParts(rule, line),
         status: 'pending',
+        ack: undefined,
         firstSeen: now,
         lastSeen: now,
         count: 0,
@@ -143,6 +216,7 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
         firedAt: 0,
         notifiedAt: 0,
         step: 0,
+        pagedTo: new Map(),
         firstLine: line,
         lastLine: line,
       }
@@ -158,11 +232,21 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     if (s.status === 'pending') {
       if (s.fireAt === undefined && thresholdMet(s, now)) s.fireAt = now + rule.groupWaitMs
       if (s.fireAt !== undefined && now >= s.fireAt) out.push(fire(s, now))
-    } else if (now >= s.notifiedAt + rule.repeatIntervalMs) {
+    } else if (pages(s.status) && now >= s.notifiedAt + rule.repeatIntervalMs) {
       out.push(notice(s, 'repeat', now, stepChannels(rule, s.step)))
     }
     evict()
     return out
+  }
+
+  /** Back to firing (rules 4 and 5): re-pages the step reached; escalation resumes from it. */
+  function reopen(s: IncidentState, actor: Actor, now: number): Notice[] {
+    const decision = decideUnacknowledge(s, now)
+    if (decision.kind !== 'unacknowledge') return []
+    s.status = 'firing'
+    s.ack = undefined
+    s.firedAt = decision.firedAt
+    return [notice(s, 'unacknowledged', now, stepChannels(s.rule, s.step), actor)]
   }
 
   function tick(now: number): Notice[] {
@@ -181,6 +265,10 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
       if (rule.resolveAfterMs !== undefined && now - s.lastSeen >= rule.resolveAfterMs) {
         incidents.delete(key)
         if (rule.sendResolved) out.push(notice(s, 'resolved', now, reachedChannels(rule, s.step)))
+        continue
+      }
+      if (!pages(s.status)) {
+        if (ackTimedOut(s, rule.ackTimeoutMs, now)) out.push(...reopen(s, ACK_TIMEOUT_ACTOR, now))
         continue
       }
       const next = rule.escalation[s.step + 1]
@@ -202,11 +290,121 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     return out
   }
 
-  function stats(): IncidentStats {
-    let firing = 0
-    for (const s of incidents.values()) if (s.status === 'firing') firing++
-    return { open: incidents.size, firing, evicted }
+  function acknowledge(key: string, actor: Actor, now: number): IncidentChange {
+    const s = incidents.get(key)
+    const decision = decideAcknowledge(s, actor, now)
+    if (decision.kind === 'refuse') return { ok: false, reason: decision.reason }
+    if (s === undefined || decision.kind !== 'acknowledge') return { ok: false, reason: 'unknown' }
+    s.status = 'acknowledged'
+    s.ack = decision.ack
+    // Recording channels only (rule 2): the CRM note of who has it.
+    return { ok: true, incident: snapshot(s), notices: [notice(s, 'acknowledged', now, [], actor)] }
   }
 
-  return { observe, tick, flush, stats }
+  function unacknowledge(key: string, actor: Actor, now: number): IncidentChange {
+    const s = incidents.get(key)
+    const decision = decideUnacknowledge(s, now)
+    if (decision.kind === 'refuse') return { ok: false, reason: decision.reason }
+    if (s === undefined) return { ok: false, reason: 'unknown' }
+    const notices = reopen(s, actor, now)
+    return { ok: true, incident: snapshot(s), notices }
+  }
+
+  function resolve(key: string, actor: Actor, now: number): IncidentChange {
+    const s = incidents.get(key)
+    const decision = decideResolve(s, s?.rule.sendResolved ?? false)
+    if (decision.kind === 'refuse') return { ok: false, reason: decision.reason }
+    if (s === undefined || decision.kind !== 'resolve') return { ok: false, reason: 'unknown' }
+    incidents.delete(key)
+    if (decision.notice === 'none') return { ok: true, incident: snapshot(s), notices: [] }
+    const channels = decision.notice === 'reached' ? reachedChannels(s.rule, s.step) : []
+    const n = notice(s, 'resolved', now, channels, actor)
+    return { ok: true, incident: n.incident, notices: [n] }
+  }
+
+  function paged(key: string, people: readonly string[], now: number): void {
+    const s = incidents.get(key)
+    if (s === undefined) return
+    for (const person of people) s.pagedTo.set(person, now)
+  }
+
+  // The console asks for the newest few of thousands: only those are looked at.
+  function views(limit = Infinity, status?: IncidentStatus): IncidentState[] {
+    const states = [...incidents.values()]
+    const out: IncidentState[] = []
+    for (let i = states.length - 1; i >= 0 && out.length < limit; i--) {
+      const s = states[i] as IncidentState
+      if (status === undefined || s.status === status) out.push(s)
+    }
+    return out
+  }
+
+  const list = (limit?: number, status?: IncidentStatus): IncidentSnapshot[] => views(limit, status).map(snapshot)
+
+  function count(status?: IncidentStatus): number {
+    if (status === undefined) return incidents.size
+    let n = 0
+    for (const s of incidents.values()) if (s.status === status) n++
+    return n
+  }
+
+  function restore(from: IncidentSnapshot, rule: Rule): boolean {
+    if (from.status === 'pending' || incidents.has(from.key)) return false
+    const acked = from.status === 'acknowledged' && from.ack !== undefined
+    const pagedTo = new Map<string, number>()
+    for (const [person, at] of Object.entries(from.pagedTo ?? {})) if (Number.isFinite(at)) pagedTo.set(person, at)
+    incidents.set(from.key, {
+      key: from.key,
+      rule,
+      title: from.title,
+      parts: [...from.parts],
+      status: acked ? 'acknowledged' : 'firing',
+      ack: acked ? { ...(from.ack as Acknowledgement) } : undefined,
+      firstSeen: from.firstSeen,
+      lastSeen: from.lastSeen,
+      count: from.count,
+      sinceNotice: from.sinceNotice ?? 0,
+      hits: [],
+      fireAt: undefined,
+      firedAt: from.firedAt,
+      notifiedAt: from.notifiedAt,
+      // A reload may have shortened the rule's escalation: stay on its last step.
+      step: Math.max(0, Math.min(from.step, rule.escalation.length - 1)),
+      pagedTo,
+      firstLine: from.firstLine,
+      lastLine: from.lastLine,
+    })
+    evict()
+    return true
+  }
+
+  function stats(): IncidentStats {
+    let firing = 0
+    let acknowledged = 0
+    for (const s of incidents.values()) {
+      if (s.status !== 'pending') firing++
+      if (s.status === 'acknowledged') acknowledged++
+    }
+    return { open: incidents.size, firing, acknowledged, evicted }
+  }
+
+  return {
+    observe,
+    tick,
+    flush,
+    acknowledge,
+    unacknowledge,
+    resolve,
+    paged,
+    acknowledgeable: (person, now, all) => pickAcknowledgeable(incidents.values(), person, now, all),
+    get: (key) => {
+      const s = incidents.get(key)
+      return s === undefined ? undefined : snapshot(s)
+    },
+    list,
+    views,
+    count,
+    restore,
+    stats,
+  }
 }

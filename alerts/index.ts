@@ -15,9 +15,22 @@ export { compileRule, compileRules, DEFAULT_MIN_LEVEL, DEFAULT_REPEAT_INTERVAL_M
 export type { EscalationConfig, EscalationStep, Rule, RuleConfig } from './rule'
 export { selectRule, ruleSelects, lowestLevel } from './select'
 export { fingerprint, fingerprintParts, maskMessage, topFrame, hash53 } from './fingerprint'
-export type { Notice, NoticeKind, IncidentSnapshot } from './notice'
-export { createIncidentTable } from './incidents'
-export type { IncidentTable, IncidentTableOptions, IncidentStats } from './incidents'
+export { PAGE_KINDS } from './notice'
+export type { Acknowledgement, AckVia, Actor, IncidentSnapshot, IncidentStatus, Notice, NoticeKind } from './notice'
+export { createIncidentTable, MAX_TITLE } from './incidents'
+export type { IncidentChange, IncidentTable, IncidentTableOptions, IncidentStats, IncidentView } from './incidents'
+export {
+  ACK_TIMEOUT_ACTOR,
+  ackTimedOut,
+  decideAcknowledge,
+  decideResolve,
+  decideUnacknowledge,
+  pages,
+  peoplePaged,
+  pickAcknowledgeable,
+} from './acknowledgement'
+export type { AckDecision, AckRefusal, AckView, PagedView } from './acknowledgement'
+export { causeOf } from './cause'
 export { sequence } from './stage'
 export type { Stage, StageContext } from './stage'
 export { compileSilence, createSilenceSet } from './silences'
@@ -29,7 +42,7 @@ export { CHAT_DEFAULT_VARIABLES, compileChannel, compileChannels, DEFAULT_SMS_MA
 export type { Channel, ChannelDefinition, ChannelType, KindTemplates } from './channels'
 export { censorLine, createCensor, scrubLine, scrubText, SECRET_MASK, UNPARSED_WITHHELD } from './secrets'
 export type { Censor } from './secrets'
-export { renderMessage, scrubSecrets, escapeHtml, truncate, noticeVars } from './render'
-export type { RenderedMessage } from './render'
+export { renderMessage, scrubSecrets, escapeHtml, truncate, noticeVars, ackHintOf, asksForAck, withHint } from './render'
+export type { RenderedMessage, RenderOptions } from './render'
 export { createAlertEngine, RULE_ANNOTATION } from './engine'
-export type { AlertEngine, AlertEngineOptions, AlertEngineStats, Delivery, SelectedLine } from './engine'
+export type { AckOutcome, AlertEngine, AlertEngineOptions, AlertEngineStats, Delivery, SelectedLine } from './engine'

@@ -2,19 +2,55 @@
 // rendered. Shared types live here, the lowest module that owns them.
 import type { AlertLine } from './line'
 
-export type NoticeKind = 'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest'
+export type NoticeKind = 'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest' | 'acknowledged' | 'unacknowledged'
 
-/** A frozen view of an incident at the moment of the notice. */
+/** How an acknowledgement (or un-acknowledgement, or a resolve by hand) came in. */
+export type AckVia = 'missed_call' | 'console' | 'cli' | 'timeout'
+
+/** Who changed an incident by hand (or `ack_timeout` when the timeout did). */
+export interface Actor {
+  by: string
+  via: AckVia
+  /** What the trail should say beside the name, e.g. "missed call from +91…". */
+  detail?: string | undefined
+}
+
+export interface Acknowledgement {
+  by: string
+  via: AckVia
+  /** Epoch ms the acknowledgement took effect (for a missed call: when the call came in). */
+  at: number
+  detail?: string | undefined
+}
+
+/** pending: waiting out group_wait or a threshold; firing: paged; acknowledged: someone has it. */
+export type IncidentStatus = 'pending' | 'firing' | 'acknowledged'
+
+/**
+ * A frozen view of an incident at the moment of the notice. JSON-safe but for `firstLine` and
+ * `lastLine`, so a caller can keep it across a restart and hand it to `restore()` with its lines.
+ */
 export interface IncidentSnapshot {
   key: string
   rule: string
   title: string
   /** What the key was computed from (readable), for CRM notes. */
   parts: readonly string[]
+  status: IncidentStatus
+  /** Undefined unless `status` is `acknowledged`. */
+  ack: Acknowledgement | undefined
   firstSeen: number
   lastSeen: number
+  /** When it first fired (0 while pending), shifted later by the time spent acknowledged: escalation counts from it. */
+  firedAt: number
+  /** When the last page went out (0 while pending): repeats count from it. */
+  notifiedAt: number
+  /** Person name -> last time a page about this incident reached them (after silences and budget). */
+  pagedTo: Readonly<Record<string, number>>
   /** Lines seen since the incident opened. */
   count: number
+  /** Lines since the last page; restore() takes it up so a repeat owed is still sent (absent: 0). */
+  sinceNotice?: number | undefined
   /** Escalation step reached (0 = initial). */
   step: number
   firstLine: AlertLine
@@ -33,4 +69,11 @@ export interface Notice {
   channel?: string
   /** Digest only: how many notices were folded into it. */
   suppressed?: number
+  /** Acknowledged, unacknowledged and resolved by hand: who did it, and how. */
+  actor?: Actor
+  /** The escalation step's `people`: they are paged on the step's channels instead of the channels' recipients. */
+  people?: readonly string[]
 }
+
+/** The notices that page someone (and make an acknowledgement by missed call possible). */
+export const PAGE_KINDS: ReadonlySet<NoticeKind> = new Set<NoticeKind>(['firing', 'repeat', 'escalated', 'unacknowledged'])

@@ -1,11 +1,24 @@
 // Rendering a routed notice into the message of its channel. Template values come from the notice
 // (status, title, count...) first and from the incident's latest line second. Known secrets are
 // scrubbed from every rendered string as a last line of defence.
+//
+// A page of an incident nobody has acknowledged says how to acknowledge it (`RenderOptions.ackHint`):
+// the `{{ack}}` variable, or, when no template uses it, added where each channel has room for it. A
+// cut message still carries the whole hint: the body is cut first.
 import type { Channel, CompiledKindTemplates } from './channels'
+import { causeOf } from './cause'
 import { levelLabel } from './levels'
-import type { Notice, NoticeKind } from './notice'
+import { PAGE_KINDS, type Notice, type NoticeKind } from './notice'
 import { scrubText, usableSecrets } from './secrets'
 import type { Template } from './template'
+
+/** What the engine adds to every page (its `acknowledge` option). */
+export interface RenderOptions {
+  /** The final hint text ("Ack: missed call +91..."); undefined or '': no hint. */
+  ackHint?: string | undefined
+  /** Audio played after a voice page's own (how to acknowledge). */
+  ackAudio?: string | undefined
+}
 
 export type RenderedMessage =
   | { type: 'sms'; text: string }
@@ -20,10 +33,26 @@ const STATUS: Readonly<Record<NoticeKind, string>> = {
   escalated: 'ESCALATED',
   resolved: 'RESOLVED',
   digest: 'DIGEST',
+  acknowledged: 'ACKNOWLEDGED',
+  unacknowledged: 'UNACKNOWLEDGED',
 }
 
-export function noticeVars(notice: Notice): Record<string, unknown> {
+/** Whether this notice should say how to acknowledge: a page of an incident nobody has. */
+export function asksForAck(notice: Notice): boolean {
+  return PAGE_KINDS.has(notice.kind) && notice.incident.status !== 'acknowledged'
+}
+
+/** The hint this notice carries: '' when it carries none. */
+export function ackHintOf(notice: Notice, options: RenderOptions = {}): string {
+  // One line: it ends an SMS whose body had its whitespace collapsed.
+  const hint = options.ackHint?.replace(/\s+/g, ' ').trim() ?? ''
+  return hint !== '' && asksForAck(notice) ? hint : ''
+}
+
+/** The template values of a notice; `ack` is the hint it carries (ackHintOf). */
+export function noticeVars(notice: Notice, ack = ''): Record<string, unknown> {
   const { incident } = notice
+  const error = truncate(causeOf(incident.lastLine.record, incident.lastLine.msg), MAX_FIELD)
   return {
     status: STATUS[notice.kind],
     kind: notice.kind,
@@ -39,13 +68,32 @@ export function noticeVars(notice: Notice): Record<string, unknown> {
     last_seen: new Date(incident.lastSeen).toISOString(),
     msg: incident.lastLine.msg,
     source: incident.lastLine.source,
+    error,
+    headline: error === '' ? incident.title : `${incident.title}: ${error}`,
+    ack,
+    acked_by: incident.ack?.by ?? notice.actor?.by ?? '',
   }
 }
 
+// Acknowledged and unacknowledged notices read like pages with their own status word.
 function pick(templates: CompiledKindTemplates, kind: NoticeKind): Template {
   if (kind === 'resolved') return templates.resolved
   if (kind === 'digest') return templates.digest
   return templates.firing
+}
+
+const ACK_PLACEHOLDER = /\{\{\s*ack\s*\}\}/
+
+function usesAck(template: Template): boolean {
+  return ACK_PLACEHOLDER.test(template.source)
+}
+
+/** `body` and then `hint` within `max`: the body is cut first, so the hint arrives whole when it fits at all. */
+export function withHint(body: string, hint: string, max: number): string {
+  if (hint === '') return truncate(body, max)
+  if (body === '') return truncate(hint, max)
+  if (hint.length + 2 > max) return truncate(`${body} ${hint}`, max)
+  return `${truncate(body, max - hint.length - 1)} ${hint}`
 }
 
 export function escapeHtml(text: string): string {
@@ -95,6 +143,13 @@ function stackOf(record: Readonly<Record<string, unknown>>): string {
   return ''
 }
 
+/** Who did what by hand, for the trail: "asha via missed_call (missed call from +91…)". */
+function actorText(notice: Notice): string | undefined {
+  const actor = notice.actor
+  if (actor === undefined) return undefined
+  return `${actor.by} via ${actor.via}${actor.detail === undefined ? '' : ` (${actor.detail})`}`
+}
+
 function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: string; html: string } {
   const record = notice.incident.lastLine.record
   const message = truncate(notice.incident.lastLine.msg, MAX_TEXT)
@@ -105,12 +160,17 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
     ['first seen', String(vars.first_seen)],
     ['last seen', String(vars.last_seen)],
   ]
+  if (vars.error !== '') summary.splice(1, 0, ['error', String(vars.error)])
+  const by = actorText(notice)
+  if (by !== undefined) summary.push(['by', by])
   if (notice.kind === 'digest') summary.push(['suppressed', String(notice.suppressed ?? 0)])
   const fields = fieldRows(record)
   const stack = stackOf(record)
+  const hint = String(vars.ack)
   const text = [
     notice.incident.title,
     '',
+    ...(hint !== '' ? [hint, ''] : []),
     ...summary.map(([k, v]) => `${k}: ${v}`),
     '',
     `message: ${message}`,
@@ -120,6 +180,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
   const row = ([k, v]: [string, string]): string => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
   const html = [
     `<h2>${escapeHtml(notice.incident.title)}</h2>`,
+    hint !== '' ? `<p><strong>${escapeHtml(hint)}</strong></p>` : '',
     `<table>${summary.map(row).join('')}</table>`,
     `<p>${escapeHtml(message)}</p>`,
     fields.length > 0 ? `<h3>Fields</h3><table>${fields.map(row).join('')}</table>` : '',
@@ -132,6 +193,7 @@ function incidentNotes(notice: Notice, vars: Record<string, unknown>): string {
   const { incident } = notice
   const lines = [
     `${vars.status}: ${incident.title}`,
+    ...(vars.error !== '' ? [`error: ${vars.error}`] : []),
     `rule: ${incident.rule}`,
     `fingerprint: ${incident.key}`,
     `count: ${incident.count} (${notice.newCount} new)`,
@@ -140,25 +202,44 @@ function incidentNotes(notice: Notice, vars: Record<string, unknown>): string {
   ]
   if (notice.kind === 'escalated') lines.push(`escalation step: ${incident.step}`)
   if (notice.kind === 'digest') lines.push(`suppressed: ${notice.suppressed ?? 0}`)
+  const by = actorText(notice)
+  if (by !== undefined) lines.push(`by: ${by}`)
+  if (notice.kind === 'acknowledged' && incident.ack !== undefined) lines.push(`acknowledged at: ${new Date(incident.ack.at).toISOString()}`)
+  if (notice.kind === 'unacknowledged') lines.push(`escalation resumes from step: ${incident.step}`)
   return lines.join('\n')
 }
 
-export function renderMessage(channel: Channel, notice: Notice): RenderedMessage {
-  const vars = noticeVars(notice)
+function chatVariables(templates: readonly Template[], ctx: { vars: Record<string, unknown>; record: Readonly<Record<string, unknown>> }, hint: string): string[] {
+  const values = templates.map((t) => t.render(ctx))
+  // The hint rides on the last variable when no variable places it.
+  const appendTo = hint !== '' && !templates.some(usesAck) ? values.length - 1 : -1
+  return values.map((v, i) => (i === appendTo ? withHint(v, hint, MAX_VARIABLE) : truncate(v, MAX_VARIABLE)))
+}
+
+function voiceAudio(channel: Extract<Channel, { type: 'voice' }>, notice: Notice, options: RenderOptions): string[] {
+  // An acknowledgement calms things down: it sounds like a resolve, not like an alarm.
+  if (notice.kind === 'resolved' || notice.kind === 'acknowledged') return channel.audio.resolved
+  if (notice.kind === 'digest') return channel.audio.digest
+  const howTo = options.ackAudio
+  return howTo !== undefined && howTo !== '' && asksForAck(notice) ? [...channel.audio.firing, howTo] : channel.audio.firing
+}
+
+export function renderMessage(channel: Channel, notice: Notice, options: RenderOptions = {}): RenderedMessage {
+  const hint = ackHintOf(notice, options)
+  const vars = noticeVars(notice, hint)
   const ctx = { vars, record: notice.incident.lastLine.record }
   switch (channel.type) {
     case 'sms': {
-      const text = pick(channel.templates, notice.kind).render(ctx).replace(/\s+/g, ' ').trim()
-      return { type: 'sms', text: truncate(text, channel.maxLength) }
+      const template = pick(channel.templates, notice.kind)
+      const text = template.render(ctx).replace(/\s+/g, ' ').trim()
+      return { type: 'sms', text: usesAck(template) ? truncate(text, channel.maxLength) : withHint(text, hint, channel.maxLength) }
     }
     case 'chat':
-      return { type: 'chat', variables: channel.variables.map((t) => truncate(t.render(ctx), MAX_VARIABLE)) }
+      return { type: 'chat', variables: chatVariables(channel.variables, ctx, hint) }
     case 'mail':
       return { type: 'mail', subject: truncate(pick(channel.subjects, notice.kind).render(ctx).replace(/\s+/g, ' ').trim(), MAX_FIELD), ...mailBodies(notice, vars) }
-    case 'voice': {
-      const audioFiles = notice.kind === 'resolved' ? channel.audio.resolved : notice.kind === 'digest' ? channel.audio.digest : channel.audio.firing
-      return { type: 'voice', receivers: channel.receivers, audioFiles }
-    }
+    case 'voice':
+      return { type: 'voice', receivers: channel.receivers, audioFiles: voiceAudio(channel, notice, options) }
     case 'incident':
       return { type: 'incident', title: notice.incident.title, notes: incidentNotes(notice, vars) }
   }

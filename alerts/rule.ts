@@ -15,6 +15,8 @@ export const DEFAULT_TITLE = '{{msg}}'
 export interface EscalationConfig {
   afterMs: number
   notify: string[]
+  /** Person names this step pages on its channels instead of the channels' recipients; undefined: the channels' own. */
+  people?: string[] | undefined
 }
 
 export interface RuleConfig {
@@ -38,12 +40,16 @@ export interface RuleConfig {
   incident: boolean
   /** Title template; undefined: `{{msg}}`. */
   title: string | undefined
+  /** An acknowledged incident still firing this long after the ack goes back to unacknowledged; undefined: never. */
+  ackTimeoutMs: number | undefined
 }
 
 export interface EscalationStep {
   afterMs: number
   /** Channel names notified from this step on; undefined: every channel. */
   channels: readonly string[] | undefined
+  /** Who this step pages on its channels (instead of the channels' recipients); undefined: the channels' own. */
+  people: readonly string[] | undefined
 }
 
 /** A rule as the engine runs it. */
@@ -61,6 +67,7 @@ export interface Rule {
   threshold: { count: number; withinMs: number } | undefined
   resolveAfterMs: number | undefined
   sendResolved: boolean
+  ackTimeoutMs: number | undefined
   /** Step 0 is the first notice (`notify`); later steps escalate. */
   escalation: readonly EscalationStep[]
   title: Template
@@ -80,7 +87,11 @@ export function compileRule(config: RuleConfig, path = config.name): Rule {
     threshold: config.threshold,
     resolveAfterMs: config.resolveAfterMs,
     sendResolved: config.sendResolved,
-    escalation: [{ afterMs: 0, channels: config.notify }, ...config.escalate.map((s) => ({ afterMs: s.afterMs, channels: s.notify }))],
+    ackTimeoutMs: config.ackTimeoutMs,
+    escalation: [
+      { afterMs: 0, channels: config.notify, people: undefined },
+      ...config.escalate.map((s) => ({ afterMs: s.afterMs, channels: s.notify, people: s.people })),
+    ],
     title: compileTemplate(config.title ?? DEFAULT_TITLE, `${path}.title`),
   }
 }

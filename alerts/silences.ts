@@ -1,7 +1,8 @@
 // Silences (maintenance windows): matchers on the incident (`rule`, `fingerprint`, `title`) or on
 // the line's fields by dot path, active from `startsAt` until `endsAt`. `SilenceConfig` is the
 // normalized form agent/config makes and checks; one that ended already is valid and never applies.
-// Expired silences are dropped on the next pass.
+// Expired silences are dropped on the next pass. An `acknowledged` notice is never muted (it pages
+// nobody; it is the CRM trail of who has the incident).
 import { compileFieldMatch, matchField, type FieldMatch, type FieldMatcher } from './matcher'
 import type { Notice } from './notice'
 import type { Stage } from './stage'
@@ -73,6 +74,8 @@ export function createSilenceSet(initial: readonly SilenceConfig[] = [], now = 0
     const live = active(ctx.now)
     if (live.length === 0) return notices
     return notices.filter((notice) => {
+      // Who acknowledged what is the incident's trail, not a page: a silence never hides it.
+      if (notice.kind === 'acknowledged') return true
       const record = labels(notice)
       const silenced = live.some((s) => s.matchers.every((m) => matchField(m, record)))
       if (silenced) muted++

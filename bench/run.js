@@ -34,6 +34,7 @@ const BENCHES = [
   { name: 'tail', quick: ['--mb', '50', '--rounds', '1', '--files', '100'], needs: ['grep'] },
   { name: 'agent', quick: ['--mb', '50', '--rounds', '1', '--samples', '20'], needs: ['grep'] },
   { name: 'agent-instructions', quick: ['--mb', '10'], needs: ['valgrind'] },
+  { name: 'console', quick: ['--requests', '50'] },
 ]
 
 function parseArgs(argv) {

@@ -1,21 +1,49 @@
-// `logx-agent` entry: `run` (default), `validate`, `test-rule` and `sandbox`. yargs 18 ships as ESM only, so it is loaded
-// with a dynamic import(), which works from this CommonJS build on every supported Node.
+// `logx-agent` entry: `run` (default), `validate`, `test-rule`, `sandbox`, and the commands that talk to the running
+// agent through its console API: `incidents`, `ack`/`unack`/`resolve`, `silence`. yargs 18 ships as ESM only, so
+// it is loaded with a dynamic import(), which works from this CommonJS build on every supported Node.
 
 import type { Argv } from 'yargs'
 import { runCommand } from './run-command'
 import { parseRunFastPath } from './run-fast-path'
+import type { IncidentAction } from './ack-command'
+import type { ConsoleArgs } from './agent-locator'
 import type { SandboxArgs } from './sandbox-command'
 import type { CliIo } from './io'
 
 // The one-shot commands are loaded when chosen: the long-running `run` never holds the sandbox,
 // the dry run or the validator in memory.
 const commands = {
+  ack: () => import('./ack-command.js'),
+  incidents: () => import('./incidents-command.js'),
   sandbox: () => import('./sandbox-command.js'),
+  silence: () => import('./silence-command.js'),
   testRule: () => import('./test-rule-command.js'),
   validate: () => import('./validate-command.js'),
 }
 
 export type { CliIo } from './io'
+
+/** The options of every command that talks to the running agent (contract: how the CLI finds it). */
+function consoleOptions<T>(y: Argv<T>) {
+  return y
+    .option('config', { type: 'string', default: 'config/agent.yaml', describe: "the agent's config: its state_dir tells where the running agent is, its console.token opens it" })
+    .option('url', { type: 'string', describe: "the agent's console URL (default: from <state_dir>/console.json)" })
+    .option('token-file', { type: 'string', describe: 'file with the console token (else $LOGX_CONSOLE_TOKEN, console.token of the config, <state_dir>/console.token)' })
+    .option('json', { type: 'boolean', default: false, describe: "print the agent's answer as JSON" })
+}
+
+const consoleArgs = (args: { config: string; url: string | undefined; 'token-file': string | undefined; json: boolean }): ConsoleArgs => ({
+  config: args.config,
+  url: args.url,
+  tokenFile: args['token-file'],
+  json: args.json,
+})
+
+const ACTIONS: readonly (readonly [IncidentAction, string])[] = [
+  ['ack', 'acknowledge an open incident of the running agent: its escalation and repeats stop'],
+  ['unack', 'take an acknowledgement back: the incident pages again and escalation resumes'],
+  ['resolve', 'resolve an incident by hand; the next matching line opens a new one'],
+]
 
 /** Parses argv and runs the command; resolves with the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -98,6 +126,67 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (args['lead-account'] !== undefined) sandboxArgs.leadAccount = args['lead-account']
         if (args.retention !== undefined) sandboxArgs.retention = args.retention
         exitCode = await (await commands.sandbox()).sandboxCommand(sandboxArgs, io)
+      },
+    )
+    .command(
+      'incidents',
+      "the running agent's open incidents: id, state, count, rule, title, who was paged, who acknowledged, last seen",
+      (y) =>
+        consoleOptions(y)
+          .option('all', { type: 'boolean', default: false, describe: 'include pending incidents (not paged yet)' })
+          .example('$0 incidents', 'firing and acknowledged incidents')
+          .example('$0 incidents --all --json', 'every open incident, as the console API lists them'),
+      async (args) => {
+        if (failure !== undefined) return
+        exitCode = await (await commands.incidents()).incidentsCommand({ ...consoleArgs(args), all: args.all }, io)
+      },
+    )
+  for (const [action, describe] of ACTIONS) {
+    cli.command(
+      `${action} <incident>`,
+      describe,
+      (y) =>
+        consoleOptions(y)
+          .positional('incident', { type: 'string', demandOption: true, describe: 'incident key, or a unique prefix of it or of its hash' })
+          .option('by', { type: 'string', describe: 'who does it (default $USER, else cli)' })
+          .example(`$0 ${action} 3fa9 --by asha`, 'the open incident whose key (or its part after the rule name) starts with 3fa9, as asha'),
+      async (args) => {
+        if (failure !== undefined) return
+        exitCode = await (await commands.ack()).ackCommand({ ...consoleArgs(args), action, incident: args.incident, by: args.by }, io)
+      },
+    )
+  }
+  cli
+    .command(
+      'silence',
+      'mute alerts matching --match for --for (kept in the state directory, not the YAML); silence list, silence expire <id>',
+      (y) =>
+        consoleOptions(y)
+          .command('list', 'the silences of the running agent: run-time ones and the config\'s', (l) => consoleOptions(l), async (args) => {
+            if (failure !== undefined) return
+            exitCode = await (await commands.silence()).silenceListCommand(consoleArgs(args), io)
+          })
+          .command(
+            'expire <id>',
+            'end a run-time silence now',
+            (e) => consoleOptions(e).positional('id', { type: 'string', demandOption: true, describe: 'the silence id (silence list)' }),
+            async (args) => {
+              if (failure !== undefined) return
+              exitCode = await (await commands.silence()).silenceExpireCommand({ ...consoleArgs(args), id: args.id }, io)
+            },
+          )
+          // global: false keeps these off `silence list` and `silence expire`.
+          .option('match', { type: 'string', array: true, global: false, describe: 'key=value to match (rule, fingerprint, title or a field of the line); a /regex/flags value is a pattern; repeatable, all must match' })
+          .option('for', { type: 'string', global: false, describe: 'how long, e.g. 30m, 2h, 1h30m' })
+          .option('comment', { type: 'string', global: false, describe: 'why (shown in silence list and the console)' })
+          .option('by', { type: 'string', global: false, describe: 'who (default $USER, else cli)' })
+          .example('$0 silence --match rule=db --for 2h --comment "db migration"', 'mute the db rule for two hours')
+          .example('$0 silence list', 'every silence and its expiry')
+          .example('$0 silence expire 7c1e2a90', 'end a silence now'),
+      async (args) => {
+        if (failure !== undefined) return
+        const silence = { ...consoleArgs(args), match: args.match ?? [], for: args.for, comment: args.comment, by: args.by }
+        exitCode = await (await commands.silence()).silenceCommand(silence, io)
       },
     )
     .strict()

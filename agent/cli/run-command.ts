@@ -41,6 +41,7 @@ function banner(agent: Agent, file: string): string {
     lines.push(`  messaging: ${endpoint.baseUrl}`)
   }
   if (agent.metricsUrl !== undefined) lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)
+  if (agent.metricsUrl !== undefined && agent.config.console.enabled) lines.push(`  console: ${agent.metricsUrl}/  (incidents, acknowledge, resolve, silences; logx-agent incidents)`)
   if (endpoint.inboxUrl !== undefined) lines.push(`Open the inbox at ${endpoint.inboxUrl} ; stop with Ctrl-C.`)
   else lines.push('Stop with Ctrl-C.')
   return `${lines.join('\n')}\n`

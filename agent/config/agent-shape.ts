@@ -5,7 +5,7 @@ import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, r
 import { ConfigErrorCodes } from './errors'
 import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
 import {
-  checkChatNumber, checkDate, checkDotPath, checkEmail, checkLevel, checkListen, checkMatchValue, checkName, checkRedactPath,
+  checkChatNumber, checkDate, checkDotPath, checkEmail, checkHint, checkLevel, checkListen, checkMatchValue, checkName, checkRedactPath,
   checkPattern, checkPhone, checkTemplate, checkUrl,
 } from './value-checks'
 
@@ -27,6 +27,8 @@ const duration: Shape = { kind: 'duration' }
 const names = (description: string): Shape => ({ kind: 'list', items: string(), minItems: 1, single: true, description })
 const object = (fields: Record<string, Field>, description?: string): ObjectShape =>
   description === undefined ? { kind: 'object', fields } : { kind: 'object', fields, description }
+/** An object that needs at least one of `keys` (all optional in it). */
+const withOneOf = (keys: readonly string[], shape: ObjectShape): ObjectShape => ({ ...shape, needsOneOf: keys })
 /** An object whose other keys the targets ignored: in their options they still are (with a warning). */
 const ignoringOthers = (shape: ObjectShape): ObjectShape => ({ ...shape, legacy: earlierIgnoredKeys(Object.keys(shape.fields)) })
 
@@ -48,6 +50,10 @@ const kindTemplates = (what: string): Shape => ({
   ],
 })
 
+/** A channel's `people`: their addresses join its recipients, so it needs recipients or people. */
+const channelPeople = field(names('person names'), 'people (from `people`) reached on this channel: the address the channel needs joins the recipients')
+const recipientsOrPeople = (recipients: string): readonly string[] => [recipients, 'people']
+
 const channelCommon = {
   max_per_hour: field({ kind: 'integer', min: 1 }, 'budget: most messages per sliding hour; the rest fold into one digest'),
 }
@@ -56,31 +62,34 @@ export const channelShape: TaggedShape = {
   kind: 'tagged',
   tag: 'type',
   variants: {
-    sms: object({
-      numbers: required({ kind: 'list', items: string({ check: checkPhone }), minItems: 1, single: true }, 'recipients\' phone numbers'),
+    sms: withOneOf(recipientsOrPeople('numbers'), object({
+      numbers: field({ kind: 'list', items: string({ check: checkPhone }), minItems: 1, single: true }, 'recipients\' phone numbers'),
+      people: channelPeople,
       sender_id: field(string(), 'approved sender id'),
       route: field(string(), 'SMS route of the messaging API'),
       template_id: field(string(), 'registered (DLT) template id'),
       template: field(kindTemplates('text'), 'text template, or one per notice kind', { default: '{{status}} {{title}} ({{count}}x, {{rule}})' }),
       max_length: field({ kind: 'integer', min: 1 }, 'longest text sent; longer texts are cut with "…"', { default: 160 }),
       ...channelCommon,
-    }),
-    chat: object({
-      numbers: required({ kind: 'list', items: string({ check: checkChatNumber }), minItems: 1, single: true }, 'recipients, with country prefix'),
+    })),
+    chat: withOneOf(recipientsOrPeople('numbers'), object({
+      numbers: field({ kind: 'list', items: string({ check: checkChatNumber }), minItems: 1, single: true }, 'recipients, with country prefix'),
+      people: channelPeople,
       template_id: required({ kind: 'integer', min: 0 }, 'approved chat template id'),
       variables: field({ kind: 'list', items: template }, 'templates of the chat template\'s variables', { default: ['{{status}}', '{{title}}', '{{count}}', '{{rule}}'] }),
       attachment: field(url, 'URL of a file attached to every message'),
       ...channelCommon,
-    }),
-    mail: object({
+    })),
+    mail: withOneOf(recipientsOrPeople('to'), object({
       from: required(string({ check: checkEmail, json: { format: 'email' } }), 'sender address'),
-      to: required({ kind: 'list', items: string({ check: checkEmail, json: { format: 'email' } }), minItems: 1, single: true }, 'recipient addresses'),
+      to: field({ kind: 'list', items: string({ check: checkEmail, json: { format: 'email' } }), minItems: 1, single: true }, 'recipient addresses'),
+      people: channelPeople,
       subject: field(kindTemplates('subject'), 'subject template, or one per notice kind', { default: '[{{status}}] {{title}}' }),
       format: field({ kind: 'enum', values: ['html', 'text'] }, 'body sent: the HTML rendering or the plain-text one', { default: 'html' }),
       ...channelCommon,
-    }),
-    voice: object({
-      receivers: required(
+    })),
+    voice: withOneOf(recipientsOrPeople('receivers'), object({
+      receivers: field(
         {
           kind: 'list',
           minItems: 1,
@@ -93,6 +102,7 @@ export const channelShape: TaggedShape = {
         },
         'who is called',
       ),
+      people: channelPeople,
       audio: required(
         {
           kind: 'either',
@@ -108,11 +118,16 @@ export const channelShape: TaggedShape = {
         'audio files played: one list, or one per notice kind',
       ),
       ...channelCommon,
-    }),
+    })),
   },
 }
 
-const ruleFields = object({
+/**
+ * A rule's keys. The YAML's rules acknowledge (`ack_timeout`) and reach people (an escalation
+ * step's `people`); a transport target's do neither (nothing acknowledges its incidents and it has
+ * no people), so its rules are refused those keys rather than taking them to no effect.
+ */
+const ruleFields = (yaml: boolean): ObjectShape => object({
   name: field(string(), 'unique rule name; appears in messages, incident keys and CRM notes', { default: 'rule-<index>' }),
   source: field(names('source names'), 'source name(s) this rule reads; default: every source'),
   level: field({ kind: 'either', label: 'a level name or number', options: [{ kind: 'integer', min: 0 }, string({ check: checkLevel })] }, 'minimum level: a name (trace, debug, info, warn, error, fatal; also warning, crit...) or a number', { default: 'error' }),
@@ -125,6 +140,9 @@ const ruleFields = object({
   group_wait: field(duration, 'wait this long after an incident opens before the first notice', { default: '0s' }),
   repeat_interval: field(duration, 'a still-firing incident is notified again at most this often', { default: '1h' }),
   resolve_after: field(duration, 'an incident without lines for this long resolves; default: never'),
+  ...(yaml
+    ? { ack_timeout: field(duration, 'an acknowledged incident still firing this long after its ack goes back to unacknowledged, and escalation resumes; default: never') }
+    : {}),
   send_resolved: field({ kind: 'boolean' }, 'send a notice when an incident resolves', { default: false }),
   threshold: field(
     ignoringOthers(
@@ -143,6 +161,7 @@ const ruleFields = object({
       items: object({
         after: required(duration, 'time since the incident first fired'),
         notify: required(names('channel names'), 'channels notified at this step'),
+        ...(yaml ? { people: field(names('person names'), 'people this step reaches on its channels, instead of the channels\' recipients') } : {}),
       }),
     },
     'later steps, in increasing order of `after`',
@@ -150,7 +169,10 @@ const ruleFields = object({
   incident: field({ kind: 'boolean' }, 'record each incident as a CRM lead with activities', { default: false }),
   title: field(template, 'incident title template', { default: '{{msg}}' }),
 })
-export const ruleShape: ObjectShape = { ...ruleFields, aliases: ruleAliases({ names: names('channel names'), duration, matchValue }) }
+const aliases = ruleAliases({ names: names('channel names'), duration, matchValue })
+export const ruleShape: ObjectShape = { ...ruleFields(true), aliases }
+/** A transport target's rule: the YAML's without `ack_timeout` and escalation steps' `people`. */
+export const targetRuleShape: ObjectShape = { ...ruleFields(false), aliases }
 
 export const sourceShape: ObjectShape = object({
   name: required(name, 'unique source name; rules refer to it'),
@@ -180,14 +202,43 @@ export const silenceShape: ObjectShape = ignoringOthers(object({
   comment: field(string(), 'why, and who'),
 }))
 
-const rulesField = field(
-  { kind: 'list', items: ruleShape },
+const rulesField = (rule: ObjectShape): Field => field(
+  { kind: 'list', items: rule },
   'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel',
 )
 const silencesField = field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', { default: [] })
 
-/** A transport target's `rules` and `silences` options: the same keys as in the YAML. */
-export const alertOptionsShape: ObjectShape = object({ rules: rulesField, silences: silencesField })
+/** A transport target's `rules` and `silences` options: the YAML's keys (less the two above). */
+export const alertOptionsShape: ObjectShape = object({ rules: rulesField(targetRuleShape), silences: silencesField })
+
+export const personShape: ObjectShape = withOneOf(['phone', 'email', 'chat'], object({
+  phone: field(string({ check: checkPhone }), 'phone number: SMS and voice channels reach it, chat channels too without `chat`; missed calls from it acknowledge'),
+  email: field(string({ check: checkEmail, json: { format: 'email' } }), 'e-mail address, for mail channels'),
+  chat: field(string({ check: checkChatNumber }), 'chat number with country prefix; default: phone'),
+}))
+
+const acknowledgeShape = object({
+  missed_call_number: field(
+    string({ check: checkPhone }),
+    'the number pages tell people to give a missed call to; only missed calls to it acknowledge. Default without base_url: the embedded sandbox\'s number; with base_url and none given: pages give no hint and missed calls to any number count',
+  ),
+  poll_interval: field(duration, 'how often missed calls are fetched from the messaging API (at least 1s)', { default: '15s' }),
+  ack_all: field({ kind: 'boolean' }, 'a missed call acknowledges every firing, unacknowledged incident paged to the caller, not only the latest', { default: false }),
+  hint: field(
+    string({ check: checkHint, code: ConfigErrorCodes.TEMPLATE }),
+    'how a page of an unacknowledged incident says to acknowledge it; {{number}} is missed_call_number',
+    { default: 'Ack: missed call {{number}}' },
+  ),
+  voice_audio: field(string(), 'audio file played after the alert in voice calls of an unacknowledged incident (how to acknowledge)'),
+})
+
+const consoleShape = object({
+  enabled: field({ kind: 'boolean' }, 'serve the web console and its HTTP API on metrics.listen, beside /metrics', { default: true }),
+  token: field(
+    secret,
+    'access token (`authorization: Bearer <token>`); required when metrics.listen is not a loopback address. Default on loopback: a random one per start, in <state_dir>/console.token',
+  ),
+})
 
 export const agentShape: ObjectShape = object(
   {
@@ -209,8 +260,9 @@ export const agentShape: ObjectShape = object(
     ),
     state_dir: field(string(), 'checkpoints, outbox and incident map (relative to the working directory)', { default: '.logx-agent' }),
     sources: required({ kind: 'list', items: sourceShape, minItems: 1 }, 'log files to tail'),
+    people: field({ kind: 'map', values: personShape, keyCheck: checkName }, 'person name -> how to reach them; channels and escalation steps name them'),
     channels: required({ kind: 'map', values: channelShape, keyCheck: checkName, minEntries: 1 }, 'channel name -> channel'),
-    rules: rulesField,
+    rules: rulesField(ruleShape),
     silences: silencesField,
     redact: field(
       { kind: 'list', items: string({ check: checkRedactPath }) },
@@ -221,6 +273,8 @@ export const agentShape: ObjectShape = object(
       object({ listen: required(string({ check: checkListen }), 'address of /metrics and /health') }),
       'Prometheus /metrics and /health; omitted: not served',
     ),
+    acknowledge: field(acknowledgeShape, 'acknowledging a page by a missed call'),
+    console: field(consoleShape, 'the web console (incidents, ack, resolve, silences) and its HTTP API, served on metrics.listen'),
   },
   'logx-agent configuration',
 )

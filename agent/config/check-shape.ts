@@ -11,7 +11,7 @@ import { suggestion } from './did-you-mean'
 import { DURATION_HINT, parseDuration } from './duration'
 import { interpolateEnv } from './env-reference'
 import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
-import { describeShape, fileKey, objectKeys, type Field, type KeyAlias, type ObjectShape, type Shape } from './shape'
+import { describeShape, fileKey, objectKeys, orList, type Field, type KeyAlias, type ObjectShape, type Shape } from './shape'
 import type { Segment } from './yaml-source'
 
 /** A value that failed its check; never escapes this module (it becomes undefined). */
@@ -334,6 +334,9 @@ function checkObject(
   for (const [key, field] of Object.entries(shape.fields)) {
     if (field.required === true && !given.has(key)) ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, key], 'is required')
   }
+  // A key given with a bad value counts as given: its own problem says what is wrong.
+  const oneOf = shape.needsOneOf
+  if (oneOf !== undefined && !oneOf.some((key) => given.has(key))) ctx.report(ConfigErrorCodes.MISSING_KEY, at, `needs ${orList(oneOf)}`)
   return out
 }
 

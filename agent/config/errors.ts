@@ -8,7 +8,7 @@ export const ConfigErrorCodes = {
   YAML: 'LOGX_CONFIG_ERR_YAML',
   /** A key the schema does not know; the message suggests the closest known key. */
   UNKNOWN_KEY: 'LOGX_CONFIG_ERR_UNKNOWN_KEY',
-  /** A required key is absent. */
+  /** A required key is absent, or none of the keys one of which is needed. */
   MISSING_KEY: 'LOGX_CONFIG_ERR_MISSING_KEY',
   /** A value has the wrong type (a list where a mapping belongs, a string where a number does). */
   TYPE: 'LOGX_CONFIG_ERR_TYPE',
@@ -24,9 +24,9 @@ export const ConfigErrorCodes = {
   ENV: 'LOGX_CONFIG_ERR_ENV',
   /** A `*_file` secret cannot be read or is empty. */
   SECRET_FILE: 'LOGX_CONFIG_ERR_SECRET_FILE',
-  /** A name refers to a source or channel that is not defined. */
+  /** A name refers to a source, channel or person that is not defined. */
   UNKNOWN_REFERENCE: 'LOGX_CONFIG_ERR_UNKNOWN_REFERENCE',
-  /** Two items share a name that must be unique. */
+  /** Two items share a name (or two people a phone) that must be unique. */
   DUPLICATE: 'LOGX_CONFIG_ERR_DUPLICATE',
   /** Keys that cannot be combined, or keys that need each other. */
   CONFLICT: 'LOGX_CONFIG_ERR_CONFLICT',

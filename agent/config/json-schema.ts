@@ -23,6 +23,7 @@ function objectSchema(shape: ObjectShape, extra: Record<string, JsonSchema> = {}
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false }
   if (required.length > 0) schema.required = required
+  if (shape.needsOneOf !== undefined) schema.anyOf = shape.needsOneOf.map((key) => ({ required: [key] }))
   return describe(schema, shape.description)
 }
 

@@ -1,8 +1,10 @@
 // channels: name -> channel, a discriminated union on `type`. Names are the mapping's keys, so they
 // are unique by construction (a repeated key is a YAML error). The one channel normalizer: a
-// transport target's channel options (named after its type) come through here too.
+// transport target's channel options (named after its type) come through here too, without people.
+// A channel's people join its recipients here, so what sends never looks people up.
 import { DEFAULT_SMS_MAX_LENGTH } from '../../alerts'
-import { compactChatNumber } from '../messaging/validate'
+import { compactChatNumber, samePhone } from '../messaging/validate'
+import type { PeopleDirectory } from './normalize-people'
 import type { ChannelConfig, KindTemplates } from './types'
 import { listItems } from './written-list'
 import type { ChannelInput, KindTemplatesInput } from './written-types'
@@ -14,14 +16,44 @@ const kinds = (written: string | KindTemplatesInput | undefined): KindTemplates 
 
 const strings = (value: string | string[] | undefined): string[] => listItems(value, []).map(({ value: v }) => v)
 
-export function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
-  const common = { name, maxPerHour: c.max_per_hour }
+/** Each recipient once, the first spelling kept; `same` says when two are one. Recipients are few. */
+function unique<T>(items: readonly T[], same: (a: T, b: T) => boolean): T[] {
+  const kept: T[] = []
+  for (const item of items) if (!kept.some((k) => same(k, item))) kept.push(item)
+  return kept
+}
+
+const sameText = (a: string, b: string): boolean => a === b
+
+interface Reached {
+  /** The people named, known ones each once. */
+  names: string[]
+  /** Those with the address this channel needs, and that address. */
+  addresses: { person: string; address: string }[]
+}
+
+function reach(name: string, c: ChannelInput, people: PeopleDirectory | undefined): Reached {
+  if (people === undefined) return { names: [], addresses: [] }
+  const listed = people.resolve(c.people, ['channels', name, 'people'])
+  const addresses = listed.flatMap(({ value: person, path }) => {
+    const address = people.addressFor(person, name, path)
+    return address === undefined ? [] : [{ person, address }]
+  })
+  return { names: listed.map(({ value }) => value), addresses }
+}
+
+/** `people`: the YAML's people section (a transport target has none). */
+export function normalizeChannel(name: string, c: ChannelInput, people?: PeopleDirectory): ChannelConfig {
+  const reached = reach(name, c, people)
+  const common = { name, maxPerHour: c.max_per_hour, people: reached.names }
+  const addresses = reached.addresses.map(({ address }) => address)
   switch (c.type) {
     case 'sms':
       return {
         ...common,
         type: 'sms',
-        numbers: strings(c.numbers),
+        // `+91 98000 00001` and `919800000001` ring one phone (the messaging client's comparison).
+        numbers: unique([...strings(c.numbers), ...addresses], samePhone),
         senderId: c.sender_id,
         route: c.route,
         templateId: c.template_id,
@@ -30,9 +62,9 @@ export function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
       }
     case 'chat':
       // Sent as the API takes them: `+91 98000 00001` goes out as `+919800000001`.
-      return { ...common, type: 'chat', numbers: strings(c.numbers).map(compactChatNumber), templateId: c.template_id, variables: c.variables, attachment: c.attachment }
+      return { ...common, type: 'chat', numbers: unique([...strings(c.numbers).map(compactChatNumber), ...addresses], sameText), templateId: c.template_id, variables: c.variables, attachment: c.attachment }
     case 'mail':
-      return { ...common, type: 'mail', from: c.from, to: strings(c.to), subject: kinds(c.subject), format: c.format ?? 'html' }
+      return { ...common, type: 'mail', from: c.from, to: unique([...strings(c.to), ...addresses], (a, b) => a.toLowerCase() === b.toLowerCase()), subject: kinds(c.subject), format: c.format ?? 'html' }
     case 'voice': {
       const audio = c.audio ?? []
       const byKind = Array.isArray(audio) ? { firing: audio, resolved: audio, digest: audio } : audio
@@ -40,13 +72,17 @@ export function normalizeChannel(name: string, c: ChannelInput): ChannelConfig {
       return {
         ...common,
         type: 'voice',
-        receivers: (c.receivers ?? []).filter((r) => r !== undefined),
+        receivers: unique(
+          [...(c.receivers ?? []).filter((r) => r !== undefined), ...reached.addresses.map(({ person, address }) => ({ label: person, number: address }))],
+          // A receiver whose number failed its check (reported) is no one's duplicate.
+          (a, b) => a.number !== undefined && b.number !== undefined && samePhone(a.number, b.number),
+        ),
         audio: { firing, resolved: byKind.resolved ?? firing, digest: byKind.digest ?? firing },
       }
     }
   }
 }
 
-export function normalizeChannels(written: Record<string, ChannelInput> | undefined): ChannelConfig[] {
-  return Object.entries(written ?? {}).map(([name, channel]) => normalizeChannel(name, channel))
+export function normalizeChannels(written: Record<string, ChannelInput> | undefined, people: PeopleDirectory): ChannelConfig[] {
+  return Object.entries(written ?? {}).map(([name, channel]) => normalizeChannel(name, channel, people))
 }

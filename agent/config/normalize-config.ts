@@ -4,14 +4,17 @@
 import { isAbsolute, join } from 'node:path'
 import type { CheckContext } from './check-context'
 import { ConfigErrorCodes } from './errors'
+import { normalizeAcknowledge } from './normalize-acknowledge'
 import { normalizeChannels } from './normalize-channels'
+import { normalizeConsole } from './normalize-console'
 import { createPresence, crmWritten, normalizeMessaging } from './normalize-messaging'
+import { createPeopleDirectory, normalizePeople } from './normalize-people'
 import { normalizeRules } from './normalize-rules'
 import { normalizeSilences } from './normalize-silences'
 import { normalizeSources } from './normalize-sources'
 import { checkRedactPath, redactPathOf } from './value-checks'
 import { createSecret, type Secret } from './secret'
-import type { AgentConfig, MessagingConfig } from './types'
+import type { AgentConfig, ChannelType, ConsoleConfig, MessagingConfig } from './types'
 import { parseListen } from './value-checks'
 import type { AgentConfigInput } from './written-types'
 
@@ -30,13 +33,18 @@ function declaredNames(raw: unknown): { sources: string[]; channels: string[] } 
   return { sources, channels }
 }
 
-function secretsOf(messaging: MessagingConfig): Secret[] {
+function secretsOf(messaging: MessagingConfig, console: ConsoleConfig): Secret[] {
   // The lead webhook URL is unique to the account: whoever has it can create leads.
   const lead = messaging.mode === 'remote' && messaging.crm !== undefined ? createSecret(messaging.crm.leadWebhook) : undefined
   const all = messaging.mode === 'sandbox'
     ? [messaging.apiKey, messaging.activityToken]
     : [messaging.apiKey, messaging.crm?.activityToken, lead]
-  return all.filter((s): s is Secret => s !== undefined && s.reveal() !== '')
+  return [...all, console.token].filter((s): s is Secret => s !== undefined && s.reveal() !== '')
+}
+
+/** The type of each channel whose type is known, for the addresses its people need. */
+function channelTypesOf(written: Partial<AgentConfigInput>): Map<string, ChannelType> {
+  return new Map(Object.entries(written.channels ?? {}).flatMap(([name, c]) => (c?.type === undefined ? [] : [[name, c.type] as const])))
 }
 
 export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw: unknown, file: string, ctx: CheckContext): AgentConfig {
@@ -44,7 +52,10 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   const declared = declaredNames(raw)
   const rawMessaging = isMapping(raw) ? raw.messaging : undefined
   const messaging = normalizeMessaging(w.messaging, rawMessaging, ctx)
-  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true }, ctx)
+  const people = normalizePeople(w.people, ctx)
+  const directory = createPeopleDirectory(people, isMapping(raw) ? raw.people : undefined, channelTypesOf(w), ctx)
+  const channels = normalizeChannels(w.channels, directory)
+  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true, people: directory }, ctx)
   if (messaging.mode === 'remote' && !crmWritten(createPresence(rawMessaging))) {
     rules.forEach((rule, i) => {
       if (rule.incident) {
@@ -58,17 +69,21 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   }
   const stateDir = w.state_dir ?? DEFAULT_STATE_DIR
   const listen = w.metrics?.listen === undefined ? undefined : parseListen(w.metrics.listen)
+  const consoleConfig = normalizeConsole(w.console, isMapping(raw) ? raw.console : undefined, listen, isMapping(raw) && Object.hasOwn(raw, 'metrics'), ctx)
   return {
     file,
     messaging,
     stateDir: isAbsolute(stateDir) ? stateDir : join(ctx.cwd, stateDir),
     sources: normalizeSources(w.sources, ctx),
-    channels: normalizeChannels(w.channels),
+    people,
+    channels,
     rules,
     silences: normalizeSilences(w.silences, ctx),
     // A path the shape refused is reported already; the rest are parsed.
     redact: (w.redact ?? []).filter((path) => typeof path === 'string' && checkRedactPath(path) === undefined).map(redactPathOf),
     metrics: listen === undefined ? undefined : { listen },
-    secrets: secretsOf(messaging),
+    acknowledge: normalizeAcknowledge(w.acknowledge, messaging.mode === 'sandbox', ctx),
+    console: consoleConfig,
+    secrets: secretsOf(messaging, consoleConfig),
   }
 }

@@ -1,18 +1,20 @@
-// rules: written -> normalized, plus the checks that need the whole config: names unique, sources
-// and channels declared, escalation steps in order. The one rule normalizer: the YAML config's
-// rules and a transport target's `rules` option both come through here.
+// rules: written -> normalized, plus the checks that need the whole config: names unique, sources,
+// channels and people declared, escalation steps in order, a step's people reachable on its
+// channels. The one rule normalizer: the YAML config's rules and a transport target's `rules`
+// option both come through here.
 import { DEFAULT_MIN_LEVEL, DEFAULT_REPEAT_INTERVAL_MS, levelFromName } from '../../alerts'
 import type { CheckContext } from './check-context'
 import { formatPath } from './config-path'
 import { parseDuration } from './duration'
 import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
 import { toFieldMatches } from './field-match'
+import type { PeopleDirectory } from './normalize-people'
 import { resolveNames } from './references'
 import { parseRegex } from './regex-literal'
 import type { EscalationConfig, RuleConfig } from './types'
 import { createNameRegistry } from './unique-names'
 import { listItems } from './written-list'
-import type { DurationInput, RuleInput } from './written-types'
+import type { DurationInput, EscalationInput, RuleInput } from './written-types'
 import type { Segment } from './yaml-source'
 
 /** What a rule's names refer to. */
@@ -23,6 +25,8 @@ export interface RuleScope {
   channels: readonly string[]
   /** Whether `notify` must name one of `channels` (YAML); a target's rules may name other targets' channels. */
   checkChannels: boolean
+  /** The YAML's people (escalation steps name them); a target has none, and its steps no `people` key. */
+  people: PeopleDirectory | undefined
 }
 
 const ms = (value: DurationInput | undefined): number | undefined => (value === undefined ? undefined : parseDuration(value))
@@ -42,6 +46,7 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
   for (const { value: step, path: at } of listItems(rule.escalate, [...path, 'escalate'])) {
     const afterMs = ms(step.after)
     const notify = channelNames(step.notify, [...at, 'notify'], scope, ctx)
+    const people = stepPeople(step, at, notify, scope)
     if (afterMs === undefined) continue
     if (afterMs === 0) {
       ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], 'must be later than 0 (the first notice goes to the rule\'s notify)')
@@ -49,9 +54,26 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
       ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], `must be later than ${formatPath(previous.path)}.after (${String(previous.written)})`)
     }
     previous = { afterMs, path: at, written: step.after }
-    steps.push({ afterMs, notify })
+    steps.push(people === undefined ? { afterMs, notify } : { afterMs, notify, people })
   }
   return steps
+}
+
+/** A step's people, each of whom needs the address every channel of the step sends to. */
+function stepPeople(step: EscalationInput, at: readonly Segment[], notify: readonly string[], scope: RuleScope): string[] | undefined {
+  const { people } = scope
+  if (step.people === undefined || people === undefined) return undefined
+  const listed = people.resolve(step.people, [...at, 'people'])
+  for (const { value: person, path } of listed) for (const channel of notify) people.addressFor(person, channel, path)
+  return listed.map(({ value }) => value)
+}
+
+function ackTimeout(rule: RuleInput, path: readonly Segment[], ctx: CheckContext): number | undefined {
+  const timeoutMs = ms(rule.ack_timeout)
+  if (timeoutMs !== 0) return timeoutMs
+  // 0 would undo every acknowledgement at the next tick.
+  ctx.report(ConfigErrorCodes.VALUE, [...path, 'ack_timeout'], 'must be longer than 0 (omit it to keep acknowledgements until the incident resolves)')
+  return undefined
 }
 
 function checkWithin(withinMs: number | undefined, path: readonly Segment[], ctx: CheckContext): void {
@@ -77,6 +99,7 @@ function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[],
     groupWaitMs: ms(rule.group_wait) ?? 0,
     repeatIntervalMs: ms(rule.repeat_interval) ?? DEFAULT_REPEAT_INTERVAL_MS,
     resolveAfterMs: ms(rule.resolve_after),
+    ackTimeoutMs: ackTimeout(rule, path, ctx),
     sendResolved: rule.send_resolved ?? false,
     threshold: threshold?.count !== undefined && withinMs !== undefined ? { count: threshold.count, withinMs } : undefined,
     notify: rule.notify === undefined ? [...scope.channels] : channelNames(rule.notify, [...path, 'notify'], scope, ctx),

@@ -81,6 +81,11 @@ export interface ObjectShape extends Described {
   fields: Readonly<Record<string, Field>>
   /** Earlier names of keys, read from transport options only; see KeyAlias. */
   aliases?: Readonly<Record<string, KeyAlias>>
+  /**
+   * At least one of these (optional) keys must be given: a channel's `numbers` or `people`, a
+   * person's `phone`, `email` or `chat`.
+   */
+  needsOneOf?: readonly string[]
 }
 
 /**
@@ -144,6 +149,11 @@ export function objectKeys(shape: ObjectShape): string[] {
     if (field.shape.kind === 'string' && field.shape.secret === true) keys.push(fileKey(key))
   }
   return keys
+}
+
+/** `a or b`, `a, b or c`: keys as a message lists them. */
+export function orList(keys: readonly string[]): string {
+  return keys.length <= 1 ? keys.join('') : `${keys.slice(0, -1).join(', ')} or ${keys[keys.length - 1] as string}`
 }
 
 /** How a shape is named in "expected ..." messages. */

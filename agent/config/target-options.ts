@@ -72,24 +72,32 @@ export function readAlertOptions(
     ctx.report(ConfigErrorCodes.VALUE, ['rules'], 'must not be empty (omit rules for the default: error and fatal lines)')
   }
   const checked = (checkShape(alertOptionsShape, present(written, ['rules', 'silences']), ctx) ?? {}) as { rules?: RuleInput[]; silences?: SilenceInput[] }
-  const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false }, ctx)
+  const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false, people: undefined }, ctx)
   const silences = normalizeSilences(checked.silences, ctx)
   return outcome(ctx, { rules, silences })
 }
 
 const camelCase = (key: string): string => key.replace(/_([a-z])/g, (_m, letter: string) => letter.toUpperCase())
 
-/** The YAML channel of a type, keyed by option names; `max_per_hour` is the targets' common `maxPerHour`. */
+/** Keys of a YAML channel a target does not take: its common `maxPerHour`, and `people` (a target has none). */
+const NOT_OPTIONS = new Set(['max_per_hour', 'people'])
+
+/**
+ * The YAML channel of a type, keyed by option names. Without `people`, the recipients a YAML
+ * channel may leave to its people (`numbers`, `to`, `receivers`) are required.
+ */
 function channelOptionsShape(type: ChannelType): { shape: ObjectShape; yamlKey: ReadonlyMap<string, string> } {
   const variant = channelShape.variants[type] as ObjectShape
+  const oneOf = (variant.needsOneOf ?? []).filter((key) => !NOT_OPTIONS.has(key))
   const fields: Record<string, Field> = {}
   const yamlKey = new Map<string, string>()
   for (const [key, field] of Object.entries(variant.fields)) {
-    if (key === 'max_per_hour') continue
-    fields[camelCase(key)] = field
+    if (NOT_OPTIONS.has(key)) continue
+    fields[camelCase(key)] = oneOf.length === 1 && oneOf[0] === key ? { ...field, required: true } : field
     yamlKey.set(camelCase(key), key)
   }
-  return { shape: { kind: 'object', fields }, yamlKey }
+  const shape: ObjectShape = { kind: 'object', fields }
+  return { shape: oneOf.length > 1 ? { ...shape, needsOneOf: oneOf.map(camelCase) } : shape, yamlKey }
 }
 
 /** The option names of a channel target's own keys (`numbers`, `senderId`, ...). */

@@ -54,6 +54,36 @@ type Rendering<T extends ChannelDefinition['type']> = Extract<ChannelDefinition,
 interface ChannelCommon {
   name: string
   maxPerHour: number | undefined
+  /** Names of the people it reaches; their addresses are already among the recipients. [] when none. */
+  people: string[]
+}
+
+/** Someone channels and escalation steps name; at least one address is set. */
+export interface PersonConfig {
+  name: string
+  /** As written. */
+  phone: string | undefined
+  email: string | undefined
+  /** As the API takes it (`+919800000001`); a chat channel uses `phone` when this is undefined. */
+  chat: string | undefined
+}
+
+export interface AcknowledgeConfig {
+  /** The number missed calls to acknowledge; undefined: a real API and none configured (any number counts). */
+  missedCallNumber: string | undefined
+  pollIntervalMs: number
+  /** A missed call acknowledges all of the caller's firing, unacknowledged incidents, not just the latest. */
+  ackAll: boolean
+  /** The final text pages carry (`{{number}}` filled in); undefined: no hint. */
+  hint: string | undefined
+  /** Appended to the audio of voice pages. */
+  voiceAudio: string | undefined
+}
+
+export interface ConsoleConfig {
+  enabled: boolean
+  /** undefined: loopback only (the agent makes one per start). */
+  token: Secret | undefined
 }
 
 export type ChannelConfig =
@@ -70,12 +100,16 @@ export interface AgentConfig {
   messaging: MessagingConfig
   stateDir: string
   sources: SourceConfig[]
+  /** [] when there is no `people` section. */
+  people: PersonConfig[]
   channels: ChannelConfig[]
   rules: RuleConfig[]
   silences: SilenceConfig[]
   /** Paths of log fields censored before a line is stored or rendered, as segments (`*`: every key). */
   redact: RedactPath[]
   metrics: { listen: ListenAddress } | undefined
+  acknowledge: AcknowledgeConfig
+  console: ConsoleConfig
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]
 }

@@ -108,3 +108,32 @@ export function checkDate(value: string): string | undefined {
     ? undefined
     : 'expected an ISO date like 2026-01-31T18:00:00Z'
 }
+
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
+
+/** The acknowledgement hint: text whose only placeholder is `{{number}}` (the missed-call number). */
+export function checkHint(value: string): string | undefined {
+  for (const [, name] of value.matchAll(PLACEHOLDER)) {
+    if (name !== 'number') return `unknown placeholder {{${name ?? ''}}} in ${JSON.stringify(value)} (the hint takes only {{number}})`
+  }
+  return undefined
+}
+
+/** Whether the hint names the number (so it needs one). */
+export const hintNamesNumber = (hint: string): boolean => [...hint.matchAll(PLACEHOLDER)].length > 0
+
+/** The hint with `{{number}}` replaced. */
+export const fillHint = (hint: string, number: string): string => hint.replace(PLACEHOLDER, number)
+
+/**
+ * Whether a listen host only takes connections from this machine: 127.0.0.0/8, ::1 (also written
+ * out, or IPv4-mapped) and localhost. Anything else (0.0.0.0, a LAN address, a name) is reachable
+ * from elsewhere.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '')
+  if (h === 'localhost') return true
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h)
+  if (v4 !== null) return v4.slice(1).every((part) => Number(part) <= 255) && v4[1] === '127'
+  return h === '::1' || /^(?:0{1,4}:){7}0{0,3}1$/.test(h)
+}

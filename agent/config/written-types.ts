@@ -32,29 +32,38 @@ export interface SourceInput {
 
 interface ChannelCommonInput {
   max_per_hour?: number
+  /** Names from `people`; without them the recipients (`numbers`, `to`, `receivers`) are required. */
+  people?: string | string[]
+}
+
+export interface PersonInput {
+  phone?: string
+  email?: string
+  chat?: string
 }
 
 export type ChannelInput =
   | (ChannelCommonInput & {
       type: 'sms'
-      numbers: string | string[]
+      numbers?: string | string[]
       sender_id?: string
       route?: string
       template_id?: string
       template?: string | KindTemplatesInput
       max_length?: number
     })
-  | (ChannelCommonInput & { type: 'chat'; numbers: string | string[]; template_id: number; variables?: string[]; attachment?: string })
-  | (ChannelCommonInput & { type: 'mail'; from: string; to: string | string[]; subject?: string | KindTemplatesInput; format?: 'html' | 'text' })
+  | (ChannelCommonInput & { type: 'chat'; numbers?: string | string[]; template_id: number; variables?: string[]; attachment?: string })
+  | (ChannelCommonInput & { type: 'mail'; from: string; to?: string | string[]; subject?: string | KindTemplatesInput; format?: 'html' | 'text' })
   | (ChannelCommonInput & {
       type: 'voice'
-      receivers: { label: string; number: string }[]
+      receivers?: { label: string; number: string }[]
       audio: string[] | { firing: string[]; resolved?: string[]; digest?: string[] }
     })
 
 export interface EscalationInput {
   after: DurationInput
   notify: string | string[]
+  people?: string | string[]
 }
 
 export interface RuleInput {
@@ -67,6 +76,7 @@ export interface RuleInput {
   group_wait?: DurationInput
   repeat_interval?: DurationInput
   resolve_after?: DurationInput
+  ack_timeout?: DurationInput
   send_resolved?: boolean
   threshold?: { count: number; within: DurationInput }
   notify?: string | string[]
@@ -84,13 +94,30 @@ export interface SilenceInput {
   comment?: string
 }
 
+export interface AcknowledgeInput {
+  missed_call_number?: string
+  poll_interval?: DurationInput
+  ack_all?: boolean
+  hint?: string
+  voice_audio?: string
+}
+
+export interface ConsoleInput {
+  enabled?: boolean
+  /** Also `token_file`, read into `token` by the checker. */
+  token?: string
+}
+
 export interface AgentConfigInput {
   messaging?: MessagingInput
   state_dir?: string
   sources: SourceInput[]
+  people?: Record<string, PersonInput>
   channels: Record<string, ChannelInput>
   rules?: RuleInput[]
   silences?: SilenceInput[]
   redact?: string[]
   metrics?: { listen: string }
+  acknowledge?: AcknowledgeInput
+  console?: ConsoleInput
 }

@@ -1,6 +1,8 @@
 // The agent's metrics, gathered at scrape time from the readers, the pipeline and the dispatcher.
 import type { AlertPipeline } from '../delivery/alert-pipeline'
 import type { Dispatcher } from '../delivery/dispatcher'
+import type { IncidentActions } from '../delivery/incident-actions'
+import type { MissedCallAcks } from './missed-call-acks'
 import type { Metric } from './metrics-server'
 import type { SourceReader } from './source-reader'
 
@@ -19,12 +21,40 @@ function byKind(counts: Record<string, number>): Metric['samples'] {
   return kinds.sort().map((kind) => ({ labels: { kind }, value: counts[kind] ?? 0 }))
 }
 
+/** What people did to incidents, and the missed calls read. */
+function acknowledgementMetrics(actions: IncidentActions, acks: MissedCallAcks): Metric[] {
+  const { manual, missedCalls } = actions.stats()
+  const poller = acks.stats()
+  const byAction = Object.entries(manual).sort().map(([key, value]) => {
+    const [action = '', via = ''] = key.split(':')
+    return { labels: { action, via }, value }
+  })
+  return [
+    { name: 'logx_agent_incident_actions_total', help: 'Acknowledgements, un-acknowledgements and resolves made by hand, by action and how', type: 'counter', samples: byAction.length === 0 ? [{ value: 0 }] : byAction },
+    {
+      name: 'logx_agent_missed_calls_total',
+      help: 'Missed calls read, by what they did: acknowledged, unknown_caller (no person has the number), nothing_open, repeated (already used)',
+      type: 'counter',
+      samples: [
+        { labels: { outcome: 'acknowledged' }, value: missedCalls.acknowledged },
+        { labels: { outcome: 'unknown_caller' }, value: missedCalls.unknownCaller },
+        { labels: { outcome: 'nothing_open' }, value: missedCalls.nothingOpen },
+        { labels: { outcome: 'repeated' }, value: missedCalls.repeated },
+      ],
+    },
+    { name: 'logx_agent_missed_call_polls_total', help: 'Polls of the missed-call records', type: 'counter', samples: [{ value: poller?.polls ?? 0 }] },
+    { name: 'logx_agent_missed_call_poll_errors_total', help: 'Polls of the missed-call records that failed', type: 'counter', samples: [{ value: poller?.errors ?? 0 }] },
+    { name: 'logx_agent_missed_calls_ignored_total', help: 'Missed calls to another number than acknowledge.missed_call_number', type: 'counter', samples: [{ value: poller?.ignored ?? 0 }] },
+  ]
+}
+
 export function collectAgentMetrics(
   readers: readonly SourceReader[],
   pipeline: AlertPipeline,
   dispatcher: Dispatcher,
   counters: AgentCounters,
   now: number,
+  people?: { actions: IncidentActions; acks: MissedCallAcks },
 ): Metric[] {
   const p = pipeline.stats()
   const d = dispatcher.stats()
@@ -48,7 +78,7 @@ export function collectAgentMetrics(
     { name: 'logx_agent_notifications_dead_total', help: 'Deliveries given up (dead letters)', type: 'counter', samples: [{ value: d.dead }] },
     { name: 'logx_agent_outbox_depth', help: 'Notifications waiting in the outbox', type: 'gauge', samples: [{ value: d.depth }] },
     { name: 'logx_agent_outbox_spilled', help: 'Of the outbox depth, notifications waiting on disk only (the in-memory window is full)', type: 'gauge', samples: [{ value: d.spilled ?? 0 }] },
-    { name: 'logx_agent_incidents_open', help: 'Incidents the engine holds (pending or firing)', type: 'gauge', samples: [{ value: p.openIncidents }] },
+    { name: 'logx_agent_incidents_open', help: 'Incidents the engine holds (pending, firing or acknowledged)', type: 'gauge', samples: [{ value: p.openIncidents }] },
     { name: 'logx_agent_incidents_firing', help: 'Incidents that have notified and not resolved', type: 'gauge', samples: [{ value: p.firingIncidents }] },
     { name: 'logx_agent_lines_failed_total', help: 'Selected lines the alert engine failed on (skipped and logged)', type: 'counter', samples: [{ value: p.failedLines }] },
     { name: 'logx_agent_incidents_evicted_total', help: 'Incidents dropped (least recently seen first) because 10000 were held already', type: 'counter', samples: [{ value: p.evictedIncidents }] },
@@ -56,5 +86,6 @@ export function collectAgentMetrics(
     { name: 'logx_agent_checkpoint_age_seconds', help: 'Seconds since the oldest source last wrote its checkpoint', type: 'gauge', samples: [{ value: checkpointAge }] },
     { name: 'logx_agent_config_reloads_total', help: 'Config reloads applied', type: 'counter', samples: [{ value: counters.reloads }] },
     { name: 'logx_agent_config_reload_failures_total', help: 'Config reloads rejected (invalid config)', type: 'counter', samples: [{ value: counters.reloadFailures }] },
+    ...(people === undefined ? [] : acknowledgementMetrics(people.actions, people.acks)),
   ]
 }

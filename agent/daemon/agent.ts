@@ -8,9 +8,13 @@ import { join } from 'node:path'
 import { createAlertPath } from '../delivery/alert-path'
 import { setupOfConfig } from '../delivery/alert-setup'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
+import { createConsoleHandler } from './console'
+import { consoleAccess, removeConsoleFiles, writeConsoleAddress } from './console-access'
+import { createConsoleBackend } from './console-backend'
 import { acquireInstanceLock, type InstanceLock } from './instance-lock'
 import type { AgentLogger } from './logger'
 import { startMessagingEndpoint, type MessagingEndpoint } from './messaging-endpoint'
+import { startMissedCallAcks } from './missed-call-acks'
 import { startMetricsServer, type MetricsServer } from './metrics-server'
 import { startSourceReader, type SourceReader } from './source-reader'
 import type { Tap } from './tap'
@@ -79,6 +83,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     const path = createAlertPath({
       setup: setupOfConfig(config, endpoint.secrets),
       statePath: join(config.stateDir, 'incidents.json'),
+      timelinePath: join(config.stateDir, 'timeline.jsonl'),
+      silencesPath: join(config.stateDir, 'silences.json'),
       outbox: {
         path: join(config.stateDir, 'outbox.jsonl'),
         memoryItems: envNumber('LOGX_AGENT_OUTBOX_MEMORY_ITEMS'),
@@ -92,21 +98,44 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     })
     cleanup.push(() => path.close())
     const { pipeline, dispatcher } = path
+    const acks = startMissedCallAcks(config, {
+      path,
+      api: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey },
+      stateDir: config.stateDir,
+      timeoutMs: envNumber('LOGX_AGENT_MESSAGING_TIMEOUT_MS'),
+      log,
+      now,
+    })
+    cleanup.push(() => acks.stop())
     const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
     const readers: SourceReader[] = []
     cleanup.push(async () => {
       for (const r of readers) await r.close()
     })
     let metrics: MetricsServer | undefined
-    const startMetrics = (listen: ListenAddress): Promise<MetricsServer> =>
-      startMetricsServer(
+    const loadedAt = now()
+    const backend = createConsoleBackend(path, () => config, () => loadedAt, now)
+    // The token is made (or read) once per start: a reload that moves the console keeps it.
+    const access = config.console.enabled ? consoleAccess(config) : undefined
+    cleanup.push(() => removeConsoleFiles(config.stateDir))
+    const consoleFor = (listen: ListenAddress) =>
+      access === undefined || !config.console.enabled
+        ? undefined
+        : createConsoleHandler({ backend, ...access, host: listen.host, now, onError: (err) => log.error({ err }, 'console: the request failed') })
+    const startMetrics = async (listen: ListenAddress): Promise<MetricsServer> => {
+      const server = await startMetricsServer(
         listen,
-        () => collectAgentMetrics(readers, pipeline, dispatcher, counters, now()),
+        () => collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }),
         () => {
           const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
           return { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
         },
+        consoleFor(listen),
       )
+      // Where the command line finds the running agent's console.
+      if (access !== undefined) writeConsoleAddress(config.stateDir, server.url)
+      return server
+    }
     if (config.metrics !== undefined) metrics = await startMetrics(config.metrics.listen)
     cleanup.push(() => metrics?.close())
 
@@ -199,6 +228,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           const ignored = restartOnly(config, next)
           const previous = config.sources
           pipeline.replace(setupOfConfig(next, endpoint.secrets), now())
+          await acks.apply(next)
           // Keys that need a restart keep their running values; metrics changes as its endpoint does.
           config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics }
           await applySources(previous, next.sources)
@@ -225,6 +255,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           clearInterval(clock)
           await applying
           for (const r of readers) await step(`closing source ${r.name}`, () => r.close())
+          await step('stopping the missed-call poller', () => acks.stop())
           await step('flushing the engine', () => pipeline.flush(now()))
           let result: StopResult = { drained: false, pending: dispatcher.stats().depth }
           await step('draining the outbox', async () => {

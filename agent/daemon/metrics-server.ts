@@ -1,8 +1,11 @@
 // `/metrics` (Prometheus text format 0.0.4) and `/health` on `metrics.listen`. The values are read
-// when scraped, from the components that own them; nothing here counts.
+// when scraped, from the components that own them; nothing here counts. With a console handler
+// (agent/daemon/console), every other path is the console's: its page and its /api.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ListenAddress } from '../config/types'
+import type { ConsoleHandler } from './console'
+import { pathOf } from './console/paths'
 import { DaemonError, DaemonErrorCodes } from './errors'
 
 export interface Metric {
@@ -37,9 +40,15 @@ export async function startMetricsServer(
   listen: ListenAddress,
   collect: () => Metric[],
   health: () => { ok: boolean; [key: string]: unknown },
+  consoleHandler?: ConsoleHandler,
 ): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://metrics.invalid').pathname
+    // The raw target, not `new URL(...)`, which throws on `//` (an exception here would end the agent).
+    const path = pathOf(req.url ?? '/')
+    if (consoleHandler !== undefined && path !== '/metrics' && path !== '/health') {
+      consoleHandler(req, res)
+      return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end()
       return

@@ -10,12 +10,18 @@ import { engineOptionsOfSetup, type AlertSetup } from './alert-setup'
 import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOptions } from './dispatcher'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './incident-recorder'
+import { createIncidentActions, type IncidentActions } from './incident-actions'
 import { createIncidentState, type IncidentState } from './incident-state'
+import { createIncidentTimeline, type IncidentTimeline } from './incident-timeline'
+import { createRuntimeSilences, type RuntimeSilences } from './runtime-silences'
 
 export interface AlertPathOptions {
   setup: AlertSetup
   /** The incident state file (`incidents.json`); undefined: memory. */
   statePath: string | undefined
+  /** The incidents' history (`timeline.jsonl`) and the silences made at run time (`silences.json`); undefined: memory. */
+  timelinePath?: string | undefined
+  silencesPath?: string | undefined
   outbox: DispatcherOptions['outbox']
   api: DispatcherOptions['api']
   /** Records incidents as leads with activities. */
@@ -29,6 +35,9 @@ export interface AlertPathOptions {
 export interface AlertPath {
   readonly pipeline: AlertPipeline
   readonly dispatcher: Dispatcher
+  /** Acknowledge, resolve, silence: what people do to incidents. */
+  readonly actions: IncidentActions
+  readonly timeline: IncidentTimeline
   close(): Promise<void>
 }
 
@@ -41,8 +50,12 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
   // refuses is refused before that, not after a page already went out behind the error.
   const engine = createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
   let state: IncidentState
+  let timeline: IncidentTimeline
+  let silences: RuntimeSilences
   try {
     state = createIncidentState(options.statePath)
+    timeline = createIncidentTimeline(options.timelinePath)
+    silences = createRuntimeSilences(options.silencesPath)
   } catch (err) {
     throw err instanceof DeliveryError ? err : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
   }
@@ -77,12 +90,22 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
   }
   let pipeline: AlertPipeline
   try {
-    pipeline = createAlertPipeline({ setup: options.setup, state, dispatcher, log: options.log, now: options.now, engine })
+    pipeline = createAlertPipeline({
+      setup: options.setup,
+      state,
+      dispatcher,
+      log: options.log,
+      now: options.now,
+      engine,
+      runtimeSilences: (now) => silences.configs(now),
+      onDeliveries: (deliveries) => timeline.notices(deliveries),
+    })
   } catch (err) {
     // Replaying the incidents that waited out group_wait failed: the open outbox is closed (what it
     // had in flight ends and is journaled; a resend carries its key).
     void dispatcher.close().catch(() => {})
     throw err
   }
-  return { pipeline, dispatcher, close: () => dispatcher.close() }
+  const actions = createIncidentActions({ pipeline, state, silences, log: options.log })
+  return { pipeline, dispatcher, actions, timeline, close: () => dispatcher.close() }
 }

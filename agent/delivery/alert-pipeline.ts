@@ -2,13 +2,16 @@
 // engine alone cannot promise across restarts and reloads (alerts/ is pure and keeps incidents in
 // memory): the incident state file, consulted so an incident that already paged is not paged again
 // by a fresh engine, and written before the lines behind it are committed.
-import { createAlertEngine, lowestLevel, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type SelectedLine } from '../../alerts'
+import {
+  createAlertEngine, lowestLevel, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
+} from '../../alerts'
 import type { RuleConfig } from '../config/types'
 import { toAlertLine } from './alert-line'
 import { engineOptionsOfSetup, incidentRulesOf, type AlertSetup } from './alert-setup'
 import type { DeliveryLog, Dispatcher } from './dispatcher'
 import type { IncidentState } from './incident-state'
 import { dropRepages, pageRecords, retentionOf } from './page-record'
+import { restoredSnapshot, storedIncident } from './stored-incident'
 
 export interface PipelineStats {
   matches: number
@@ -30,6 +33,17 @@ export interface AlertPipeline {
   flush(now: number): void
   /** Reload: new rules, channels and silences; what already paged stays paged. */
   replace(setup: AlertSetup, now: number): void
+  /**
+   * A change people make to incidents (acknowledge, resolve, silence), run on the engine; what it
+   * decides to send goes the way of every notice (outbox, incident state, timeline).
+   */
+  change<T>(now: number, act: (engine: AlertEngine) => { deliveries: Delivery[]; result: T }): T
+  /** The open incidents (pending, firing, acknowledged), the most recently seen first: at most `limit`, of `status`. */
+  incidents(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
+  /** incidents() as live read-only views (no snapshot): for the console's lists. */
+  incidentViews(limit?: number, status?: IncidentStatus): IncidentView[]
+  countIncidents(status?: IncidentStatus): number
+  incident(key: string): IncidentSnapshot | undefined
   stats(): PipelineStats
 }
 
@@ -41,6 +55,10 @@ export interface AlertPipelineOptions {
   now: number
   /** The engine of `setup`, when the caller built it already (to know the setup is valid first). */
   engine?: AlertEngine | undefined
+  /** Silences made at run time (not in the setup): every new engine gets them too. */
+  runtimeSilences?: (now: number) => readonly SilenceConfig[]
+  /** Sees every notice that goes out (the incidents' timeline). */
+  onDeliveries?: (deliveries: readonly Delivery[], now: number) => void
 }
 
 /**
@@ -82,6 +100,7 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   const { state, dispatcher, log } = options
   let rulesByName = new Map<string, RuleConfig>()
   let incidentRules = new Set<string>()
+  let notes = false
   let engine: AlertEngine | undefined
   let lowest = Infinity
   let matches = 0
@@ -91,12 +110,17 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
 
   function build(setup: AlertSetup, now: number, built?: AlertEngine): void {
     const next = built ?? createAlertEngine(engineOptionsOfSetup(setup, now))
+    for (const silence of options.runtimeSilences?.(now) ?? []) next.addSilence(silence, now)
+    // The incidents go on in the new engine as they were: the previous engine's when there is one
+    // (a reload), else what the state kept of them (a restart).
+    next.restore(engine !== undefined ? engine.incidents() : state.stored().map(restoredSnapshot), now)
     if (engine !== undefined) evictions.replaced(engine)
     engine = next
     rulesByName = new Map(setup.rules.map((r) => [r.name, r]))
     incidentRules = incidentRulesOf(setup)
+    notes = setup.incidentNotes !== undefined
     lowest = lowestLevel(engine.rules)
-    dispatcher.setChannels(setup.channels)
+    dispatcher.setChannels(setup.channels, setup.people ?? [])
     for (const line of pendingLines(state)) handle(engine.ingest(line, now), now)
   }
 
@@ -106,12 +130,23 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     const { kept, suppressed } = dropRepages(deliveries, (key) => state.paged(key), (name) => rulesByName.get(name), now)
     for (const { key, rule } of suppressed) log.info({ incident: key, rule }, 'incident already paged before this engine started; not paging again')
     suppressedRepages += suppressed.length
-    dispatcher.dispatch(kept, incidentRules)
+    dispatcher.dispatch(notes ? kept : kept.filter((d) => d.channelType !== 'incident'), incidentRules)
     // Recorded after the outbox has them: a crash in between repeats a page rather than losing one.
     for (const record of pageRecords(kept)) {
-      if (record.kind === 'paged') state.notified(record.key, record.rule, now)
-      else state.resolved(record.key)
+      if (record.kind === 'resolved') {
+        state.resolved(record.key)
+        continue
+      }
+      const incident = current().incident(record.key)
+      if (record.kind === 'paged') state.notified(record.key, record.rule, now, incident === undefined ? undefined : storedIncident(incident))
+      else if (incident !== undefined) state.changed(record.key, storedIncident(incident))
     }
+    options.onDeliveries?.(kept, now)
+  }
+
+  function stored(key: string): ReturnType<typeof storedIncident> | undefined {
+    const incident = current().incident(key)
+    return incident === undefined ? undefined : storedIncident(incident)
   }
 
   function current(): AlertEngine {
@@ -162,15 +197,27 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       evictions.report(engine, state)
       // An incident that paged before a restart and went quiet resolves here, not in the engine.
       for (const key of state.expire(now, (name) => retentionOf(rulesByName.get(name)))) dispatcher.closeLead(key)
+      state.refresh(stored)
       state.save()
     },
     flush(now) {
       handle(current().flush(now), now)
+      state.refresh(stored)
       state.save()
     },
     replace(setup, now) {
       build(setup, now)
     },
+    change(now, act) {
+      const { deliveries, result } = act(current())
+      handle(deliveries, now)
+      state.save()
+      return result
+    },
+    incidents: (limit, status) => current().incidents(limit, status),
+    incidentViews: (limit, status) => current().incidentViews(limit, status),
+    countIncidents: (status) => current().countIncidents(status),
+    incident: (key) => current().incident(key),
     stats() {
       const s = current().stats()
       return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents, evictedIncidents: evictions.total(current(), state), failedLines }

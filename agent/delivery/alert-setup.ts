@@ -3,7 +3,7 @@
 // the strings no message may hold, plus whether incidents get their notes on the CRM.
 import type { AlertEngineOptions } from '../../alerts'
 import { engineOptionsOf, type EngineParts } from '../config/engine-options'
-import type { AgentConfig, ChannelConfig } from '../config/types'
+import type { AgentConfig, ChannelConfig, PersonConfig } from '../config/types'
 import { INCIDENT_CHANNEL } from './dispatcher'
 
 export interface AlertSetup extends Omit<EngineParts, 'channels'> {
@@ -15,6 +15,10 @@ export interface AlertSetup extends Omit<EngineParts, 'channels'> {
    * with `incident: true` records only the messages it sends (a logx-incident beside it writes the notes).
    */
   incidentNotes: { maxPerHour: number | undefined } | undefined
+  /** Whom escalation steps may name instead of a channel's recipients (the YAML's `people:`). */
+  people?: readonly PersonConfig[] | undefined
+  /** What pages say about acknowledging them (the daemon's, which polls missed calls). */
+  acknowledge?: AlertEngineOptions['acknowledge']
 }
 
 /** The daemon's setup: its config, plus the endpoint's own secrets. */
@@ -26,13 +30,22 @@ export function setupOfConfig(config: AgentConfig, endpointSecrets: readonly str
     redact: config.redact,
     secrets: [...config.secrets.map((s) => s.reveal()), ...endpointSecrets],
     incidentNotes: config.rules.some((r) => r.incident) ? { maxPerHour: undefined } : undefined,
+    people: config.people,
+    // A missed call acknowledges only from a person's phone: without one, pages would promise what cannot work.
+    acknowledge: config.people.some((p) => p.phone !== undefined) ? { hint: config.acknowledge.hint, voiceAudio: config.acknowledge.voiceAudio } : undefined,
   }
 }
 
+/**
+ * The engine always has the recording channel: every notice, acknowledgements and resolves by hand
+ * included, comes out of it as a delivery, which the alert path keeps in the incident state and the
+ * timeline. Its deliveries reach the CRM only with `incidentNotes`.
+ */
 export function engineOptionsOfSetup(setup: AlertSetup, now: number): AlertEngineOptions {
-  const notes = setup.incidentNotes
-  const channels = notes === undefined ? setup.channels : [...setup.channels, { type: 'incident' as const, name: INCIDENT_CHANNEL, maxPerHour: notes.maxPerHour }]
-  return engineOptionsOf({ ...setup, channels }, now)
+  const recording = { type: 'incident' as const, name: INCIDENT_CHANNEL, maxPerHour: setup.incidentNotes?.maxPerHour }
+  const channels = [...setup.channels, recording]
+  const options = engineOptionsOf({ ...setup, channels }, now)
+  return setup.acknowledge === undefined ? options : { ...options, acknowledge: setup.acknowledge }
 }
 
 export function incidentRulesOf(setup: AlertSetup): Set<string> {

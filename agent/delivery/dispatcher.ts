@@ -5,10 +5,11 @@
 // the incident's lead only once it is sent (through the outbox too, so the trail survives API
 // hiccups). Every attempt is one call of the messaging client: the outbox owns retries.
 import type { Delivery } from '../../alerts'
-import type { ChannelConfig } from '../config/types'
+import type { ChannelConfig, PersonConfig } from '../config/types'
 import { createMessagingClient, MessagingErrorCodes, type MessagingClient } from '../messaging'
 import { createOutbox, type DeadLetter, type Outbox, type OutboxItem, type OutboxOptions } from '../outbox'
 import { buildChannelRequests, isChannelKind, sendChannelRequest } from './channels'
+import { addressed, type PeopleDirectory } from './channels/recipients'
 import { incidentActivities } from './incident-activities'
 import { incidentEvent, sentActivity, type IncidentEvent } from './incident-event'
 import type { IncidentRecorder } from './incident-recorder'
@@ -51,7 +52,8 @@ export interface DispatcherStats {
 export interface Dispatcher {
   /** Journals what the deliveries need sent; `incidentRules` names the rules whose incidents are recorded. */
   dispatch(deliveries: readonly Delivery[], incidentRules: ReadonlySet<string>): void
-  setChannels(channels: readonly ChannelConfig[]): void
+  /** The channels, and the people escalation steps may name instead of a channel's recipients. */
+  setChannels(channels: readonly ChannelConfig[], people?: readonly PersonConfig[]): void
   /** Forgets the lead of an incident that ended without a resolve notice (its next firing opens a new one). */
   closeLead(key: string): void
   stats(): DispatcherStats
@@ -77,18 +79,22 @@ export interface DispatcherOptions {
   /** Records incidents on the CRM; the dispatcher releases it on close. */
   recorder: IncidentRecorder | undefined
   channels: readonly ChannelConfig[]
+  people?: readonly PersonConfig[] | undefined
   /** Recorded on leads; default: the line's `name` (or `service`) field. */
   service?: string | undefined
   log: DeliveryLog
 }
 
 function isPage(kind: Delivery['notice']['kind']): boolean {
-  return kind === 'firing' || kind === 'repeat' || kind === 'escalated'
+  return kind === 'firing' || kind === 'repeat' || kind === 'escalated' || kind === 'unacknowledged'
 }
+
+const directoryOf = (people: readonly PersonConfig[] | undefined): PeopleDirectory => new Map((people ?? []).map((p) => [p.name, p]))
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { log, recorder, service } = options
   let channels = new Map(options.channels.map((c) => [c.name, c]))
+  let people = directoryOf(options.people)
   const client: MessagingClient | undefined =
     options.api === undefined
       ? undefined
@@ -148,10 +154,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       for (const activity of incidentActivities(delivery)) into.push({ kind: 'incident', payload: incidentEvent(delivery, activity, service) })
       return
     }
-    const channel = channels.get(notice.channel)
-    if (channel === undefined) return
+    const configured = channels.get(notice.channel)
+    if (configured === undefined) return
     const page = isPage(notice.kind) ? { key: notice.incident.key, rule, at: notice.at } : undefined
-    for (const out of buildChannelRequests(channel, delivery)) {
+    const { channel, delivery: addressedDelivery } = addressed(configured, delivery, people)
+    for (const out of buildChannelRequests(channel, addressedDelivery)) {
       const queued: Queued = { request: out.request }
       if (page !== undefined) queued.page = page
       if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), service)
@@ -166,8 +173,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       for (const delivery of deliveries) entriesOf(delivery, incidentRules, entries)
       if (entries.length > 0) outbox.enqueueAll(entries)
     },
-    setChannels(next) {
+    setChannels(next, nextPeople) {
       channels = new Map(next.map((c) => [c.name, c]))
+      if (nextPeople !== undefined) people = directoryOf(nextPeople)
     },
     closeLead(key) {
       recorder?.leads.markResolved(key)

@@ -2,7 +2,7 @@
 // say where: the daemon exits 1 with the message, a target wraps it as an option error.
 
 export const DeliveryErrorCodes = {
-  /** A state file of the delivery path (incidents.json) cannot be read or written. */
+  /** A state file of the delivery path (incidents.json, timeline.jsonl, silences.json, missed-calls.json) cannot be read or written. */
   STATE: 'LOGX_DELIVERY_ERR_STATE',
   /** The outbox journal cannot be opened or replayed. */
   OUTBOX: 'LOGX_DELIVERY_ERR_OUTBOX',

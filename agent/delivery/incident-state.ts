@@ -3,11 +3,16 @@
 //   no memory, does not page them again while they would still be firing;
 // - pending: incidents waiting out group_wait (or a threshold) whose lines are already committed,
 //   so a crash before they fire does not lose them: their first line is replayed at start.
-// Both are written (temp file + rename) before the tail offsets that depend on them are committed.
+// - each paged incident as the engine had it (status, step, acknowledgement, who was paged, its
+//   last line censored), so a new engine (restart, reload) is given its incidents back
+//   (`engine.restore`) instead of meeting them again line by line;
+// - the ids of the missed calls already used to acknowledge, so a call acknowledges once.
+// All is written (temp file + rename) before the tail offsets that depend on it are committed.
 // Without a file (an in-app target whose outbox is in memory) the same state lives in memory only:
 // nothing outlives the process there, so there is nothing to replay either.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { IncidentSnapshot } from '../../alerts'
 import type { LineFormat } from '../config/types'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 
@@ -16,6 +21,14 @@ export interface PagedIncident {
   /** When the last notice (firing or repeat) went to the outbox. */
   notifiedAt: number
   lastSeen: number
+  /** The incident as the engine had it (absent in files of earlier versions: those are only not re-paged). */
+  incident?: StoredIncident
+}
+
+/** An open incident, JSON-safe: the engine's snapshot without its lines, and its last line as read (censored). */
+export interface StoredIncident {
+  snapshot: Omit<IncidentSnapshot, 'firstLine' | 'lastLine'>
+  line: { raw: string; format: 'json' | 'text'; source: string | undefined }
 }
 
 export interface PendingIncident {
@@ -30,6 +43,8 @@ interface StateFile {
   version: 1
   paged: Record<string, PagedIncident>
   pending: Record<string, PendingIncident>
+  /** Missed-call ids already used, oldest first (absent in earlier files). */
+  calls?: string[]
 }
 
 export interface IncidentState {
@@ -40,7 +55,16 @@ export interface IncidentState {
    */
   observe(key: string, entry: PendingIncident, now: number, firesNow?: boolean): void
   /** A firing or repeat notice of this incident is in the outbox (saved now). */
-  notified(key: string, rule: string, now: number): void
+  notified(key: string, rule: string, now: number, incident?: StoredIncident): void
+  /** What the engine has of a paged incident changed without a page (an acknowledgement): saved now. */
+  changed(key: string, incident: StoredIncident): void
+  /** The paged incidents the engine had, to give a new engine back. */
+  stored(): StoredIncident[]
+  /** Refreshes the stored paged incidents that saw lines since the last call (counts, last lines); no write by itself. */
+  refresh(current: (key: string) => StoredIncident | undefined): void
+  /** A missed call was used (kept with the next write). */
+  useCall(id: string): void
+  usedCall(id: string): boolean
   /** The incident resolved: the next firing of the key is a new incident. */
   resolved(key: string): void
   pending(): PendingIncident[]
@@ -54,12 +78,14 @@ export interface IncidentState {
 }
 
 export const MAX_ENTRIES = 10_000
+/** Missed-call ids remembered: far more than a poll interval can bring. */
+export const MAX_CALLS = 2_000
 
 function load(file: string): StateFile {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile>
     if (parsed.version === 1 && typeof parsed.paged === 'object' && typeof parsed.pending === 'object') {
-      return { version: 1, paged: parsed.paged ?? {}, pending: parsed.pending ?? {} }
+      return { version: 1, paged: parsed.paged ?? {}, pending: parsed.pending ?? {}, calls: Array.isArray(parsed.calls) ? parsed.calls : [] }
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
@@ -84,6 +110,9 @@ export function createIncidentState(file: string | undefined): IncidentState {
   const initial: StateFile = file === undefined ? { version: 1, paged: {}, pending: {} } : load(file)
   const paged = new Map(Object.entries(initial.paged))
   const pending = new Map(Object.entries(initial.pending))
+  const calls = new Set(initial.calls ?? [])
+  // Paged incidents that saw lines since the last refresh: only those need their stored copy redone.
+  const touched = new Set<string>()
   let dirty = false
   let dropped = 0
 
@@ -92,7 +121,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
       dirty = false
       return
     }
-    const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending) }
+    const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending), calls: [...calls] }
     const tmp = `${file}.tmp`
     try {
       writeFileSync(tmp, JSON.stringify(body))
@@ -109,6 +138,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
       const p = paged.get(key)
       if (p !== undefined) {
         p.lastSeen = now
+        touched.add(key)
         dirty = true
         return
       }
@@ -117,13 +147,47 @@ export function createIncidentState(file: string | undefined): IncidentState {
       dropped += bounded(pending)
       save()
     },
-    notified(key, rule, now) {
+    notified(key, rule, now, incident) {
       pending.delete(key)
       paged.delete(key)
-      paged.set(key, { rule, notifiedAt: now, lastSeen: now })
+      paged.set(key, incident === undefined ? { rule, notifiedAt: now, lastSeen: now } : { rule, notifiedAt: now, lastSeen: now, incident })
       dropped += bounded(paged)
       save()
     },
+    changed(key, incident) {
+      const p = paged.get(key)
+      if (p === undefined) {
+        paged.set(key, { rule: incident.snapshot.rule, notifiedAt: incident.snapshot.notifiedAt, lastSeen: incident.snapshot.lastSeen, incident })
+        dropped += bounded(paged)
+      } else {
+        p.incident = incident
+      }
+      save()
+    },
+    stored() {
+      const out: StoredIncident[] = []
+      for (const p of paged.values()) if (p.incident !== undefined) out.push(p.incident)
+      return out
+    },
+    refresh(current) {
+      for (const key of touched) {
+        const p = paged.get(key)
+        const incident = p === undefined ? undefined : current(key)
+        if (p === undefined || incident === undefined) continue
+        p.incident = incident
+        dirty = true
+      }
+      touched.clear()
+    },
+    useCall(id) {
+      calls.add(id)
+      for (const old of calls) {
+        if (calls.size <= MAX_CALLS) break
+        calls.delete(old)
+      }
+      dirty = true
+    },
+    usedCall: (id) => calls.has(id),
     resolved(key) {
       if (paged.delete(key) || pending.delete(key)) save()
     },

@@ -5,8 +5,9 @@
 // 1. A `firing` notice of an incident the state says paged within its rule's repeat_interval is
 //    dropped: the incident is still paging from before (counted and said once per incident).
 // 2. Every other notice is kept, in order.
-// 3. Of the kept notices, per incident, the first says what to record: firing, repeat and escalated
-//    record a page at `now`; resolved forgets the incident; digests record nothing.
+// 3. Of the kept notices, per incident, the last says what to record: firing, repeat, escalated and
+//    unacknowledged (a re-page) record a page at `now`; acknowledged records the changed incident;
+//    resolved forgets the incident; digests record nothing.
 // 4. A rule's entries in the state matter for as long as it can still act on them: a paged incident
 //    until `resolve_after` without lines (forever without it), a pending one for its group_wait plus
 //    its threshold window plus a minute of slack.
@@ -49,20 +50,35 @@ export function dropRepages(
   return { kept, suppressed }
 }
 
-export type PageRecord = { kind: 'paged'; key: string; rule: string } | { kind: 'resolved'; key: string }
+export type PageRecord = { kind: 'paged' | 'changed'; key: string; rule: string } | { kind: 'resolved'; key: string }
 
-/** Rule 3. */
-export function pageRecords(kept: readonly Delivery[]): PageRecord[] {
-  const records: PageRecord[] = []
-  const seen = new Set<string>()
-  for (const { notice } of kept) {
-    const key = notice.incident.key
-    if (seen.has(key)) continue
-    seen.add(key)
-    if (notice.kind === 'firing' || notice.kind === 'repeat' || notice.kind === 'escalated') records.push({ kind: 'paged', key, rule: notice.incident.rule })
-    else if (notice.kind === 'resolved') records.push({ kind: 'resolved', key })
+function recordOf(notice: Delivery['notice']): PageRecord | undefined {
+  const { key, rule } = notice.incident
+  switch (notice.kind) {
+    case 'firing':
+    case 'repeat':
+    case 'escalated':
+    case 'unacknowledged':
+      return { kind: 'paged', key, rule }
+    case 'acknowledged':
+      return { kind: 'changed', key, rule }
+    case 'resolved':
+      return { kind: 'resolved', key }
+    case 'digest':
+      return undefined
   }
-  return records
+}
+
+/** Rule 3: one record per incident, in the order incidents first appear. */
+export function pageRecords(kept: readonly Delivery[]): PageRecord[] {
+  const records = new Map<string, PageRecord>()
+  for (const { notice } of kept) {
+    const record = recordOf(notice)
+    if (record === undefined) continue
+    // A later notice of the same step decides (acknowledged, then resolved: resolved).
+    records.set(notice.incident.key, record)
+  }
+  return [...records.values()]
 }
 
 const PENDING_SLACK_MS = 60_000

@@ -85,6 +85,42 @@ export function isChatNumber(text: string): boolean {
   return CHAT_WRITTEN.test(text) && isWireChatNumber(compactChatNumber(text))
 }
 
+// One number is written many ways: `+91 98000 00001` in the YAML, `919800000001` or `09800000001`
+// (the trunk prefix, no country) as a caller id from the API, `0091...` from abroad. Comparing them
+// needs the digits alone, and a national number (its last 10 digits) when one side carries a country
+// or trunk prefix the other lacks. Shorter numbers (service codes, extensions) must match exactly:
+// a suffix of a few digits is not the same phone.
+const NATIONAL_DIGITS = 10
+
+/**
+ * A phone number as compared: its digits, without the `00` of an international call; undefined
+ * when `text` is not a phone number (letters, "private", fewer than 5 characters of one).
+ */
+export function phoneKey(text: string): string | undefined {
+  const trimmed = text.trim()
+  if (!isPhoneNumber(trimmed)) return undefined
+  const digits = trimmed.replace(/\D/g, '')
+  const key = digits.startsWith('00') ? digits.slice(2) : digits
+  return key === '' ? undefined : key
+}
+
+/**
+ * Whether two phone keys (from phoneKey) are the same phone: equal, or, when their lengths differ
+ * and both have at least 10 digits, equal on the last 10 (one side has a prefix the other lacks).
+ */
+export function phoneKeysMatch(a: string, b: string): boolean {
+  if (a === b) return a !== ''
+  if (a.length === b.length || a.length < NATIONAL_DIGITS || b.length < NATIONAL_DIGITS) return false
+  return a.slice(-NATIONAL_DIGITS) === b.slice(-NATIONAL_DIGITS)
+}
+
+/** Whether two written numbers are the same phone (see phoneKeysMatch); a text that is no number matches nothing. */
+export function samePhone(a: string, b: string): boolean {
+  const ka = phoneKey(a)
+  const kb = phoneKey(b)
+  return ka !== undefined && kb !== undefined && phoneKeysMatch(ka, kb)
+}
+
 // ---- bodies ----------------------------------------------------------------------------------
 
 export function validateSmsSend(body: unknown): Problems {

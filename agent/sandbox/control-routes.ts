@@ -1,10 +1,12 @@
-// The control API under /_sandbox/: info, faults, reset, seeding and the inbox's record feed.
+// The control API under /_sandbox/: info, faults, reset, seeding, simulated missed calls and the
+// inbox's record feed.
 // It needs no key: the sandbox listens on loopback by default and is a test double.
 
 import { SandboxError } from './errors'
 import { parseFault, type FaultSet } from './faults'
-import { isInboxEntry, toInboxItem } from './live-events'
-import { json, type Reply } from './reply'
+import { toFeedItem } from './live-events'
+import { addMissedCall, parseMissedCall } from './missed-calls'
+import { invalid, json, type Reply } from './reply'
 import { seedRecords } from './seed'
 import { INBOX_KINDS, isStoredKind, type Store, type StoredKind } from './store'
 
@@ -94,6 +96,12 @@ export function handleControl(
     return json(201, { added })
   }
 
+  if (rest === 'missed-calls' && method === 'POST') {
+    const input = parseMissedCall(body)
+    if (!input.ok) return invalid(input.problems)
+    return json(201, { status: 'success', record: addMissedCall(ctx.store, input.caller, input.called) })
+  }
+
   if (rest === 'records' && method === 'GET') {
     const kindParam = query.get('kind')
     const kinds: StoredKind[] =
@@ -107,7 +115,7 @@ export function handleControl(
       limit: Number.isInteger(limitParam) && limitParam > 0 ? Math.min(limitParam, 5000) : 500,
     })
     return json(200, {
-      records: entries.map((e) => (isInboxEntry(e) ? toInboxItem(e) : { seq: e.seq, kind: e.kind, record: e.record })),
+      records: entries.map(toFeedItem),
     })
   }
 

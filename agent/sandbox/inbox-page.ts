@@ -1,6 +1,12 @@
 // The web inbox served at `/`: plain HTML and browser JS in one string, no bundler. It loads the
-// newest records from /_sandbox/records, then follows /_sandbox/events (SSE) for new ones.
-// Everything user-supplied is rendered with textContent, never as markup.
+// newest records and missed calls from /_sandbox/records, then follows /_sandbox/events (SSE) for
+// new ones, and simulates a missed call through POST /_sandbox/missed-calls.
+// Everything user-supplied is rendered with textContent (or set as a property), never as markup.
+
+import { SANDBOX_MISSED_CALL_NUMBER } from './missed-calls'
+
+/** How many recently paged numbers the missed-call form offers. */
+const RECENT_NUMBERS = 10
 
 export const INBOX_HTML = `<!doctype html>
 <html lang="en">
@@ -18,7 +24,16 @@ export const INBOX_HTML = `<!doctype html>
   #search { flex: 1; min-width: 200px; padding: 6px 10px; border-radius: 4px; border: 0; font-size: 14px; }
   nav { padding: 8px 20px; display: flex; gap: 14px; flex-wrap: wrap; background: #e4e7ec; font-size: 14px; }
   nav label { cursor: pointer; user-select: none; }
-  main { padding: 12px 20px; }
+  main { padding: 12px 20px; display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 20px; align-items: start; }
+  @media (max-width: 800px) { main { grid-template-columns: minmax(0, 1fr); } }
+  h2 { font-size: 15px; margin: 0 0 8px; }
+  #missed-calls { background: #fff; border-radius: 6px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); }
+  #missed-call-form { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 14px; margin-bottom: 10px; }
+  #missed-call-form input { padding: 4px 6px; width: 130px; }
+  #missed-call-status { flex-basis: 100%; font-size: 12px; min-height: 1em; }
+  #missed-call-status.error { color: #a02020; } #missed-call-status.ok { color: #2e7a44; }
+  li.missed-call { border-top: 1px solid #e4e7ec; padding: 6px 0; font-size: 14px; }
+  .kind.kind-missed { background: #f9d6d6; white-space: nowrap; } .caller { font-weight: 600; } .called { font-size: 12px; color: #445; }
   ol { list-style: none; margin: 0; padding: 0; }
   li.message { background: #fff; border-radius: 6px; margin-bottom: 8px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); cursor: pointer; }
   .top { display: flex; gap: 10px; align-items: baseline; }
@@ -41,8 +56,24 @@ export const INBOX_HTML = `<!doctype html>
 </header>
 <nav id="filters" aria-label="Filter by kind"></nav>
 <main>
-  <p id="empty" hidden>No messages.</p>
-  <ol id="messages"></ol>
+  <section id="messages-pane" aria-label="Messages">
+    <p id="empty" hidden>No messages.</p>
+    <ol id="messages"></ol>
+  </section>
+  <section id="missed-calls" aria-labelledby="missed-calls-title">
+    <h2 id="missed-calls-title">Missed calls</h2>
+    <form id="missed-call-form" autocomplete="off" novalidate>
+      <label for="missed-caller">Simulate a missed call from</label>
+      <input id="missed-caller" name="caller" type="tel" list="recent-numbers" placeholder="+91 98000 00001">
+      <label for="missed-called">to</label>
+      <input id="missed-called" name="called" type="tel" value="${SANDBOX_MISSED_CALL_NUMBER}">
+      <button type="submit">Call</button>
+      <span id="missed-call-status" role="status"></span>
+    </form>
+    <datalist id="recent-numbers"></datalist>
+    <p id="missed-empty" hidden>No missed calls.</p>
+    <ol id="missed-list"></ol>
+  </section>
 </main>
 <script>
 (function () {
@@ -52,6 +83,9 @@ export const INBOX_HTML = `<!doctype html>
   ]
   var items = []
   var seen = new Set()
+  var missed = []
+  var missedSeen = new Set()
+  var recentKey = ''
   var enabled = new Set(KINDS.map(function (k) { return k[0] }))
   var list = document.getElementById('messages')
   var search = document.getElementById('search')
@@ -132,14 +166,89 @@ export const INBOX_HTML = `<!doctype html>
     })
     document.getElementById('empty').hidden = shown.length !== 0
     document.getElementById('count').textContent = shown.length + ' of ' + items.length
+    renderMissed()
+    renderRecentNumbers()
+  }
+
+  function renderMissed() {
+    var ol = document.getElementById('missed-list')
+    ol.textContent = ''
+    missed.forEach(function (item) {
+      var r = item.record
+      var li = el('li', 'missed-call')
+      li.setAttribute('data-seq', String(item.seq))
+      var top = el('div', 'top')
+      top.appendChild(el('span', 'kind kind-missed', 'missed call'))
+      top.appendChild(el('span', 'caller', str(r.caller)))
+      top.appendChild(el('span', 'time', new Date(r.created_at).toLocaleString()))
+      li.appendChild(top)
+      li.appendChild(el('div', 'called', 'to ' + str(r.called)))
+      ol.appendChild(li)
+    })
+    document.getElementById('missed-empty').hidden = missed.length !== 0
+  }
+
+  // The numbers pages went to lately (SMS and chat), newest first: whom a user would "call back" from.
+  function renderRecentNumbers() {
+    var numbers = []
+    for (var i = 0; i < items.length && numbers.length < ${RECENT_NUMBERS}; i++) {
+      var r = items[i].record
+      var found = items[i].kind === 'sms' && Array.isArray(r.numbers) ? r.numbers : items[i].kind === 'chat' ? [r.number] : []
+      found.forEach(function (n) {
+        var text = str(n)
+        if (text !== '' && numbers.indexOf(text) === -1 && numbers.length < ${RECENT_NUMBERS}) numbers.push(text)
+      })
+    }
+    var key = numbers.join(',')
+    if (key === recentKey) return
+    recentKey = key
+    var list = document.getElementById('recent-numbers')
+    list.textContent = ''
+    numbers.forEach(function (n) {
+      var option = document.createElement('option')
+      option.value = n
+      list.appendChild(option)
+    })
   }
 
   function add(item) {
-    if (seen.has(item.seq)) return
-    seen.add(item.seq)
-    items.push(item)
-    items.sort(function (a, b) { return b.seq - a.seq })
+    var into = item.kind === 'missed' ? missed : items
+    var known = item.kind === 'missed' ? missedSeen : seen
+    if (known.has(item.seq)) return
+    known.add(item.seq)
+    into.push(item)
+    into.sort(function (a, b) { return b.seq - a.seq })
   }
+
+  function setCallStatus(text, cls) {
+    var status = document.getElementById('missed-call-status')
+    status.textContent = text
+    status.className = cls
+  }
+
+  // The new call shows up in the list through the live stream, like one the agent would poll.
+  document.getElementById('missed-call-form').addEventListener('submit', function (ev) {
+    ev.preventDefault()
+    var callerInput = document.getElementById('missed-caller')
+    var calledInput = document.getElementById('missed-called')
+    var body = { caller: callerInput.value.trim() }
+    if (calledInput.value.trim() !== '') body.called = calledInput.value.trim()
+    callerInput.removeAttribute('aria-invalid')
+    calledInput.removeAttribute('aria-invalid')
+    setCallStatus('Calling...', '')
+    fetch('/_sandbox/missed-calls', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      .then(function (r) { return r.json().then(function (answer) { return { status: r.status, answer: answer } }) })
+      .then(function (res) {
+        if (res.status === 201) {
+          setCallStatus('Missed call from ' + str(res.answer.record.caller) + ' to ' + str(res.answer.record.called) + ' recorded', 'ok')
+          return
+        }
+        if (res.answer.field === 'caller') callerInput.setAttribute('aria-invalid', 'true')
+        if (res.answer.field === 'called') calledInput.setAttribute('aria-invalid', 'true')
+        setCallStatus(str(res.answer.error) || 'refused (HTTP ' + res.status + ')', 'error')
+      })
+      .catch(function () { setCallStatus('The sandbox did not answer', 'error') })
+  })
 
   function connect() {
     var status = document.getElementById('live-status')
@@ -150,7 +259,7 @@ export const INBOX_HTML = `<!doctype html>
       document.body.setAttribute('data-live', 'true')
     })
     source.addEventListener('record', function (ev) { add(JSON.parse(ev.data)); render() })
-    source.addEventListener('reset', function () { items = []; seen.clear(); render() })
+    source.addEventListener('reset', function () { items = []; seen.clear(); missed = []; missedSeen.clear(); render() })
     source.onerror = function () {
       status.textContent = 'offline'
       status.className = ''
@@ -160,8 +269,9 @@ export const INBOX_HTML = `<!doctype html>
 
   // Subscribe first, then load: a record arriving in between shows up once (deduplicated by seq).
   connect()
-  fetch('/_sandbox/records?limit=2000').then(function (r) { return r.json() }).then(function (body) {
-    body.records.forEach(add)
+  function load(url) { return fetch(url).then(function (r) { return r.json() }) }
+  Promise.all([load('/_sandbox/records?limit=2000'), load('/_sandbox/records?kind=missed&limit=500')]).then(function (bodies) {
+    bodies.forEach(function (body) { body.records.forEach(add) })
     render()
     document.body.setAttribute('data-loaded', 'true')
   })

@@ -1,7 +1,8 @@
-// Server-sent events for the inbox: one `record` event per stored inbox record, `reset` on reset.
+// Server-sent events for the inbox: one `record` event per stored inbox record or missed call,
+// `reset` on reset.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { INBOX_KINDS, type InboxKind, type Store, type StoredEntry } from './store'
+import { INBOX_KINDS, type Store, type StoredEntry, type StoredKind } from './store'
 
 export interface LiveEvents {
   attach(req: IncomingMessage, res: ServerResponse): void
@@ -10,12 +11,16 @@ export interface LiveEvents {
   readonly clients: number
 }
 
-export function isInboxEntry(entry: StoredEntry): boolean {
-  return (INBOX_KINDS as readonly string[]).includes(entry.kind)
+/** What the inbox shows: what clients sent, and the missed calls (the inbox simulates them too). */
+export const LIVE_KINDS: readonly StoredKind[] = [...INBOX_KINDS, 'missed']
+
+export function isLiveEntry(entry: StoredEntry): boolean {
+  return LIVE_KINDS.includes(entry.kind)
 }
 
-export function toInboxItem(entry: StoredEntry): { seq: number; kind: InboxKind; record: Record<string, unknown> } {
-  return { seq: entry.seq, kind: entry.kind as InboxKind, record: entry.record }
+/** One item of the feed, as `/_sandbox/records` lists it and a `record` event carries it. */
+export function toFeedItem(entry: StoredEntry): { seq: number; kind: StoredKind; record: Record<string, unknown> } {
+  return { seq: entry.seq, kind: entry.kind, record: entry.record }
 }
 
 const HEARTBEAT_MS = 15_000
@@ -26,7 +31,7 @@ export function createLiveEvents(store: Store): LiveEvents {
   store.subscribe((event) => {
     let frame: string
     if (event.type === 'reset') frame = 'event: reset\ndata: {}\n\n'
-    else if (isInboxEntry(event.entry)) frame = `event: record\ndata: ${JSON.stringify(toInboxItem(event.entry))}\n\n`
+    else if (isLiveEntry(event.entry)) frame = `event: record\ndata: ${JSON.stringify(toFeedItem(event.entry))}\n\n`
     else return
     for (const res of streams) res.write(frame)
   })

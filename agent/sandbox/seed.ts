@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto'
 import type { WireSocialProfile } from '../messaging/wire'
+import { SANDBOX_MISSED_CALL_NUMBER } from './missed-calls'
 import type { Store, StoredKind } from './store'
 
 const NETWORKS = ['facebook', 'instagram', 'linkedin', 'x'] as const
@@ -41,8 +42,9 @@ export function seedDefaults(store: Store): void {
     { name: 'On-call engineers', instance_id: DEFAULT_INSTANCE_ID, participants: 6 },
     { name: 'Incident bridge', instance_id: DEFAULT_INSTANCE_ID, participants: 14 },
   ])
+  // From numbers no config names: they show that a missed call from a stranger changes nothing.
   seedRecords(store, 'missed', [
-    { caller: '15550100001', called: '15550199999' },
-    { caller: '15550100002', called: '15550199999' },
+    { caller: '15550100001', called: SANDBOX_MISSED_CALL_NUMBER },
+    { caller: '15550100002', called: SANDBOX_MISSED_CALL_NUMBER },
   ])
 }

@@ -73,6 +73,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
+/**
+ * The control API has no key, and a missed call it simulates can acknowledge a real incident of an
+ * agent in sandbox mode; so a browser on another site must not drive it (its POST of a text/plain
+ * body needs no preflight). Browsers send `Origin` with such requests; curl and Node clients send none.
+ */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin
+  return origin === undefined || origin === `http://${req.headers.host ?? ''}`
+}
+
 /** Starts a sandbox and resolves once it listens; `info` holds its URLs. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1'
@@ -128,6 +138,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const body = parsed.ok ? parsed.value : undefined
 
     if (path.startsWith(CONTROL_PREFIX)) {
+      if (method !== 'GET' && !sameOrigin(req)) {
+        return writeReply(res, apiError(403, 'origin: another site may not change the sandbox', 'origin'))
+      }
       if (!parsed.ok) return writeReply(res, apiError(400, '(body): not valid JSON', '(body)'))
       const reply = handleControl(method, path, url.searchParams, body, {
         store,

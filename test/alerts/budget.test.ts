@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createBudgetStage } from '../../alerts/budget'
 import type { Notice } from '../../alerts/notice'
-import { createClock, jsonLine } from './helpers'
+import { createClock, jsonLine, snapshotOf } from './helpers'
 
 function notice(title: string, channel = 'sms'): Notice {
   const line = jsonLine({ msg: title })
@@ -11,7 +11,7 @@ function notice(title: string, channel = 'sms'): Notice {
     newCount: 1,
     channels: undefined,
     channel,
-    incident: { key: title, rule: 'r', title, parts: [], firstSeen: 0, lastSeen: 0, count: 1, step: 0, firstLine: line, lastLine: line },
+    incident: snapshotOf(line, { key: title, title }),
   }
 }
 

@@ -1,13 +1,38 @@
+import { tmpdir } from 'node:os'
+import { parseAgentConfig, type AgentConfig } from '../../agent/config'
 import { readAlertOptions } from '../../agent/config/target-options'
 import { createAlertEngine, type AlertEngine } from '../../alerts/engine'
 import { DEFAULT_SMS_MAX_LENGTH, type ChannelDefinition, type KindTemplates } from '../../alerts/channels'
 import { parseLine, type AlertLine } from '../../alerts/line'
+import type { IncidentSnapshot } from '../../alerts/notice'
 import { compileRule, type Rule, type RuleConfig } from '../../alerts/rule'
 import type { SilenceConfig } from '../../alerts/silences'
 
 /** A JSON log line as logx writes it. */
 export function jsonLine(fields: Record<string, unknown>): AlertLine {
   return parseLine(JSON.stringify({ level: 50, time: 0, msg: 'boom', ...fields }))
+}
+
+/** An incident as a notice carries it: firing since 0, paged to nobody; `extra` overrides. */
+export function snapshotOf(line: AlertLine, extra: Partial<IncidentSnapshot> = {}): IncidentSnapshot {
+  return {
+    key: 'r:1',
+    rule: 'r',
+    title: line.msg,
+    parts: [],
+    status: 'firing',
+    ack: undefined,
+    firstSeen: 0,
+    lastSeen: 0,
+    firedAt: 0,
+    notifiedAt: 0,
+    pagedTo: {},
+    count: 1,
+    step: 0,
+    firstLine: line,
+    lastLine: line,
+    ...extra,
+  }
 }
 
 /** A fake clock: tests move time explicitly. */
@@ -111,5 +136,36 @@ export function createTestEngine(options: TestEngineOptions): AlertEngine {
     secrets: options.secrets,
     maxIncidents: options.maxIncidents,
     now: options.now,
+  })
+}
+
+// ---- a whole agent config, for what only the YAML has -----------------------------------------
+// People, a rule's ack_timeout and an escalation step's people exist in the agent's YAML only (a
+// transport target has none): these engines are made from a config as a user writes it, through
+// agent/config's one loader, plus a recording channel (`crm`, the daemon's CRM trail).
+
+export interface ConfiguredEngineOptions {
+  /** The YAML's sections (people, channels, rules, silences, acknowledge); `sources` has a default. */
+  config: Record<string, unknown>
+  /** Budget of the recording channel `crm`; undefined: unlimited. */
+  crmMaxPerHour?: number
+  now?: number
+}
+
+export function configOf(written: Record<string, unknown>): AgentConfig {
+  const result = parseAgentConfig(JSON.stringify({ sources: [{ name: 'app', paths: ['./app.log'] }], ...written }), 'test.yaml', { env: {}, cwd: tmpdir() })
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'))
+  return result.config
+}
+
+/** An engine as the daemon makes one from `config`, with `crm` recording every notice. */
+export function createConfiguredEngine(options: ConfiguredEngineOptions): AlertEngine {
+  const config = configOf(options.config)
+  return createAlertEngine({
+    rules: config.rules,
+    channels: [...config.channels, { type: 'incident', name: 'crm', maxPerHour: options.crmMaxPerHour }],
+    silences: config.silences,
+    now: options.now,
+    acknowledge: { hint: config.acknowledge.hint, voiceAudio: config.acknowledge.voiceAudio },
   })
 }

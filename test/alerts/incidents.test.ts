@@ -12,7 +12,7 @@ describe('incident state machine (fake clock)', () => {
     const notices = []
     for (let i = 0; i < 10_000; i++) notices.push(...table.observe(rule, jsonLine({ msg: `db down after ${i}ms` }), clock.advance(1)))
     expect(notices.map((n) => n.kind)).toEqual(['firing'])
-    expect(table.stats()).toEqual({ open: 1, firing: 1, evicted: 0 })
+    expect(table.stats()).toEqual({ open: 1, firing: 1, acknowledged: 0, evicted: 0 })
   })
 
   it('group_wait holds the first notice, then sends one with the count so far', () => {
@@ -119,7 +119,7 @@ describe('incident state machine (fake clock)', () => {
     const table = createIncidentTable({ maxIncidents: 100 })
     const rule = ruleOf({ group_by: ['id'] })
     for (let i = 0; i < 10_000; i++) table.observe(rule, jsonLine({ id: `u${i}` }), clock.advance(1))
-    expect(table.stats()).toEqual({ open: 100, firing: 100, evicted: 9_900 })
+    expect(table.stats()).toEqual({ open: 100, firing: 100, acknowledged: 0, evicted: 9_900 })
     // The most recent ones are kept: seeing one again is no new incident.
     expect(table.observe(rule, jsonLine({ id: 'u9999' }), clock.advance(1))).toEqual([])
   })

@@ -3,7 +3,7 @@ import { compileChannel, compileChannels, type Channel } from '../../alerts/chan
 import { AlertsError } from '../../alerts/errors'
 import type { Notice, NoticeKind } from '../../alerts/notice'
 import { renderMessage, scrubSecrets, truncate } from '../../alerts/render'
-import { channelOf, jsonLine, type TestChannel } from './helpers'
+import { channelOf, jsonLine, snapshotOf, type TestChannel } from './helpers'
 
 const normalizeChannel = (written: TestChannel, _path: string): Channel => compileChannel(channelOf(written))
 
@@ -17,15 +17,15 @@ function notice(kind: NoticeKind = 'firing', extra: Partial<Notice> = {}): Notic
     newCount: 1,
     channels: undefined,
     channel: 'c',
-    incident: { key: 'r:1', rule: 'r', title: line.msg, parts: [], firstSeen: 0, lastSeen: 60_000, count: 42, step: 0, firstLine: line, lastLine: line },
+    incident: snapshotOf(line, { lastSeen: 60_000, count: 42 }),
     ...extra,
   }
 }
 
 describe('rendering per channel', () => {
-  it('sms: default text, one line, within the length limit', () => {
+  it('sms: default text with the cause, one line, within the length limit', () => {
     const sms = normalizeChannel({ type: 'sms' }, 'c')
-    expect(renderMessage(sms, notice())).toEqual({ type: 'sms', text: 'FIRING db <down> & out (42x, r)' })
+    expect(renderMessage(sms, notice())).toEqual({ type: 'sms', text: 'FIRING db <down> & out: DbError: down (42x, r)' })
     const short = normalizeChannel({ type: 'sms', max_length: 20, template: '{{title}}\n{{err.stack}}' }, 'c')
     const msg = renderMessage(short, notice())
     expect(msg.type === 'sms' && msg.text).toBe('db <down> & out DbE…')
@@ -50,7 +50,8 @@ describe('rendering per channel', () => {
     const mail = normalizeChannel({ type: 'mail' }, 'c')
     const msg = renderMessage(mail, notice())
     if (msg.type !== 'mail') throw new Error('expected mail')
-    expect(msg.subject).toBe('[FIRING] db <down> & out')
+    expect(msg.subject).toBe('[FIRING] db <down> & out: DbError: down')
+    expect(msg.text).toContain('error: DbError: down')
     expect(msg.text).toContain('host: db-1')
     expect(msg.text).toContain('req: {"url":"/a?b=1"}')
     expect(msg.text).toContain('at connect (/app/db.js:10:7)')

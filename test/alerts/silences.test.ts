@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Notice } from '../../alerts/notice'
 import { createSilenceSet } from '../../alerts/silences'
-import { createClock, jsonLine, silenceOf } from './helpers'
+import { createClock, jsonLine, silenceOf, snapshotOf } from './helpers'
 
 function notice(fields: Record<string, unknown>, rule = 'db'): Notice {
   const line = jsonLine(fields)
@@ -10,7 +10,7 @@ function notice(fields: Record<string, unknown>, rule = 'db'): Notice {
     at: 0,
     newCount: 1,
     channels: undefined,
-    incident: { key: `${rule}:abc`, rule, title: line.msg, parts: [], firstSeen: 0, lastSeen: 0, count: 1, step: 0, firstLine: line, lastLine: line },
+    incident: snapshotOf(line, { key: `${rule}:abc`, rule }),
   }
 }
 

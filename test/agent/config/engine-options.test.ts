@@ -26,7 +26,7 @@ describe('engineOptionsOf', () => {
     const config = await loadAgentConfig(join(repoRoot, 'config/examples/production.yaml'), options)
     const t0 = Date.parse('2026-11-22T10:00:00Z')
     const engineOptions = toAlertEngineOptions(config, t0)
-    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme'])
+    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme', 'console-tok-321'])
     // The normalized rules, channels and silences themselves: nothing written back and read again.
     expect(engineOptions.rules).toBe(config.rules)
     expect(engineOptions.channels).toBe(config.channels)
@@ -44,6 +44,21 @@ describe('engineOptionsOf', () => {
     expect(first.map((d) => d.notice.channel).sort()).toEqual(['oncall-sms', 'team-chat'])
     const escalated = engine.tick(t0 + 10_000 + 600_000)
     expect(escalated.map((d) => d.notice.channel)).toContain('oncall-call')
+  })
+
+  it('oncall.yaml: channels built from people reach the engine as they are, their people named', async () => {
+    const config = await loadAgentConfig(join(repoRoot, 'config/examples/oncall.yaml'), options)
+    const t0 = Date.parse('2026-11-22T10:00:00Z')
+    const engine = createAlertEngine(toAlertEngineOptions(config, t0))
+    engine.ingest(line({ level: 50, msg: 'db down' }), t0, 'api')
+    const first = engine.tick(t0 + 10_000)
+    expect(first.map((d) => d.notice.channel).sort()).toEqual(['oncall-sms', 'team-chat'])
+    expect(engine.rules[0]?.escalation.map((s) => [s.afterMs, s.channels, s.people])).toEqual([
+      [0, ['team-chat', 'oncall-sms'], undefined],
+      [600_000, ['oncall-voice'], ['ravi']],
+      [1_800_000, ['oncall-sms', 'oncall-voice'], ['asha', 'ravi']],
+      [3_600_000, ['oncall-mail'], undefined],
+    ])
   })
 
   it('redact: values at those paths reach no message, while rules still match on them', () => {

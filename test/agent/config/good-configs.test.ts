@@ -4,6 +4,7 @@ import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { formatProblem, loadAgentConfig, parseAgentConfig, type AgentConfig, type LoadConfigOptions } from '../../../agent/config'
 import { ConfigError } from '../../../agent/config/errors'
+import { SANDBOX_MISSED_CALL_NUMBER } from '../../../agent/config/normalize-acknowledge'
 import { fakeSecretFile, fixtures, repoRoot, SECRET_VALUES, testEnv } from './helpers'
 
 const cwd = '/srv/app'
@@ -81,11 +82,13 @@ describe('config/examples', () => {
       },
     ])
     expect(config.metrics).toEqual({ listen: { host: '0.0.0.0', port: 9464 } })
+    expect(config.console.enabled).toBe(true)
+    expect(config.console.token?.reveal()).toBe('console-tok-321')
   })
 
   it('production.yaml: secrets are kept out of inspect, JSON and String', () => {
     const config = load(join(dir, 'production.yaml'))
-    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme'])
+    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme', 'console-tok-321'])
     const printed = [inspect(config, { depth: 10 }), JSON.stringify(config), String(config.secrets[0])].join('\n')
     for (const secret of SECRET_VALUES) expect(printed).not.toContain(secret)
     expect(printed).toContain('[secret]')
@@ -101,6 +104,53 @@ describe('config/examples', () => {
     expect(overridden.messaging).toMatchObject({ baseUrl: 'https://eu.example.com' })
   })
 
+  it('oncall.yaml: people reached by channels and escalation steps, acknowledgement by missed call, the console', () => {
+    const config = load(join(dir, 'oncall.yaml'))
+    expect(config.people).toEqual([
+      { name: 'asha', phone: '+919800000001', email: 'asha@example.com', chat: '+919800000001' },
+      { name: 'ravi', phone: '+919800000003', email: undefined, chat: undefined },
+      { name: 'meera', phone: undefined, email: 'meera@example.com', chat: undefined },
+    ])
+    expect(config.channels.map((c) => [c.name, c.people])).toEqual([
+      ['oncall-sms', ['asha', 'ravi']],
+      ['team-chat', ['asha', 'ravi']],
+      ['oncall-mail', ['asha', 'meera']],
+      ['oncall-voice', ['ravi']],
+    ])
+    expect(config.channels[0]).toMatchObject({ numbers: ['+919800000001', '+919800000003'] })
+    expect(config.channels[1]).toMatchObject({ numbers: ['+919800000002', '+919800000001', '+919800000003'] })
+    expect(config.channels[2]).toMatchObject({ to: ['asha@example.com', 'meera@example.com'] })
+    expect(config.channels[3]).toMatchObject({ receivers: [{ label: 'ravi', number: '+919800000003' }] })
+    expect(config.rules[0]?.ackTimeoutMs).toBe(1_800_000)
+    expect(config.rules[0]?.escalate).toEqual([
+      { afterMs: 600_000, notify: ['oncall-voice'], people: ['ravi'] },
+      { afterMs: 1_800_000, notify: ['oncall-sms', 'oncall-voice'], people: ['asha', 'ravi'] },
+      { afterMs: 3_600_000, notify: ['oncall-mail'] },
+    ])
+    expect(config.acknowledge).toEqual({
+      missedCallNumber: '+918033333333',
+      pollIntervalMs: 15_000,
+      ackAll: false,
+      hint: 'Ack: give a missed call to +918033333333',
+      voiceAudio: 'ack-howto.mp3',
+    })
+    expect(config.console.token?.reveal()).toBe('console-env-654')
+    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'console-env-654'])
+  })
+
+  it('without people, acknowledge and console: the defaults', () => {
+    const config = load(join(dir, 'production.yaml'))
+    expect(config.people).toEqual([])
+    expect(config.channels.map((c) => c.people)).toEqual([[], [], [], []])
+    expect(config.rules.map((r) => r.ackTimeoutMs)).toEqual([undefined, undefined, undefined])
+    // A real API and no number: no hint, missed calls to any number count.
+    expect(config.acknowledge).toEqual({ missedCallNumber: undefined, pollIntervalMs: 15_000, ackAll: false, hint: undefined, voiceAudio: undefined })
+    const minimal = load(join(dir, 'minimal.yaml'))
+    expect(minimal.console).toEqual({ enabled: true, token: undefined })
+    // The embedded sandbox: its own number, so a new user can simulate the missed call.
+    expect(minimal.acknowledge).toMatchObject({ missedCallNumber: SANDBOX_MISSED_CALL_NUMBER, hint: `Ack: missed call ${SANDBOX_MISSED_CALL_NUMBER}` })
+  })
+
   it('minimal.yaml: no rules means error and fatal lines to every channel', () => {
     const config = load(join(dir, 'minimal.yaml'))
     expect(config.rules).toMatchObject([{ name: 'default', minLevel: 50, notify: ['oncall'], sources: undefined }])
@@ -111,6 +161,40 @@ describe('config/examples', () => {
 
 describe('good fixtures', () => {
   const dir = join(fixtures, 'good')
+
+  it('people join the channels\' recipients, each address once, in the form each channel sends', () => {
+    const config = load(join(dir, 'people.yaml'))
+    const [sms, chat, mail, voice] = config.channels
+    // asha's "+91 98000 00001" rings the number already listed (919800000001); a name given twice counts once.
+    expect(sms).toMatchObject({ numbers: ['919800000001', '+919800000009', '+919800000003'], people: ['asha', 'ravi'] })
+    // asha's chat number, compacted; ravi has none, so his phone.
+    expect(chat).toMatchObject({ numbers: ['+919800000011', '+919800000003'], people: ['asha', 'ravi'] })
+    expect(mail).toMatchObject({ to: ['asha@example.com', 'meera@example.com'], people: ['asha', 'meera'] })
+    // ravi's phone is the desk receiver's: called once.
+    expect(voice).toMatchObject({ receivers: [{ label: 'desk', number: '+919800000003' }], people: ['ravi'] })
+    expect(config.rules[0]).toMatchObject({ ackTimeoutMs: 5_400_000, escalate: [{ afterMs: 600_000, notify: ['sms', 'voice'], people: ['ravi'] }, { afterMs: 3_600_000, notify: ['mail'] }] })
+    expect(config.rules[0]?.escalate[1]).not.toHaveProperty('people')
+    expect(config.acknowledge).toEqual({ missedCallNumber: '15550199999', pollIntervalMs: 2000, ackAll: true, hint: 'Ack: missed call 15550199999', voiceAudio: 'ack.mp3' })
+    expect(config.console.token?.reveal()).toBe('console-tok-321')
+    expect(config.secrets.map((s) => s.reveal())).toEqual(['console-tok-321'])
+    const printed = [inspect(config, { depth: 10 }), JSON.stringify(config)].join('\n')
+    expect(printed).not.toContain('console-tok-321')
+  })
+
+  it('a loopback metrics.listen needs no console token; any other address does, unless the console is off', () => {
+    const base = 'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\n'
+    const problems = (extra: string): string[] => {
+      const result = parseAgentConfig(base + extra, 'agent.yaml', options)
+      return result.ok ? [] : result.problems.map(formatProblem)
+    }
+    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]', ''])
+      expect(problems(`metrics: { listen: "${host}:9464" }\n`), host).toEqual([])
+    expect(problems('metrics: { listen: "0.0.0.0:9464" }\nconsole: { enabled: false }\n')).toEqual([])
+    expect(problems('metrics: { listen: "10.0.0.5:9464" }\nconsole: { token: s3cret }\n')).toEqual([])
+    expect(problems('metrics: { listen: "[::]:9464" }\n')).toEqual([
+      'agent.yaml:3:20 metrics.listen: is not a loopback address, so the console served on it needs a token: set console.token (or console.token_file), or console.enabled: false',
+    ])
+  })
 
   it('anchors and aliases, numbers for levels, single items for lists', () => {
     const config = load(join(dir, 'anchors.yaml'))

@@ -6,12 +6,13 @@ export const repoRoot = join(__dirname, '../../..')
 export const fixtures = join(repoRoot, 'test/fixtures/config')
 
 /** Values that must never show up in a message. */
-export const SECRET_VALUES = ['sk-test-123', 'sk-file-456', 'inline-key', 'tok-789']
+export const SECRET_VALUES = ['sk-test-123', 'sk-file-456', 'inline-key', 'tok-789', 'console-tok-321', 'console-env-654']
 
 export const testEnv: Readonly<Record<string, string>> = {
   LOGX_TEST_KEY: 'sk-test-123',
   LOGX_TEST_FORMAT: 'jsonl',
   LOGX_API_KEY: 'sk-test-123',
+  LOGX_CONSOLE_TOKEN: 'console-env-654',
   HOME: '/home/ops',
 }
 
@@ -19,5 +20,6 @@ export const testEnv: Readonly<Record<string, string>> = {
 export function fakeSecretFile(path: string): string {
   if (path.endsWith('logx-activity-token')) return 'tok-789\n'
   if (path.endsWith('logx-api-key')) return 'sk-file-456\n'
+  if (path.endsWith('logx-console-token')) return 'console-tok-321\n'
   throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })
 }

@@ -272,6 +272,25 @@ describe('a channel target\'s own keys', () => {
     expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([`${ConfigWarningCodes.IGNORED_KEY} receivers[0].name`, `${ConfigWarningCodes.IGNORED_KEY} template.repeat`])
   })
 
+  it('a target has no people: `people` is no option, its recipients are required, and it reaches no one by name', () => {
+    expect(channelOptionKeys('voice')).toEqual(['receivers', 'audio'])
+    expect(channel('sms', { numbers: 919800000001 }).people).toEqual([])
+    const problems = (type: 'sms' | 'mail' | 'voice', options: Record<string, unknown>) => {
+      const result = readChannelOptions(type, options, undefined, noWarnings)
+      return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
+    }
+    // Keys other than channelOptionKeys are the target's to refuse (its common options read them).
+    expect(channelOptionKeys('sms')).not.toContain('people')
+    expect(problems('sms', { people: ['asha'] })).toEqual(['numbers: is required'])
+    expect(problems('mail', { from: 'a@example.com' })).toEqual(['to: is required'])
+    expect(problems('voice', { audio: ['a.mp3'] })).toEqual(['receivers: is required'])
+  })
+
+  it('a target\'s rules have no ack_timeout (nothing acknowledges a target\'s incidents): ackTimeoutMs is undefined', () => {
+    expect(rule({ escalate: [{ after: '10m', notify: 'call' }] })).toMatchObject({ ackTimeoutMs: undefined, escalate: [{ afterMs: 600_000, notify: ['call'] }] })
+    expect(rule({ escalate: [{ after: '10m', notify: 'call' }] }).escalate[0]).not.toHaveProperty('people')
+  })
+
   it('chat numbers are sent as the API takes them, written any way the check accepts', () => {
     expect(config.channels[1]).toMatchObject({ numbers: ['+919800000002'] })
   })

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { didYouMean, editDistance, interpolateEnv, parseDuration, parseRegex } from '../../../agent/config'
 import { formatPath } from '../../../agent/config/config-path'
 import { readYamlSource } from '../../../agent/config/yaml-source'
-import { parseListen } from '../../../agent/config/value-checks'
+import { checkHint, fillHint, isLoopbackHost, parseListen } from '../../../agent/config/value-checks'
 
 describe('parseDuration', () => {
   it.each([
@@ -125,5 +125,19 @@ describe('positions and paths', () => {
     expect(parseListen(':0')).toEqual({ host: '127.0.0.1', port: 0 })
     expect(parseListen('localhost')).toBeUndefined()
     expect(parseListen('h:70000')).toBeUndefined()
+  })
+})
+
+describe('console and acknowledgement values', () => {
+  it('loopback hosts are 127.0.0.0/8, ::1 and localhost; anything else is reachable from elsewhere', () => {
+    for (const host of ['127.0.0.1', '127.255.0.9', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true)
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '127.0.0.300', 'example.com', 'localhost.example.com', '::2']) expect(isLoopbackHost(host), host).toBe(false)
+  })
+
+  it('the hint takes {{number}} only, spaced or not', () => {
+    expect(checkHint('Ack: missed call {{number}}')).toBeUndefined()
+    expect(checkHint('Ack: call the NOC')).toBeUndefined()
+    expect(checkHint('{{ number }} or {{title}}')).toBe('unknown placeholder {{title}} in "{{ number }} or {{title}}" (the hint takes only {{number}})')
+    expect(fillHint('Ack: {{ number }} / {{number}}', '+918033333333')).toBe('Ack: +918033333333 / +918033333333')
   })
 })

@@ -2,29 +2,35 @@
 // must list the same keys. Each record below must name exactly the keys of its written type — the
 // compiler rejects a missing or an extra one — and the test compares them with the shape.
 import { describe, expect, it } from 'vitest'
-import { agentShape, channelShape, ruleShape, silenceShape, sourceShape } from '../../../agent/config/agent-shape'
+import { agentShape, channelShape, personShape, ruleShape, silenceShape, sourceShape } from '../../../agent/config/agent-shape'
 import type { ObjectShape, Shape } from '../../../agent/config/shape'
 import type {
-  AgentConfigInput, ChannelInput, EscalationInput, MessagingInput, RuleInput, SilenceInput, SourceInput,
+  AcknowledgeInput, AgentConfigInput, ChannelInput, ConsoleInput, EscalationInput, MessagingInput, PersonInput, RuleInput, SilenceInput, SourceInput,
 } from '../../../agent/config/written-types'
 
 type KeysOf<T> = { [K in keyof Required<T>]: true }
 type Variant<T extends ChannelInput['type']> = Extract<ChannelInput, { type: T }>
 
 const written = {
-  root: { messaging: true, state_dir: true, sources: true, channels: true, rules: true, silences: true, redact: true, metrics: true } satisfies KeysOf<AgentConfigInput>,
+  root: {
+    messaging: true, state_dir: true, sources: true, people: true, channels: true, rules: true, silences: true, redact: true, metrics: true,
+    acknowledge: true, console: true,
+  } satisfies KeysOf<AgentConfigInput>,
+  person: { phone: true, email: true, chat: true } satisfies KeysOf<PersonInput>,
+  acknowledge: { missed_call_number: true, poll_interval: true, ack_all: true, hint: true, voice_audio: true } satisfies KeysOf<AcknowledgeInput>,
+  console: { enabled: true, token: true } satisfies KeysOf<ConsoleInput>,
   messaging: { base_url: true, api_key: true, lead_webhook: true, activity_webhook: true, activity_token: true, sandbox: true } satisfies KeysOf<MessagingInput>,
   source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true, sync_reads: true } satisfies KeysOf<SourceInput>,
   rule: {
     name: true, source: true, level: true, match: true, message: true, group_by: true, group_wait: true, repeat_interval: true,
-    resolve_after: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true,
+    resolve_after: true, ack_timeout: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true,
   } satisfies KeysOf<RuleInput>,
-  escalate: { after: true, notify: true } satisfies KeysOf<EscalationInput>,
+  escalate: { after: true, notify: true, people: true } satisfies KeysOf<EscalationInput>,
   silence: { id: true, matchers: true, starts_at: true, ends_at: true, comment: true } satisfies KeysOf<SilenceInput>,
-  sms: { type: true, numbers: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true } satisfies KeysOf<Variant<'sms'>>,
-  chat: { type: true, numbers: true, template_id: true, variables: true, attachment: true, max_per_hour: true } satisfies KeysOf<Variant<'chat'>>,
-  mail: { type: true, from: true, to: true, subject: true, format: true, max_per_hour: true } satisfies KeysOf<Variant<'mail'>>,
-  voice: { type: true, receivers: true, audio: true, max_per_hour: true } satisfies KeysOf<Variant<'voice'>>,
+  sms: { type: true, numbers: true, people: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true } satisfies KeysOf<Variant<'sms'>>,
+  chat: { type: true, numbers: true, people: true, template_id: true, variables: true, attachment: true, max_per_hour: true } satisfies KeysOf<Variant<'chat'>>,
+  mail: { type: true, from: true, to: true, people: true, subject: true, format: true, max_per_hour: true } satisfies KeysOf<Variant<'mail'>>,
+  voice: { type: true, receivers: true, people: true, audio: true, max_per_hour: true } satisfies KeysOf<Variant<'voice'>>,
 }
 
 const keys = (record: object): string[] => Object.keys(record).sort()
@@ -40,6 +46,9 @@ describe('written types and the loader shape', () => {
   it('list the same keys', () => {
     expect(keys(written.root)).toEqual(fields(agentShape))
     expect(keys(written.messaging)).toEqual(fields(asObject(agentShape.fields.messaging?.shape)))
+    expect(keys(written.person)).toEqual(fields(personShape))
+    expect(keys(written.acknowledge)).toEqual(fields(asObject(agentShape.fields.acknowledge?.shape)))
+    expect(keys(written.console)).toEqual(fields(asObject(agentShape.fields.console?.shape)))
     expect(keys(written.source)).toEqual(fields(sourceShape))
     expect(keys(written.rule)).toEqual(fields(ruleShape))
     expect(keys(written.escalate)).toEqual(fields(asObject(ruleShape.fields.escalate?.shape)))

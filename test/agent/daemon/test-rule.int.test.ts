@@ -72,7 +72,7 @@ rules:
     const sms = report.messages.filter((m) => m.type === 'sms')
     // group_wait 10s on the lines' clock: the DB incident fires once, counting both lines.
     expect(sms).toHaveLength(1)
-    expect(sms[0]?.requests).toEqual([{ numbers: ['919800000001'], text: 'FIRING query failed (2x, db)' }])
+    expect(sms[0]?.requests).toEqual([{ numbers: ['919800000001'], text: 'FIRING query failed: DbError (2x, db)' }])
     expect(report.messages.filter((m) => m.type === 'chat').map((m) => m.requests[0]?.variables)).toEqual([
       ['FIRING', 'cache miss storm', '1', 'errors'],
       ['FIRING', '2026-01-01 00:00:21 ERROR worker 7 crashed', '1', 'errors'],

@@ -2,7 +2,7 @@
 // dispatcher and a fake clock: an incident that paged is not paged again within repeat_interval,
 // and one that was waiting out group_wait still fires.
 import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Delivery } from '../../../alerts'
@@ -52,21 +52,36 @@ const line = (msg: string) => toAlertLine(JSON.stringify({ level: 50, msg }), 'j
 const kinds = (sent: Delivery[]) => sent.map((d) => `${d.notice.kind} ${d.notice.incident.title}`)
 
 describe('alert pipeline across engines', () => {
-  it('does not page again an incident that paged, until its repeat_interval', () => {
+  it('gives a new engine the incidents that paged: no page again until repeat_interval, then a repeat', () => {
     const { config, stateDir } = setup('  - { name: errors, repeat_interval: 30m }\n')
     const first = start(config, stateDir, 0)
     first.pipeline.ingest(line('db down'), 1000)
     expect(kinds(first.sent)).toEqual(['firing db down'])
 
     const second = start(config, stateDir, 2000)
+    expect(second.pipeline.incidents().map((i) => `${i.status} ${i.title}`)).toEqual(['firing db down'])
     second.pipeline.ingest(line('db down'), 3000)
     second.pipeline.ingest(line('cache down'), 3000)
     expect(kinds(second.sent)).toEqual(['firing cache down'])
-    expect(second.pipeline.stats().suppressedRepages).toBe(1)
 
     const third = start(config, stateDir, 0)
     third.pipeline.ingest(line('db down'), 1000 + 30 * 60_000)
-    expect(kinds(third.sent)).toEqual(['firing db down'])
+    expect(kinds(third.sent)).toEqual(['repeat db down'])
+  })
+
+  it('does not page again an incident a state file of an earlier version says paged', () => {
+    const { config, stateDir } = setup('  - { name: errors, repeat_interval: 30m }\n')
+    start(config, stateDir, 0).pipeline.ingest(line('db down'), 1000)
+    // Earlier versions kept only the rule and times of a paged incident, not the incident.
+    const file = join(stateDir, 'incidents.json')
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { paged: Record<string, { incident?: unknown }> }
+    for (const entry of Object.values(state.paged)) delete entry.incident
+    writeFileSync(file, JSON.stringify(state))
+
+    const second = start(config, stateDir, 2000)
+    second.pipeline.ingest(line('db down'), 3000)
+    expect(kinds(second.sent)).toEqual([])
+    expect(second.pipeline.stats().suppressedRepages).toBe(1)
   })
 
   it('fires after a restart an incident that was waiting out group_wait', () => {

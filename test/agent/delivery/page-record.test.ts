@@ -31,13 +31,19 @@ describe('page decisions', () => {
     expect(kinds(dropRepages(all, paged, ruleOf, 2000).kept)).toEqual(kinds(all))
   })
 
-  it('3. the first kept notice of each incident says what to record', () => {
-    const kept = [notice('firing', 'a', 'sms'), notice('firing', 'a', 'chat'), notice('resolved', 'b'), notice('digest', 'c'), notice('escalated', 'd'), notice('repeat', 'e')]
+  it('3. the last kept notice of each incident says what to record', () => {
+    const kept = [
+      notice('firing', 'a', 'sms'), notice('firing', 'a', 'chat'), notice('resolved', 'b'), notice('digest', 'c'), notice('escalated', 'd'), notice('repeat', 'e'),
+      notice('acknowledged', 'f'), notice('unacknowledged', 'g'), notice('acknowledged', 'h'), notice('resolved', 'h'),
+    ]
     expect(pageRecords(kept)).toEqual([
       { kind: 'paged', key: 'a', rule: 'db' },
       { kind: 'resolved', key: 'b' },
       { kind: 'paged', key: 'd', rule: 'db' },
       { kind: 'paged', key: 'e', rule: 'db' },
+      { kind: 'changed', key: 'f', rule: 'db' },
+      { kind: 'paged', key: 'g', rule: 'db' },
+      { kind: 'resolved', key: 'h' },
     ])
   })
 

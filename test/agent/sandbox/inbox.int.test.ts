@@ -1,13 +1,17 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLeadWebhookClient, createMessagingClient, type MessagingClient } from '../../../agent/messaging'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { SANDBOX_MISSED_CALL_NUMBER, startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { launchChromium, type LaunchedChromium } from '../../helpers/browser'
 
 let sandbox: Sandbox
 let client: MessagingClient
 let browser: LaunchedChromium | undefined
 let page: Page
+
+async function missedCalls(): Promise<string[]> {
+  return page.locator('li.missed-call').evaluateAll((items) => items.map((li) => li.textContent ?? ''))
+}
 
 async function visibleItems(): Promise<{ kind: string | null; text: string }[]> {
   return page.locator('li.message').evaluateAll((items) =>
@@ -100,5 +104,58 @@ describe('web inbox', () => {
     await first.click()
     await expect(first.locator('pre.details').isVisible()).resolves.toBe(true)
     await expect(first.locator('pre.details').textContent()).resolves.toContain('"numbers"')
+  })
+
+  it('lists the missed calls the sandbox holds, apart from the messages', async () => {
+    const calls = await missedCalls()
+    expect(calls).toHaveLength(2)
+    expect(calls[0]).toContain('15550100002')
+    expect(calls[0]).toContain(`to ${SANDBOX_MISSED_CALL_NUMBER}`)
+    expect(calls[1]).toContain('15550100001')
+    expect(await visibleItems()).toHaveLength(8)
+  })
+
+  it('offers the numbers pages went to lately, newest first', async () => {
+    const offered = await page.locator('#recent-numbers option').evaluateAll((options) => options.map((o) => o.getAttribute('value')))
+    expect(offered).toEqual(['15550199', '15550101', '+15550100', '15550100'])
+  })
+
+  it('simulates a missed call from the form: it shows up live and in the API listing', async () => {
+    const navigations: string[] = []
+    page.on('framenavigated', (f) => navigations.push(f.url()))
+    await page.locator('#missed-caller').fill('+1 555 0101')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await page.locator('li.missed-call', { hasText: '+15550101' }).waitFor()
+    const calls = await missedCalls()
+    expect(calls).toHaveLength(3)
+    expect(calls[0]).toContain('+15550101')
+    expect(calls[0]).toContain(`to ${SANDBOX_MISSED_CALL_NUMBER}`)
+    await expect(page.locator('#missed-call-status').textContent()).resolves.toContain('Missed call from +15550101')
+    const listed = await client.listMissedCallRecords()
+    expect(listed.records[0]).toMatchObject({ caller: '+15550101', called: SANDBOX_MISSED_CALL_NUMBER })
+    expect(navigations).toEqual([])
+  })
+
+  it('says why a number is refused, and records nothing', async () => {
+    await page.locator('#missed-caller').fill('the boss')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await page.locator('#missed-call-status.error').waitFor()
+    await expect(page.locator('#missed-call-status').textContent()).resolves.toContain('caller: must be a phone number')
+    await expect(page.locator('#missed-caller').getAttribute('aria-invalid')).resolves.toBe('true')
+    expect(await missedCalls()).toHaveLength(3)
+    expect((await client.listMissedCallRecords()).total).toBe(3)
+  })
+
+  it('renders a missed call as text, never as markup', async () => {
+    const hostile = '<img src=x onerror="document.body.dataset.pwned=1">'
+    await fetch(`${sandbox.info.controlUrl}seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'missed', records: [{ caller: hostile, called: '<b>x</b>' }] }),
+    })
+    await page.locator('li.missed-call', { hasText: hostile }).waitFor()
+    await expect(page.locator('#missed-list img, #missed-list b').count()).resolves.toBe(0)
+    await expect(page.locator('li.missed-call').first().textContent()).resolves.toContain('to <b>x</b>')
+    await expect(page.locator('body').getAttribute('data-pwned')).resolves.toBeNull()
   })
 })

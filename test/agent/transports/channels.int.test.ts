@@ -47,7 +47,8 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     logger.error({ err: new Error('<script>x</script>'), ...fields }, 'payment <failed>')
     await closeLogger(logger)
     const [mail] = await ctx.sandbox.records('mail')
-    expect(mail?.subject).toBe('[FIRING] payment <failed>')
+    // The subject names the cause, as text (the body escapes it).
+    expect(mail?.subject).toBe('[FIRING] payment <failed>: Error: <script>x</script>')
     const body = String(mail?.message)
     expect(body).toContain('payment &#60;failed&#62;')
     expect(body).toContain('&#60;script&#62;x&#60;/script&#62;')

@@ -104,6 +104,7 @@ describe('environment fallbacks', () => {
       templateId: undefined,
       template: { firing: undefined, resolved: undefined, digest: undefined },
       maxLength: 160,
+      people: [],
     })
   })
 })

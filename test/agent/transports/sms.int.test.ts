@@ -60,7 +60,7 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     expect((result as { code?: number }).code).toBe(1)
     const sms = await ctx.sandbox.records('sms')
     expect(sms).toHaveLength(1)
-    expect(sms[0]?.sms).toBe('FIRING fatal: cannot continue (1x, default)')
+    expect(sms[0]?.sms).toBe('FIRING fatal: cannot continue: Error: disk on fire (1x, default)')
     expect(JSON.stringify(sms)).not.toContain(ctx.sandbox.apiKey)
   })
 

@@ -1,0 +1,94 @@
+// The console's and the command line's view of the running agent: its open incidents (from the
+// engine), their history (the timeline), the silences of the config and those made at run time, and
+// the changes people make, all through the alert path's incident actions.
+import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
+import type { AgentConfig } from '../config/types'
+import type { AlertPath } from '../delivery/alert-path'
+import type { RuntimeSilence } from '../delivery/runtime-silences'
+import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
+
+/** An incident's short id: the start of its hash (a key is `<rule>:<hash>`), enough to tell it apart. */
+export function shortIdOf(key: string): string {
+  return key.slice(key.lastIndexOf(':') + 1, key.lastIndexOf(':') + 9)
+}
+
+function summaryOf(key: string, rule: string, incident: Pick<IncidentSnapshot, 'title' | 'status' | 'count' | 'firstSeen' | 'lastSeen' | 'step' | 'ack'>, paged: string[]): IncidentSummary {
+  const { ack } = incident
+  return {
+    id: key,
+    shortId: shortIdOf(key),
+    rule,
+    title: incident.title,
+    state: incident.status,
+    count: incident.count,
+    firstSeen: incident.firstSeen,
+    lastSeen: incident.lastSeen,
+    step: incident.step,
+    paged: paged.sort(),
+    ack: ack === undefined ? undefined : { by: ack.by, via: ack.via, at: ack.at },
+  }
+}
+
+const summary = (s: IncidentSnapshot): IncidentSummary => summaryOf(s.key, s.rule, s, Object.keys(s.pagedTo))
+const viewSummary = (v: IncidentView): IncidentSummary => summaryOf(v.key, v.rule.name, v, [...v.pagedTo.keys()])
+
+const written = (match: FieldMatch): string => (match.kind === 'regex' ? String(match.regex) : String(match.value))
+
+function configSilences(silences: readonly SilenceConfig[], loadedAt: number, now: number): SilenceSummary[] {
+  // The engine names a config silence without an id by its place: silence-1, silence-2...
+  return silences
+    .map((s, i) => ({
+      id: s.id ?? `silence-${i + 1}`,
+      matchers: Object.fromEntries(s.matchers.map((m) => [m.path, written(m)])),
+      startsAt: s.startsAt ?? loadedAt,
+      endsAt: s.endsAt,
+      comment: s.comment,
+      createdBy: undefined,
+      origin: 'config' as const,
+    }))
+    .filter((s) => s.endsAt > now)
+}
+
+const runtimeSummary = (s: RuntimeSilence): SilenceSummary => ({ ...s, origin: 'runtime' })
+
+export function createConsoleBackend(path: AlertPath, config: () => AgentConfig, loadedAt: () => number, now: () => number): ConsoleBackend {
+  const { actions, pipeline, timeline } = path
+  const detail = (incident: IncidentSnapshot): IncidentDetail => ({ ...summary(incident), timeline: timeline.of(incident.key) })
+
+  return {
+    incidents({ state, limit }) {
+      // The engine lists the most recently seen first and makes snapshots of only what is asked for.
+      if (state === 'resolved') return { items: [], total: 0 }
+      return { items: pipeline.incidentViews(limit, state).map(viewSummary), total: pipeline.countIncidents(state) }
+    },
+    incident(id) {
+      const found = actions.find(id)
+      return found === undefined || found === 'ambiguous' ? found : detail(found)
+    },
+    act(id, action, by, via): ActionResult {
+      const found = actions.find(id)
+      if (found === undefined) return { ok: false, status: 404, error: `no open incident ${id}` }
+      if (found === 'ambiguous') return { ok: false, status: 409, error: `${id} names several incidents: give more of the id` }
+      const outcome = actions.act(found.key, action, { by, via }, now())
+      if (!outcome.ok) return outcome
+      const result = detail(outcome.incident)
+      return { ok: true, incident: outcome.resolved ? { ...result, state: 'resolved' } : result }
+    },
+    silences() {
+      const at = now()
+      return [...configSilences(config().silences, loadedAt(), at), ...actions.silences(at).map(runtimeSummary)]
+    },
+    addSilence(input) {
+      const added = actions.addSilence(input, now())
+      return added.ok ? { ok: true, silence: runtimeSummary(added.silence) } : added
+    },
+    expireSilence(id) {
+      if (configSilences(config().silences, loadedAt(), now()).some((s) => s.id === id)) {
+        return { ok: false, status: 409, error: `silence ${id} is set in ${config().file}: remove it there` }
+      }
+      const removed = actions.expireSilence(id, now())
+      return removed === undefined ? { ok: false, status: 404, error: `no silence ${id}` } : { ok: true, silence: { ...runtimeSummary(removed), endsAt: now() } }
+    },
+    people: () => config().people.map((p) => p.name),
+  }
+}

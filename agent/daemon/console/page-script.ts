@@ -1,0 +1,321 @@
+// The console page's browser script: plain DOM, no framework, no build step. It polls the API every
+// 3 s and renders with textContent only (titles come from log lines: `<img onerror=...>` must show
+// as text). Listeners are attached here, never inline, so the page's CSP forbids inline handlers.
+// The token: injected by the server (generated per start, loopback), or typed into the token field
+// and kept in sessionStorage; sent as `authorization: Bearer`, never in a URL, never in a cookie.
+// The "by" name is remembered in localStorage.
+
+export const PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict'
+  var POLL_MS = 3000
+  var MAX_ROWS = 1000
+  var TOKEN_KEY = 'logx.console.token'
+  var BY_KEY = 'logx.console.by'
+  var LABELS = { ack: 'Acknowledged', unack: 'Unacknowledged', resolve: 'Resolved' }
+
+  function $(id) { return document.getElementById(id) }
+  function meta(name) {
+    var m = document.querySelector('meta[name="' + name + '"]')
+    return m === null ? null : m.getAttribute('content')
+  }
+  function storage(kind) {
+    try { return window[kind] } catch (e) { return null }
+  }
+  var session = storage('sessionStorage')
+  var local = storage('localStorage')
+  var injected = meta('logx-console-token')
+  var auth = meta('logx-console-auth')
+  var token = injected || (session && session.getItem(TOKEN_KEY)) || ''
+  var view = { incidents: [], total: 0, filter: '', selected: null, detail: null, silences: [], polls: 0 }
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag)
+    if (text !== undefined && text !== null) e.textContent = String(text)
+    if (cls) e.className = cls
+    return e
+  }
+  function pad(n) { return (n < 10 ? '0' : '') + n }
+  // Local time, sortable and short: 2024-05-01 14:03:09.
+  function time(ms) {
+    if (typeof ms !== 'number') return ''
+    var d = new Date(ms)
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds())
+  }
+  function say(text, isError) {
+    var m = $('message')
+    m.textContent = text
+    m.className = isError ? 'error' : 'ok'
+  }
+
+  function needToken(message) {
+    if (injected) { say('The agent restarted with a new token: reload this page.', true); return }
+    $('token-form').hidden = false
+    $('status').textContent = message || 'token needed'
+  }
+
+  function request(method, path, body) {
+    var headers = { accept: 'application/json' }
+    var used = token
+    if (used) headers.authorization = 'Bearer ' + used
+    var init = { method: method, headers: headers, cache: 'no-store', credentials: 'omit' }
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    return fetch(path, init).then(function (res) {
+      return res.json().catch(function () { return {} }).then(function (data) {
+        if (res.ok) return data
+        // An answer to a request sent before the token was changed says nothing of the new one.
+        if (res.status === 401 && used === token) needToken(token ? 'wrong token' : 'token needed')
+        var err = new Error(data.error || 'HTTP ' + res.status)
+        err.status = res.status
+        throw err
+      })
+    })
+  }
+
+  // The name actions are made in: a person from /api/people, or typed.
+  function byName() {
+    var person = $('by-person').value
+    if (person) return person
+    var typed = $('by-name').value.trim()
+    return typed || undefined
+  }
+  function rememberBy() {
+    $('by-name').disabled = $('by-person').value !== ''
+    if (!local) return
+    var name = byName()
+    if (name) local.setItem(BY_KEY, name); else local.removeItem(BY_KEY)
+  }
+  function loadPeople() {
+    return request('GET', '/api/people').then(function (data) {
+      var select = $('by-person')
+      var stored = local ? local.getItem(BY_KEY) : null
+      while (select.options.length > 1) select.remove(1)
+      data.people.forEach(function (name) {
+        var option = el('option', name)
+        option.value = name
+        select.appendChild(option)
+      })
+      if (stored && data.people.indexOf(stored) !== -1) select.value = stored
+      else if (stored) $('by-name').value = stored
+      $('by-name').disabled = select.value !== ''
+    }, function () { /* the first poll says what is wrong */ })
+  }
+
+  function renderIncidents() {
+    var filter = $('state-filter').value
+    var shown = view.incidents.filter(function (i) { return !filter || i.state === filter })
+    var body = $('incidents').tBodies[0]
+    body.textContent = ''
+    shown.forEach(function (inc) {
+      var tr = el('tr', null, inc.id === view.selected ? 'selected' : '')
+      tr.setAttribute('data-id', inc.id)
+      tr.setAttribute('data-state', inc.state)
+      tr.tabIndex = 0
+      tr.appendChild(el('td')).appendChild(el('span', inc.state, 'state state-' + inc.state))
+      tr.appendChild(el('td', inc.title, 'title'))
+      tr.appendChild(el('td', inc.rule))
+      tr.appendChild(el('td', inc.count, 'num'))
+      tr.appendChild(el('td', time(inc.firstSeen), 'time'))
+      tr.appendChild(el('td', time(inc.lastSeen), 'time'))
+      tr.appendChild(el('td', inc.paged.join(', ')))
+      tr.appendChild(el('td', inc.ack ? inc.ack.by + ' (' + inc.ack.via + ')' : '', 'acked-by'))
+      tr.addEventListener('click', function () { select(inc.id) })
+      tr.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') select(inc.id) })
+      body.appendChild(tr)
+    })
+    var total = view.filter === filter ? view.total : shown.length
+    $('incident-count').textContent = shown.length + ' of ' + total
+    $('no-incidents').hidden = shown.length !== 0
+    $('more').hidden = total <= shown.length
+    $('more').textContent = 'Showing the ' + shown.length + ' seen last; filter by state to narrow.'
+  }
+
+  function fact(list, name, value) {
+    list.appendChild(el('dt', name))
+    list.appendChild(el('dd', value))
+  }
+
+  function renderDetail() {
+    var d = view.detail
+    $('detail').hidden = d === null
+    document.querySelector('main').className = d === null ? '' : 'with-detail'
+    if (d === null) return
+    $('detail').setAttribute('data-id', d.id)
+    $('detail').setAttribute('data-state', d.state)
+    $('detail-title').textContent = d.title
+    var facts = $('detail-facts')
+    facts.textContent = ''
+    fact(facts, 'Incident', d.id)
+    fact(facts, 'State', d.state)
+    fact(facts, 'Rule', d.rule)
+    fact(facts, 'Count', d.count)
+    fact(facts, 'First seen', time(d.firstSeen))
+    fact(facts, 'Last seen', time(d.lastSeen))
+    fact(facts, 'Escalation step', d.step)
+    fact(facts, 'Paged', d.paged.join(', ') || 'nobody yet')
+    fact(facts, 'Acked by', d.ack ? d.ack.by + ' (' + d.ack.via + ', ' + time(d.ack.at) + ')' : '')
+    $('ack').disabled = d.state !== 'firing'
+    $('unack').disabled = d.state !== 'acknowledged'
+    $('resolve').disabled = d.state === 'resolved'
+    $('silence-rule').textContent = d.rule
+    var list = $('timeline')
+    list.textContent = ''
+    d.timeline.forEach(function (entry) {
+      var li = el('li')
+      li.setAttribute('data-kind', entry.kind)
+      li.appendChild(el('span', time(entry.at), 'time'))
+      li.appendChild(el('span', entry.kind, 'kind'))
+      li.appendChild(el('span', entry.text, 'text'))
+      if (entry.channel) li.appendChild(el('span', entry.channel, 'channel'))
+      if (entry.by) li.appendChild(el('span', 'by ' + entry.by, 'by'))
+      list.appendChild(li)
+    })
+  }
+
+  function renderSilences() {
+    var body = $('silences').tBodies[0]
+    body.textContent = ''
+    var now = Date.now()
+    view.silences.forEach(function (s) {
+      var tr = el('tr')
+      tr.setAttribute('data-id', s.id)
+      tr.setAttribute('data-origin', s.origin)
+      var matchers = Object.keys(s.matchers).map(function (k) { return k + '=' + s.matchers[k] }).join(', ')
+      tr.appendChild(el('td', matchers, 'matchers'))
+      tr.appendChild(el('td', s.endsAt <= now ? 'expired' : time(s.endsAt)))
+      tr.appendChild(el('td', s.comment || ''))
+      tr.appendChild(el('td', s.createdBy || ''))
+      tr.appendChild(el('td', s.origin))
+      var cell = tr.appendChild(el('td'))
+      if (s.origin === 'runtime' && s.endsAt > now) {
+        var button = el('button', 'Expire', 'expire')
+        button.type = 'button'
+        button.addEventListener('click', function () { expire(s.id) })
+        cell.appendChild(button)
+      } else if (s.origin === 'config') {
+        cell.textContent = 'in the config'
+      }
+      body.appendChild(tr)
+    })
+    $('no-silences').hidden = view.silences.length !== 0
+  }
+
+  // Only what the table shows: the state filter and the row limit go to the server.
+  function loadIncidents() {
+    var filter = $('state-filter').value
+    var query = '?limit=' + MAX_ROWS + (filter ? '&state=' + encodeURIComponent(filter) : '')
+    return request('GET', '/api/incidents' + query).then(function (data) {
+      view.incidents = data.incidents
+      view.total = data.total
+      view.filter = filter
+      renderIncidents()
+      $('token-form').hidden = true
+      $('status').textContent = 'updated ' + new Date().toLocaleTimeString()
+      document.body.setAttribute('data-loaded', 'true')
+    })
+  }
+  function loadSilences() {
+    return request('GET', '/api/silences').then(function (data) {
+      view.silences = data.silences
+      renderSilences()
+    })
+  }
+  function loadDetail() {
+    var id = view.selected
+    if (id === null) { view.detail = null; renderDetail(); return Promise.resolve() }
+    return request('GET', '/api/incidents/' + encodeURIComponent(id)).then(function (data) {
+      if (view.selected !== id) return
+      view.detail = data.incident
+      renderDetail()
+    }, function (err) {
+      if (err.status !== 404 || view.selected !== id) throw err
+      view.selected = null
+      view.detail = null
+      renderDetail()
+    })
+  }
+  function refresh() {
+    return Promise.all([loadIncidents(), loadSilences(), loadDetail()])
+  }
+
+  function select(id) {
+    view.selected = id
+    renderIncidents()
+    loadDetail().catch(function (err) { say(err.message, true) })
+  }
+
+  function act(action) {
+    var d = view.detail
+    if (d === null) return
+    var body = {}
+    var by = byName()
+    if (by) body.by = by
+    request('POST', '/api/incidents/' + encodeURIComponent(d.id) + '/' + action, body).then(function (data) {
+      say(LABELS[action] + ': ' + data.incident.title)
+      if (data.incident.state === 'resolved') view.selected = null
+      return refresh()
+    }).catch(function (err) { say(err.message, true) })
+  }
+
+  function silence(ev) {
+    ev.preventDefault()
+    var d = view.detail
+    if (d === null) return
+    var body = { matchers: { rule: d.rule }, duration: $('silence-duration').value.trim() }
+    var comment = $('silence-comment').value.trim()
+    if (comment) body.comment = comment
+    var by = byName()
+    if (by) body.by = by
+    request('POST', '/api/silences', body).then(function (data) {
+      say('Silenced rule ' + d.rule + ' until ' + time(data.silence.endsAt))
+      $('silence-comment').value = ''
+      return loadSilences()
+    }).catch(function (err) { say(err.message, true) })
+  }
+
+  function expire(id) {
+    request('DELETE', '/api/silences/' + encodeURIComponent(id)).then(function () {
+      say('Silence expired')
+      return loadSilences()
+    }).catch(function (err) { say(err.message, true) })
+  }
+
+  function poll() {
+    refresh().catch(function (err) {
+      $('status').textContent = err.status === 401 ? $('status').textContent : 'offline: ' + err.message
+    }).then(function () {
+      view.polls += 1
+      document.body.setAttribute('data-polls', String(view.polls))
+      setTimeout(poll, POLL_MS)
+    })
+  }
+
+  $('token-form').addEventListener('submit', function (ev) {
+    ev.preventDefault()
+    token = $('token').value.trim()
+    $('token').value = ''
+    if (session) session.setItem(TOKEN_KEY, token)
+    if (!token) return
+    loadPeople()
+    refresh().catch(function (err) { say(err.message, true) })
+  })
+  $('by-person').addEventListener('change', rememberBy)
+  $('by-name').addEventListener('input', rememberBy)
+  $('state-filter').addEventListener('change', function () {
+    renderIncidents()
+    loadIncidents().catch(function (err) { say(err.message, true) })
+  })
+  $('ack').addEventListener('click', function () { act('ack') })
+  $('unack').addEventListener('click', function () { act('unack') })
+  $('resolve').addEventListener('click', function () { act('resolve') })
+  $('silence-form').addEventListener('submit', silence)
+  $('close-detail').addEventListener('click', function () { view.selected = null; view.detail = null; renderDetail(); renderIncidents() })
+
+  if (auth === 'configured' && !token) needToken()
+  loadPeople()
+  poll()
+})()
+`
