@@ -1,7 +1,9 @@
 // Channel definitions: how a notice becomes a message on one channel type. `ChannelDefinition` is
 // the normalized form agent/config makes (its channels add recipients and senders, which belong to
 // the delivery, not here); `compileChannel` compiles its templates once.
+import type { ActiveHours } from './active-hours'
 import { AlertsError, AlertsErrorCodes } from './errors'
+import type { OncallRef } from './schedule'
 import { compileTemplate, type Template } from './template'
 
 export type ChannelType = 'sms' | 'chat' | 'mail' | 'voice' | 'incident'
@@ -20,6 +22,10 @@ interface CommonDefinition {
   maxPerHour?: number | undefined
   /** Person names the channel reaches (their addresses are the delivery's): whom its pages count as paged. */
   people?: readonly string[] | undefined
+  /** Reaches whoever is on call in this schedule (layer) when a notice is sent, instead of fixed recipients. */
+  oncall?: OncallRef | undefined
+  /** Outside these hours the channel drops out of every notice. */
+  activeHours?: readonly ActiveHours[] | undefined
 }
 
 export type ChannelDefinition =
@@ -44,6 +50,8 @@ interface CommonChannel {
   name: string
   maxPerHour: number | undefined
   people: readonly string[] | undefined
+  oncall: OncallRef | undefined
+  activeHours: readonly ActiveHours[] | undefined
 }
 
 export type Channel =
@@ -85,7 +93,7 @@ function kindTemplates(written: KindTemplates, defaults: Readonly<Record<keyof K
 }
 
 export function compileChannel(def: ChannelDefinition, path = def.name): Channel {
-  const common = { name: def.name, maxPerHour: def.maxPerHour, people: def.people }
+  const common = { name: def.name, maxPerHour: def.maxPerHour, people: def.people, oncall: def.oncall, activeHours: def.activeHours }
   switch (def.type) {
     case 'sms':
       return { ...common, type: 'sms', templates: kindTemplates(def.template, SMS_DEFAULTS, `${path}.template`), maxLength: def.maxLength }

@@ -4,10 +4,16 @@
 // rules, channels and silences agent/config normalized and checked (nothing is checked again here).
 // Acknowledging, un-acknowledging and resolving by hand go through the same pipeline
 // (acknowledgement.ts has the rules); restore() hands a restarted engine the incidents it had.
+// Absence rules (absence.ts) watch the lines they select and own none; their incidents open at a tick.
+import { createAbsenceWatch, type AbsenceEntry } from './absence'
 import { peoplePaged, type AckRefusal } from './acknowledgement'
 import type { RedactPath } from './dot-path'
 import { compileChannels, type Channel, type ChannelDefinition, type ChannelType } from './channels'
 import { createBudgetStage } from './budget'
+import { createInhibitStage } from './inhibit-stage'
+import { createInhibitor, type InhibitRule } from './inhibition'
+import { createReach } from './reach'
+import type { ScheduleConfig } from './schedule'
 import { createIncidentTable, type IncidentChange, type IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
 import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
@@ -37,6 +43,12 @@ export interface AlertEngineOptions {
   now?: number
   /** How pages of an unacknowledged incident say to acknowledge it: `hint` text, `voiceAudio` after a voice page's audio. */
   acknowledge?: { hint?: string | undefined; voiceAudio?: string | undefined } | undefined
+  /** Most group keys each absence rule watches; default 10 000. */
+  maxAbsenceKeys?: number | undefined
+  /** On-call schedules that channels and escalation steps may name (`oncall`). */
+  schedules?: readonly ScheduleConfig[] | undefined
+  /** Pages muted while a matching source incident fires (they become `inhibited` notices for the trail). */
+  inhibit?: readonly InhibitRule[] | undefined
 }
 
 /** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
@@ -59,9 +71,16 @@ export interface AlertEngineStats {
   acknowledgedIncidents: number
   evicted: number
   silenced: number
+  /** Pages muted by an inhibit rule (each became an `inhibited` notice). */
+  inhibited: number
   suppressed: number
   digests: number
   deliveries: number
+  /** Absence incidents open (absence.ts). */
+  absenceIncidents: number
+  /** Group keys the absence rules watch, and how many were dropped past the bound. */
+  absenceKeys: number
+  absenceEvicted: number
 }
 
 /** A line a rule selected, as the engine keeps it: censored, with its incident key. */
@@ -87,7 +106,21 @@ export interface AlertEngine {
   select(line: string | AlertLine, source?: string): SelectedLine | undefined
   /** The second step: what select() returned, into the incident table; returns what to send now. */
   ingestSelected(selected: SelectedLine, now: number): Delivery[]
-  /** Timers' work: group_wait, repeat, escalation, resolve, digests. Call it every second or so. */
+  /**
+   * The absence rules' part of a line (ingest() does it): every absence rule that selects it records
+   * its key; returns the resolved notices of absence incidents whose lines came back. A caller of
+   * select() calls this too, with every line it gives select(), before it.
+   */
+  observeAbsence(line: AlertLine, now: number): Delivery[]
+  /** The keys the absence rules watch, to keep across a restart (JSON-safe). */
+  absenceState(): AbsenceEntry[]
+  /**
+   * Puts watched keys back, each last seen at max(saved, resumedAt): after a restart pass now, so
+   * the time the agent was down never counts as silence; after a reload (the agent kept reading)
+   * pass 0. Keys of rules gone, no longer absence rules or grouping by other fields are dropped.
+   */
+  restoreAbsence(state: readonly AbsenceEntry[], resumedAt: number): number
+  /** Timers' work: group_wait, repeat, escalation, resolve, digests, absence. Call it every second or so (the absence rules' precision). */
   tick(now: number): Delivery[]
   /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
   flush(now: number): Delivery[]
@@ -134,10 +167,14 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const incidents = createIncidentTable({ maxIncidents: options.maxIncidents })
   const silences = createSilenceSet(options.silences ?? [], options.now ?? 0)
   const budget = createBudgetStage(Object.fromEntries(channels.map((c) => [c.name, c.maxPerHour])))
-  const notify: Stage = sequence(silences.stage, createRouteStage(
-      channels.map((c) => c.name),
-      channels.filter((c) => c.type === 'incident').map((c) => c.name),
-    ), budget.stage)
+  let inhibited = 0
+  const route = createRouteStage(channels.map((c) => c.name), channels.filter((c) => c.type === 'incident').map((c) => c.name))
+  // Alertmanager's order: inhibition, then silences, then routing and the budget.
+  const notify: Stage =
+    options.inhibit === undefined || options.inhibit.length === 0
+      ? sequence(silences.stage, route, budget.stage)
+      : sequence(createInhibitStage(createInhibitor(options.inhibit), () => incidents.list().filter((i) => i.status !== 'pending'), () => inhibited++), silences.stage, route, budget.stage)
+  const reach = createReach(byName, options.schedules ?? [])
   let lines = 0
   let selectedCount = 0
   let deliveries = 0
@@ -150,9 +187,12 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     // anything to say then (digests it owes), and silences and routes need not run.
     const routed = notices.length === 0 && pipeline === notify ? budget.stage({ now }, notices) : pipeline({ now }, notices)
     const out: Delivery[] = []
-    for (const notice of routed) {
-      const channel = notice.channel === undefined ? undefined : channelByName.get(notice.channel)
+    for (const routedNotice of routed) {
+      const channel = routedNotice.channel === undefined ? undefined : channelByName.get(routedNotice.channel)
       if (channel === undefined) continue
+      // Active hours and on-call schedules: whom this channel's copy reaches, now.
+      const notice = reach(routedNotice, channel, now)
+      if (notice === undefined) continue
       // Only what came out of silences and budget reached anyone: a missed call may acknowledge it.
       const paged = peoplePaged(notice, channel)
       if (paged.length > 0) incidents.paged(notice.incident.key, paged, now)
@@ -212,9 +252,41 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     const annotated = line.record[RULE_ANNOTATION]
     if (typeof annotated === 'string') {
       const rule = byName.get(annotated)
-      if (rule !== undefined) return rule
+      if (rule !== undefined && rule.absent === undefined) return rule
     }
     return selectRule(rules, line)
+  }
+
+  // ---- absence rules (absence.ts): a watch beside the table; nothing per line without one ----
+  const absence = createAbsenceWatch(rules, {
+    maxKeys: options.maxAbsenceKeys,
+    isOpen: (key) => incidents.get(key) !== undefined,
+    clean: censor,
+  })
+
+  /** The resolved notices of the absence incidents `line` ends; undefined (no array made) when none. */
+  function observeAbsence(line: AlertLine, now: number): Delivery[] | undefined {
+    const back = absence.seen(line, now)
+    if (back === undefined) return undefined
+    const notices: Notice[] = []
+    for (const key of back) {
+      const change = incidents.resolve(key, undefined, now)
+      if (change.ok) notices.push(...change.notices)
+    }
+    return notices.length === 0 ? undefined : deliver(now, notices)
+  }
+
+  function openAbsent(now: number): Notice[] {
+    const notices: Notice[] = []
+    for (const due of absence.due(now)) notices.push(...incidents.observe(due.rule, due.line, now, due.key))
+    return notices
+  }
+
+  function resolve(key: string, actor: Actor, now: number): AckOutcome {
+    const change = incidents.resolve(key, actor, now)
+    // By hand: the key is no longer watched (a host taken out of service stops paging).
+    if (change.ok && byName.get(change.incident.rule)?.absent !== undefined) absence.forget(key)
+    return changed(change, now)
   }
 
   return {
@@ -223,10 +295,12 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     ingest(input, now, source) {
       lines++
       const line = typeof input === 'string' ? parseLine(input, source) : input
+      const back = absence.active ? observeAbsence(line, now) : undefined
       const rule = ruleFor(line)
       // Digests owed by the budget go out on tick(); an unselected line costs nothing more.
-      if (rule === undefined) return []
-      return ingestSelected(selected(rule, line), now)
+      if (rule === undefined) return back ?? []
+      const out = ingestSelected(selected(rule, line), now)
+      return back === undefined ? out : [...back, ...out]
     },
     select(input, source) {
       lines++
@@ -235,13 +309,16 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       return rule === undefined ? undefined : selected(rule, line)
     },
     ingestSelected,
-    tick: (now) => deliver(now, incidents.tick(now)),
+    observeAbsence: (line, now) => (absence.active ? observeAbsence(line, now) ?? [] : []),
+    absenceState: () => absence.state(),
+    restoreAbsence: (state, resumedAt) => absence.restore(state, resumedAt),
+    tick: (now) => deliver(now, [...incidents.tick(now), ...openAbsent(now)]),
     flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
     addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),
     acknowledge: (key, actor, now) => changed(incidents.acknowledge(key, actor, now), now),
     unacknowledge: (key, actor, now) => changed(incidents.unacknowledge(key, actor, now), now),
-    resolve: (key, actor, now) => changed(incidents.resolve(key, actor, now), now),
+    resolve,
     acknowledgeFor,
     incidents: (limit, status) => incidents.list(limit, status),
     incidentViews: (limit, status) => incidents.views(limit, status),
@@ -251,6 +328,10 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     stats() {
       const i = incidents.stats()
       const b = budget.stats()
+      const a = absence.stats()
+      let absenceIncidents = 0
+      // From the table, not the watch: an incident restored without its watched key counts too.
+      if (absence.active) for (const v of incidents.views()) if (byName.get(v.rule.name)?.absent !== undefined) absenceIncidents++
       return {
         lines,
         selected: selectedCount,
@@ -259,9 +340,13 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
         acknowledgedIncidents: i.acknowledged,
         evicted: i.evicted,
         silenced: silences.muted(),
+        inhibited,
         suppressed: b.suppressed,
         digests: b.digests,
         deliveries,
+        absenceIncidents,
+        absenceKeys: a.keys,
+        absenceEvicted: a.evicted,
       }
     },
   }

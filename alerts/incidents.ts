@@ -2,11 +2,14 @@
 //
 //   (new) --threshold met / no threshold--> pending --group_wait elapsed--> firing
 //   firing --new lines after repeat_interval--> repeat notice
-//   firing --escalation[n].after since first fired--> escalated (step n)
+//   firing --escalation[n].after since first fired--> escalated (step n; a step outside its active
+//            hours is skipped: the first later step active then applies at once, steps.ts)
 //   firing --acknowledge--> acknowledged (no repeat, no escalation; lines still count)
 //   acknowledged --unacknowledge | ack_timeout--> firing (unacknowledged notice: re-pages step reached)
 //   firing | acknowledged --resolve_after without lines--> resolved notice (send_resolved) and forgotten
 //   pending | firing | acknowledged --resolve by hand--> resolved notice and forgotten
+//   (absence.ts: an absence incident opens by observe() of a line made of its key; its key's next
+//   line resolves it: resolve() with no actor, a resolved notice to the channels reached)
 //
 // The ack paths' decisions are acknowledgement.ts's (numbered rules there); this table applies them.
 // Memory is bounded: past `maxIncidents` the least recently seen incident is evicted (counted).
@@ -23,9 +26,12 @@ import {
 } from './acknowledgement'
 import { fingerprint, fingerprintParts } from './fingerprint'
 import type { AlertLine } from './line'
-import type { Acknowledgement, Actor, IncidentSnapshot, IncidentStatus, Notice, NoticeKind } from './notice'
+import type { Acknowledgement, Actor, IncidentSnapshot, IncidentStatus, IncidentView, Notice, NoticeKind } from './notice'
 import { truncate } from './render'
 import type { Rule } from './rule'
+import { activeStepFrom, reachedChannels, stepChannels } from './steps'
+
+export type { IncidentView } from './notice'
 
 interface IncidentState {
   key: string
@@ -48,23 +54,6 @@ interface IncidentState {
   pagedTo: Map<string, number>
   firstLine: AlertLine
   lastLine: AlertLine
-}
-
-/**
- * An open incident as it is now, read only and not copied: for a caller that lists thousands (the
- * console) and keeps a few fields of each. Valid until the next call into the table.
- */
-export interface IncidentView {
-  readonly key: string
-  readonly rule: { readonly name: string }
-  readonly title: string
-  readonly status: IncidentStatus
-  readonly ack: Readonly<Acknowledgement> | undefined
-  readonly firstSeen: number
-  readonly lastSeen: number
-  readonly count: number
-  readonly step: number
-  readonly pagedTo: ReadonlyMap<string, number>
 }
 
 export interface IncidentTableOptions {
@@ -91,13 +80,16 @@ export interface IncidentTable {
   flush(now: number): Notice[]
   acknowledge(key: string, actor: Actor, now: number): IncidentChange
   unacknowledge(key: string, actor: Actor, now: number): IncidentChange
-  resolve(key: string, actor: Actor, now: number): IncidentChange
+  /**
+   * By hand (`actor`), or with no actor when an absence incident's lines came back (absence.ts): then
+   * the notice goes to the channels reached whatever send_resolved says.
+   */
+  resolve(key: string, actor: Actor | undefined, now: number): IncidentChange
   /** Records that a page about `key` reached these people at `now` (the engine, past silences and budget). */
   paged(key: string, people: readonly string[], now: number): void
   /** The keys a missed call from `person` at `now` acknowledges (acknowledgement.ts, rule 7). */
   acknowledgeable(person: string, now: number, all: boolean): string[]
   get(key: string): IncidentSnapshot | undefined
-  /** Every open incident, the most recently seen first. */
   /** Open incidents, the most recently seen first: at most `limit`, of `status` when given. */
   list(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
   /** list() without the snapshots: each incident's live view, to read at once. */
@@ -133,20 +125,6 @@ function snapshot(s: IncidentState): IncidentSnapshot {
   }
 }
 
-function stepChannels(rule: Rule, step: number): readonly string[] | undefined {
-  return rule.escalation[step]?.channels
-}
-
-// A resolve goes to everyone who heard about the incident: the union of the steps reached.
-function reachedChannels(rule: Rule, step: number): readonly string[] | undefined {
-  const all = new Set<string>()
-  for (let i = 0; i <= step; i++) {
-    const channels = stepChannels(rule, i)
-    if (channels === undefined) return undefined
-    for (const c of channels) all.add(c)
-  }
-  return [...all]
-}
 
 /** Longest incident title (lead name, mail subject): past it, cut with an ellipsis. */
 export const MAX_TITLE = 1024
@@ -176,7 +154,10 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     s.fireAt = undefined
     s.firedAt = now
     s.hits = []
-    return notice(s, 'firing', now, stepChannels(s.rule, 0))
+    // Steps outside their active hours are skipped; with none active only the trail hears of it.
+    const step = activeStepFrom(s.rule, 0, now)
+    s.step = step ?? 0
+    return notice(s, 'firing', now, step === undefined ? [] : stepChannels(s.rule, step))
   }
 
   function thresholdMet(s: IncidentState, now: number): boolean {
@@ -273,8 +254,10 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
       }
       const next = rule.escalation[s.step + 1]
       if (next !== undefined && now >= s.firedAt + next.afterMs) {
-        s.step++
-        out.push(notice(s, 'escalated', now, next.channels))
+        // Due: this step, or the first later one active now; none active: all of them are skipped.
+        const step = activeStepFrom(rule, s.step + 1, now)
+        s.step = step ?? rule.escalation.length - 1
+        if (step !== undefined) out.push(notice(s, 'escalated', now, stepChannels(rule, step)))
         continue
       }
       if (s.sinceNotice > 0 && now >= s.notifiedAt + rule.repeatIntervalMs) {
@@ -310,9 +293,9 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     return { ok: true, incident: snapshot(s), notices }
   }
 
-  function resolve(key: string, actor: Actor, now: number): IncidentChange {
+  function resolve(key: string, actor: Actor | undefined, now: number): IncidentChange {
     const s = incidents.get(key)
-    const decision = decideResolve(s, s?.rule.sendResolved ?? false)
+    const decision = decideResolve(s, actor === undefined || (s?.rule.sendResolved ?? false))
     if (decision.kind === 'refuse') return { ok: false, reason: decision.reason }
     if (s === undefined || decision.kind !== 'resolve') return { ok: false, reason: 'unknown' }
     incidents.delete(key)

@@ -2,7 +2,8 @@
 // rendered. Shared types live here, the lowest module that owns them.
 import type { AlertLine } from './line'
 
-export type NoticeKind = 'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest' | 'acknowledged' | 'unacknowledged'
+/** `inhibited`: a page that an inhibit rule muted, for the trail only (it says which incident muted it). */
+export type NoticeKind = 'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest' | 'acknowledged' | 'unacknowledged' | 'inhibited'
 
 /** How an acknowledgement (or un-acknowledgement, or a resolve by hand) came in. */
 export type AckVia = 'missed_call' | 'console' | 'cli' | 'timeout'
@@ -57,6 +58,23 @@ export interface IncidentSnapshot {
   lastLine: AlertLine
 }
 
+/**
+ * An open incident as it is now, read only and not copied: for a caller that lists thousands (the
+ * console) and keeps a few fields of each. Valid until the next call into the table.
+ */
+export interface IncidentView {
+  readonly key: string
+  readonly rule: { readonly name: string }
+  readonly title: string
+  readonly status: IncidentStatus
+  readonly ack: Readonly<Acknowledgement> | undefined
+  readonly firstSeen: number
+  readonly lastSeen: number
+  readonly count: number
+  readonly step: number
+  readonly pagedTo: ReadonlyMap<string, number>
+}
+
 export interface Notice {
   kind: NoticeKind
   at: number
@@ -73,6 +91,10 @@ export interface Notice {
   actor?: Actor
   /** The escalation step's `people`: they are paged on the step's channels instead of the channels' recipients. */
   people?: readonly string[]
+  /** Who a schedule put on call for this notice (set per channel by the engine, for the trail). */
+  oncall?: readonly { schedule: string; layer: string; user: string }[]
+  /** An `inhibited` notice: the incident whose firing muted the page. */
+  inhibitedBy?: { key: string; rule: string; title: string }
 }
 
 /** The notices that page someone (and make an acknowledgement by missed call possible). */

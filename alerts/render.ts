@@ -35,6 +35,7 @@ const STATUS: Readonly<Record<NoticeKind, string>> = {
   digest: 'DIGEST',
   acknowledged: 'ACKNOWLEDGED',
   unacknowledged: 'UNACKNOWLEDGED',
+  inhibited: 'INHIBITED',
 }
 
 /** Whether this notice should say how to acknowledge: a page of an incident nobody has. */
@@ -206,6 +207,8 @@ function incidentNotes(notice: Notice, vars: Record<string, unknown>): string {
   if (by !== undefined) lines.push(`by: ${by}`)
   if (notice.kind === 'acknowledged' && incident.ack !== undefined) lines.push(`acknowledged at: ${new Date(incident.ack.at).toISOString()}`)
   if (notice.kind === 'unacknowledged') lines.push(`escalation resumes from step: ${incident.step}`)
+  if (notice.inhibitedBy !== undefined) lines.push(`muted while this incident fires: ${notice.inhibitedBy.title} (rule ${notice.inhibitedBy.rule}, ${notice.inhibitedBy.key})`)
+  if (notice.oncall !== undefined) lines.push(`on call: ${notice.oncall.map((o) => `${o.user} (${o.schedule}/${o.layer})`).join(', ')}`)
   return lines.join('\n')
 }
 

@@ -2,9 +2,11 @@
 // resolved, defaults filled in): agent/config makes it from the YAML and from the transport
 // targets' options alike, and checks it there. `compileRule` adds what matching every line needs
 // (compiled dot paths and title) without checking anything again.
+import type { ActiveHours } from './active-hours'
 import { compilePath, type PathGetter } from './dot-path'
 import { AlertsError, AlertsErrorCodes } from './errors'
 import { compileFieldMatch, type FieldMatch, type FieldMatcher } from './matcher'
+import type { OncallRef } from './schedule'
 import { compileTemplate, type Template } from './template'
 
 export const DEFAULT_MIN_LEVEL = 50
@@ -17,6 +19,10 @@ export interface EscalationConfig {
   notify: string[]
   /** Person names this step pages on its channels instead of the channels' recipients; undefined: the channels' own. */
   people?: string[] | undefined
+  /** Whoever is on call in this schedule (layer) when the step's notice is sent, instead of the channels' recipients. */
+  oncall?: OncallRef | undefined
+  /** Outside these hours the step is skipped (the next one applies at once). */
+  activeHours?: ActiveHours[] | undefined
 }
 
 export interface RuleConfig {
@@ -42,6 +48,12 @@ export interface RuleConfig {
   title: string | undefined
   /** An acknowledged incident still firing this long after the ack goes back to unacknowledged; undefined: never. */
   ackTimeoutMs: number | undefined
+  /**
+   * An absence rule (absence.ts): an incident opens per group key silent for `forMs`, and the key's
+   * next line resolves it. Its lines are watched, never owned (they still reach the other rules).
+   * undefined: an ordinary rule.
+   */
+  absent: { forMs: number } | undefined
 }
 
 export interface EscalationStep {
@@ -50,6 +62,8 @@ export interface EscalationStep {
   channels: readonly string[] | undefined
   /** Who this step pages on its channels (instead of the channels' recipients); undefined: the channels' own. */
   people: readonly string[] | undefined
+  oncall: OncallRef | undefined
+  activeHours: readonly ActiveHours[] | undefined
 }
 
 /** A rule as the engine runs it. */
@@ -71,9 +85,13 @@ export interface Rule {
   /** Step 0 is the first notice (`notify`); later steps escalate. */
   escalation: readonly EscalationStep[]
   title: Template
+  /** An absence rule: its threshold and resolve_after do not apply (both undefined here). */
+  absent: { forMs: number } | undefined
 }
 
 export function compileRule(config: RuleConfig, path = config.name): Rule {
+  // An absence incident has no lines to count or to fall quiet: only the key's next line ends it.
+  const absent = config.absent === undefined ? undefined : { forMs: config.absent.forMs }
   return {
     name: config.name,
     minLevel: config.minLevel,
@@ -84,15 +102,16 @@ export function compileRule(config: RuleConfig, path = config.name): Rule {
     groupByGetters: config.groupBy?.map(compilePath),
     groupWaitMs: config.groupWaitMs,
     repeatIntervalMs: config.repeatIntervalMs,
-    threshold: config.threshold,
-    resolveAfterMs: config.resolveAfterMs,
+    threshold: absent === undefined ? config.threshold : undefined,
+    resolveAfterMs: absent === undefined ? config.resolveAfterMs : undefined,
     sendResolved: config.sendResolved,
     ackTimeoutMs: config.ackTimeoutMs,
     escalation: [
-      { afterMs: 0, channels: config.notify, people: undefined },
-      ...config.escalate.map((s) => ({ afterMs: s.afterMs, channels: s.notify, people: s.people })),
+      { afterMs: 0, channels: config.notify, people: undefined, oncall: undefined, activeHours: undefined },
+      ...config.escalate.map((s) => ({ afterMs: s.afterMs, channels: s.notify, people: s.people, oncall: s.oncall, activeHours: s.activeHours })),
     ],
     title: compileTemplate(config.title ?? DEFAULT_TITLE, `${path}.title`),
+    absent,
   }
 }
 

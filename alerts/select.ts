@@ -1,5 +1,5 @@
 // Rule selection: the first rule that wants a line wins, as in Alertmanager's routing tree
-// without nesting.
+// without nesting. Absence rules own no line (absence.ts watches theirs): selectRule passes over them.
 import type { AlertLine } from './line'
 import { matchField } from './matcher'
 import type { Rule } from './rule'
@@ -13,11 +13,11 @@ export function ruleSelects(rule: Rule, line: AlertLine): boolean {
 }
 
 export function selectRule(rules: readonly Rule[], line: AlertLine): Rule | undefined {
-  for (const rule of rules) if (ruleSelects(rule, line)) return rule
+  for (const rule of rules) if (rule.absent === undefined && ruleSelects(rule, line)) return rule
   return undefined
 }
 
-/** The lowest level any rule accepts: lines below it cannot be candidates (the byte pre-filter). */
+/** The lowest level any rule accepts, absence rules' included: lines below it cannot be candidates (the byte pre-filter). */
 export function lowestLevel(rules: readonly Rule[]): number {
   let lowest = Infinity
   for (const rule of rules) if (rule.minLevel < lowest) lowest = rule.minLevel

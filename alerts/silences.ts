@@ -4,7 +4,7 @@
 // Expired silences are dropped on the next pass. An `acknowledged` notice is never muted (it pages
 // nobody; it is the CRM trail of who has the incident).
 import { compileFieldMatch, matchField, type FieldMatch, type FieldMatcher } from './matcher'
-import type { Notice } from './notice'
+import { incidentLabels } from './labels'
 import type { Stage } from './stage'
 
 export interface SilenceConfig {
@@ -44,10 +44,6 @@ export function compileSilence(config: SilenceConfig, now: number, id: string): 
   }
 }
 
-function labels(notice: Notice): Record<string, unknown> {
-  const { incident } = notice
-  return { ...incident.lastLine.record, rule: incident.rule, fingerprint: incident.key, title: incident.title }
-}
 
 export function createSilenceSet(initial: readonly SilenceConfig[] = [], now = 0): SilenceSet {
   const silences = new Map<string, Silence>()
@@ -76,7 +72,7 @@ export function createSilenceSet(initial: readonly SilenceConfig[] = [], now = 0
     return notices.filter((notice) => {
       // Who acknowledged what is the incident's trail, not a page: a silence never hides it.
       if (notice.kind === 'acknowledged') return true
-      const record = labels(notice)
+      const record = incidentLabels(notice.incident)
       const silenced = live.some((s) => s.matchers.every((m) => matchField(m, record)))
       if (silenced) muted++
       return !silenced

@@ -1,5 +1,6 @@
 'use strict'
 // Alerting benchmarks. Usage: npm run build && node bench/alerts.js [--rounds 7] [--lines 200000]
+//   [--only filter,overhead,absence] [--dist <dir>: the build filter and absence load; overhead runs the package's own]
 //
 // 1. filter: NDJSON at 1% error lines through logx-tail-filter (bytes first, parse only candidates)
 //    vs a plain filter that JSON.parses every line and checks the level, in the same process,
@@ -7,6 +8,9 @@
 // 2. overhead: the app's own logging (log calls returning, 1% errors, all one failure) with
 //    targets [logx/file] vs [logx/file + logx-sms-alert], the alert target delivering to a sandbox
 //    in a child process. Reports accepted lines/s and the ratio.
+// 3. absence: engine.ingest of app lines from 50 hosts (1% errors), every line selected by an absence
+//    rule (`absent: { for: 5m }`, group_by hostname) beside an error rule, vs the same engine without
+//    the absence rule, alternating rounds. The issue's promise: nothing per line beyond a map update.
 
 const { spawn } = require('node:child_process')
 const { once } = require('node:events')
@@ -14,8 +18,6 @@ const { mkdtempSync, rmSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 const { Transform } = require('node:stream')
-const logx = require('..')
-const { createTailFilter } = require('../dist/agent/transports/tail-filter/index.js')
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -24,6 +26,12 @@ const option = (name, fallback) => {
 }
 const rounds = option('rounds', 7)
 const lines = option('lines', 200_000)
+const stringOption = (name, fallback) => {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? fallback : String(args[index + 1])
+}
+const only = new Set(stringOption('only', 'filter,overhead,absence').split(','))
+const dist = require('node:path').resolve(stringOption('dist', join(__dirname, '..', 'dist')))
 const dir = mkdtempSync(join(tmpdir(), 'logx-bench-alerts-'))
 // For bench/run.js (bench/summary.js): the figures printed below.
 const summaryRows = []
@@ -101,6 +109,7 @@ async function runFilter(make, input) {
 }
 
 async function benchFilter() {
+  const { createTailFilter } = require(join(dist, 'agent/transports/tail-filter/index.js'))
   const input = makeInput()
   const impls = { 'logx-tail-filter': () => createTailFilter({}), 'JSON.parse per line': plainFilter }
   for (const make of Object.values(impls)) await runFilter(make, input) // warm-up
@@ -133,6 +142,7 @@ async function startSandboxProcess() {
 
 let fileNumber = 0
 async function runApp(withAlert, sandbox) {
+  const logx = require('..')
   const file = join(dir, `app-${++fileNumber}.log`)
   const targets = [{ target: 'logx/file', options: { destination: file } }]
   if (withAlert) {
@@ -193,10 +203,85 @@ async function benchOverhead() {
   }
 }
 
+// ---- 3. absence ---------------------------------------------------------------------------------
+
+function absenceInput() {
+  const out = []
+  for (let i = 0; i < lines; i++) {
+    const error = i % 100 === 0
+    out.push(JSON.stringify({
+      level: error ? 50 : 30,
+      time: 1700000000000 + i,
+      pid: 4242,
+      hostname: `web-${i % 50}`,
+      reqId: `req-${i}`,
+      msg: error ? 'database query failed' : 'request completed',
+    }))
+  }
+  return out
+}
+
+function absenceEngines() {
+  const { parseAgentConfig } = require(join(dist, 'agent/config/load-config.js'))
+  const { createAlertEngine } = require(join(dist, 'alerts/index.js'))
+  const configOf = (rules) => {
+    const parsed = parseAgentConfig(`sources: [{ name: app, paths: [${join(dir, '*.log')}] }]
+channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
+rules:
+${rules.map((r) => `  - ${r}`).join('\n')}
+`, 'agent.yaml')
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems))
+    return { rules: parsed.config.rules, channels: parsed.config.channels }
+  }
+  const errors = '{ name: errors, level: error }'
+  const alive = '{ name: alive, level: info, group_by: [hostname], absent: { for: 5m } }'
+  return { 'rules [errors]': configOf([errors]), 'rules [alive (absent, group_by hostname), errors]': configOf([alive, errors]), createAlertEngine }
+}
+
+function runAbsence(createAlertEngine, options, input) {
+  // A fresh engine a run: the same keys (50 hosts) and the one error incident in every run.
+  const engine = createAlertEngine(options)
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < input.length; i++) engine.ingest(input[i], 1700000000000 + i)
+  const ns = Number(process.hrtime.bigint() - start)
+  if (engine.stats().lines !== input.length) throw new Error('not every line was ingested')
+  return input.length / (ns / 1e9)
+}
+
+function benchAbsence() {
+  const { createAlertEngine, ...engines } = absenceEngines()
+  const [plainName, absentName] = Object.keys(engines)
+  const input = absenceInput()
+  for (const name of [plainName, absentName]) runAbsence(createAlertEngine, engines[name], input) // warm-up
+  const plain = []
+  const absent = []
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2) {
+      absent.push(runAbsence(createAlertEngine, engines[absentName], input))
+      plain.push(runAbsence(createAlertEngine, engines[plainName], input))
+    } else {
+      plain.push(runAbsence(createAlertEngine, engines[plainName], input))
+      absent.push(runAbsence(createAlertEngine, engines[absentName], input))
+    }
+  }
+  const p = median(plain)
+  const a = median(absent)
+  // Paired per round, as the overhead row.
+  const ratios = plain.map((value, i) => absent[i] / value)
+  console.log(`\nabsence: engine.ingest of ${lines} JSON lines from 50 hosts (1% errors), ${rounds} rounds (median)`)
+  console.log('| engine | lines/s | ns/line |')
+  console.log('|---|---:|---:|')
+  console.log(`| ${plainName} | ${Math.round(p).toLocaleString('en-US')} | ${(1e9 / p).toFixed(0)} |`)
+  console.log(`| ${absentName} | ${Math.round(a).toLocaleString('en-US')} | ${(1e9 / a).toFixed(0)} |`)
+  console.log(`with the absence rule: ${median(ratios).toFixed(2)}x the throughput (median of paired rounds), ${(1e9 / a - 1e9 / p).toFixed(0)} ns more a line`)
+  summaryRows.push({ case: 'engine.ingest + absence rule', logx: a, peer: 'same engine without it', peerValue: p, unit: 'lines/s', better: 'higher', ratio: median(ratios) })
+}
+
 async function main() {
   console.log(`node ${process.version}, ${require('node:os').cpus()[0]?.model ?? 'cpu'}`)
-  await benchFilter()
-  await benchOverhead()
+  if (only.has('filter')) await benchFilter()
+  if (only.has('overhead')) await benchOverhead()
+  if (only.has('absence')) benchAbsence()
   rmSync(dir, { recursive: true, force: true })
   require('./summary').reportSummary('alerts', summaryRows)
 }

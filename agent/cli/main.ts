@@ -1,4 +1,4 @@
-// `logx-agent` entry: `run` (default), `validate`, `test-rule`, `sandbox`, and the commands that talk to the running
+// `logx-agent` entry: `run` (default), `validate`, `test-rule`, `sandbox`, `oncall`, and the commands that talk to the running
 // agent through its console API: `incidents`, `ack`/`unack`/`resolve`, `silence`. yargs 18 ships as ESM only, so
 // it is loaded with a dynamic import(), which works from this CommonJS build on every supported Node.
 
@@ -15,6 +15,7 @@ import type { CliIo } from './io'
 const commands = {
   ack: () => import('./ack-command.js'),
   incidents: () => import('./incidents-command.js'),
+  oncall: () => import('./oncall-command.js'),
   sandbox: () => import('./sandbox-command.js'),
   silence: () => import('./silence-command.js'),
   testRule: () => import('./test-rule-command.js'),
@@ -126,6 +127,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (args['lead-account'] !== undefined) sandboxArgs.leadAccount = args['lead-account']
         if (args.retention !== undefined) sandboxArgs.retention = args.retention
         exitCode = await (await commands.sandbox()).sandboxCommand(sandboxArgs, io)
+      },
+    )
+    .command(
+      'oncall [schedule]',
+      "who is on call in each layer of the config's schedules at a moment (default now), until when, and the next handoffs; no running agent needed",
+      (y) =>
+        y
+          .positional('schedule', { type: 'string', describe: 'only this schedule (default: every one)' })
+          .option('at', { type: 'string', describe: "when: 2026-03-08T09:00 (the schedule's own zone), 2026-03-08T03:30Z or with an offset, or epoch ms (default now)" })
+          .option('config', { type: 'string', default: 'config/agent.yaml', describe: 'agent config file (YAML)' })
+          .option('handoffs', { type: 'number', default: 3, describe: 'how many next handoffs to list per layer (0 to 100)' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
+          .example('$0 oncall ops --at 2026-03-08T09:00', "who holds each layer of ops at 09:00 on March 8th in ops' time zone"),
+      async (args) => {
+        if (failure !== undefined) return
+        const oncall = { config: args.config, schedule: args.schedule, at: args.at, json: args.json, handoffs: args.handoffs }
+        exitCode = await (await commands.oncall()).oncallCommand(oncall, io)
       },
     )
     .command(

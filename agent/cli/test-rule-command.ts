@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import { formatProblem } from '../config/errors'
 import { readAgentConfig } from '../config/load-config'
 import type { AgentConfig, LineFormat } from '../config/types'
-import { createDryRun, MAX_LISTED, type DryRun, type DryRunReport } from '../delivery/dry-run'
+import { createDryRun, MAX_LISTED, type DryRun, type DryRunMessage, type DryRunReport } from '../delivery/dry-run'
 import { createStreamLines } from '../delivery/stream-lines'
 import type { LineBatch } from '../tail'
 import { compileGlob } from '../tail/glob'
@@ -53,6 +53,17 @@ async function feed(dryRun: DryRun, file: string, source: FileSource, io: CliIo)
   bar.done()
 }
 
+/** `reaches asha (on call for ops/primary), +919800000002`; the CRM record reaches nobody, so says nothing. */
+export function reachLine(message: Pick<DryRunMessage, 'type' | 'reaches' | 'oncall'>): string | undefined {
+  if (message.type === 'incident') return undefined
+  if (message.reaches.length === 0) return 'reaches nobody (no recipient has an address for this channel)'
+  const names = message.reaches.map((name) => {
+    const picked = message.oncall?.filter((o) => o.user === name) ?? []
+    return picked.length === 0 ? name : `${name} (on call for ${picked.map((o) => `${o.schedule}/${o.layer}`).join(', ')})`
+  })
+  return `reaches ${names.join(', ')}`
+}
+
 function describe(report: DryRunReport, notes: string[]): string {
   const out: string[] = [...notes]
   out.push(`${report.lines} line(s) read, ${report.matched} matched a rule${report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''}`)
@@ -66,6 +77,8 @@ function describe(report: DryRunReport, notes: string[]): string {
   out.push('', `Messages that would be sent (${report.messages.length}):`)
   for (const m of report.messages) {
     out.push(`  ${m.at}  ${m.kind}  ${m.channel} (${m.type})  incident ${m.incident}`)
+    const reach = reachLine(m)
+    if (reach !== undefined) out.push(`    ${reach}`)
     for (const request of m.requests) out.push(`    ${JSON.stringify(request)}`)
   }
   out.push('', 'Dry run: nothing was sent.')

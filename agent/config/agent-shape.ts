@@ -1,12 +1,14 @@
 // The agent config's structure: every key, its type and its documentation. The checker, the JSON
 // Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
 // transport targets' options are checked against the same rule, silence and channel shapes.
+import { DURATION_PATTERN } from './duration'
 import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from './errors'
 import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
+import { checkClock, checkLocalDate, checkRotation, checkWeekday, checkWrittenInstant, rotationPattern, WEEKDAYS } from './time-values'
 import {
-  checkChatNumber, checkDate, checkDotPath, checkEmail, checkHint, checkLevel, checkListen, checkMatchValue, checkName, checkRedactPath,
-  checkPattern, checkPhone, checkTemplate, checkUrl,
+  checkChatNumber, checkDate, checkDotPath, checkEmail, checkHint, checkLevel, checkListen, checkMatchValue, checkName, checkOncallRef,
+  checkRedactPath, checkPattern, checkPhone, checkTemplate, checkTimeZone, checkUrl,
 } from './value-checks'
 
 const field = (shape: Shape, description: string, extra: Omit<Field, 'shape' | 'description'> = {}): Field => ({
@@ -50,12 +52,34 @@ const kindTemplates = (what: string): Shape => ({
   ],
 })
 
-/** A channel's `people`: their addresses join its recipients, so it needs recipients or people. */
+// Schedules and active hours: wall-clock values read in an IANA time zone. The checks name the
+// zone that does not exist (with a did-you-mean), a time of day that is not one, a weekday's typo.
+// A time zone's check quotes the value itself (did-you-mean), hence its code.
+const timeZone = string({ check: checkTimeZone, code: ConfigErrorCodes.VALUE })
+const clock = string({ check: checkClock, json: { pattern: '^\\d{1,2}:\\d{2}$' } })
+const weekday = string({ check: checkWeekday, code: ConfigErrorCodes.VALUE, json: { enum: [...WEEKDAYS] } })
+/** `oncall: ops` or `oncall: ops/secondary`. */
+const oncallRef = string({ check: checkOncallRef })
+
+const activeHoursEntry = object({
+  time_zone: field(timeZone, 'IANA time zone the days and times are read in', { default: 'UTC' }),
+  days: field({ kind: 'list', items: weekday, minItems: 1, single: true }, 'weekdays a range starts on: mon..sun (or monday..sunday); default: every day'),
+  from: field(clock, 'local time the range starts (inclusive), "HH:MM"', { default: '00:00' }),
+  to: field(clock, 'local time the range ends (exclusive), "HH:MM"; at or before from: the next day (00:00 to 00:00 is the whole day)', { default: '00:00' }),
+})
+const activeHours = (what: string): Field => field(
+  { kind: 'list', items: activeHoursEntry, minItems: 1, single: true },
+  `when ${what} is active: one range or a list of them (any one will do); default: always`,
+)
+
+/** A channel's `people`: their addresses join its recipients, so it needs recipients, people or a schedule. */
 const channelPeople = field(names('person names'), 'people (from `people`) reached on this channel: the address the channel needs joins the recipients')
-const recipientsOrPeople = (recipients: string): readonly string[] => [recipients, 'people']
+const recipientsOrPeople = (recipients: string): readonly string[] => [recipients, 'people', 'oncall']
 
 const channelCommon = {
   max_per_hour: field({ kind: 'integer', min: 1 }, 'budget: most messages per sliding hour; the rest fold into one digest'),
+  oncall: field(oncallRef, 'schedule (or schedule/layer) whose person on call, when a notice is sent, is this channel\'s recipient, instead of numbers or people'),
+  active_hours: activeHours('this channel'),
 }
 
 export const channelShape: TaggedShape = {
@@ -123,9 +147,10 @@ export const channelShape: TaggedShape = {
 }
 
 /**
- * A rule's keys. The YAML's rules acknowledge (`ack_timeout`) and reach people (an escalation
- * step's `people`); a transport target's do neither (nothing acknowledges its incidents and it has
- * no people), so its rules are refused those keys rather than taking them to no effect.
+ * A rule's keys. The YAML's rules acknowledge (`ack_timeout`), reach people (an escalation step's
+ * `people`, `oncall` and `active_hours`) and watch for silence (`absent`); a transport target's do
+ * none of it (nothing acknowledges its incidents, it has no people or schedules, and nothing ticks
+ * it when no line arrives), so its rules are refused those keys rather than taking them to no effect.
  */
 const ruleFields = (yaml: boolean): ObjectShape => object({
   name: field(string(), 'unique rule name; appears in messages, incident keys and CRM notes', { default: 'rule-<index>' }),
@@ -161,17 +186,31 @@ const ruleFields = (yaml: boolean): ObjectShape => object({
       items: object({
         after: required(duration, 'time since the incident first fired'),
         notify: required(names('channel names'), 'channels notified at this step'),
-        ...(yaml ? { people: field(names('person names'), 'people this step reaches on its channels, instead of the channels\' recipients') } : {}),
+        ...(yaml
+          ? {
+              people: field(names('person names'), 'people this step reaches on its channels, instead of the channels\' recipients'),
+              oncall: field(oncallRef, 'schedule (or schedule/layer) whose person on call this step reaches on its channels, instead of the channels\' recipients'),
+              active_hours: activeHours('this step'),
+            }
+          : {}),
       }),
     },
     'later steps, in increasing order of `after`',
   ),
   incident: field({ kind: 'boolean' }, 'record each incident as a CRM lead with activities', { default: false }),
   title: field(template, 'incident title template', { default: '{{msg}}' }),
+  ...(yaml
+    ? {
+        absent: field(
+          object({ for: required(duration, 'silence that opens the incident (at least 1s)') }),
+          'an absence rule: an incident opens when no line it selects arrived for `for`, per group key, and resolves when lines return',
+        ),
+      }
+    : {}),
 })
 const aliases = ruleAliases({ names: names('channel names'), duration, matchValue })
 export const ruleShape: ObjectShape = { ...ruleFields(true), aliases }
-/** A transport target's rule: the YAML's without `ack_timeout` and escalation steps' `people`. */
+/** A transport target's rule: the YAML's without `ack_timeout`, `absent` and escalation steps' `people`, `oncall` and `active_hours`. */
 export const targetRuleShape: ObjectShape = { ...ruleFields(false), aliases }
 
 export const sourceShape: ObjectShape = object({
@@ -210,6 +249,44 @@ const silencesField = field({ kind: 'list', items: silenceShape }, 'silences (ma
 
 /** A transport target's `rules` and `silences` options: the YAML's keys (less the two above). */
 export const alertOptionsShape: ObjectShape = object({ rules: rulesField(targetRuleShape), silences: silencesField })
+
+const layerShape = object({
+  name: required(name, 'unique in its schedule; `oncall: <schedule>/<layer>` names it'),
+  users: required(names('person names'), 'people (from `people`) who take turns, in order'),
+  rotation: required(
+    string({ check: checkRotation, json: { pattern: rotationPattern(DURATION_PATTERN) } }),
+    'length of a turn: daily, weekly, or "every <duration>" (at least 1m)',
+  ),
+  handoff: field(clock, 'local time turns change, "HH:MM"', { default: '09:00' }),
+  handoff_day: field(weekday, 'weekday turns change; weekly only', { default: 'monday' }),
+  start: required(string({ check: checkLocalDate, json: { format: 'date' } }), 'local date "YYYY-MM-DD" the first user\'s turn begins (at the handoff time)'),
+  time_zone: field(timeZone, 'IANA time zone of handoff and start; default: the schedule\'s'),
+})
+
+const overrideShape = object({
+  user: required(string(), 'person (from `people`) on call instead'),
+  from: required(string({ check: checkWrittenInstant }), 'start, "YYYY-MM-DDTHH:MM" in the schedule\'s time zone (or with Z or an offset)'),
+  to: required(string({ check: checkWrittenInstant }), 'end (exclusive), after from'),
+  layer: field(string(), 'layer overridden; default: the first'),
+})
+
+const scheduleShape = object({
+  time_zone: field(timeZone, 'IANA time zone of its layers and overrides', { default: 'UTC' }),
+  layers: required({ kind: 'list', items: layerShape, minItems: 1 }, 'rotations; the first is the schedule\'s own (`oncall: <schedule>`)'),
+  overrides: field({ kind: 'list', items: overrideShape }, 'someone on call instead, for a while (leave, swaps)', { default: [] }),
+})
+
+/** Matchers an inhibition rule's incidents must match: at least one. */
+const incidentMatchers: Shape = { kind: 'map', keyCheck: checkDotPath, values: matchValue, minEntries: 1 }
+
+const inhibitShape = object({
+  source: required(incidentMatchers, 'the muting incident: matchers like a silence\'s (rule, title, fingerprint or the line\'s fields); all must match'),
+  target: required(incidentMatchers, 'the muted notices\' incident: matchers like source\'s'),
+  equal: field(
+    { kind: 'list', items: string({ check: checkDotPath }), minItems: 1, single: true },
+    'dot paths whose values must be equal on both incidents\' last lines; default: none',
+  ),
+})
 
 export const personShape: ObjectShape = withOneOf(['phone', 'email', 'chat'], object({
   phone: field(string({ check: checkPhone }), 'phone number: SMS and voice channels reach it, chat channels too without `chat`; missed calls from it acknowledge'),
@@ -261,9 +338,11 @@ export const agentShape: ObjectShape = object(
     state_dir: field(string(), 'checkpoints, outbox and incident map (relative to the working directory)', { default: '.logx-agent' }),
     sources: required({ kind: 'list', items: sourceShape, minItems: 1 }, 'log files to tail'),
     people: field({ kind: 'map', values: personShape, keyCheck: checkName }, 'person name -> how to reach them; channels and escalation steps name them'),
+    schedules: field({ kind: 'map', values: scheduleShape, keyCheck: checkName }, 'schedule name -> on-call rotations; channels and escalation steps reach who is on call (`oncall`)'),
     channels: required({ kind: 'map', values: channelShape, keyCheck: checkName, minEntries: 1 }, 'channel name -> channel'),
     rules: rulesField(ruleShape),
     silences: silencesField,
+    inhibit: field({ kind: 'list', items: inhibitShape }, 'while a source incident fires (or is acknowledged), notices of matching target incidents are muted, and say so', { default: [] }),
     redact: field(
       { kind: 'list', items: string({ check: checkRedactPath }) },
       'paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; the logger\'s redact syntax (user.password, *.token, cards[*].number, headers["x-key"]); msg censors the message',

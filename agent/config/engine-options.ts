@@ -2,7 +2,7 @@
 // YAML or from a transport target's options) into alerts/' own types, so the engine takes them as
 // they are: nothing is written back into an input form and normalized again.
 import type { AlertEngineOptions, RedactPath } from '../../alerts'
-import type { ChannelConfig, RuleConfig, SilenceConfig } from './types'
+import type { ChannelConfig, InhibitRule, RuleConfig, ScheduleConfig, SilenceConfig } from './types'
 
 /** A channel that records every notice (the CRM trail) and sends nothing: `logx.incident` in the daemon. */
 export interface RecordingChannel {
@@ -16,6 +16,10 @@ export interface EngineParts {
   rules: readonly RuleConfig[]
   channels: readonly (ChannelConfig | RecordingChannel)[]
   silences: readonly SilenceConfig[]
+  /** What channels' and steps' `oncall` resolve through; a target has none. */
+  schedules?: readonly ScheduleConfig[] | undefined
+  /** A target has none. */
+  inhibit?: readonly InhibitRule[] | undefined
   /** Dot paths censored in every selected line. */
   redact: readonly RedactPath[]
   /** Values no message may hold (API key, tokens, the lead webhook URL), revealed. */
@@ -30,6 +34,8 @@ export function engineOptionsOf(parts: EngineParts, now: number): AlertEngineOpt
     rules: parts.rules,
     channels: parts.channels,
     silences: parts.silences,
+    schedules: parts.schedules === undefined ? [] : [...parts.schedules],
+    inhibit: parts.inhibit === undefined ? [] : [...parts.inhibit],
     redact: parts.redact,
     secrets: parts.secrets,
     maxIncidents: parts.maxIncidents,

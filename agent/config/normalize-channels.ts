@@ -1,11 +1,16 @@
 // channels: name -> channel, a discriminated union on `type`. Names are the mapping's keys, so they
 // are unique by construction (a repeated key is a YAML error). The one channel normalizer: a
 // transport target's channel options (named after its type) come through here too, without people.
-// A channel's people join its recipients here, so what sends never looks people up.
+// A channel's people join its recipients here, so what sends never looks people up. A channel with
+// `oncall` has no recipients of its own: whoever is on call when a notice is sent is.
 import { DEFAULT_SMS_MAX_LENGTH } from '../../alerts'
 import { compactChatNumber, samePhone } from '../messaging/validate'
+import type { CheckContext } from './check-context'
+import { ConfigErrorCodes } from './errors'
+import { normalizeActiveHours } from './normalize-active-hours'
 import type { PeopleDirectory } from './normalize-people'
-import type { ChannelConfig, KindTemplates } from './types'
+import type { ScheduleDirectory } from './normalize-schedules'
+import type { ChannelConfig, KindTemplates, OncallRef } from './types'
 import { listItems } from './written-list'
 import type { ChannelInput, KindTemplatesInput } from './written-types'
 
@@ -42,10 +47,41 @@ function reach(name: string, c: ChannelInput, people: PeopleDirectory | undefine
   return { names: listed.map(({ value }) => value), addresses }
 }
 
-/** `people`: the YAML's people section (a transport target has none). */
-export function normalizeChannel(name: string, c: ChannelInput, people?: PeopleDirectory): ChannelConfig {
-  const reached = reach(name, c, people)
-  const common = { name, maxPerHour: c.max_per_hour, people: reached.names }
+/** What the YAML's channels name: its people and schedules (a transport target has neither). */
+export interface ChannelScope {
+  people: PeopleDirectory
+  schedules: ScheduleDirectory
+  ctx: CheckContext
+}
+
+const RECIPIENT_KEYS = ['numbers', 'to', 'receivers', 'people'] as const
+
+/**
+ * The schedule a channel reaches, whose people need the channel's address. Recipients beside it
+ * are refused: the person on call replaces a notice's recipients, so they would never be sent to.
+ */
+function oncallOf(name: string, c: ChannelInput, scope: ChannelScope | undefined): OncallRef | undefined {
+  if (scope === undefined || c.oncall === undefined) return undefined
+  const at = ['channels', name]
+  const given = RECIPIENT_KEYS.filter((key) => Object.hasOwn(c, key))
+  if (given.length > 0) {
+    scope.ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'oncall'], `give oncall or recipients (${given.join(', ')}), not both: the person on call is the channel's only recipient`, 'key')
+  }
+  const ref = scope.schedules.resolve(c.oncall, [...at, 'oncall'])
+  if (ref !== undefined) scope.schedules.checkReach(ref, name, [...at, 'oncall'])
+  return ref
+}
+
+/** `scope`: the YAML's people and schedules (a transport target has none). */
+export function normalizeChannel(name: string, c: ChannelInput, scope?: ChannelScope): ChannelConfig {
+  const reached = reach(name, c, scope?.people)
+  const common = {
+    name,
+    maxPerHour: c.max_per_hour,
+    people: reached.names,
+    oncall: oncallOf(name, c, scope),
+    activeHours: normalizeActiveHours(c.active_hours),
+  }
   const addresses = reached.addresses.map(({ address }) => address)
   switch (c.type) {
     case 'sms':
@@ -83,6 +119,6 @@ export function normalizeChannel(name: string, c: ChannelInput, people?: PeopleD
   }
 }
 
-export function normalizeChannels(written: Record<string, ChannelInput> | undefined, people: PeopleDirectory): ChannelConfig[] {
-  return Object.entries(written ?? {}).map(([name, channel]) => normalizeChannel(name, channel, people))
+export function normalizeChannels(written: Record<string, ChannelInput> | undefined, scope: ChannelScope): ChannelConfig[] {
+  return Object.entries(written ?? {}).map(([name, channel]) => normalizeChannel(name, channel, scope))
 }

@@ -7,9 +7,11 @@ import { ConfigErrorCodes } from './errors'
 import { normalizeAcknowledge } from './normalize-acknowledge'
 import { normalizeChannels } from './normalize-channels'
 import { normalizeConsole } from './normalize-console'
+import { normalizeInhibit } from './normalize-inhibit'
 import { createPresence, crmWritten, normalizeMessaging } from './normalize-messaging'
 import { createPeopleDirectory, normalizePeople } from './normalize-people'
 import { normalizeRules } from './normalize-rules'
+import { normalizeSchedules } from './normalize-schedules'
 import { normalizeSilences } from './normalize-silences'
 import { normalizeSources } from './normalize-sources'
 import { checkRedactPath, redactPathOf } from './value-checks'
@@ -54,8 +56,9 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   const messaging = normalizeMessaging(w.messaging, rawMessaging, ctx)
   const people = normalizePeople(w.people, ctx)
   const directory = createPeopleDirectory(people, isMapping(raw) ? raw.people : undefined, channelTypesOf(w), ctx)
-  const channels = normalizeChannels(w.channels, directory)
-  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true, people: directory }, ctx)
+  const { schedules, directory: scheduleDirectory } = normalizeSchedules(w.schedules, isMapping(raw) ? raw.schedules : undefined, directory, ctx)
+  const channels = normalizeChannels(w.channels, { people: directory, schedules: scheduleDirectory, ctx })
+  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true, people: directory, schedules: scheduleDirectory }, ctx)
   if (messaging.mode === 'remote' && !crmWritten(createPresence(rawMessaging))) {
     rules.forEach((rule, i) => {
       if (rule.incident) {
@@ -76,9 +79,11 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
     stateDir: isAbsolute(stateDir) ? stateDir : join(ctx.cwd, stateDir),
     sources: normalizeSources(w.sources, ctx),
     people,
+    schedules,
     channels,
     rules,
     silences: normalizeSilences(w.silences, ctx),
+    inhibit: normalizeInhibit(w.inhibit),
     // A path the shape refused is reported already; the rest are parsed.
     redact: (w.redact ?? []).filter((path) => typeof path === 'string' && checkRedactPath(path) === undefined).map(redactPathOf),
     metrics: listen === undefined ? undefined : { listen },

@@ -39,12 +39,15 @@ function checkPhonesUnique(people: readonly PersonConfig[], ctx: CheckContext): 
 export interface PeopleDirectory {
   /** The people named at `at` (one or a list), each once; unknown names are reported. */
   resolve(written: string | string[] | undefined, at: readonly Segment[]): Located<string>[]
+  /** The people named at `at`, in order and as often as named (a rotation's turns); unknown names are reported. */
+  resolveEach(written: string | string[] | undefined, at: readonly Segment[]): Located<string>[]
   /**
    * The address of `person` the channel sends to: a phone for SMS and voice, the chat number (else
    * the phone) for chat, the e-mail address for mail. Undefined when there is none (reported at
-   * `at`), or when the person or channel is broken (reported where it is written).
+   * `at`), or when the person or channel is broken (reported where it is written). `role` says how
+   * the person comes to be reached when it is not by name (`on call in ops/primary`).
    */
-  addressFor(person: string, channel: string, at: readonly Segment[]): string | undefined
+  addressFor(person: string, channel: string, at: readonly Segment[], role?: string): string | undefined
 }
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
@@ -68,32 +71,39 @@ export function createPeopleDirectory(
     return isMapping(person) && Object.hasOwn(person, key)
   }
 
-  function chatAddress(person: PersonConfig, channel: string, at: readonly Segment[]): string | undefined {
+  /** Where a problem is reported and how it names the person. */
+  interface Asked {
+    channel: string
+    at: readonly Segment[]
+    who: string
+  }
+
+  function chatAddress(person: PersonConfig, asked: Asked): string | undefined {
     if (person.chat !== undefined || wrote(person.name, 'chat')) return person.chat
     const { phone } = person
     if (phone === undefined) {
-      if (!wrote(person.name, 'phone')) missing(person.name, 'chat number or phone', 'chat', channel, at)
+      if (!wrote(person.name, 'phone')) missing(person.name, 'chat number or phone', 'chat', asked)
       return undefined
     }
     if (isChatNumber(phone)) return compactChatNumber(phone)
     const shown = ctx.show(['people', person.name, 'phone'], phone)
     ctx.report(
       ConfigErrorCodes.CONFLICT,
-      at,
-      `person ${person.name} has no chat number and their phone ${shown} cannot be one (it needs the country prefix, like "+919800000001"), needed by chat channel ${channel}`,
+      asked.at,
+      `${asked.who} has no chat number and their phone ${shown} cannot be one (it needs the country prefix, like "+919800000001"), needed by chat channel ${asked.channel}`,
     )
     return undefined
   }
 
-  function missing(name: string, what: string, type: ChannelType, channel: string, at: readonly Segment[]): undefined {
-    ctx.report(ConfigErrorCodes.CONFLICT, at, `person ${name} has no ${what}, needed by ${type} channel ${channel}`)
+  function missing(name: string, what: string, type: ChannelType, asked: Asked): undefined {
+    ctx.report(ConfigErrorCodes.CONFLICT, asked.at, `${asked.who} has no ${what}, needed by ${type} channel ${asked.channel}`)
     return undefined
   }
 
-  function plain(person: PersonConfig, key: 'phone' | 'email', type: ChannelType, channel: string, at: readonly Segment[]): string | undefined {
+  function plain(person: PersonConfig, key: 'phone' | 'email', type: ChannelType, asked: Asked): string | undefined {
     const address = person[key]
     if (address !== undefined || wrote(person.name, key)) return address
-    return missing(person.name, key, type, channel, at)
+    return missing(person.name, key, type, asked)
   }
 
   return {
@@ -101,18 +111,22 @@ export function createPeopleDirectory(
       const seen = new Set<string>()
       return resolveLocated(value, at, 'person', declared, ctx).filter(({ value: name }) => !seen.has(name) && seen.add(name))
     },
-    addressFor(name, channel, at) {
+    resolveEach(value, at) {
+      return resolveLocated(value, at, 'person', declared, ctx)
+    },
+    addressFor(name, channel, at, role) {
       const person = byName.get(name)
       const type = channelTypes.get(channel)
       if (person === undefined || type === undefined) return undefined
+      const asked = { channel, at, who: role === undefined ? `person ${name}` : `person ${name} (${role})` }
       switch (type) {
         case 'sms':
         case 'voice':
-          return plain(person, 'phone', type, channel, at)
+          return plain(person, 'phone', type, asked)
         case 'mail':
-          return plain(person, 'email', type, channel, at)
+          return plain(person, 'email', type, asked)
         case 'chat':
-          return chatAddress(person, channel, at)
+          return chatAddress(person, asked)
       }
     },
   }

@@ -1,17 +1,20 @@
 // rules: written -> normalized, plus the checks that need the whole config: names unique, sources,
-// channels and people declared, escalation steps in order, a step's people reachable on its
-// channels. The one rule normalizer: the YAML config's rules and a transport target's `rules`
-// option both come through here.
+// channels, people and schedules declared, escalation steps in order, a step's people (or the
+// people on call in its schedule) reachable on its channels, an absence rule without a threshold.
+// The one rule normalizer: the YAML config's rules and a transport target's `rules` option both
+// come through here.
 import { DEFAULT_MIN_LEVEL, DEFAULT_REPEAT_INTERVAL_MS, levelFromName } from '../../alerts'
 import type { CheckContext } from './check-context'
 import { formatPath } from './config-path'
 import { parseDuration } from './duration'
 import { ConfigErrorCodes, ConfigWarningCodes } from './errors'
 import { toFieldMatches } from './field-match'
+import { normalizeActiveHours } from './normalize-active-hours'
 import type { PeopleDirectory } from './normalize-people'
+import type { ScheduleDirectory } from './normalize-schedules'
 import { resolveNames } from './references'
 import { parseRegex } from './regex-literal'
-import type { EscalationConfig, RuleConfig } from './types'
+import type { EscalationConfig, OncallRef, RuleConfig } from './types'
 import { createNameRegistry } from './unique-names'
 import { listItems } from './written-list'
 import type { DurationInput, EscalationInput, RuleInput } from './written-types'
@@ -27,7 +30,12 @@ export interface RuleScope {
   checkChannels: boolean
   /** The YAML's people (escalation steps name them); a target has none, and its steps no `people` key. */
   people: PeopleDirectory | undefined
+  /** The YAML's schedules (escalation steps' `oncall`); a target has none, and its steps no `oncall` key. */
+  schedules: ScheduleDirectory | undefined
 }
+
+/** The shortest silence an absence rule waits for: less would fire between two lines of a busy log. */
+const MIN_ABSENT_MS = 1000
 
 const ms = (value: DurationInput | undefined): number | undefined => (value === undefined ? undefined : parseDuration(value))
 
@@ -47,6 +55,8 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
     const afterMs = ms(step.after)
     const notify = channelNames(step.notify, [...at, 'notify'], scope, ctx)
     const people = stepPeople(step, at, notify, scope)
+    const oncall = stepOncall(step, at, notify, scope, ctx)
+    const activeHours = normalizeActiveHours(step.active_hours)
     if (afterMs === undefined) continue
     if (afterMs === 0) {
       ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], 'must be later than 0 (the first notice goes to the rule\'s notify)')
@@ -54,9 +64,41 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
       ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], `must be later than ${formatPath(previous.path)}.after (${String(previous.written)})`)
     }
     previous = { afterMs, path: at, written: step.after }
-    steps.push(people === undefined ? { afterMs, notify } : { afterMs, notify, people })
+    // Keys only when written: a step without them reads as it did before they existed.
+    const normalized: EscalationConfig = { afterMs, notify }
+    if (people !== undefined) normalized.people = people
+    if (oncall !== undefined) normalized.oncall = oncall
+    if (activeHours !== undefined) normalized.activeHours = activeHours
+    steps.push(normalized)
   }
   return steps
+}
+
+/** A step's schedule: everyone who can be on call through it needs the address of each of the step's channels. */
+function stepOncall(step: EscalationInput, at: readonly Segment[], notify: readonly string[], scope: RuleScope, ctx: CheckContext): OncallRef | undefined {
+  const { schedules } = scope
+  if (step.oncall === undefined || schedules === undefined) return undefined
+  if (step.people !== undefined) {
+    ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'oncall'], 'give people or oncall, not both: either replaces the channels\' recipients', 'key')
+  }
+  const ref = schedules.resolve(step.oncall, [...at, 'oncall'])
+  if (ref !== undefined) for (const channel of notify) schedules.checkReach(ref, channel, [...at, 'oncall'])
+  return ref
+}
+
+/** `absent: { for }`: at least a second, and no threshold (an absence has no lines to count). */
+function absence(rule: RuleInput, path: readonly Segment[], ctx: CheckContext): { forMs: number } | undefined {
+  if (rule.absent === undefined) return undefined
+  const forMs = ms(rule.absent.for)
+  if (rule.threshold !== undefined) {
+    ctx.report(ConfigErrorCodes.CONFLICT, [...path, 'threshold'], 'an absence rule (absent) fires when no line arrives, so it has no lines to count: remove threshold', 'key')
+  }
+  if (forMs === undefined) return undefined
+  if (forMs < MIN_ABSENT_MS) {
+    ctx.report(ConfigErrorCodes.VALUE, [...path, 'absent', 'for'], 'must be at least 1s')
+    return undefined
+  }
+  return { forMs }
 }
 
 /** A step's people, each of whom needs the address every channel of the step sends to. */
@@ -106,6 +148,7 @@ function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[],
     escalate: escalation(rule, path, scope, ctx),
     incident: rule.incident ?? false,
     title: rule.title,
+    absent: absence(rule, path, ctx),
   }
 }
 

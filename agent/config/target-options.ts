@@ -72,15 +72,18 @@ export function readAlertOptions(
     ctx.report(ConfigErrorCodes.VALUE, ['rules'], 'must not be empty (omit rules for the default: error and fatal lines)')
   }
   const checked = (checkShape(alertOptionsShape, present(written, ['rules', 'silences']), ctx) ?? {}) as { rules?: RuleInput[]; silences?: SilenceInput[] }
-  const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false, people: undefined }, ctx)
+  const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false, people: undefined, schedules: undefined }, ctx)
   const silences = normalizeSilences(checked.silences, ctx)
   return outcome(ctx, { rules, silences })
 }
 
 const camelCase = (key: string): string => key.replace(/_([a-z])/g, (_m, letter: string) => letter.toUpperCase())
 
-/** Keys of a YAML channel a target does not take: its common `maxPerHour`, and `people` (a target has none). */
-const NOT_OPTIONS = new Set(['max_per_hour', 'people'])
+/**
+ * Keys of a YAML channel a target does not take: its common `maxPerHour`, and `people`, `oncall`
+ * and `active_hours` (a target has no people or schedules, and sends whenever it is called).
+ */
+const NOT_OPTIONS = new Set(['max_per_hour', 'people', 'oncall', 'active_hours'])
 
 /**
  * The YAML channel of a type, keyed by option names. Without `people`, the recipients a YAML

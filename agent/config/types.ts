@@ -3,10 +3,16 @@
 // Rules, silences and what the engine needs of a channel are alerts/' types (the lowest module
 // that owns them); a channel here adds its recipients and senders. The transport targets' options
 // normalize to these same types.
-import type { ChannelDefinition, EscalationConfig, FieldMatch, KindTemplates, RedactPath, RuleConfig, SilenceConfig } from '../../alerts'
+import type {
+  ActiveHours, ChannelDefinition, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, RedactPath, Rotation,
+  RuleConfig, ScheduleConfig, SilenceConfig,
+} from '../../alerts'
 import type { Secret } from './secret'
 
-export type { EscalationConfig, FieldMatch, KindTemplates, RuleConfig, SilenceConfig }
+export type {
+  ActiveHours, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, Rotation, RuleConfig, ScheduleConfig,
+  SilenceConfig,
+}
 
 export interface ListenAddress {
   host: string
@@ -56,6 +62,10 @@ interface ChannelCommon {
   maxPerHour: number | undefined
   /** Names of the people it reaches; their addresses are already among the recipients. [] when none. */
   people: string[]
+  /** Whose turn it is, resolved when a notice is sent (its recipients are then []); undefined: its own recipients. */
+  oncall: OncallRef | undefined
+  /** When it is active; undefined: always. */
+  activeHours: ActiveHours[] | undefined
 }
 
 /** Someone channels and escalation steps name; at least one address is set. */
@@ -102,9 +112,13 @@ export interface AgentConfig {
   sources: SourceConfig[]
   /** [] when there is no `people` section. */
   people: PersonConfig[]
+  /** [] when there is no `schedules` section. */
+  schedules: ScheduleConfig[]
   channels: ChannelConfig[]
   rules: RuleConfig[]
   silences: SilenceConfig[]
+  /** [] when there is no `inhibit` section. */
+  inhibit: InhibitRule[]
   /** Paths of log fields censored before a line is stored or rendered, as segments (`*`: every key). */
   redact: RedactPath[]
   metrics: { listen: ListenAddress } | undefined

@@ -1,10 +1,11 @@
 // Checks on single string values, shared by the shape (so by the YAML config and the transport
 // targets' options). Each returns what is wrong, or undefined. Addresses use the messaging API's
 // own grammars, the ones its client checks before it sends.
-import { compileTemplate, levelFromName, LEVELS } from '../../alerts'
+import { compileTemplate, isTimeZone, levelFromName, LEVELS } from '../../alerts'
 import { isChatNumber, isEmailAddress, isPhoneNumber } from '../messaging/validate'
 import { parseRedactPath } from '../../logx/redaction'
 import type { ConfigSource } from './check-context'
+import { suggestion } from './did-you-mean'
 import { parseRegex, isRegexLiteral } from './regex-literal'
 
 export function checkUrl(value: string): string | undefined {
@@ -103,6 +104,12 @@ export function checkName(value: string): string | undefined {
   return NAME.test(value) ? undefined : 'expected a name of letters, digits, ".", "_" and "-"'
 }
 
+/** `oncall: ops` or `oncall: ops/secondary`: a schedule's name, and a layer's. */
+export function checkOncallRef(value: string): string | undefined {
+  const parts = value.split('/')
+  return parts.length <= 2 && parts.every((part) => NAME.test(part)) ? undefined : 'expected a schedule name, or schedule/layer like "ops/secondary"'
+}
+
 export function checkDate(value: string): string | undefined {
   return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))
     ? undefined
@@ -136,4 +143,29 @@ export function isLoopbackHost(host: string): boolean {
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h)
   if (v4 !== null) return v4.slice(1).every((part) => Number(part) <= 255) && v4[1] === '127'
   return h === '::1' || /^(?:0{1,4}:){7}0{0,3}1$/.test(h)
+}
+
+/**
+ * Current IANA names that this runtime's ICU lists under their former ones (`Asia/Calcutta`), so
+ * they are offered as suggestions too; each is still checked against Intl before it is.
+ */
+const RENAMED_ZONES = [
+  'Asia/Kolkata', 'Asia/Kathmandu', 'Asia/Ho_Chi_Minh', 'Asia/Yangon', 'Europe/Kyiv', 'America/Nuuk', 'Atlantic/Faroe',
+  'Pacific/Chuuk', 'Pacific/Pohnpei', 'Pacific/Kanton', 'Africa/Asmara', 'America/Argentina/Buenos_Aires',
+  'America/Indiana/Indianapolis', 'America/Kentucky/Louisville', 'America/Atikokan',
+]
+
+let knownZones: string[] | undefined
+
+function zoneNames(): string[] {
+  knownZones ??= [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone'), ...RENAMED_ZONES.filter(isTimeZone)])]
+  return knownZones
+}
+
+/**
+ * An IANA time zone name (`Asia/Kolkata`, `Europe/Berlin`, `UTC`; former names like `Asia/Calcutta`
+ * too): exactly the zones the alerts' wall-clock arithmetic (Intl) can run on.
+ */
+export function checkTimeZone(value: string): string | undefined {
+  return isTimeZone(value) ? undefined : `unknown time zone ${JSON.stringify(value)}${suggestion(value, zoneNames())}`
 }

@@ -30,10 +30,54 @@ export interface SourceInput {
   sync_reads?: boolean
 }
 
+/** One range of active hours; `days` are `mon`..`sun` or `monday`..`sunday`, times `HH:MM`. */
+export interface ActiveHoursInput {
+  time_zone?: string
+  days?: string | string[]
+  from?: string
+  to?: string
+}
+
 interface ChannelCommonInput {
   max_per_hour?: number
-  /** Names from `people`; without them the recipients (`numbers`, `to`, `receivers`) are required. */
+  /** Names from `people`; without them (or `oncall`) the recipients (`numbers`, `to`, `receivers`) are required. */
   people?: string | string[]
+  /** `schedule` or `schedule/layer`. */
+  oncall?: string
+  active_hours?: ActiveHoursInput | ActiveHoursInput[]
+}
+
+export interface LayerInput {
+  name: string
+  users: string | string[]
+  /** `daily`, `weekly` or `every <duration>`. */
+  rotation: string
+  /** `HH:MM`. */
+  handoff?: string
+  handoff_day?: string
+  /** `YYYY-MM-DD`. */
+  start: string
+  time_zone?: string
+}
+
+export interface OverrideInput {
+  user: string
+  /** `YYYY-MM-DDTHH:MM`, local in the schedule's zone unless it ends in `Z` or an offset. */
+  from: string
+  to: string
+  layer?: string
+}
+
+export interface ScheduleInput {
+  time_zone?: string
+  layers: LayerInput[]
+  overrides?: OverrideInput[]
+}
+
+export interface InhibitInput {
+  source: Record<string, MatchValueInput>
+  target: Record<string, MatchValueInput>
+  equal?: string | string[]
 }
 
 export interface PersonInput {
@@ -64,6 +108,8 @@ export interface EscalationInput {
   after: DurationInput
   notify: string | string[]
   people?: string | string[]
+  oncall?: string
+  active_hours?: ActiveHoursInput | ActiveHoursInput[]
 }
 
 export interface RuleInput {
@@ -83,6 +129,7 @@ export interface RuleInput {
   escalate?: EscalationInput[]
   incident?: boolean
   title?: string
+  absent?: { for: DurationInput }
 }
 
 export interface SilenceInput {
@@ -113,9 +160,11 @@ export interface AgentConfigInput {
   state_dir?: string
   sources: SourceInput[]
   people?: Record<string, PersonInput>
+  schedules?: Record<string, ScheduleInput>
   channels: Record<string, ChannelInput>
   rules?: RuleInput[]
   silences?: SilenceInput[]
+  inhibit?: InhibitInput[]
   redact?: string[]
   metrics?: { listen: string }
   acknowledge?: AcknowledgeInput

@@ -67,9 +67,18 @@ function envNumber(name: string): number | undefined {
   return Number.isFinite(value) && value >= 1 ? value : undefined
 }
 
+/**
+ * The agent's clock: the system's, moved by `LOGX_AGENT_CLOCK_SKEW_MS` (tests only, environment not
+ * config: a schedule's handoff or a night can then be minutes away instead of hours).
+ */
+function clockOf(skew: string | undefined): () => number {
+  const ms = Number(skew)
+  return skew === undefined || !Number.isFinite(ms) || ms === 0 ? Date.now : () => Date.now() + ms
+}
+
 export async function startAgent(initial: AgentConfig, options: AgentOptions): Promise<Agent> {
   const { log } = options
-  const now = options.now ?? Date.now
+  const now = options.now ?? clockOf(process.env.LOGX_AGENT_CLOCK_SKEW_MS)
   const cleanup: (() => Promise<void> | void)[] = []
   const undo = async (): Promise<void> => {
     for (const fn of cleanup.reverse()) await Promise.resolve(fn()).catch(() => {})
@@ -264,6 +273,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           await step('closing the outbox', () => dispatcher.close())
           await step('closing the metrics server', () => metrics?.close())
           metrics = undefined
+          await step('removing the console address', () => removeConsoleFiles(config.stateDir))
           await step('closing the messaging endpoint', () => endpoint.close())
           lock.release()
           return result

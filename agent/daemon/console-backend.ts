@@ -1,11 +1,13 @@
 // The console's and the command line's view of the running agent: its open incidents (from the
 // engine), their history (the timeline), the silences of the config and those made at run time, and
-// the changes people make, all through the alert path's incident actions.
+// the changes people make, all through the alert path's incident actions; and who is on call, from
+// the config's schedules.
 import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
 import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../delivery/alert-path'
 import type { RuntimeSilence } from '../delivery/runtime-silences'
 import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
+import { scheduleViews } from './schedule-views'
 
 /** An incident's short id: the start of its hash (a key is `<rule>:<hash>`), enough to tell it apart. */
 export function shortIdOf(key: string): string {
@@ -59,7 +61,9 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
     incidents({ state, limit }) {
       // The engine lists the most recently seen first and makes snapshots of only what is asked for.
       if (state === 'resolved') return { items: [], total: 0 }
-      return { items: pipeline.incidentViews(limit, state).map(viewSummary), total: pipeline.countIncidents(state) }
+      // Summaries are made as the answer is written, a slice at a time: garbage that dies young.
+      const views = pipeline.incidentViews(limit, state)
+      return { items: (function* () { for (const view of views) yield viewSummary(view) })(), total: pipeline.countIncidents(state) }
     },
     incident(id) {
       const found = actions.find(id)
@@ -90,5 +94,7 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
       return removed === undefined ? { ok: false, status: 404, error: `no silence ${id}` } : { ok: true, silence: { ...runtimeSummary(removed), endsAt: now() } }
     },
     people: () => config().people.map((p) => p.name),
+    // From the config of the moment: a reload that changes a rotation shows at the next poll.
+    schedules: (at) => scheduleViews(config().schedules, at),
   }
 }

@@ -22,6 +22,11 @@ export interface PipelineStats {
   evictedIncidents: number
   /** Lines the engine threw on (a bug): skipped and logged, so one line cannot stop a source. */
   failedLines: number
+  /** Pages muted by an inhibit rule, across reloads. */
+  inhibited: number
+  /** Group keys absence rules watch, and the absence incidents open. */
+  absenceKeys: number
+  absenceIncidents: number
 }
 
 export interface AlertPipeline {
@@ -73,6 +78,26 @@ function pendingLines(state: IncidentState): AlertLine[] {
   })
 }
 
+/**
+ * What the state keeps of the keys absence rules watch: written when the set of keys changed, and
+ * at least once a minute (their last-seen times then; they only matter after a reload, not a restart).
+ */
+function createAbsenceRecord(state: IncidentState): { record(engine: AlertEngine, now: number, force?: boolean): void } {
+  let keys = -1
+  let at = 0
+  return {
+    record(engine, now, force = false) {
+      const { absenceKeys, absenceEvicted } = engine.stats()
+      const count = absenceKeys + absenceEvicted
+      if (!force && count === keys && now - at < 60_000) return
+      if (absenceKeys === 0 && keys <= 0 && !force) return
+      keys = count
+      at = now
+      state.setAbsence(engine.absenceState())
+    },
+  }
+}
+
 /** Incidents dropped to stay within the bounds, across the engines reloads replaced; said once per tick. */
 function createEvictionLog(log: DeliveryLog): {
   replaced(engine: AlertEngine): void
@@ -106,7 +131,9 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   let matches = 0
   let suppressedRepages = 0
   let failedLines = 0
+  let inhibitedBefore = 0
   const evictions = createEvictionLog(log)
+  const absence = createAbsenceRecord(state)
 
   function build(setup: AlertSetup, now: number, built?: AlertEngine): void {
     const next = built ?? createAlertEngine(engineOptionsOfSetup(setup, now))
@@ -114,7 +141,13 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     // The incidents go on in the new engine as they were: the previous engine's when there is one
     // (a reload), else what the state kept of them (a restart).
     next.restore(engine !== undefined ? engine.incidents() : state.stored().map(restoredSnapshot), now)
-    if (engine !== undefined) evictions.replaced(engine)
+    // The keys absence rules watch: after a reload with their clocks, after a restart from now (the
+    // time the agent was down is not silence of theirs: what they wrote meanwhile is still to be read).
+    next.restoreAbsence(engine !== undefined ? engine.absenceState() : state.absence(), engine !== undefined ? 0 : now)
+    if (engine !== undefined) {
+      evictions.replaced(engine)
+      inhibitedBefore += engine.stats().inhibited
+    }
     engine = next
     rulesByName = new Map(setup.rules.map((r) => [r.name, r]))
     incidentRules = incidentRulesOf(setup)
@@ -169,6 +202,8 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       // holds no secret and no redacted value.
       let selected: SelectedLine | undefined
       try {
+        // Absence rules see every line they select first (a key that came back resolves its incident).
+        handle(e.observeAbsence(line, now), now)
         selected = e.select(line)
       } catch (err) {
         failed(line, undefined, undefined, err)
@@ -198,11 +233,13 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       // An incident that paged before a restart and went quiet resolves here, not in the engine.
       for (const key of state.expire(now, (name) => retentionOf(rulesByName.get(name)))) dispatcher.closeLead(key)
       state.refresh(stored)
+      absence.record(engine, now)
       state.save()
     },
     flush(now) {
       handle(current().flush(now), now)
       state.refresh(stored)
+      absence.record(current(), now, true)
       state.save()
     },
     replace(setup, now) {
@@ -220,7 +257,17 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     incident: (key) => current().incident(key),
     stats() {
       const s = current().stats()
-      return { matches, suppressedRepages, openIncidents: s.openIncidents, firingIncidents: s.firingIncidents, evictedIncidents: evictions.total(current(), state), failedLines }
+      return {
+        matches,
+        suppressedRepages,
+        openIncidents: s.openIncidents,
+        firingIncidents: s.firingIncidents,
+        evictedIncidents: evictions.total(current(), state),
+        failedLines,
+        inhibited: inhibitedBefore + s.inhibited,
+        absenceKeys: s.absenceKeys,
+        absenceIncidents: s.absenceIncidents,
+      }
     },
   }
 }

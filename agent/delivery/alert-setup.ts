@@ -31,6 +31,8 @@ export function setupOfConfig(config: AgentConfig, endpointSecrets: readonly str
     secrets: [...config.secrets.map((s) => s.reveal()), ...endpointSecrets],
     incidentNotes: config.rules.some((r) => r.incident) ? { maxPerHour: undefined } : undefined,
     people: config.people,
+    schedules: config.schedules,
+    inhibit: config.inhibit,
     // A missed call acknowledges only from a person's phone: without one, pages would promise what cannot work.
     acknowledge: config.people.some((p) => p.phone !== undefined) ? { hint: config.acknowledge.hint, voiceAudio: config.acknowledge.voiceAudio } : undefined,
   }

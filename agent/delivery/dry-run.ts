@@ -1,15 +1,19 @@
 // `test-rule`'s engine: the same pre-filter, rules, channels and request builders as the running
 // agent, fed with batches of lines from files instead of the tailer, on a clock taken from the
 // lines' own `time` field (so group_wait, repeat and resolve act as they would have), with nothing
-// sent: every delivery is written down as the exact request each channel would get.
+// sent: every delivery is written down as the exact request each channel would get, and whom it
+// would reach (people by name, after on-call resolution at the notice's time; other recipients by
+// their address).
 import { censorLine, createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../alerts'
-import type { AgentConfig, LineFormat } from '../config/types'
+import type { AgentConfig, LineFormat, PersonConfig } from '../config/types'
 import type { LineBatch } from '../tail'
 import { toAlertLine } from './alert-line'
 import { engineOptionsOfSetup, incidentRulesOf, setupOfConfig } from './alert-setup'
 import { createCandidateFilter } from './candidate-filter'
 import { buildChannelRequests } from './channels'
+import { addressed } from './channels/recipients'
 import { incidentActivities } from './incident-activities'
+import { createPhoneBook } from './phone-book'
 import { lineIndexOf } from './stream-lines'
 
 export interface DryRunMatch {
@@ -39,6 +43,16 @@ export interface DryRunMessage {
   type: string
   /** What the messaging API (or, for `incident`, the CRM webhooks) would receive. */
   requests: unknown[]
+  /** Whom it reaches: a person's name, else the number or address as written; [] for the CRM record. */
+  reaches: string[]
+  /** Who a schedule resolved to, when a channel or step addresses `oncall:`. */
+  oncall?: OncallPick[]
+}
+
+export interface OncallPick {
+  schedule: string
+  layer: string
+  user: string
 }
 
 export interface DryRunReport {
@@ -70,6 +84,27 @@ function lineTime(record: Record<string, unknown>): number | undefined {
   return undefined
 }
 
+type Addressed = ReturnType<typeof addressed>
+
+/** The names and addresses an addressed channel sends to, a person's address given as the person's name. */
+function recipientsOf({ channel, delivery }: Addressed, people: readonly PersonConfig[], phoneBook: ReturnType<typeof createPhoneBook>): string[] {
+  const byPhone = (number: string): string => phoneBook.personOf(number) ?? number
+  let named: string[]
+  switch (channel.type) {
+    case 'sms':
+    case 'chat':
+      named = channel.numbers.map(byPhone)
+      break
+    case 'mail':
+      named = channel.to.map((to) => people.find((p) => p.email?.toLowerCase() === to.toLowerCase())?.name ?? to)
+      break
+    case 'voice':
+      named = delivery.message.type === 'voice' ? delivery.message.receivers.map((r) => phoneBook.personOf(r.number) ?? r.label) : []
+      break
+  }
+  return [...new Set(named)]
+}
+
 /** The config is valid already; an unknown `ruleName` is the caller's to reject. */
 export function createDryRun(config: AgentConfig, ruleName: string | undefined, start: number): DryRun {
   const rules = ruleName === undefined ? config.rules : config.rules.filter((r) => r.name === ruleName)
@@ -81,6 +116,8 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
   const secrets = options.secrets ?? []
   const filter = createCandidateFilter(lowestLevel(engine.rules))
   const channels = new Map(config.channels.map((c) => [c.name, c]))
+  const directory = new Map(config.people.map((p) => [p.name, p]))
+  const phoneBook = createPhoneBook(config.people)
   const incidentRules = incidentRulesOf(setup)
   const incidents = new Map<string, DryRunIncident>()
   const report: DryRunReport = { lines: 0, matched: 0, parseErrors: 0, matches: [], incidents: [], messages: [] }
@@ -93,24 +130,32 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
     for (const delivery of deliveries) {
       const { notice } = delivery
       let requests: unknown[]
+      let reaches: string[] = []
       if (delivery.channelType === 'incident') {
         if (!incidentRules.has(notice.incident.rule)) continue
         requests = incidentActivities(delivery).map((activity) => ({ lead: notice.incident.title, activity }))
       } else {
         const channel = channels.get(notice.channel)
         if (channel === undefined) continue
-        requests = buildChannelRequests(channel, delivery).map((out) => out.request)
+        // As the dispatcher sends it: the step's people, or the person on call the engine resolved
+        // at the notice's time, instead of the channel's own recipients.
+        const target = addressed(channel, delivery, directory)
+        requests = buildChannelRequests(target.channel, target.delivery).map((out) => out.request)
+        reaches = recipientsOf(target, config.people, phoneBook)
       }
       const known = incidents.get(notice.incident.key)
       if (known !== undefined) known.deliveries++
-      report.messages.push({
+      const message: DryRunMessage = {
         at: new Date(notice.at).toISOString(),
         kind: notice.kind,
         incident: notice.incident.key,
         channel: delivery.channelType === 'incident' ? 'incident (CRM lead and activity)' : notice.channel,
         type: delivery.channelType,
         requests,
-      })
+        reaches,
+      }
+      if (notice.oncall !== undefined && notice.oncall.length > 0) message.oncall = notice.oncall.map((o) => ({ ...o }))
+      report.messages.push(message)
     }
   }
 

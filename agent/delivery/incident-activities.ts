@@ -13,6 +13,7 @@ const TITLES: Readonly<Record<Delivery['notice']['kind'], string>> = {
   digest: 'Alerts suppressed by budget',
   acknowledged: 'Acknowledged',
   unacknowledged: 'No longer acknowledged',
+  inhibited: 'Page muted by inhibition',
 }
 
 const VIA: Readonly<Record<string, string>> = {
@@ -37,6 +38,10 @@ export function incidentActivities(delivery: Delivery): IncidentEvent['activity'
     const channels = notice.channels ?? []
     const type = channels.some((c) => c.includes('voice')) ? 'PHONECALL' : 'MESSAGE'
     return [{ type, title: `${TITLES.escalated} to ${channels.join(', ') || 'every channel'} (step ${notice.incident.step})`, notes }]
+  }
+  if (notice.inhibitedBy !== undefined) {
+    const by = notice.inhibitedBy
+    return [{ type: 'NOTE', title: `${TITLES.inhibited}: "${by.title}" (${by.rule}) is firing`, notes }]
   }
   if (notice.actor !== undefined) {
     const who = actorLine(notice.actor, notice.at)

@@ -44,6 +44,12 @@ export function incidentEvent(delivery: Delivery, activity: IncidentEvent['activ
   }
 }
 
+/** Whom a schedule put on call for the message, when one did: the lead says who it was. */
+function onCallNote(notice: Delivery['notice']): string {
+  if (notice.oncall === undefined || notice.oncall.length === 0) return ''
+  return `\non call: ${notice.oncall.map((o) => `${o.user} (schedule ${o.schedule}, ${o.layer})`).join(', ')}`
+}
+
 /** The activity recorded for a message a channel sent (MESSAGE for texts, PHONECALL for voice). */
 export function sentActivity(delivery: Delivery, summary: string): IncidentEvent['activity'] {
   const type: ActivityType = delivery.channelType === 'voice' ? 'PHONECALL' : 'MESSAGE'
@@ -52,6 +58,6 @@ export function sentActivity(delivery: Delivery, summary: string): IncidentEvent
   return {
     type,
     title: `${what} (${notice.kind}) via ${notice.channel}`,
-    notes: `${summary}\ncount: ${notice.incident.count} (${notice.newCount} new)`,
+    notes: `${summary}\ncount: ${notice.incident.count} (${notice.newCount} new)${onCallNote(notice)}`,
   }
 }

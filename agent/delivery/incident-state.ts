@@ -12,7 +12,7 @@
 // nothing outlives the process there, so there is nothing to replay either.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { IncidentSnapshot } from '../../alerts'
+import type { AbsenceEntry, IncidentSnapshot } from '../../alerts'
 import type { LineFormat } from '../config/types'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 
@@ -45,6 +45,8 @@ interface StateFile {
   pending: Record<string, PendingIncident>
   /** Missed-call ids already used, oldest first (absent in earlier files). */
   calls?: string[]
+  /** The group keys absence rules watch (absent in earlier files). */
+  absence?: AbsenceEntry[]
 }
 
 export interface IncidentState {
@@ -65,6 +67,10 @@ export interface IncidentState {
   /** A missed call was used (kept with the next write). */
   useCall(id: string): void
   usedCall(id: string): boolean
+  /** The keys absence rules watch, as last recorded. */
+  absence(): AbsenceEntry[]
+  /** Records them (kept with the next write). */
+  setAbsence(entries: AbsenceEntry[]): void
   /** The incident resolved: the next firing of the key is a new incident. */
   resolved(key: string): void
   pending(): PendingIncident[]
@@ -85,7 +91,13 @@ function load(file: string): StateFile {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile>
     if (parsed.version === 1 && typeof parsed.paged === 'object' && typeof parsed.pending === 'object') {
-      return { version: 1, paged: parsed.paged ?? {}, pending: parsed.pending ?? {}, calls: Array.isArray(parsed.calls) ? parsed.calls : [] }
+      return {
+        version: 1,
+        paged: parsed.paged ?? {},
+        pending: parsed.pending ?? {},
+        calls: Array.isArray(parsed.calls) ? parsed.calls : [],
+        absence: Array.isArray(parsed.absence) ? parsed.absence : [],
+      }
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
@@ -111,6 +123,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
   const paged = new Map(Object.entries(initial.paged))
   const pending = new Map(Object.entries(initial.pending))
   const calls = new Set(initial.calls ?? [])
+  let absence = initial.absence ?? []
   // Paged incidents that saw lines since the last refresh: only those need their stored copy redone.
   const touched = new Set<string>()
   let dirty = false
@@ -121,7 +134,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
       dirty = false
       return
     }
-    const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending), calls: [...calls] }
+    const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending), calls: [...calls], absence }
     const tmp = `${file}.tmp`
     try {
       writeFileSync(tmp, JSON.stringify(body))
@@ -188,6 +201,11 @@ export function createIncidentState(file: string | undefined): IncidentState {
       dirty = true
     },
     usedCall: (id) => calls.has(id),
+    absence: () => absence,
+    setAbsence(entries) {
+      absence = entries
+      dirty = true
+    },
     resolved(key) {
       if (paged.delete(key) || pending.delete(key)) save()
     },

@@ -26,8 +26,8 @@ export interface IncidentTimeline {
   readonly size: number
 }
 
-export const MAX_ENTRIES_PER_INCIDENT = 100
-export const MAX_INCIDENTS = 20_000
+export const MAX_ENTRIES_PER_INCIDENT = 50
+export const MAX_INCIDENTS = 10_000
 
 const TEXT: Readonly<Record<Delivery['notice']['kind'], string>> = {
   firing: 'firing',
@@ -37,6 +37,7 @@ const TEXT: Readonly<Record<Delivery['notice']['kind'], string>> = {
   digest: 'alerts folded into a digest (budget)',
   acknowledged: 'acknowledged',
   unacknowledged: 'no longer acknowledged',
+  inhibited: 'page muted by inhibition',
 }
 
 function noticeText(notice: Delivery['notice'], channels: string[]): string {
@@ -44,6 +45,7 @@ function noticeText(notice: Delivery['notice'], channels: string[]): string {
   const count = notice.kind === 'repeat' ? ` (${notice.newCount} new, ${notice.incident.count} in all)` : ''
   const step = notice.kind === 'escalated' ? ` to step ${notice.incident.step}` : ''
   const to = channels.length === 0 ? '' : `: ${channels.join(', ')}`
+  if (notice.inhibitedBy !== undefined) return `${TEXT.inhibited} while "${notice.inhibitedBy.title}" (${notice.inhibitedBy.rule}) fires`
   return `${TEXT[notice.kind]}${step}${count}${actor}${to}`
 }
 
@@ -120,7 +122,9 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
         let step = steps.get(id)
         if (step === undefined) steps.set(id, (step = { notice, channels: [] }))
         // The recording channel is the trail itself, not a place anyone was told.
-        if (channelType !== 'incident') step.channels.push(notice.channel)
+        if (channelType === 'incident') continue
+        const onCall = notice.oncall?.map((o) => o.user).join(', ')
+        step.channels.push(onCall === undefined ? notice.channel : `${notice.channel} (${onCall} on call)`)
       }
       const lines: Line[] = []
       for (const { notice, channels } of steps.values()) {

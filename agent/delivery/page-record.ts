@@ -65,6 +65,7 @@ function recordOf(notice: Delivery['notice']): PageRecord | undefined {
     case 'resolved':
       return { kind: 'resolved', key }
     case 'digest':
+    case 'inhibited':
       return undefined
   }
 }
@@ -87,7 +88,8 @@ const PENDING_SLACK_MS = 60_000
 export function retentionOf(rule: RuleConfig | undefined): { pagedMs: number; pendingMs: number } {
   if (rule === undefined) return { pagedMs: 0, pendingMs: 0 }
   return {
-    pagedMs: rule.resolveAfterMs ?? Infinity,
+    // An absence incident has no lines: only its key's next line, or a hand, ends it.
+    pagedMs: rule.absent !== undefined ? Infinity : rule.resolveAfterMs ?? Infinity,
     pendingMs: rule.groupWaitMs + (rule.threshold?.withinMs ?? 0) + PENDING_SLACK_MS,
   }
 }

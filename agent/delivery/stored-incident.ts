@@ -7,7 +7,7 @@ import { toAlertLine } from './alert-line'
 import type { StoredIncident } from './incident-state'
 
 /** Longest line text kept per incident; the state file is rewritten whole, so it must stay small. */
-export const MAX_STORED_LINE = 16_384
+export const MAX_STORED_LINE = 4096
 
 function storedLine(line: AlertLine, title: string): StoredIncident['line'] {
   if (line.raw.length <= MAX_STORED_LINE) return { raw: line.raw, format: line.json ? 'json' : 'text', source: line.source }

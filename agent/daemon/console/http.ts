@@ -13,7 +13,7 @@ export type ConsoleReply =
 
 export interface ListBody {
   name: string
-  items: readonly unknown[]
+  items: Iterable<unknown>
   total: number
 }
 
@@ -76,12 +76,22 @@ function writeList(req: IncomingMessage, res: ServerResponse, status: number, li
     return
   }
   res.write(`{${JSON.stringify(list.name)}:[`)
-  for (let at = 0; at < list.items.length; at += LIST_SLICE) {
-    const json = JSON.stringify(list.items.slice(at, at + LIST_SLICE))
+  let first = true
+  const flush = (slice: unknown[]): void => {
+    const json = JSON.stringify(slice)
     // Each item is whole within its slice, so a secret inside one is found here.
     const text = json.includes(secret) ? json.replaceAll(secret, '[redacted]') : json
-    res.write(at === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`)
+    res.write(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`)
+    first = false
   }
+  let slice: unknown[] = []
+  for (const item of list.items) {
+    slice.push(item)
+    if (slice.length < LIST_SLICE) continue
+    flush(slice)
+    slice = []
+  }
+  if (slice.length > 0) flush(slice)
   res.end(`],"total":${list.total}}`)
 }
 

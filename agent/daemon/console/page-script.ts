@@ -3,7 +3,8 @@
 // as text). Listeners are attached here, never inline, so the page's CSP forbids inline handlers.
 // The token: injected by the server (generated per start, loopback), or typed into the token field
 // and kept in sessionStorage; sent as `authorization: Bearer`, never in a URL, never in a cookie.
-// The "by" name is remembered in localStorage.
+// The "by" name is remembered in localStorage. Schedules' times are shown on the schedule's own
+// clock (Intl, its IANA zone), as a rota is written.
 
 export const PAGE_SCRIPT = String.raw`
 (function () {
@@ -27,7 +28,7 @@ export const PAGE_SCRIPT = String.raw`
   var injected = meta('logx-console-token')
   var auth = meta('logx-console-auth')
   var token = injected || (session && session.getItem(TOKEN_KEY)) || ''
-  var view = { incidents: [], total: 0, filter: '', selected: null, detail: null, silences: [], polls: 0 }
+  var view = { incidents: [], total: 0, filter: '', selected: null, detail: null, silences: [], schedules: [], polls: 0 }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag)
@@ -41,6 +42,22 @@ export const PAGE_SCRIPT = String.raw`
     if (typeof ms !== 'number') return ''
     var d = new Date(ms)
     return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds())
+  }
+  var DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+  var zoneFormats = {}
+  // Mon 2026-03-09 09:00 on the clock of timeZone; the browser's own clock if it does not know the zone.
+  function zoned(ms, timeZone) {
+    var format = zoneFormats[timeZone]
+    if (format === undefined) {
+      try {
+        format = new Intl.DateTimeFormat('en-US', { timeZone: timeZone, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      } catch (e) { format = null }
+      zoneFormats[timeZone] = format
+    }
+    if (format === null) return time(ms).slice(0, 16)
+    var p = {}
+    format.formatToParts(new Date(ms)).forEach(function (part) { p[part.type] = part.value })
+    return p.weekday + ' ' + p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute
   }
   function say(text, isError) {
     var m = $('message')
@@ -203,6 +220,43 @@ export const PAGE_SCRIPT = String.raw`
     $('no-silences').hidden = view.silences.length !== 0
   }
 
+  function person(cell, user, override) {
+    cell.appendChild(el('span', user, 'user'))
+    if (override) cell.appendChild(el('span', 'override', 'override'))
+  }
+
+  // One row per layer: who holds it now, until when, and the next handoffs, on the schedule's clock.
+  function renderSchedules() {
+    var body = $('oncall').tBodies[0]
+    body.textContent = ''
+    view.schedules.forEach(function (s) {
+      s.layers.forEach(function (layer, i) {
+        var tr = el('tr')
+        tr.setAttribute('data-schedule', s.name)
+        tr.setAttribute('data-layer', layer.name)
+        var name = tr.appendChild(el('td', null, 'schedule'))
+        if (i === 0) {
+          name.appendChild(el('span', s.name))
+          name.appendChild(el('span', s.timeZone, 'zone'))
+        }
+        tr.appendChild(el('td', layer.name, 'layer'))
+        var now = tr.appendChild(el('td', null, 'now'))
+        if (layer.now) person(now, layer.now.user, layer.now.override)
+        else now.textContent = 'nobody'
+        var until = layer.now ? layer.now.until : (layer.next[0] ? layer.next[0].at : null)
+        tr.appendChild(el('td', until === null ? 'no handoff ahead' : zoned(until, s.timeZone), 'until time'))
+        var list = tr.appendChild(el('td')).appendChild(el('ul', null, 'next'))
+        layer.next.forEach(function (h) {
+          var li = list.appendChild(el('li'))
+          li.appendChild(el('span', zoned(h.at, s.timeZone) + ' ', 'time'))
+          person(li, h.user, h.override)
+        })
+        body.appendChild(tr)
+      })
+    })
+    $('oncall-section').hidden = view.schedules.length === 0
+  }
+
   // Only what the table shows: the state filter and the row limit go to the server.
   function loadIncidents() {
     var filter = $('state-filter').value
@@ -223,6 +277,12 @@ export const PAGE_SCRIPT = String.raw`
       renderSilences()
     })
   }
+  function loadSchedules() {
+    return request('GET', '/api/schedules').then(function (data) {
+      view.schedules = data.schedules
+      renderSchedules()
+    })
+  }
   function loadDetail() {
     var id = view.selected
     if (id === null) { view.detail = null; renderDetail(); return Promise.resolve() }
@@ -238,7 +298,7 @@ export const PAGE_SCRIPT = String.raw`
     })
   }
   function refresh() {
-    return Promise.all([loadIncidents(), loadSilences(), loadDetail()])
+    return Promise.all([loadIncidents(), loadSilences(), loadSchedules(), loadDetail()])
   }
 
   function select(id) {

@@ -23,7 +23,10 @@ const STYLE = `
   .scroll { overflow-x: auto; }
   td.time { white-space: nowrap; }
   section, aside { background: #fff; border-radius: 6px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); min-width: 0; }
-  #silences-section { grid-column: 1 / -1; }
+  #silences-section, #oncall-section { grid-column: 1 / -1; }
+  .zone { color: #667; font-size: 12px; margin-left: 6px; }
+  ul.next { margin: 0; padding: 0; list-style: none; } ul.next li { white-space: nowrap; }
+  .override { font-size: 11px; color: #8a5a00; margin-left: 4px; }
   h2 { font-size: 16px; margin: 4px 0 8px; } h3 { font-size: 14px; margin: 12px 0 6px; }
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid #e4e7ec; vertical-align: top; }
@@ -82,6 +85,13 @@ const BODY = `<header>
     <h3>Timeline</h3>
     <ol id="timeline"></ol>
   </aside>
+  <section id="oncall-section" hidden>
+    <h2>On call</h2>
+    <div class="scroll"><table id="oncall">
+      <thead><tr><th>Schedule</th><th>Layer</th><th>On call</th><th>Until</th><th>Next handoffs</th></tr></thead>
+      <tbody></tbody>
+    </table></div>
+  </section>
   <section id="silences-section">
     <h2>Silences</h2>
     <table id="silences">

@@ -15,6 +15,7 @@ export type Route =
   | { kind: 'silences' }
   | { kind: 'silence'; id: string }
   | { kind: 'people' }
+  | { kind: 'schedules' }
 
 /**
  * GET /api/incidents?state=firing&limit=1000 (both optional, an addition to the contract): the page
@@ -46,7 +47,7 @@ const notFound = (): RouteMatch => ({
   ok: false,
   status: 404,
   code: ConsoleErrorCodes.NOT_FOUND,
-  error: 'no such route (the console is at / and its API at /api/incidents, /api/silences, /api/people)',
+  error: 'no such route (the console is at / and its API at /api/incidents, /api/silences, /api/people, /api/schedules)',
 })
 const badPath = (error: string): RouteMatch => ({ ok: false, status: 400, code: ConsoleErrorCodes.BAD_PATH, error })
 
@@ -104,6 +105,7 @@ export function matchRoute(target: string): RouteMatch {
   const [, collection, id, action, ...rest] = segments
   if (rest.length > 0 || id === '' || action === '') return notFound()
   if (collection === 'people' && id === undefined) return { ok: true, route: { kind: 'people' }, methods: READ }
+  if (collection === 'schedules' && id === undefined) return { ok: true, route: { kind: 'schedules' }, methods: READ }
   if (collection === 'incidents') {
     if (id === undefined) {
       const list = listQuery(target)

@@ -9,6 +9,7 @@
 //   POST   /api/silences               201 { silence } body { matchers, duration | endsAt, comment?, by? }
 //   DELETE /api/silences/:id           { silence }     expired now; a config silence -> 409
 //   GET    /api/people                 { people }
+//   GET    /api/schedules              { schedules }   who is on call now in each layer, the next handoffs
 
 import { checkActionBody, checkSilenceBody } from './bodies'
 import { ConsoleErrorCodes } from './errors'
@@ -63,6 +64,8 @@ export function apiReply(backend: ConsoleBackend, request: ApiRequest): ConsoleR
     }
     case 'people':
       return jsonReply(200, { people: backend.people() })
+    case 'schedules':
+      return jsonReply(200, { schedules: backend.schedules(request.now) })
   }
 }
 

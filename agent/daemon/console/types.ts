@@ -42,11 +42,33 @@ export interface SilenceSummary {
   origin: 'config' | 'runtime'
 }
 
+/** Who holds one layer of a schedule at a moment, and who comes next (issue #15). */
+export interface LayerView {
+  name: string
+  /** The zone its handoffs are kept in (the schedule's unless the layer sets its own). */
+  timeZone: string
+  /** null: nobody (the rotation has not started yet). `until` is null when nothing ever changes. */
+  now: { user: string; until: number | null; override: boolean } | null
+  /** The next changes of who holds it, soonest first (a handoff, an override starting or ending). */
+  next: { at: number; user: string; override: boolean }[]
+}
+
+export interface ScheduleView {
+  name: string
+  /** The schedule's zone: the one its times are shown in. */
+  timeZone: string
+  layers: LayerView[]
+}
+
 export type ActionResult = { ok: true; incident: IncidentDetail } | { ok: false; status: 404 | 409; error: string }
 
 export interface ConsoleBackend {
-  /** Open incidents, the most recently seen first: at most `limit`, in `state` when given; `total` counts all that match. */
-  incidents(query: { state?: IncidentSummary['state'] | undefined; limit?: number | undefined }): { items: IncidentSummary[]; total: number }
+  /**
+   * Open incidents, the most recently seen first: at most `limit`, in `state` when given; `total`
+   * counts all that match. `items` may be made as it is read (the answer is written a slice at a
+   * time, so 10,000 summaries never live at once).
+   */
+  incidents(query: { state?: IncidentSummary['state'] | undefined; limit?: number | undefined }): { items: Iterable<IncidentSummary>; total: number }
   /** by key or unique prefix; 'ambiguous' when the prefix names several */
   incident(id: string): IncidentDetail | undefined | 'ambiguous'
   act(id: string, action: 'ack' | 'unack' | 'resolve', by: string, via: 'console' | 'cli'): ActionResult
@@ -59,4 +81,6 @@ export interface ConsoleBackend {
   }): { ok: true; silence: SilenceSummary } | { ok: false; error: string }
   expireSilence(id: string): { ok: true; silence: SilenceSummary } | { ok: false; status: 404 | 409; error: string }
   people(): string[]
+  /** Every schedule of the config: who is on call at `at` in each layer, and the next handoffs. */
+  schedules(at: number): ScheduleView[]
 }

@@ -55,6 +55,7 @@ function memoryBackend(incidents: IncidentSummary[], silences: SilenceSummary[],
       return { ok: true, silence }
     },
     people: () => ['asha', 'ravi'],
+    schedules: () => [],
   }
 }
 

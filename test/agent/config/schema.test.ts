@@ -86,7 +86,7 @@ describe('config/agent.schema.json', () => {
   })
 
   it('flags what the loader flags for keys and types', () => {
-    const bad = ['unknown-key-top', 'unknown-key-nested', 'channel-type', 'channel-fields', 'types', 'durations', 'people', 'acknowledge']
+    const bad = ['unknown-key-top', 'unknown-key-nested', 'channel-type', 'channel-fields', 'types', 'durations', 'people', 'acknowledge', 'schedules', 'routing']
     for (const name of bad) {
       const doc = parse(readFileSync(join(fixtures, 'bad', `${name}.yaml`), 'utf8')) as unknown
       expect(schemaErrors(shipped, doc), name).not.toEqual([])

@@ -10,7 +10,15 @@ interface Report {
   matched: number
   matches: { line: number; rule: string }[]
   incidents: { rule: string; lines: number; title: string }[]
-  messages: { kind: string; channel: string; type: string; requests: Record<string, unknown>[] }[]
+  messages: {
+    at: string
+    kind: string
+    channel: string
+    type: string
+    requests: Record<string, unknown>[]
+    reaches: string[]
+    oncall?: { schedule: string; layer: string; user: string }[]
+  }[]
 }
 
 describe('logx-agent test-rule', () => {
@@ -109,8 +117,84 @@ rules:
     expect(missing.errors()).toContain('cannot read')
   })
 
+  it('says whom each message reaches: the person on call at its time, a step\'s people, a channel\'s own recipients', async () => {
+    const dir = join(ws.logs, 'oncall')
+    mkdirSync(dir, { recursive: true })
+    const config = join(dir, 'agent.yaml')
+    // Daily at 09:00 in Kolkata from 2026-01-01: ravi has the turn that began 2026-03-03 09:00 (day
+    // 61, odd), asha the one from 2026-03-04 09:00 (03:30Z). The incident opens before that handoff
+    // and escalates after it.
+    writeFileSync(config, `messaging:
+  base_url: http://127.0.0.1:9/
+  api_key: never-used-key
+state_dir: ${join(dir, 'state')}
+sources:
+  - name: app
+    paths: [${dir}/*.log]
+people:
+  asha: { phone: "+919800000001" }
+  ravi: { phone: "+919800000003" }
+schedules:
+  ops:
+    time_zone: Asia/Kolkata
+    layers:
+      - { name: primary, users: [asha, ravi], rotation: daily, handoff: "09:00", start: "2026-01-01" }
+channels:
+  oncall-sms: { type: sms, oncall: ops }
+  team-chat: { type: chat, numbers: ["+919800000002"], people: [asha], template_id: 101 }
+rules:
+  - name: api
+    match: { msg: "/api/" }
+    notify: oncall-sms
+    escalate:
+      - { after: 10m, notify: oncall-sms }
+      - { after: 20m, notify: team-chat, oncall: ops }
+      - { after: 30m, notify: team-chat, people: [ravi] }
+  - name: db
+    notify: team-chat
+`)
+    const file = join(dir, 'app.log')
+    const line = (iso: string, msg: string): string => JSON.stringify({ level: 50, time: Date.parse(iso), msg })
+    writeFileSync(file, [
+      line('2026-03-04T03:25:00Z', 'api down'),
+      line('2026-03-04T03:36:00Z', 'api down'),
+      line('2026-03-04T03:46:00Z', 'api down'),
+      line('2026-03-04T03:56:00Z', 'api down'),
+      line('2026-03-04T03:57:00Z', 'db down'),
+      '',
+    ].join('\n'))
+    const run = spawnAgent(['test-rule', config, file, '--json'])
+    expect(await run.exited).toBe(0)
+    const sent = (JSON.parse(run.output()) as Report).messages.filter((m) => m.type !== 'incident')
+    expect(sent.map((m) => [m.kind, m.channel, m.reaches])).toEqual([
+      ['firing', 'oncall-sms', ['ravi']],
+      ['escalated', 'oncall-sms', ['asha']],
+      ['escalated', 'team-chat', ['asha']],
+      ['escalated', 'team-chat', ['ravi']],
+      ['firing', 'team-chat', ['+919800000002', 'asha']],
+    ])
+    expect(sent.map((m) => m.oncall)).toEqual([
+      [{ schedule: 'ops', layer: 'primary', user: 'ravi' }],
+      [{ schedule: 'ops', layer: 'primary', user: 'asha' }],
+      // A step's oncall reaches the person on call on the step's channels, instead of their recipients.
+      [{ schedule: 'ops', layer: 'primary', user: 'asha' }],
+      undefined,
+      undefined,
+    ])
+    // The request goes to the person reached, by their phone, and to no one else.
+    const numbers = sent.map((m) => JSON.stringify(m.requests).match(/98000000\d\d/g))
+    expect(numbers).toEqual([['9800000003'], ['9800000001'], ['9800000001'], ['9800000003'], ['9800000002', '9800000001']])
+
+    const text = spawnAgent(['test-rule', config, file])
+    expect(await text.exited).toBe(0)
+    expect(text.output()).toContain('firing  oncall-sms (sms)  incident api:')
+    expect(text.output()).toContain('    reaches ravi (on call for ops/primary)\n')
+    expect(text.output()).toContain('    reaches asha (on call for ops/primary)\n')
+    expect(text.output()).toContain('    reaches +919800000002, asha\n')
+  })
+
   it('every command has --help', async () => {
-    for (const command of ['run', 'validate', 'test-rule', 'sandbox']) {
+    for (const command of ['run', 'validate', 'test-rule', 'sandbox', 'oncall']) {
       const help = spawnAgent([command, '--help'])
       expect(await help.exited, command).toBe(0)
       expect(help.output(), command).toContain(`logx-agent ${command}`)

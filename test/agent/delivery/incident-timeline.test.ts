@@ -156,7 +156,7 @@ describe('timeline.jsonl', () => {
 
     const loaded = createIncidentTimeline(file)
     const shownA = loaded.of('errors:a')
-    expect(shownA.map((e) => e.at)).toEqual(Array.from({ length: MAX_ENTRIES_PER_INCIDENT }, (_, i) => 1401 + i))
+    expect(shownA.map((e) => e.at)).toEqual(Array.from({ length: MAX_ENTRIES_PER_INCIDENT }, (_, i) => 1501 - MAX_ENTRIES_PER_INCIDENT + i))
     const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '')
     expect(lines).toHaveLength(MAX_ENTRIES_PER_INCIDENT + 1)
     const again = createIncidentTimeline(file)

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ConsoleErrorCodes } from '../../../../agent/daemon/console'
 import { startMetricsServer } from '../../../../agent/daemon/metrics-server'
+import type { ScheduleView } from '../../../../agent/daemon/console/types'
 import { createFakeBackend, incident } from './fake-backend'
 import { send, startConsole, TOKEN, type ConsoleServer } from './server'
 
@@ -171,6 +172,51 @@ describe('silences', () => {
 describe('people', () => {
   it('lists the names to act as', async () => {
     expect((await get('/api/people')).json).toEqual({ people: ['asha', 'ravi'] })
+  })
+})
+
+describe('schedules', () => {
+  const AT = Date.parse('2026-03-04T06:30:00Z')
+  const ops: ScheduleView = {
+    name: 'ops',
+    timeZone: 'Asia/Kolkata',
+    layers: [
+      {
+        name: 'primary',
+        timeZone: 'Asia/Kolkata',
+        now: { user: 'ravi', until: Date.parse('2026-03-06T12:30:00Z'), override: true },
+        next: [
+          { at: Date.parse('2026-03-06T12:30:00Z'), user: 'meera', override: false },
+          { at: Date.parse('2026-03-09T03:30:00Z'), user: 'asha', override: false },
+        ],
+      },
+      { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
+    ],
+  }
+  let clocked: ConsoleServer
+
+  beforeAll(async () => {
+    const backend = createFakeBackend()
+    backend.putSchedules([ops])
+    clocked = await startConsole({ now: () => AT }, backend)
+  })
+  afterAll(() => clocked.server.close())
+
+  it('lists who is on call in each layer now, and the next handoffs, asking the backend at the console\'s clock', async () => {
+    const res = await send(clocked.port, '/api/schedules')
+    expect(res.status).toBe(200)
+    expect(res.json).toEqual({ schedules: [ops] })
+    expect(clocked.backend.schedulesAskedAt).toEqual([AT])
+  })
+
+  it('is read-only, needs the token like every read, and takes no id', async () => {
+    expect((await send(clocked.port, '/api/schedules', { method: 'POST', body: {} })).status).toBe(405)
+    expect((await send(clocked.port, '/api/schedules', { token: null })).status).toBe(401)
+    expect((await send(clocked.port, '/api/schedules/ops')).status).toBe(404)
+  })
+
+  it('answers an empty list when the config has no schedules', async () => {
+    expect((await get('/api/schedules')).json).toEqual({ schedules: [] })
   })
 })
 

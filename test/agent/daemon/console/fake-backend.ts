@@ -1,14 +1,19 @@
 // An in-memory ConsoleBackend for the console's tests and bench: incidents and silences in maps,
 // every action recorded, the contract's rules (ack only a firing incident, unack only an
-// acknowledged one, prefixes of at least 4 characters, config silences cannot be expired).
+// acknowledged one, prefixes of at least 4 characters, config silences cannot be expired), and
+// schedules as given (the moment each was asked for recorded).
 
-import type { ActionResult, ConsoleBackend, IncidentDetail, SilenceSummary } from '../../../../agent/daemon/console/types'
+import type { ActionResult, ConsoleBackend, IncidentDetail, ScheduleView, SilenceSummary } from '../../../../agent/daemon/console/types'
 
 export interface FakeBackend extends ConsoleBackend {
   readonly actions: { id: string; action: string; by: string; via: string }[]
   readonly added: Parameters<ConsoleBackend['addSilence']>[0][]
   put(incident: IncidentDetail): void
   putSilence(silence: SilenceSummary): void
+  /** What `schedules(at)` answers from now on. */
+  putSchedules(schedules: ScheduleView[]): void
+  /** The `at` of every `schedules(at)` call. */
+  readonly schedulesAskedAt: number[]
   /** Makes every call throw (a backend bug), to see the console answer 500 and live on. */
   breakWith(error: Error | undefined): void
 }
@@ -36,6 +41,8 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
   const silences = new Map<string, SilenceSummary>()
   const actions: FakeBackend['actions'] = []
   const added: FakeBackend['added'] = []
+  const schedulesAskedAt: number[] = []
+  let schedules: ScheduleView[] = []
   let broken: Error | undefined
   let nextSilence = 1
 
@@ -56,6 +63,10 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
     added,
     put: (i) => void incidents.set(i.id, i),
     putSilence: (s) => void silences.set(s.id, s),
+    schedulesAskedAt,
+    putSchedules: (views) => {
+      schedules = views
+    },
     breakWith: (error) => {
       broken = error
     },
@@ -115,5 +126,10 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
       return { ok: true, silence: expired }
     },
     people: () => (check(), ['asha', 'ravi']),
+    schedules(at) {
+      check()
+      schedulesAskedAt.push(at)
+      return schedules
+    },
   }
 }

@@ -1,8 +1,10 @@
 // The console page in a real Chromium (test/helpers/browser.ts), against the fake backend: it lists
 // incidents, acks one (the backend sees who and how), silences a rule and expires the silence,
-// follows changes by polling, shows a hostile title as text, and asks for a configured token.
+// follows changes by polling, shows a hostile title as text, shows who is on call on each
+// schedule's own clock, and asks for a configured token.
 
 import type { Page } from 'playwright-core'
+import type { ScheduleView } from '../../../../agent/daemon/console/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, type LaunchedChromium } from '../../../helpers/browser'
 import { createFakeBackend, incident } from './fake-backend'
@@ -12,6 +14,25 @@ const XSS_TITLE = '<img src=x onerror="window.__xss = 1">query failed'
 const FIRING = 'errors:0a1b2c3d4e5f60'
 const ACKED = 'db:77aa00112233'
 const HOSTILE = 'errors:ffee00998877'
+
+// Times on Kolkata's clock (UTC+05:30, no DST): 12:30Z is 18:00 there.
+const OPS: ScheduleView = {
+  name: 'ops',
+  timeZone: 'Asia/Kolkata',
+  layers: [
+    {
+      name: 'primary',
+      timeZone: 'Asia/Kolkata',
+      now: { user: 'ravi', until: Date.parse('2026-03-06T12:30:00Z'), override: true },
+      next: [
+        { at: Date.parse('2026-03-06T12:30:00Z'), user: 'meera', override: false },
+        { at: Date.parse('2026-03-09T03:30:00Z'), user: 'asha', override: false },
+      ],
+    },
+    // A layer kept in Berlin is still shown on the schedule's clock: 08:00Z is 13:30 in Kolkata.
+    { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
+  ],
+}
 
 let c: ConsoleServer
 let browser: LaunchedChromium | undefined
@@ -26,6 +47,7 @@ beforeAll(async () => {
   backend.put(incident(ACKED, { rule: 'db', title: 'db pool exhausted', lastSeen: 1_700_000_040_000, state: 'acknowledged', ack: { by: 'ravi', via: 'missed_call', at: 1_700_000_040_000 } }))
   backend.put(incident(HOSTILE, { title: XSS_TITLE, lastSeen: 1_700_000_010_000 }))
   backend.putSilence({ id: 'cfg-1', matchers: { rule: 'noisy' }, startsAt: 0, endsAt: Date.now() + 86_400_000, comment: 'from YAML', createdBy: undefined, origin: 'config' })
+  backend.putSchedules([OPS])
   c = await startConsole({ generated: true }, backend)
   browser = await launchChromium()
   page = browser.page
@@ -134,6 +156,28 @@ describe('console page', () => {
     await expect(page.locator('#by-name').inputValue()).resolves.toBe('night shift')
   })
 
+  it('shows who is on call in each layer, until when and the next handoffs, on the schedule\'s clock', async () => {
+    const layer = (name: string) => page.locator(`#oncall tbody tr[data-schedule="ops"][data-layer="${name}"]`)
+    await expect(page.locator('#oncall-section').isVisible()).resolves.toBe(true)
+    await expect(layer('primary').locator('td.schedule').textContent()).resolves.toBe('opsAsia/Kolkata')
+    await expect(layer('primary').locator('td.now .user').textContent()).resolves.toBe('ravi')
+    await expect(layer('primary').locator('td.now .override').count()).resolves.toBe(1)
+    await expect(layer('primary').locator('td.until').textContent()).resolves.toBe('Fri 2026-03-06 18:00')
+    await expect(layer('primary').locator('ul.next li').allTextContents()).resolves.toEqual(['Fri 2026-03-06 18:00 meera', 'Mon 2026-03-09 09:00 asha'])
+    await expect(layer('secondary').locator('td.now').textContent()).resolves.toBe('nobody')
+    await expect(layer('secondary').locator('td.until').textContent()).resolves.toBe('Mon 2026-03-09 13:30')
+    await expect(layer('secondary').locator('ul.next li').allTextContents()).resolves.toEqual(['Mon 2026-03-09 13:30 asha'])
+  })
+
+  it('follows a handoff at its next poll', async () => {
+    const [primary, secondary] = OPS.layers as [ScheduleView['layers'][number], ScheduleView['layers'][number]]
+    const handedOver = { ...primary, now: { user: 'meera', until: Date.parse('2026-03-09T03:30:00Z'), override: false }, next: primary.next.slice(1) }
+    c.backend.putSchedules([{ ...OPS, layers: [handedOver, secondary] }])
+    await page.locator('#oncall tbody tr[data-layer="primary"] td.now .user', { hasText: 'meera' }).waitFor()
+    await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.now .override').count()).resolves.toBe(0)
+    await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.until').textContent()).resolves.toBe('Mon 2026-03-09 09:00')
+  })
+
   it('broke no rule of its Content-Security-Policy', () => {
     expect(cspViolations).toEqual([])
   })
@@ -169,5 +213,7 @@ describe('console page with a configured token', () => {
     await tab.reload()
     await tab.locator(`#incidents tbody tr[data-id="${FIRING}"]`).waitFor()
     await tab.locator('#by-person option[value="ravi"]').waitFor({ state: 'attached' })
+    // No schedules in this config: no empty On call panel.
+    await expect(tab.locator('#oncall-section').isHidden()).resolves.toBe(true)
   })
 })
