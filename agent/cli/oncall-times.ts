@@ -6,16 +6,10 @@
 //                                                      a rota says: "Monday 09:00 in Kolkata")
 //   2026-03-08T03:30Z, 2026-03-08T09:00+05:30          one instant, the same for every schedule
 //   1772940600000                                      epoch milliseconds
-import { localParts, zonedInstant } from '../../alerts'
+import { localParts, zonedInstant, type WallTime as ZonedWallTime } from '../../alerts'
 
-export interface WallTime {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-}
+/** A wall time as `--at` gives it: alerts' wall time, to the second. */
+export type WallTime = ZonedWallTime & { second: number }
 
 export type AtTime = { kind: 'instant'; at: number } | { kind: 'wall'; wall: WallTime }
 

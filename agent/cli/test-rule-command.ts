@@ -79,6 +79,7 @@ function describe(report: DryRunReport, notes: string[]): string {
     out.push(`  ${m.at}  ${m.kind}  ${m.channel} (${m.type})  incident ${m.incident}`)
     const reach = reachLine(m)
     if (reach !== undefined) out.push(`    ${reach}`)
+    if (m.mutedBy !== undefined) out.push(`    muted (inhibit) while "${m.mutedBy.title}" (rule ${m.mutedBy.rule}, incident ${m.mutedBy.key}) fires`)
     for (const request of m.requests) out.push(`    ${JSON.stringify(request)}`)
   }
   out.push('', 'Dry run: nothing was sent.')

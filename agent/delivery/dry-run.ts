@@ -47,6 +47,8 @@ export interface DryRunMessage {
   reaches: string[]
   /** Who a schedule resolved to, when a channel or step addresses `oncall:`. */
   oncall?: OncallPick[]
+  /** An `inhibited` page: the incident whose firing muted it. */
+  mutedBy?: { key: string; rule: string; title: string }
 }
 
 export interface OncallPick {
@@ -132,7 +134,8 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
       let requests: unknown[]
       let reaches: string[] = []
       if (delivery.channelType === 'incident') {
-        if (!incidentRules.has(notice.incident.rule)) continue
+        // A muted page is always shown (inhibition never mutes silently); other notes only for incident rules.
+        if (!incidentRules.has(notice.incident.rule) && notice.kind !== 'inhibited') continue
         requests = incidentActivities(delivery).map((activity) => ({ lead: notice.incident.title, activity }))
       } else {
         const channel = channels.get(notice.channel)
@@ -155,6 +158,7 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
         reaches,
       }
       if (notice.oncall !== undefined && notice.oncall.length > 0) message.oncall = notice.oncall.map((o) => ({ ...o }))
+      if (notice.inhibitedBy !== undefined) message.mutedBy = { ...notice.inhibitedBy }
       report.messages.push(message)
     }
   }

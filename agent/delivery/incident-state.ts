@@ -7,14 +7,16 @@
 //   last line censored), so a new engine (restart, reload) is given its incidents back
 //   (`engine.restore`) instead of meeting them again line by line;
 // - the ids of the missed calls already used to acknowledge, so a call acknowledges once.
-// All is written (temp file + rename) before the tail offsets that depend on it are committed.
+// All is written before the tail offsets that depend on it are committed, as a journal
+// (state-journal.ts): each change one appended line, so a page costs O(1) however many incidents are
+// open; the file is compacted when it holds far more lines than the state.
 // Without a file (an in-app target whose outbox is in memory) the same state lives in memory only:
 // nothing outlives the process there, so there is nothing to replay either.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AbsenceEntry, IncidentSnapshot } from '../../alerts'
 import type { LineFormat } from '../config/types'
-import { DeliveryError, DeliveryErrorCodes } from './errors'
+import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
 
 export interface PagedIncident {
   rule: string
@@ -87,62 +89,109 @@ export const MAX_ENTRIES = 10_000
 /** Missed-call ids remembered: far more than a poll interval can bring. */
 export const MAX_CALLS = 2_000
 
-function load(file: string): StateFile {
+/** The earlier format: the whole state as one JSON object (`{"version":1,...}`), rewritten on every change. */
+function legacyOps(content: string): JournalOp[] | undefined {
+  if (!content.startsWith('{')) return undefined
+  let parsed: Partial<StateFile>
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StateFile>
-    if (parsed.version === 1 && typeof parsed.paged === 'object' && typeof parsed.pending === 'object') {
-      return {
-        version: 1,
-        paged: parsed.paged ?? {},
-        pending: parsed.pending ?? {},
-        calls: Array.isArray(parsed.calls) ? parsed.calls : [],
-        absence: Array.isArray(parsed.absence) ? parsed.absence : [],
-      }
-    }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    // Missing is the first start; a torn file cannot happen (rename), a foreign one costs at most a re-page.
-    if (code !== 'ENOENT' && !(err instanceof SyntaxError)) {
-      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
-    }
+    parsed = JSON.parse(content) as Partial<StateFile>
+  } catch {
+    return undefined
   }
-  return { version: 1, paged: {}, pending: {} }
+  if (parsed.version !== 1 || typeof parsed.paged !== 'object' || typeof parsed.pending !== 'object') return []
+  return [
+    ...Object.entries(parsed.paged ?? {}).map(([key, p]): JournalOp => ['p', key, p]),
+    ...Object.entries(parsed.pending ?? {}).map(([key, p]): JournalOp => ['q', key, p]),
+    ...(Array.isArray(parsed.calls) ? parsed.calls : []).map((id): JournalOp => ['c', id]),
+    ...(Array.isArray(parsed.absence) ? [['a', parsed.absence] as JournalOp] : []),
+  ]
 }
 
-/** Drops the oldest entries past MAX_ENTRIES; returns how many. */
-function bounded<T>(map: Map<string, T>): number {
-  let dropped = 0
-  for (; map.size > MAX_ENTRIES; dropped++) map.delete(map.keys().next().value as string)
-  return dropped
-}
+/** Compacted when the file holds this many more lines than the state has entries. */
+const SLACK_LINES = 1000
+
 
 /** `file`: where the state is kept (`<state_dir>/incidents.json` for the daemon); undefined: memory only. */
 export function createIncidentState(file: string | undefined): IncidentState {
-  if (file !== undefined) mkdirSync(dirname(file), { recursive: true })
-  const initial: StateFile = file === undefined ? { version: 1, paged: {}, pending: {} } : load(file)
-  const paged = new Map(Object.entries(initial.paged))
-  const pending = new Map(Object.entries(initial.pending))
-  const calls = new Set(initial.calls ?? [])
-  let absence = initial.absence ?? []
-  // Paged incidents that saw lines since the last refresh: only those need their stored copy redone.
+  const paged = new Map<string, PagedIncident>()
+  const pending = new Map<string, PendingIncident>()
+  const calls = new Set<string>()
+  let absence: AbsenceEntry[] = []
+  let journal: StateJournal | undefined
+  if (file !== undefined) {
+    mkdirSync(dirname(file), { recursive: true })
+    const opened = openStateJournal(file, legacyOps)
+    journal = opened.journal
+    for (const op of opened.ops) apply(op)
+    if (journal.lines > 2 * (paged.size + pending.size + calls.size) + SLACK_LINES) journal.rewrite(snapshot())
+  }
+  // Paged incidents that saw lines since the last refresh (their stored copy to redo), and those
+  // changed since the last write.
   const touched = new Set<string>()
-  let dirty = false
+  const unwritten = new Set<string>()
+  // Changes kept for the next write (lazily updated fields, expiries, used calls).
+  let queued: JournalOp[] = []
   let dropped = 0
 
-  function save(): void {
-    if (file === undefined) {
-      dirty = false
-      return
+  function apply(op: JournalOp): void {
+    const [kind, key, value] = op
+    if (kind === 'p' && typeof key === 'string' && typeof value === 'object' && value !== null) {
+      pending.delete(key)
+      paged.delete(key)
+      paged.set(key, value as PagedIncident)
+    } else if (kind === 'q' && typeof key === 'string' && typeof value === 'object' && value !== null) {
+      pending.set(key, value as PendingIncident)
+    } else if (kind === 'd' && typeof key === 'string') {
+      paged.delete(key)
+      pending.delete(key)
+    } else if (kind === 'c' && typeof key === 'string') {
+      calls.add(key)
+      forgetOldCalls()
+    } else if (kind === 'a' && Array.isArray(key)) {
+      absence = key as AbsenceEntry[]
     }
-    const body: StateFile = { version: 1, paged: Object.fromEntries(paged), pending: Object.fromEntries(pending), calls: [...calls], absence }
-    const tmp = `${file}.tmp`
-    try {
-      writeFileSync(tmp, JSON.stringify(body))
-      renameSync(tmp, file)
-      dirty = false
-    } catch (err) {
-      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
+  }
+
+  // Forgetting the oldest needs no line of its own: replaying applies the same bound, a compaction drops them.
+  function forgetOldCalls(): void {
+    for (const old of calls) {
+      if (calls.size <= MAX_CALLS) break
+      calls.delete(old)
     }
+  }
+
+  function snapshot(): JournalOp[] {
+    return [
+      ...[...paged].map(([key, p]): JournalOp => ['p', key, p]),
+      ...[...pending].map(([key, p]): JournalOp => ['q', key, p]),
+      ...[...calls].map((id): JournalOp => ['c', id]),
+      ['a', absence],
+    ]
+  }
+
+  /** Drops past the bound, oldest first, as deletions in the journal. */
+  function bound<T>(map: Map<string, T>): void {
+    for (; map.size > MAX_ENTRIES; dropped++) {
+      const oldest = map.keys().next().value as string
+      map.delete(oldest)
+      queued.push(['d', oldest])
+    }
+  }
+
+  /** Writes what is queued and `ops`, in order, with one append; compacts a file grown far past the state. */
+  function write(ops: readonly JournalOp[] = []): void {
+    // Lines of paged incidents since: their last-seen times go too (refresh() still redoes their copies).
+    for (const key of touched) unwritten.add(key)
+    for (const key of unwritten) {
+      const p = paged.get(key)
+      if (p !== undefined) queued.push(['p', key, p])
+    }
+    unwritten.clear()
+    const all = queued.length === 0 ? ops : [...queued, ...ops]
+    queued = []
+    if (journal === undefined || all.length === 0) return
+    if (journal.lines + all.length > 4 * (paged.size + pending.size + calls.size) + SLACK_LINES) journal.rewrite(snapshot())
+    else journal.append(all)
   }
 
   return {
@@ -152,30 +201,35 @@ export function createIncidentState(file: string | undefined): IncidentState {
       if (p !== undefined) {
         p.lastSeen = now
         touched.add(key)
-        dirty = true
         return
       }
       if (firesNow || pending.has(key)) return
       pending.set(key, entry)
-      dropped += bounded(pending)
-      save()
+      bound(pending)
+      write([['q', key, entry]])
     },
     notified(key, rule, now, incident) {
       pending.delete(key)
       paged.delete(key)
-      paged.set(key, incident === undefined ? { rule, notifiedAt: now, lastSeen: now } : { rule, notifiedAt: now, lastSeen: now, incident })
-      dropped += bounded(paged)
-      save()
+      const entry: PagedIncident = incident === undefined ? { rule, notifiedAt: now, lastSeen: now } : { rule, notifiedAt: now, lastSeen: now, incident }
+      paged.set(key, entry)
+      touched.delete(key)
+      unwritten.delete(key)
+      bound(paged)
+      write([['p', key, entry]])
     },
     changed(key, incident) {
-      const p = paged.get(key)
+      let p = paged.get(key)
       if (p === undefined) {
-        paged.set(key, { rule: incident.snapshot.rule, notifiedAt: incident.snapshot.notifiedAt, lastSeen: incident.snapshot.lastSeen, incident })
-        dropped += bounded(paged)
+        p = { rule: incident.snapshot.rule, notifiedAt: incident.snapshot.notifiedAt, lastSeen: incident.snapshot.lastSeen, incident }
+        paged.set(key, p)
+        bound(paged)
       } else {
         p.incident = incident
       }
-      save()
+      touched.delete(key)
+      unwritten.delete(key)
+      write([['p', key, p]])
     },
     stored() {
       const out: StoredIncident[] = []
@@ -186,28 +240,26 @@ export function createIncidentState(file: string | undefined): IncidentState {
       for (const key of touched) {
         const p = paged.get(key)
         const incident = p === undefined ? undefined : current(key)
-        if (p === undefined || incident === undefined) continue
-        p.incident = incident
-        dirty = true
+        if (p !== undefined && incident !== undefined) p.incident = incident
+        unwritten.add(key)
       }
       touched.clear()
     },
     useCall(id) {
       calls.add(id)
-      for (const old of calls) {
-        if (calls.size <= MAX_CALLS) break
-        calls.delete(old)
-      }
-      dirty = true
+      queued.push(['c', id])
+      forgetOldCalls()
     },
     usedCall: (id) => calls.has(id),
     absence: () => absence,
     setAbsence(entries) {
       absence = entries
-      dirty = true
+      queued.push(['a', entries])
     },
     resolved(key) {
-      if (paged.delete(key) || pending.delete(key)) save()
+      touched.delete(key)
+      unwritten.delete(key)
+      if (paged.delete(key) || pending.delete(key)) write([['d', key]])
     },
     pending: () => [...pending.values()],
     expire(now, keep) {
@@ -215,6 +267,9 @@ export function createIncidentState(file: string | undefined): IncidentState {
       for (const [key, p] of paged) {
         if (now - p.lastSeen >= keep(p.rule).pagedMs) {
           paged.delete(key)
+          touched.delete(key)
+          unwritten.delete(key)
+          queued.push(['d', key])
           gone.push(key)
         }
       }
@@ -222,14 +277,13 @@ export function createIncidentState(file: string | undefined): IncidentState {
       for (const [key, p] of pending) {
         if (now - p.since >= keep(p.rule).pendingMs) {
           pending.delete(key)
-          dropped++
+          queued.push(['d', key])
         }
       }
-      if (gone.length > 0 || dropped > 0) dirty = true
       return gone
     },
     save() {
-      if (dirty) save()
+      write()
     },
     get size() {
       return { paged: paged.size, pending: pending.size }

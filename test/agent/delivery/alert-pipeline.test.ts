@@ -14,6 +14,7 @@ import type { Dispatcher } from '../../../agent/delivery/dispatcher'
 import { createIncidentState } from '../../../agent/delivery/incident-state'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { createAgentLogger } from '../../../agent/daemon/logger'
+import { testRuleCommand } from '../../../agent/cli/test-rule-command'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -73,10 +74,10 @@ describe('alert pipeline across engines', () => {
     const { config, stateDir } = setup('  - { name: errors, repeat_interval: 30m }\n')
     start(config, stateDir, 0).pipeline.ingest(line('db down'), 1000)
     // Earlier versions kept only the rule and times of a paged incident, not the incident.
+    // Earlier versions also wrote the whole state as one JSON object: that file is read and carried over.
     const file = join(stateDir, 'incidents.json')
-    const state = JSON.parse(readFileSync(file, 'utf8')) as { paged: Record<string, { incident?: unknown }> }
-    for (const entry of Object.values(state.paged)) delete entry.incident
-    writeFileSync(file, JSON.stringify(state))
+    const key = start(config, stateDir, 1500).pipeline.incidents()[0]?.key as string
+    writeFileSync(file, JSON.stringify({ version: 1, paged: { [key]: { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } }, pending: {} }))
 
     const second = start(config, stateDir, 2000)
     second.pipeline.ingest(line('db down'), 3000)
@@ -174,13 +175,56 @@ describe('the per-line path', () => {
     for (const user of ['ann', 'bob']) {
       pipeline.ingest(toAlertLine(JSON.stringify({ level: 50, msg: 'db 42 down sk-endpoint-secret-1', user }), 'json', 'app').line, 1000)
     }
-    const state = JSON.parse(readFileSync(join(stateDir, 'incidents.json'), 'utf8')) as { pending: Record<string, { raw: string }> }
-    const keys = Object.keys(state.pending)
+    const keys = [...new Set(createIncidentState(join(stateDir, 'incidents.json')).pending().map((p) => p.raw))]
     // Both lines are one incident once censored, and its raw text keeps neither value.
     expect(keys).toHaveLength(1)
-    expect(JSON.stringify(state)).not.toMatch(/ann|bob|sk-endpoint-secret-1/)
+    expect(readFileSync(join(stateDir, 'incidents.json'), 'utf8')).not.toMatch(/ann|bob|sk-endpoint-secret-1/)
+    const state = { pending: pipeline.incidents().map((i) => i.key) }
     pipeline.tick(11_000)
-    expect(sent.map((d) => d.notice.incident.key)).toEqual(keys)
+    expect(sent.map((d) => d.notice.incident.key)).toEqual(state.pending)
     expect(sent[0]?.notice.incident.count).toBe(2)
+  })
+})
+
+describe('absence rules across engines', () => {
+  const beat = (host: string) => toAlertLine(JSON.stringify({ level: 30, host, msg: 'heartbeat' }), 'json', 'app').line
+  const absence = '  - { name: heartbeat, level: info, match: { msg: "/heartbeat/" }, group_by: [host], absent: { for: 1m }, notify: oncall-sms }\n'
+
+  it('the keys it watches outlive a restart, and the time the agent was down is not silence', () => {
+    const { config, stateDir } = setup(absence)
+    const first = start(config, stateDir, 0)
+    first.pipeline.ingest(beat('web1'), 1000)
+    first.pipeline.ingest(beat('web2'), 1000)
+    first.pipeline.flush(2000)
+
+    // Down from 2 s to 10 min: a restarted agent watches both hosts again, from its start.
+    const second = start(config, stateDir, 600_000)
+    expect(second.pipeline.stats().absenceKeys).toBe(2)
+    second.pipeline.tick(600_000 + 30_000)
+    expect(second.sent).toEqual([])
+    second.pipeline.ingest(beat('web1'), 600_000 + 50_000)
+    second.pipeline.tick(600_000 + 61_000)
+    expect(kinds(second.sent).filter((k) => k.startsWith('firing'))).toEqual(['firing no heartbeat lines for 1m (host=web2)'])
+  })
+})
+
+describe('test-rule and inhibition', () => {
+  it('shows a muted page and the incident that muted it, even for rules without incident: true', async () => {
+    const { config, stateDir } = setup(
+      '  - { name: db-down, match: { kind: db }, notify: oncall-sms }\n  - { name: api-errors, match: { kind: api }, notify: oncall-sms }\n',
+      'inhibit:\n  - { source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }\n',
+    )
+    const file = join(stateDir, 'app.log')
+    writeFileSync(file, [{ kind: 'db', host: 'h1', msg: 'db down' }, { kind: 'api', host: 'h1', msg: 'api 500' }].map((f) => `${JSON.stringify({ level: 50, ...f })}\n`).join(''))
+    const yaml = join(stateDir, 'agent.yaml')
+    writeFileSync(yaml, `messaging: { base_url: "http://127.0.0.1:9/", api_key: never-used-key }\nstate_dir: ${stateDir}/state\nsources: [{ name: app, paths: [${stateDir}/*.log] }]\nchannels: { oncall-sms: { type: sms, numbers: [919800000001] } }\nrules:\n  - { name: db-down, match: { kind: db }, notify: oncall-sms }\n  - { name: api-errors, match: { kind: api }, notify: oncall-sms }\ninhibit:\n  - { source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }\n`)
+    expect(config.inhibit).toHaveLength(1)
+    let stdout = ''
+    const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, signal: new AbortController().signal }
+    expect(await testRuleCommand({ config: yaml, files: [file], rule: undefined, json: false }, io)).toBe(0)
+    expect(stdout).toMatch(/inhibited {2}incident \(CRM lead and activity\) \(incident\) {2}incident api-errors:/)
+    expect(stdout).toContain('muted (inhibit) while "db down" (rule db-down')
+    expect(stdout.match(/firing {2}oncall-sms/g)).toHaveLength(1)
+    expect(stdout).not.toContain('api 500 (1x')
   })
 })
