@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createIncidentState } from '../../../agent/delivery/incident-state'
 import {
   createWorkspace, metric, records, smsTexts, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
   type RunningAgent, type SandboxProcess, type Workspace,
@@ -60,9 +61,9 @@ it('does not page again after a crash between the outbox and the incident state'
   agent = undefined
 
   // What the disk holds after a kill just after the outbox append.
-  const incidents = JSON.parse(readFileSync(join(ws.state, 'incidents.json'), 'utf8')) as { paged: Record<string, unknown> }
-  expect(Object.keys(incidents.paged)).toHaveLength(1)
-  writeFileSync(join(ws.state, 'incidents.json'), JSON.stringify({ ...incidents, paged: {} }))
+  const stateFile = join(ws.state, 'incidents.json')
+  expect(createIncidentState(stateFile).size.paged).toBe(1)
+  writeFileSync(stateFile, '')
   rmSync(join(ws.state, 'checkpoints', 'app.json'))
 
   await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, { method: 'DELETE' })

@@ -27,8 +27,8 @@ metrics: { listen: 127.0.0.1:0 }
     expect(healthy.status).toBe(200)
     expect(await healthy.json()).toMatchObject({ ok: true, sources: 1, failed: [] })
 
-    // A directory where the state file's temp file goes: every write of the state fails.
-    mkdirSync(join(ws.state, 'incidents.json.tmp'))
+    // A directory where the state file goes: every write of the state fails.
+    mkdirSync(join(ws.state, 'incidents.json'))
     appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'papa failed' })}\n`)
     const running = agent
     const body = await until('an unhealthy agent', async () => {
