@@ -12,7 +12,9 @@
 //   GET /                     the page
 // There is no peer: p99 is set against the 100 ms budget; the ratio printed (and in the summary
 // line, bench/summary.js) is budget / p99: above 1 the console is within it.
-// Usage: npm run build && node bench/console.js [--incidents 10000] [--timeline 20] [--requests 200] [--dist dist] [--flags agent|none]
+// Usage: npm run build && node bench/console.js [--incidents 10000] [--timeline 20] [--requests 200] [--dist dist] [--flags agent|none] [--churn]
+//   --churn: error lines keep arriving for the open incidents (one every 5 ms), so every request
+//   finds the incidents changed (the backend keeps its summaries only while nothing changes)
 //   --flags none: the server without the agent's node flags (--optimize-for-size costs the full list most)
 
 const { spawn } = require('node:child_process')
@@ -59,6 +61,16 @@ function createBackend(modules) {
     }
   }
   const config = { file: 'bench', silences: [], people: [{ name: 'asha' }, { name: 'ravi' }] }
+  if (args.includes('--churn')) {
+    // Lines keep arriving (one every 5 ms, for incidents already open): nothing the backend made
+    // for one request is current at the next.
+    let i = 0
+    setInterval(() => {
+      const n = (i++ * 7919) % incidentCount
+      const raw = JSON.stringify({ level: 50, time: Date.now(), req: n, msg: `request failed: upstream timed out after ${3000 + (n % 7)}ms`, err: { type: 'TypeError', message: 'connection refused' } })
+      path.pipeline.ingest(toAlertLine(raw, 'json', 'app').line, Date.now())
+    }, 5).unref()
+  }
   return createConsoleBackend(path, () => config, () => start, Date.now)
 }
 
@@ -143,7 +155,7 @@ async function main() {
   ]
   const summaryRows = []
   try {
-    console.log(`console: ${incidentCount.toLocaleString('en-US')} open incidents x ${timelineLength} timeline entries, ${requests} requests per route (after ${WARM_UP} to warm up), one at a time, node ${process.version}`)
+    console.log(`console: ${incidentCount.toLocaleString('en-US')} open incidents x ${timelineLength} timeline entries${args.includes('--churn') ? ', a line every 5 ms' : ''}, ${requests} requests per route (after ${WARM_UP} to warm up), one at a time, node ${process.version}`)
     console.log('| route | answer | p50 ms | p99 ms | max ms | budget / p99 |')
     console.log('|---|---:|---:|---:|---:|---:|')
     for (const route of routes) {

@@ -97,8 +97,8 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
     })
     if (keys.length === 0) {
       calls.nothingOpen++
+      // The call's id went with the write the change above made.
       log.info({ call: call.id, person }, `missed call from ${person}: nothing firing and unacknowledged was paged to them`)
-      state.save()
       return
     }
     calls.acknowledged++

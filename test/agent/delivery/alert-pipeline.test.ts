@@ -10,7 +10,7 @@ import { parseAgentConfig } from '../../../agent/config/load-config'
 import type { AgentConfig } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { createAlertPipeline, type AlertPipeline } from '../../../agent/delivery/alert-pipeline'
-import type { Dispatcher } from '../../../agent/delivery/dispatcher'
+import { createRecordingDispatcher } from './recording-dispatcher'
 import { createIncidentState } from '../../../agent/delivery/incident-state'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { createAgentLogger } from '../../../agent/daemon/logger'
@@ -35,16 +35,7 @@ ${rules}`, 'agent.yaml')
 
 function start(config: AgentConfig, stateDir: string, now: number, secrets: string[] = []): { pipeline: AlertPipeline; sent: Delivery[] } {
   const sent: Delivery[] = []
-  const dispatcher: Dispatcher = {
-    dispatch: (deliveries) => void sent.push(...deliveries),
-    setChannels() {},
-    closeLead() {},
-    stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth: 0 }),
-    queuedPages: () => [],
-    sync: () => {},
-    drain: async () => ({ drained: true, pending: 0 }),
-    close: async () => {},
-  }
+  const dispatcher = createRecordingDispatcher(sent)
   const log = createAgentLogger({ level: 'silent', destination: { write: () => true } })
   return { pipeline: createAlertPipeline({ setup: setupOfConfig(config, secrets), state: createIncidentState(join(stateDir, 'incidents.json')), dispatcher, log, now }), sent }
 }

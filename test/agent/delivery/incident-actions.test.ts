@@ -11,7 +11,7 @@ import type { AgentConfig } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { createAlertPipeline, type AlertPipeline } from '../../../agent/delivery/alert-pipeline'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
-import type { Dispatcher } from '../../../agent/delivery/dispatcher'
+import { createRecordingDispatcher } from './recording-dispatcher'
 import { createIncidentActions, type IncidentActions } from '../../../agent/delivery/incident-actions'
 import { createIncidentState } from '../../../agent/delivery/incident-state'
 import type { MissedCall } from '../../../agent/delivery/missed-calls'
@@ -53,16 +53,7 @@ interface Running {
 function start(dir: string, now: number, ackAll = false): Running {
   const config = configIn(dir)
   const sent: Delivery[] = []
-  const dispatcher: Dispatcher = {
-    dispatch: (deliveries) => void sent.push(...deliveries),
-    setChannels() {},
-    closeLead() {},
-    stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth: 0 }),
-    queuedPages: () => [],
-    sync: () => {},
-    drain: async () => ({ drained: true, pending: 0 }),
-    close: async () => {},
-  }
+  const dispatcher = createRecordingDispatcher(sent)
   const log = { info() {}, warn() {}, error() {} }
   const state = createIncidentState(join(dir, 'incidents.json'))
   const silences = createRuntimeSilences(join(dir, 'silences.json'))
