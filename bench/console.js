@@ -14,7 +14,7 @@
 // line, bench/summary.js) is budget / p99: above 1 the console is within it.
 // Usage: npm run build && node bench/console.js [--incidents 10000] [--timeline 20] [--requests 200] [--dist dist] [--flags agent|none] [--churn]
 //   --churn: error lines keep arriving for the open incidents (one every 5 ms), so every request
-//   finds the incidents changed (the backend keeps its summaries only while nothing changes)
+//   finds some incidents changed (the backend keeps each incident's summary until it changes)
 //   --flags none: the server without the agent's node flags (--optimize-for-size costs the full list most)
 
 const { spawn } = require('node:child_process')

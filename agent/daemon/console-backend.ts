@@ -56,28 +56,26 @@ const runtimeSummary = (s: RuntimeSilence): SilenceSummary => ({ ...s, origin: '
 export function createConsoleBackend(path: AlertPath, config: () => AgentConfig, loadedAt: () => number, now: () => number): ConsoleBackend {
   const { actions, pipeline, timeline } = path
   const detail = (incident: IncidentSnapshot): IncidentDetail => ({ ...summary(incident), timeline: timeline.of(incident.key) })
-  // Summaries of every open incident, kept while nothing changes: the page polls every 3 s, and
-  // 10,000 summaries made per request are garbage a small young generation promotes. While lines
-  // keep coming nothing stays current, so the summaries asked for are made as the answer is written
-  // (a slice at a time); the copy is made at the second request that finds nothing changed.
-  let cache: { key: string; all: IncidentSummary[] } | undefined
-  let lastKey = ''
-  function listed(state: IncidentSummary['state'] | undefined, limit: number | undefined): { items: Iterable<IncidentSummary>; total: number } {
-    const key = `${pipeline.version()}:${pipeline.countIncidents()}`
-    if (cache?.key !== key && lastKey === key) cache = { key, all: pipeline.incidentViews().map(viewSummary) }
-    lastKey = key
-    if (cache?.key === key) {
-      const matching = state === undefined ? cache.all : cache.all.filter((i) => i.state === state)
-      return { items: limit === undefined || limit >= matching.length ? matching : matching.slice(0, limit), total: matching.length }
-    }
-    const views = pipeline.incidentViews(limit, state === 'resolved' ? undefined : state)
-    return { items: (function* () { for (const view of views) yield viewSummary(view) })(), total: pipeline.countIncidents(state === 'resolved' ? undefined : state) }
+  // Each incident's summary is kept until the incident changes: the page polls every 3 s, and
+  // 10,000 summaries made anew per request are garbage that a small young generation promotes
+  // (bench/console.js). An engine's incident is one object for its life, so it keys the copy.
+  const summaries = new WeakMap<IncidentView, { count: number; lastSeen: number; status: string; step: number; ackAt: number | undefined; paged: number; summary: IncidentSummary }>()
+  function summaryOfView(view: IncidentView): IncidentSummary {
+    const kept = summaries.get(view)
+    if (
+      kept !== undefined && kept.count === view.count && kept.lastSeen === view.lastSeen && kept.status === view.status &&
+      kept.step === view.step && kept.ackAt === view.ack?.at && kept.paged === view.pagedTo.size
+    ) return kept.summary
+    const summary = viewSummary(view)
+    summaries.set(view, { count: view.count, lastSeen: view.lastSeen, status: view.status, step: view.step, ackAt: view.ack?.at, paged: view.pagedTo.size, summary })
+    return summary
   }
 
   return {
     incidents({ state, limit }) {
+      if (state === 'resolved') return { items: [], total: 0 }
       // The engine lists the most recently seen first.
-      return state === 'resolved' ? { items: [], total: 0 } : listed(state, limit)
+      return { items: pipeline.incidentViews(limit, state).map(summaryOfView), total: pipeline.countIncidents(state) }
     },
     incident(id) {
       const found = actions.find(id)

@@ -49,11 +49,6 @@ export interface AlertPipeline {
   incidentViews(limit?: number, status?: IncidentStatus): IncidentView[]
   countIncidents(status?: IncidentStatus): number
   incident(key: string): IncidentSnapshot | undefined
-  /**
-   * Goes up whenever an incident may have changed (a selected line, a notice, a change by hand, a
-   * new engine): a reader's copy of the incidents is current while it and the open count stay.
-   */
-  version(): number
   stats(): PipelineStats
 }
 
@@ -137,13 +132,11 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   let suppressedRepages = 0
   let failedLines = 0
   let inhibitedBefore = 0
-  let version = 0
   const evictions = createEvictionLog(log)
   const absence = createAbsenceRecord(state)
 
   function build(setup: AlertSetup, now: number, built?: AlertEngine): void {
     const next = built ?? createAlertEngine(engineOptionsOfSetup(setup, now))
-    version++
     for (const silence of options.runtimeSilences?.(now) ?? []) next.addSilence(silence, now)
     // The incidents go on in the new engine as they were: the previous engine's when there is one
     // (a reload), else what the state kept of them (a restart).
@@ -167,7 +160,6 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   /** Drops notices of incidents a previous engine already paged, journals the rest, then records them. */
   function handle(deliveries: Delivery[], now: number): void {
     if (deliveries.length === 0) return
-    version++
     const { kept, suppressed } = dropRepages(deliveries, (key) => state.paged(key), (name) => rulesByName.get(name), now)
     for (const { key, rule } of suppressed) log.info({ incident: key, rule }, 'incident already paged before this engine started; not paging again')
     suppressedRepages += suppressed.length
@@ -219,7 +211,6 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       }
       if (selected === undefined) return
       matches++
-      version++
       const { rule, key } = selected
       // Without group_wait or threshold the engine decides in this call: nothing waits to be replayed.
       const firesNow = rule.groupWaitMs === 0 && rule.threshold === undefined
@@ -255,7 +246,6 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       build(setup, now)
     },
     change(now, act) {
-      version++
       const { deliveries, result } = act(current())
       handle(deliveries, now)
       state.save()
@@ -264,7 +254,6 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     incidents: (limit, status) => current().incidents(limit, status),
     incidentViews: (limit, status) => current().incidentViews(limit, status),
     countIncidents: (status) => current().countIncidents(status),
-    version: () => version,
     incident: (key) => current().incident(key),
     stats() {
       const s = current().stats()

@@ -45,6 +45,21 @@ describe('the console backend', () => {
     expect(backend.incidents({ state: 'acknowledged' }).total).toBe(0)
   })
 
+  it('lists each incident as it is now: counts, acknowledgements and new pages show at the next request', () => {
+    const now = { t: 10_000 }
+    const { backend, ingest } = backendAt(now)
+    ingest('db down')
+    const first = [...backend.incidents({}).items][0]
+    expect(first).toMatchObject({ count: 1, state: 'firing' })
+    // Unchanged: the same summary is given again.
+    expect([...backend.incidents({}).items][0]).toBe(first)
+    now.t = 11_000
+    ingest('db down')
+    expect([...backend.incidents({}).items][0]).toMatchObject({ count: 2, lastSeen: 11_000 })
+    backend.act(first?.shortId ?? '', 'ack', 'asha', 'console')
+    expect([...backend.incidents({}).items][0]).toMatchObject({ state: 'acknowledged', ack: { by: 'asha', via: 'console' } })
+  })
+
   it('acts by short id and says why it cannot: unknown, ambiguous, already acknowledged', () => {
     const now = { t: 10_000 }
     const { backend, ingest } = backendAt(now)
