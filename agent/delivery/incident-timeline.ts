@@ -2,11 +2,12 @@
 // out (firing, repeats, escalations, re-pages, resolves, acknowledgements) and every missed call used,
 // in order, with who did it. Kept in memory, bounded (the newest entries of the most recently changed
 // incidents), and appended to `<state_dir>/timeline.jsonl` (one write per engine step), so a restart
-// shows the same history. The file is compacted at start when it holds far more than is kept.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+// shows the same history. The file is a journal (state-journal.ts: a row cut by a kill is skipped),
+// compacted at start when it holds far more than is kept.
+import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Delivery } from '../../alerts'
-import { DeliveryError, DeliveryErrorCodes } from './errors'
+import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
 
 export interface TimelineEntry {
   at: number
@@ -49,28 +50,10 @@ function noticeText(notice: Delivery['notice'], channels: string[]): string {
   return `${TEXT[notice.kind]}${step}${count}${actor}${to}`
 }
 
-type Line = [string, TimelineEntry]
+/** A row of the journal: the incident's key, then the entry. */
+type Line = readonly [string, TimelineEntry]
 
-/** The rows of the file, and whether its last one was cut (killed mid-append). */
-function load(file: string): { lines: Line[]; torn: boolean } {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], torn: false }
-    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
-  }
-  const lines: Line[] = []
-  for (const row of text.split('\n')) {
-    if (row === '') continue
-    try {
-      const parsed = JSON.parse(row) as unknown
-      // A torn last row (killed mid-append) is skipped: the entries before it stand.
-      if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'object' && parsed[1] !== null) lines.push(parsed as Line)
-    } catch {}
-  }
-  return { lines, torn: text !== '' && !text.endsWith('\n') }
-}
+const isLine = (op: JournalOp): op is Line => typeof op[1] === 'object' && op[1] !== null
 
 /** `file`: `<state_dir>/timeline.jsonl`; undefined: memory only. */
 export function createIncidentTimeline(file: string | undefined): IncidentTimeline {
@@ -87,29 +70,21 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
     while (entries.size > MAX_INCIDENTS) entries.delete(entries.keys().next().value as string)
   }
 
+  let journal: StateJournal | undefined
   function write(lines: readonly Line[]): void {
-    if (file === undefined || lines.length === 0) return
-    try {
-      appendFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
-    } catch (err) {
-      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
-    }
+    journal?.append(lines)
   }
 
   if (file !== undefined) {
     mkdirSync(dirname(file), { recursive: true })
-    const { lines, torn } = load(file)
-    // The cut row stays a row of its own (skipped), not the start of the next one written.
-    if (torn) appendFileSync(file, '\n')
+    const opened = openStateJournal(file, () => undefined)
+    journal = opened.journal
+    const lines = opened.ops.filter(isLine)
     for (const [key, entry] of lines) remember(key, entry)
     let kept = 0
     for (const list of entries.values()) kept += list.length
     // Rewritten when most of it is no longer kept: the file stays within a few times what is shown.
-    if (lines.length > 2 * kept + 1000) {
-      const tmp = `${file}.tmp`
-      writeFileSync(tmp, [...entries].flatMap(([key, list]) => list.map((e) => `${JSON.stringify([key, e])}\n`)).join(''))
-      renameSync(tmp, file)
-    }
+    if (lines.length > 2 * kept + 1000) journal.rewrite([...entries].flatMap(([key, list]) => list.map((e): Line => [key, e])))
   }
 
   return {

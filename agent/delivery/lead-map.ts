@@ -3,8 +3,9 @@
 // change. A resolved incident keeps its entry, marked, because other targets may still record its
 // resolve; only the next *firing* of that fingerprint opens a new lead. Bounded: past `max`
 // entries the least recently used is forgotten.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { replaceFile } from './replace-file'
 
 export interface LeadEntry {
   leadId: string
@@ -47,9 +48,7 @@ export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadM
   function save(): void {
     if (file === undefined) return
     const body: LeadFile = { version: 2, leads: Object.fromEntries(leads) }
-    const tmp = `${file}.tmp`
-    writeFileSync(tmp, JSON.stringify(body))
-    renameSync(tmp, file)
+    replaceFile(file, JSON.stringify(body))
   }
 
   return {

@@ -10,8 +10,9 @@
 //   when that is longer than the interval. Nothing is thrown out of the timer or out of pollNow.
 // - Polls never overlap (a setTimeout chain, unref'd so it holds no process open); stop() waits
 //   for the poll in flight.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { replaceFile } from './replace-file'
 import type { MessagingClient } from '../messaging'
 import type { DeliveryLog } from './dispatcher'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
@@ -89,10 +90,8 @@ function loadState(file: string, log: DeliveryLog): SeenState | undefined {
 }
 
 function saveState(file: string, state: SeenState): void {
-  const tmp = `${file}.tmp`
   try {
-    writeFileSync(tmp, JSON.stringify(storedOf(state)))
-    renameSync(tmp, file)
+    replaceFile(file, JSON.stringify(storedOf(state)))
   } catch (err) {
     throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
   }

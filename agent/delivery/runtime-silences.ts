@@ -3,8 +3,9 @@
 // and expire by themselves. Matchers are written as in the YAML (dot path -> value, a "/pattern/flags"
 // value is a regular expression) and checked by the config's own checks.
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { replaceFile } from './replace-file'
 import type { SilenceConfig } from '../../alerts'
 import { toFieldMatches } from '../config/field-match'
 import { checkDotPath, checkMatchValue } from '../config/value-checks'
@@ -72,10 +73,8 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
 
   function save(): void {
     if (file === undefined) return
-    const tmp = `${file}.tmp`
     try {
-      writeFileSync(tmp, JSON.stringify({ silences: [...silences.values()] }))
-      renameSync(tmp, file)
+      replaceFile(file, JSON.stringify({ silences: [...silences.values()] }))
     } catch (err) {
       throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
     }

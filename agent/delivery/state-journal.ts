@@ -3,7 +3,8 @@
 // far more lines than the state it describes. A line cut by a kill mid-append is skipped at the
 // next open and finished with a newline, so what follows it is read again. The incident state uses
 // it: rewriting the whole state on every page cost O(open incidents) per page.
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
+import { replaceFile } from './replace-file'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 
 /** One change: its kind first, then what it carries. */
@@ -46,10 +47,8 @@ export function openStateJournal(file: string, legacy: (content: string) => Jour
       lines += ops.length
     },
     rewrite(ops) {
-      const tmp = `${file}.tmp`
       try {
-        writeFileSync(tmp, text(ops))
-        renameSync(tmp, file)
+        replaceFile(file, text(ops))
       } catch (err) {
         throw failure(file, 'write', err)
       }

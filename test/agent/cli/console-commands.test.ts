@@ -8,27 +8,9 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ackCommand } from '../../../agent/cli/ack-command'
 import { incidentsCommand } from '../../../agent/cli/incidents-command'
-import { runCli } from '../../../agent/cli/main'
+import { capture, cli } from './capture'
 import { incident, startFakeConsole, type FakeConsole } from './fake-console'
 
-interface Outcome {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function capture(): { io: Parameters<typeof runCli>[1]; out: () => { stdout: string; stderr: string } } {
-  let stdout = ''
-  let stderr = ''
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, signal: new AbortController().signal }
-  return { io, out: () => ({ stdout, stderr }) }
-}
-
-async function cli(argv: string[]): Promise<Outcome> {
-  const { io, out } = capture()
-  const code = await runCli(argv, io)
-  return { code, ...out() }
-}
 
 let dir: string
 let fake: FakeConsole

@@ -5,27 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../../agent/cli/main'
+import { capture, cli } from './capture'
 import { oncallCommand } from '../../../agent/cli/oncall-command'
 
-interface Outcome {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function capture(): { io: Parameters<typeof runCli>[1]; out: () => { stdout: string; stderr: string } } {
-  let stdout = ''
-  let stderr = ''
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, signal: new AbortController().signal }
-  return { io, out: () => ({ stdout, stderr }) }
-}
-
-async function cli(argv: string[]): Promise<Outcome> {
-  const { io, out } = capture()
-  const code = await runCli(argv, io)
-  return { code, ...out() }
-}
 
 let dir: string
 let config: string

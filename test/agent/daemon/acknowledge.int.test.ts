@@ -105,6 +105,14 @@ describe('acknowledging a page by missed call', () => {
       return open.length === 1 && open[0]?.state === 'acknowledged' ? open : undefined
     })
     expect(acked?.ack).toMatchObject({ by: 'asha', via: 'missed_call' })
+    // Both calls are counted by what they did; the unknown number acknowledged nothing.
+    const running = agent
+    const metrics = await until('both calls counted', async () => {
+      const text = await (await fetch(`${running.metricsUrl}/metrics`)).text()
+      return text.includes('logx_agent_missed_calls_total{outcome="unknown_caller"} 1') ? text : undefined
+    })
+    expect(metrics).toContain('logx_agent_missed_calls_total{outcome="acknowledged"} 1')
+    expect(metrics).toContain('logx_agent_missed_calls_total{outcome="nothing_open"} 0')
 
     // SIGKILL and restart on the same state and sandbox port: the ack is still there.
     await agent.kill('SIGKILL')

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ConsoleErrorCodes } from '../../../../agent/daemon/console'
 import { startMetricsServer } from '../../../../agent/daemon/metrics-server'
 import type { ScheduleView } from '../../../../agent/daemon/console/types'
-import { createFakeBackend, incident } from './fake-backend'
+import { createFakeBackend, incident, OPS_SCHEDULE } from './fake-backend'
 import { send, startConsole, TOKEN, type ConsoleServer } from './server'
 
 let c: ConsoleServer
@@ -177,22 +177,8 @@ describe('people', () => {
 
 describe('schedules', () => {
   const AT = Date.parse('2026-03-04T06:30:00Z')
-  const ops: ScheduleView = {
-    name: 'ops',
-    timeZone: 'Asia/Kolkata',
-    layers: [
-      {
-        name: 'primary',
-        timeZone: 'Asia/Kolkata',
-        now: { user: 'ravi', until: Date.parse('2026-03-06T12:30:00Z'), override: true },
-        next: [
-          { at: Date.parse('2026-03-06T12:30:00Z'), user: 'meera', override: false },
-          { at: Date.parse('2026-03-09T03:30:00Z'), user: 'asha', override: false },
-        ],
-      },
-      { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
-    ],
-  }
+  const ops = OPS_SCHEDULE
+
   let clocked: ConsoleServer
 
   beforeAll(async () => {

@@ -133,3 +133,23 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
     },
   }
 }
+
+// Times on Kolkata's clock (UTC+05:30, no DST): 12:30Z is 18:00 there.
+/** A schedule as the console shows it: an override now, then handoffs; one layer kept in another zone. */
+export const OPS_SCHEDULE: ScheduleView = {
+  name: 'ops',
+  timeZone: 'Asia/Kolkata',
+  layers: [
+    {
+      name: 'primary',
+      timeZone: 'Asia/Kolkata',
+      now: { user: 'ravi', until: Date.parse('2026-03-06T12:30:00Z'), override: true },
+      next: [
+        { at: Date.parse('2026-03-06T12:30:00Z'), user: 'meera', override: false },
+        { at: Date.parse('2026-03-09T03:30:00Z'), user: 'asha', override: false },
+      ],
+    },
+    // A layer kept in Berlin is still shown on the schedule's clock: 08:00Z is 13:30 in Kolkata.
+    { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
+  ],
+}

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import type { ScheduleView } from '../../../../agent/daemon/console/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, type LaunchedChromium } from '../../../helpers/browser'
-import { createFakeBackend, incident } from './fake-backend'
+import { createFakeBackend, incident, OPS_SCHEDULE } from './fake-backend'
 import { startConsole, TOKEN, type ConsoleServer } from './server'
 
 const XSS_TITLE = '<img src=x onerror="window.__xss = 1">query failed'
@@ -15,24 +15,6 @@ const FIRING = 'errors:0a1b2c3d4e5f60'
 const ACKED = 'db:77aa00112233'
 const HOSTILE = 'errors:ffee00998877'
 
-// Times on Kolkata's clock (UTC+05:30, no DST): 12:30Z is 18:00 there.
-const OPS: ScheduleView = {
-  name: 'ops',
-  timeZone: 'Asia/Kolkata',
-  layers: [
-    {
-      name: 'primary',
-      timeZone: 'Asia/Kolkata',
-      now: { user: 'ravi', until: Date.parse('2026-03-06T12:30:00Z'), override: true },
-      next: [
-        { at: Date.parse('2026-03-06T12:30:00Z'), user: 'meera', override: false },
-        { at: Date.parse('2026-03-09T03:30:00Z'), user: 'asha', override: false },
-      ],
-    },
-    // A layer kept in Berlin is still shown on the schedule's clock: 08:00Z is 13:30 in Kolkata.
-    { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
-  ],
-}
 
 let c: ConsoleServer
 let browser: LaunchedChromium | undefined
@@ -47,7 +29,7 @@ beforeAll(async () => {
   backend.put(incident(ACKED, { rule: 'db', title: 'db pool exhausted', lastSeen: 1_700_000_040_000, state: 'acknowledged', ack: { by: 'ravi', via: 'missed_call', at: 1_700_000_040_000 } }))
   backend.put(incident(HOSTILE, { title: XSS_TITLE, lastSeen: 1_700_000_010_000 }))
   backend.putSilence({ id: 'cfg-1', matchers: { rule: 'noisy' }, startsAt: 0, endsAt: Date.now() + 86_400_000, comment: 'from YAML', createdBy: undefined, origin: 'config' })
-  backend.putSchedules([OPS])
+  backend.putSchedules([OPS_SCHEDULE])
   c = await startConsole({ generated: true }, backend)
   browser = await launchChromium()
   page = browser.page
@@ -170,9 +152,9 @@ describe('console page', () => {
   })
 
   it('follows a handoff at its next poll', async () => {
-    const [primary, secondary] = OPS.layers as [ScheduleView['layers'][number], ScheduleView['layers'][number]]
+    const [primary, secondary] = OPS_SCHEDULE.layers as [ScheduleView['layers'][number], ScheduleView['layers'][number]]
     const handedOver = { ...primary, now: { user: 'meera', until: Date.parse('2026-03-09T03:30:00Z'), override: false }, next: primary.next.slice(1) }
-    c.backend.putSchedules([{ ...OPS, layers: [handedOver, secondary] }])
+    c.backend.putSchedules([{ ...OPS_SCHEDULE, layers: [handedOver, secondary] }])
     await page.locator('#oncall tbody tr[data-layer="primary"] td.now .user', { hasText: 'meera' }).waitFor()
     await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.now .override').count()).resolves.toBe(0)
     await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.until').textContent()).resolves.toBe('Mon 2026-03-09 09:00')
