@@ -4,6 +4,7 @@
 import type { PathGetter } from './dot-path'
 import type { AlertLine } from './line'
 import type { Rule } from './rule'
+import { goTopFrame, pythonTopFrame, traceKind } from './trace'
 
 // Applied in order. Each comes with a test that a text must pass for the pattern to match at all
 // (every mask is `<`, letters and `>`, so a test that fails on the message fails after any earlier
@@ -51,9 +52,16 @@ export function maskMessage(message: string): string {
   return out
 }
 
-/** First `at ...` line of a stack, with line/column kept: the same throw site has the same frame. */
+/**
+ * Where it was thrown, with line numbers kept: the same throw site has the same frame. The first
+ * `at ...` line of a JavaScript or Java stack; the innermost `File ...` line of a Python traceback;
+ * the panicking function and its file line of a Go goroutine dump (see trace.ts).
+ */
 export function topFrame(stack: unknown): string {
   if (typeof stack !== 'string') return ''
+  const kind = traceKind(stack)
+  if (kind === 'python') return pythonTopFrame(stack.split('\n'))
+  if (kind === 'go') return goTopFrame(stack.split('\n'))
   for (const raw of stack.split('\n', 20)) {
     const line = raw.trim()
     if (line.startsWith('at ')) return line

@@ -1,8 +1,9 @@
 // One log line as the alerting domain sees it: the parsed record (or a synthetic one for plain
 // text), its level and message. Parsing happens once per candidate line, never for lines the byte
 // pre-filter already dropped.
-import { detectLevel } from './detect-level'
+import { findLevel } from './detect-level'
 import { levelFromName } from './levels'
+import { textMessage } from './text-head'
 
 export interface AlertLine {
   /** The line as received, without its newline. */
@@ -75,6 +76,13 @@ export function parseLine(raw: string, source?: string): AlertLine {
       // Not JSON after all: treated as plain text below.
     }
   }
-  const level = detectLevel(text)
-  return { raw: text, record: { msg: text, level }, level, msg: text, source, json: false }
+  return textLine(text, source)
+}
+
+/** A plain-text line: its level from where the format writes it, its message without the header before it (text-head.ts). */
+export function textLine(text: string, source?: string): AlertLine {
+  const found = findLevel(text)
+  const level = found?.level
+  const msg = textMessage(text, found)
+  return { raw: text, record: { msg, level }, level, msg, source, json: false }
 }

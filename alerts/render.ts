@@ -136,6 +136,17 @@ export function fieldRows(record: Readonly<Record<string, unknown>>): [string, s
   return rows
 }
 
+/**
+ * A plain-text line as written, when its message is only part of it (the timestamp, level and
+ * logger left out: text-head.ts); '' otherwise. Its first line only: a multi-line event's trace
+ * is shown as its stack.
+ */
+function wholeLine(line: Notice['incident']['lastLine']): string {
+  if (line.json || line.raw === line.msg) return ''
+  const end = line.raw.indexOf('\n')
+  return truncate(end === -1 ? line.raw : line.raw.slice(0, end), MAX_TEXT)
+}
+
 function stackOf(record: Readonly<Record<string, unknown>>): string {
   const err = record.err
   if (typeof err === 'object' && err !== null && typeof (err as { stack?: unknown }).stack === 'string') {
@@ -167,6 +178,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
   if (notice.kind === 'digest') summary.push(['suppressed', String(notice.suppressed ?? 0)])
   const fields = fieldRows(record)
   const stack = stackOf(record)
+  const whole = wholeLine(notice.incident.lastLine)
   const hint = String(vars.ack)
   const text = [
     notice.incident.title,
@@ -175,6 +187,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
     ...summary.map(([k, v]) => `${k}: ${v}`),
     '',
     `message: ${message}`,
+    ...(whole !== '' ? [`line: ${whole}`] : []),
     ...(fields.length > 0 ? ['', 'fields:', ...fields.map(([k, v]) => `  ${k}: ${v}`)] : []),
     ...(stack !== '' ? ['', 'stack:', stack] : []),
   ].join('\n')
@@ -184,6 +197,7 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
     hint !== '' ? `<p><strong>${escapeHtml(hint)}</strong></p>` : '',
     `<table>${summary.map(row).join('')}</table>`,
     `<p>${escapeHtml(message)}</p>`,
+    whole !== '' ? `<pre>${escapeHtml(whole)}</pre>` : '',
     fields.length > 0 ? `<h3>Fields</h3><table>${fields.map(row).join('')}</table>` : '',
     stack !== '' ? `<h3>Stack</h3><pre>${escapeHtml(stack)}</pre>` : '',
   ].join('')

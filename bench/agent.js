@@ -13,6 +13,7 @@
 //     as `nobody` when started as root, timed until its output holds every error line.
 //  3. peak RSS (VmHWM) of the agent: on the 200 MB file (above), and with 1 and 500 files watched.
 // Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 5] [--format json|text] [--samples 200] [--poll proc|metrics]
+//   [--multiline java]: the text file with a Java stack trace under each error line, read by a `multiline: java` source
 //   [--messaging remote|embedded]: where the agent's sandbox runs (default: in this process, as a real API would)
 // bench/tail.js measures the tailer library alone against grep and a naive Node reader.
 
@@ -38,6 +39,8 @@ let benchApi
 const pollMode = option('poll', 'proc')
 if (pollMode !== 'proc' && pollMode !== 'metrics') throw new Error(`--poll must be proc or metrics, got ${pollMode}`)
 if (format !== 'json' && format !== 'text') throw new Error(`--format must be json or text, got ${format}`)
+const multiline = option('multiline', undefined)
+if (multiline !== undefined && (multiline !== 'java' || format !== 'text')) throw new Error('--multiline takes java, with --format text')
 const needle = format === 'json' ? '"level":50' : ' ERROR '
 const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : []
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
@@ -45,7 +48,7 @@ const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(val
 const root = join(__dirname, '..')
 const bin = join(root, 'bin', 'logx-agent.js')
 
-const generate = (file, targetBytes) => generateLog(file, targetBytes, format)
+const generate = (file, targetBytes) => generateLog(file, targetBytes, format, { traces: multiline !== undefined })
 // For bench/run.js (bench/summary.js): the figures printed, collected as they are, reported at the end.
 const summaryRows = []
 
@@ -66,7 +69,7 @@ sources:
   - name: app
     paths: [${paths}]
     format: ${format === 'json' ? 'json' : 'text'}
-    start_at: ${startAt}
+${multiline === undefined ? '' : `    multiline: ${multiline}\n`}    start_at: ${startAt}
 channels:
   oncall-sms: { type: sms, numbers: [919800000001] }
 rules:
@@ -237,7 +240,7 @@ async function throughput(megabytes, rounds) {
     const warmGenerated = generate(warmFile, Math.ceil((megabytes * 1024 * 1024) / 10))
     writeFileSync(warmFile, `{"level":30,"msg":"warm-up file"}\n${readFileSync(warmFile, 'utf8')}`)
     const warmUp = { file: warmFile, lines: warmGenerated.lines + 1 }
-    console.log(`${format} file: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} errors; ${rounds} rounds; ${pin.length > 0 ? 'pinned to CPU 0' : 'not pinned'}`)
+    console.log(`${format} file${multiline === undefined ? '' : ` with a stack trace under each error line, read with multiline: ${multiline}`}: ${(size / 1e6).toFixed(1)} MB, ${generated.lines} lines, ${generated.errors} errors; ${rounds} rounds; ${pin.length > 0 ? 'pinned to CPU 0' : 'not pinned'}`)
     spawnSync('grep', ['-F', '-c', needle, file])
     const trueNs = median(Array.from({ length: 9 }, () => spawnNs([...pin, 'true']).ns))
     const grep = []

@@ -4,7 +4,20 @@
 // against the returned counts.
 const { closeSync, openSync, writeSync } = require('node:fs')
 
-function generateLog (file, targetBytes, format) {
+// With `traces` (text only), each error line is followed by a Java stack trace of TRACE_FRAMES lines,
+// as logback writes an exception under its message: the file a `multiline: java` source reads.
+const TRACE = [
+  'java.util.concurrent.TimeoutException: upstream timed out after 3000ms',
+  '\tat com.acme.api.upstream.Upstream.call(Upstream.java:88)',
+  '\tat com.acme.api.orders.OrderService.load(OrderService.java:142)',
+  '\tat com.acme.api.orders.OrderController.get(OrderController.java:58)',
+  '\tat org.springframework.web.servlet.FrameworkServlet.service(FrameworkServlet.java:885)',
+  '\tat org.apache.catalina.core.ApplicationFilterChain.doFilter(ApplicationFilterChain.java:164)',
+  '\tat java.base/java.lang.Thread.run(Thread.java:1583)',
+].join('\n') + '\n'
+const TRACE_FRAMES = 7
+
+function generateLog (file, targetBytes, format, { traces = false } = {}) {
   const fd = openSync(file, 'w')
   const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
   let written = 0
@@ -22,6 +35,10 @@ function generateLog (file, targetBytes, format) {
         if (lines % 100 === 0) {
           errors++
           chunk += `${stamp} ERROR [api-7f9c] req-${lines} upstream timed out after 3000ms (TimeoutError at /srv/api/lib/upstream.js:88:17) while calling ${path}\n`
+          if (traces) {
+            chunk += TRACE
+            lines += TRACE_FRAMES
+          }
         } else {
           chunk += `${stamp} INFO  [api-7f9c] req-${lines} GET ${path} 200 ${lines % 97}ms request completed for user ann from 10.0.3.17\n`
         }
@@ -33,6 +50,12 @@ function generateLog (file, targetBytes, format) {
       }
     }
     written += writeSync(fd, chunk)
+  }
+  // An event ends at the line after it: the file must not end inside one (a quiet file's last
+  // event waits out the source's timeout).
+  if (traces) {
+    lines++
+    writeSync(fd, `${new Date(time + 7).toISOString()} INFO  [api-7f9c] req-${lines} shutting down\n`)
   }
   closeSync(fd)
   return { lines, errors }

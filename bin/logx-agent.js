@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 'use strict'
-require('../dist/agent/cli/main.js').main(process.argv.slice(2))
+require('../dist/agent/cli/code-cache.js').main(process.argv.slice(2))

@@ -4,7 +4,7 @@
 // config at reload is every problem in the log, and the running one stays.
 import { formatProblem } from '../config/errors'
 import { readAgentConfig } from '../config/load-config'
-import type { AgentConfig } from '../config/types'
+import type { AgentConfig, SourceConfig } from '../config/types'
 import { startAgent, type Agent } from '../daemon/agent'
 import { watchConfigFile } from '../daemon/config-watch'
 import { DaemonError } from '../daemon/errors'
@@ -30,10 +30,18 @@ function withListenOverride(config: AgentConfig, args: RunArgs): AgentConfig {
   return { ...config, messaging: { ...config.messaging, listen } }
 }
 
+function sourceLine(source: SourceConfig): string {
+  if (source.journald !== undefined) {
+    const units = source.journald.units
+    return `reading ${source.name}: the journal${units.length > 0 ? ` (${units.join(', ')})` : ''}`
+  }
+  return `tailing ${source.name}: ${source.paths.join(', ')} (${source.format})`
+}
+
 function banner(agent: Agent, file: string): string {
   const { config, endpoint } = agent
   const lines = [`logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), state in ${config.stateDir}`]
-  for (const source of config.sources) lines.push(`  tailing ${source.name}: ${source.paths.join(', ')} (${source.format})`)
+  for (const source of config.sources) lines.push(`  ${sourceLine(source)}`)
   if (endpoint.mode === 'sandbox') {
     lines.push(`  messaging: the embedded sandbox (no real API configured) at ${endpoint.baseUrl}`)
     lines.push(`  inbox URL: ${endpoint.inboxUrl ?? ''}`)

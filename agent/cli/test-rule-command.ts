@@ -5,9 +5,9 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { formatProblem } from '../config/errors'
 import { readAgentConfig } from '../config/load-config'
-import type { AgentConfig, LineFormat } from '../config/types'
-import { createDryRun, MAX_LISTED, type DryRun, type DryRunMessage, type DryRunReport } from '../delivery/dry-run'
-import { createStreamLines } from '../delivery/stream-lines'
+import type { AgentConfig } from '../config/types'
+import { createDryRun, MAX_LISTED, type DryRun, type DryRunMessage, type DryRunReport, type DryRunSource } from '../delivery/dry-run'
+import { createStreamLines, STREAM_MAX_LINE_BYTES } from '../delivery/stream-lines'
 import type { LineBatch } from '../tail'
 import { compileGlob } from '../tail/glob'
 import type { CliIo } from './io'
@@ -20,36 +20,31 @@ export interface TestRuleArgs {
   json: boolean
 }
 
-interface FileSource {
-  name: string | undefined
-  format: LineFormat
-  maxLineBytes: number | undefined
-}
-
-function sourceOf(config: AgentConfig, file: string): FileSource {
+/** The source whose paths take the file: its format, multi-line rule and line cap apply. */
+function sourceOf(config: AgentConfig, file: string): DryRunSource {
   const absolute = resolve(file)
   for (const source of config.sources) {
-    if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) return { name: source.name, format: source.format, maxLineBytes: source.maxLineBytes }
+    if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) {
+      return { name: source.name, format: source.format, multiline: source.multiline, maxLineBytes: source.maxLineBytes }
+    }
   }
-  return { name: undefined, format: 'auto', maxLineBytes: undefined }
+  return { name: undefined, format: 'auto', multiline: undefined, maxLineBytes: STREAM_MAX_LINE_BYTES }
 }
 
-async function feed(dryRun: DryRun, file: string, source: FileSource, io: CliIo): Promise<void> {
+async function feed(dryRun: DryRun, file: string, source: DryRunSource, io: CliIo): Promise<void> {
   const bar = createProgressBar(io.stderr as { write(t: string): unknown }, file, statSync(file).size)
   // The file's lines in batches, as the tailer would hand them to the running agent.
   const lines = createStreamLines(source.maxLineBytes)
-  let lineNo = 1
+  const reading = dryRun.file(file, source)
   let read = 0
-  const onBatch = (batch: LineBatch): void => {
-    dryRun.batch(batch, file, lineNo, source.name, source.format)
-    lineNo += batch.lineCount
-  }
+  const onBatch = (batch: LineBatch): void => reading.batch(batch)
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     read += chunk.length
     lines.push(chunk, onBatch)
     bar.update(read)
   }
   lines.end(onBatch)
+  reading.end()
   bar.done()
 }
 
@@ -68,7 +63,11 @@ function describe(report: DryRunReport, notes: string[]): string {
   const out: string[] = [...notes]
   out.push(`${report.lines} line(s) read, ${report.matched} matched a rule${report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''}`)
   if (report.matches.length > 0) out.push('', 'Matches:')
-  for (const m of report.matches) out.push(`  ${m.file}:${m.line}  rule ${m.rule}  ${m.msg}`)
+  for (const m of report.matches) {
+    out.push(`  ${m.file}:${m.line}  rule ${m.rule}  ${m.msg}`)
+    // A multi-line event: the rest of it, as the mail body would carry it.
+    for (const more of m.more ?? []) out.push(`      | ${more}`)
+  }
   if (report.matched > MAX_LISTED) out.push(`  ... and ${report.matched - MAX_LISTED} more`)
   out.push('', `Incidents (${report.incidents.length}):`)
   for (const i of report.incidents) {
@@ -111,7 +110,7 @@ export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<nu
   for (const file of args.files) {
     const source = sourceOf(config, file)
     if (source.name === undefined) notes.push(`note: ${file} is in no source's paths; read as format auto, and rules limited to a source do not apply`)
-    else notes.push(`${file}: source ${source.name} (${source.format})`)
+    else notes.push(`${file}: source ${source.name} (${source.format}${source.multiline === undefined ? '' : ', multi-line events'})`)
     await feed(dryRun, file, source, io)
   }
   const report = dryRun.finish()

@@ -1,9 +1,12 @@
 // The agent config's structure: every key, its type and its documentation. The checker, the JSON
 // Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
 // transport targets' options are checked against the same rule, silence and channel shapes.
+import { globProblem } from '../tail/glob'
 import { DURATION_PATTERN } from './duration'
 import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from './errors'
+import { JOURNAL_PRIORITIES } from './normalize-journald'
+import { MULTILINE_PRESETS } from './normalize-multiline'
 import type { Field, ObjectShape, Shape, StringShape, TaggedShape } from './shape'
 import { checkClock, checkLocalDate, checkRotation, checkWeekday, checkWrittenInstant, rotationPattern, WEEKDAYS } from './time-values'
 import {
@@ -78,6 +81,7 @@ const recipientsOrPeople = (recipients: string): readonly string[] => [recipient
 
 const channelCommon = {
   max_per_hour: field({ kind: 'integer', min: 1 }, 'budget: most messages per sliding hour; the rest fold into one digest'),
+  concurrency: field({ kind: 'integer', min: 1, max: 64 }, 'requests in flight at once on this channel; one incident\'s messages still go one at a time, in order', { default: 4 }),
   oncall: field(oncallRef, 'schedule (or schedule/layer) whose person on call, when a notice is sent, is this channel\'s recipient, instead of numbers or people'),
   active_hours: activeHours('this channel'),
 }
@@ -213,13 +217,47 @@ export const ruleShape: ObjectShape = { ...ruleFields(true), aliases }
 /** A transport target's rule: the YAML's without `ack_timeout`, `absent` and escalation steps' `people`, `oncall` and `active_hours`. */
 export const targetRuleShape: ObjectShape = { ...ruleFields(false), aliases }
 
+// A multi-line event rule: a preset, or a start or continuation pattern; exactly one of the three
+// (normalize-multiline.ts reports two given together).
+const multilinePreset: Shape = { kind: 'enum', values: MULTILINE_PRESETS }
+const linePattern = string({ check: checkPattern, code: ConfigErrorCodes.REGEX })
+const multiline: Shape = {
+  kind: 'either',
+  options: [
+    multilinePreset,
+    withOneOf(['preset', 'start', 'continue'], object({
+      preset: field(multilinePreset, 'java, python, go or node: which lines continue an event (frames, `Caused by:`, `Traceback`, `goroutine N [running]:` ...)'),
+      start: field(linePattern, 'regular expression ("/pattern/flags" or bare) a line that starts an event matches; every other line continues the one before'),
+      continue: field(linePattern, 'regular expression a line that continues the event before it matches; every other line starts one'),
+      max_lines: field({ kind: 'integer', min: 1 }, 'an event is ended after this many lines (the next line starts a new one)', { default: 500 }),
+      timeout: field(duration, 'a quiet file\'s last event is ended this long after its last line', { default: '1s' }),
+    })),
+  ],
+}
+
 export const sourceShape: ObjectShape = object({
   name: required(name, 'unique source name; rules refer to it'),
-  paths: required({ kind: 'list', items: string(), minItems: 1, single: true }, 'file globs (relative to the working directory); files that appear later are picked up'),
-  format: field({ kind: 'enum', values: ['json', 'text', 'auto'] }, 'line format; auto parses lines that look like JSON and treats the rest as text', { default: 'auto' }),
-  start_at: field({ kind: 'enum', values: ['end', 'beginning'] }, 'where reading starts in a file found at startup without a checkpoint', { default: 'end' }),
+  type: field({ kind: 'enum', values: ['file', 'journald'] }, 'file tails `paths`; journald reads the systemd journal through journalctl (`units`, `priority`, `journal_files`)', { default: 'file' }),
+  paths: field({ kind: 'list', items: string(), minItems: 1, single: true }, 'file globs (relative to the working directory); files that appear later are picked up. Required for a file source; a journald source has none'),
+  exclude: field(
+    { kind: 'list', items: string({ check: globProblem }), single: true },
+    "file globs never tailed (rotated `*.gz`, `*.1`, other apps' files): without '/' matched against the file name, with '/' against the path (relative to the working directory)",
+  ),
+  format: field(
+    { kind: 'enum', values: ['json', 'text', 'auto', 'docker', 'cri'] },
+    "line format; auto parses lines that look like JSON and treats the rest as text; docker (json-file) and cri are container logs, whose lines are unwrapped (split lines joined) and then read as auto",
+    { default: 'auto' },
+  ),
+  multiline: field(multiline, 'lines that continue an event (a stack trace under its log line) join it: one alert line, its level from the first line; a preset name (java, python, go, node) or an object'),
+  start_at: field({ kind: 'enum', values: ['end', 'beginning'] }, 'where reading starts in a file found at startup without a checkpoint (journald: in the journal, without a saved cursor)', { default: 'end' }),
   max_line_bytes: field({ kind: 'integer', min: 1 }, 'longer lines are cut to this (and counted)', { default: 262_144 }),
   sync_reads: field({ kind: 'boolean' }, "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled network filesystem stalls only this source", { default: true }),
+  units: field({ kind: 'list', items: string(), minItems: 1, single: true }, 'journald: the systemd units to read (journalctl --unit), any of them; default: every unit'),
+  priority: field(
+    { kind: 'either', label: 'a syslog priority (0..7 or emerg, alert, crit, err, warning, notice, info, debug)', options: [{ kind: 'integer', min: 0, max: 7 }, { kind: 'enum', values: [...JOURNAL_PRIORITIES] }] },
+    'journald: read entries of this priority and the more severe (journalctl --priority); default: all',
+  ),
+  journal_files: field({ kind: 'list', items: string(), minItems: 1, single: true }, 'journald: journal file globs (relative to the working directory) read instead of the system journal (journalctl --file), e.g. what systemd-journal-remote writes'),
 })
 
 const time: Shape = {

@@ -78,6 +78,7 @@ export function normalizeChannel(name: string, c: ChannelInput, scope?: ChannelS
   const common = {
     name,
     maxPerHour: c.max_per_hour,
+    concurrency: c.concurrency,
     people: reached.names,
     oncall: oncallOf(name, c, scope),
     activeHours: normalizeActiveHours(c.active_hours),

@@ -2,6 +2,8 @@
 // where pm2 and `npm start` run the agent from.
 import { isAbsolute, join } from 'node:path'
 import type { CheckContext } from './check-context'
+import { normalizeJournald } from './normalize-journald'
+import { normalizeMultiline } from './normalize-multiline'
 import type { SourceConfig } from './types'
 import { createNameRegistry } from './unique-names'
 import { listItems } from './written-list'
@@ -14,11 +16,17 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
   const out: SourceConfig[] = []
   for (const { value: source, path } of listItems(written, ['sources'])) {
     if (source.name !== undefined) register(source.name, [...path, 'name'])
+    const journald = normalizeJournald(source, path, ctx)
     out.push({
       name: source.name,
+      type: journald === undefined ? 'file' : 'journald',
       // join, not resolve: resolve would collapse `..` and strip a trailing `/`, changing the glob.
-      paths: listItems(source.paths, [...path, 'paths']).map(({ value }) => (isAbsolute(value) ? value : join(ctx.cwd, value))),
+      paths: journald === undefined ? listItems(source.paths, [...path, 'paths']).map(({ value }) => (isAbsolute(value) ? value : join(ctx.cwd, value))) : [],
+      journald,
+      // A name glob (no '/') stays as written: it is matched against file names wherever they are.
+      exclude: listItems(source.exclude, [...path, 'exclude']).map(({ value }) => (!value.includes('/') || isAbsolute(value) ? value : join(ctx.cwd, value))),
       format: source.format ?? 'auto',
+      multiline: normalizeMultiline(source.multiline, [...path, 'multiline'], ctx),
       startAt: source.start_at ?? 'end',
       maxLineBytes: source.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
       syncReads: source.sync_reads ?? true,

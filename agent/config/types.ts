@@ -42,13 +42,50 @@ export type MessagingConfig =
       crm: CrmConfig | undefined
     }
 
-export type LineFormat = 'json' | 'text' | 'auto'
+/** `docker` and `cri`: container log files, whose inner text is then read as `auto` (agent/events/container-lines.ts). */
+export type LineFormat = 'json' | 'text' | 'auto' | 'docker' | 'cri'
+
+/** What a `type: journald` source reads (through journalctl; agent/journald/). */
+export interface JournaldSourceConfig {
+  /** `journalctl --unit`, any of them; [] reads every unit. */
+  units: string[]
+  /** `journalctl --priority`: this syslog severity (0 emerg .. 7 debug) and the more severe; undefined reads all. */
+  priority: number | undefined
+  /** Absolute globs given to `journalctl --file`; [] reads the system journal. */
+  journalFiles: string[]
+}
+
+export type MultilinePreset = 'java' | 'python' | 'go' | 'node'
+
+/** How a source tells a line that continues an event from one that starts the next. */
+export type MultilineMatch =
+  | { kind: 'preset'; preset: MultilinePreset }
+  /** A line matching `pattern` starts an event; any other continues the one before. */
+  | { kind: 'start'; pattern: RegExp }
+  /** A line matching `pattern` continues the event before it; any other starts one. */
+  | { kind: 'continue'; pattern: RegExp }
+
+export interface MultilineConfig {
+  match: MultilineMatch
+  /** An event is ended after this many lines. */
+  maxLines: number
+  /** A quiet file's last event is ended this long after its last line. */
+  timeoutMs: number
+}
 
 export interface SourceConfig {
   name: string
-  /** Absolute glob patterns. */
+  /** `file` tails `paths`; `journald` reads the journal (`journald` set, `paths` []). */
+  type: 'file' | 'journald'
+  /** Absolute glob patterns; [] for a journald source. */
   paths: string[]
+  /** The journal's filters for a journald source; undefined for a file source. */
+  journald: JournaldSourceConfig | undefined
+  /** Files not to tail: globs without '/' match the file name, the others (absolute) the path. [] when none. */
+  exclude: string[]
   format: LineFormat
+  /** Lines that continue an event join it (agent/events/); undefined: every line is an event. */
+  multiline: MultilineConfig | undefined
   startAt: 'end' | 'beginning'
   maxLineBytes: number
   /** Reads on the agent's thread (fs.readSync), not the thread pool. */
@@ -60,6 +97,8 @@ type Rendering<T extends ChannelDefinition['type']> = Extract<ChannelDefinition,
 interface ChannelCommon {
   name: string
   maxPerHour: number | undefined
+  /** Requests in flight at once on the channel (`concurrency`); undefined: the dispatcher's default (4). */
+  concurrency?: number | undefined
   /** Names of the people it reaches; their addresses are already among the recipients. [] when none. */
   people: string[]
   /** Whose turn it is, resolved when a notice is sent (its recipients are then []); undefined: its own recipients. */

@@ -21,13 +21,32 @@ export interface MessagingInput {
   sandbox?: { listen?: string }
 }
 
+/** A multi-line rule: exactly one of `preset`, `start`, `continue`. */
+export interface MultilineInput {
+  preset?: 'java' | 'python' | 'go' | 'node'
+  start?: string
+  continue?: string
+  max_lines?: number
+  timeout?: string | number
+}
+
 export interface SourceInput {
   name: string
-  paths: string | string[]
-  format?: 'json' | 'text' | 'auto'
+  /** Default `file`. */
+  type?: 'file' | 'journald'
+  /** Required for a file source; a journald source has none. */
+  paths?: string | string[]
+  exclude?: string | string[]
+  format?: 'json' | 'text' | 'auto' | 'docker' | 'cri'
+  multiline?: 'java' | 'python' | 'go' | 'node' | MultilineInput
   start_at?: 'end' | 'beginning'
   max_line_bytes?: number
   sync_reads?: boolean
+  /** journald sources only. */
+  units?: string | string[]
+  /** A syslog severity, 0..7, or its name (emerg .. debug). */
+  priority?: number | 'emerg' | 'alert' | 'crit' | 'err' | 'warning' | 'notice' | 'info' | 'debug'
+  journal_files?: string | string[]
 }
 
 /** One range of active hours; `days` are `mon`..`sun` or `monday`..`sunday`, times `HH:MM`. */
@@ -40,6 +59,8 @@ export interface ActiveHoursInput {
 
 interface ChannelCommonInput {
   max_per_hour?: number
+  /** Requests in flight at once on this channel; default 4. */
+  concurrency?: number
   /** Names from `people`; without them (or `oncall`) the recipients (`numbers`, `to`, `receivers`) are required. */
   people?: string | string[]
   /** `schedule` or `schedule/layer`. */

@@ -1,21 +1,20 @@
-// The agent assembled: lock -> messaging endpoint (embedded sandbox or real API) -> the alert path
-// of agent/delivery (incident state, file outbox, pipeline) -> metrics -> one reader per source ->
-// one clock.
+// The agent assembled: lock -> one reader per file source, reading at once -> messaging endpoint
+// (embedded sandbox or real API) -> the alert path of agent/delivery (incident state, file outbox,
+// pipeline), then the readers handle what they read -> metrics -> journald sources -> one clock.
+// What only the alert path needs (node:http, the sandbox, the console) is loaded after the readers
+// started: a start reads its first bytes without waiting for it.
 // Stopping runs the other way: stop reading (offsets of handled lines are written), fire what waits
 // in group_wait, drain the outbox within a bound, close.
 import type { AgentConfig, ListenAddress, SourceConfig } from '../config/types'
 import { join } from 'node:path'
-import { createAlertPath } from '../delivery/alert-path'
-import { setupOfConfig } from '../delivery/alert-setup'
-import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
-import { createConsoleHandler } from './console'
-import { consoleAccess, removeConsoleFiles, writeConsoleAddress } from './console-access'
-import { createConsoleBackend } from './console-backend'
+import type { AlertPipeline } from '../delivery/alert-pipeline'
+import type { Dispatcher } from '../delivery/dispatcher'
+import type { AgentCounters } from './agent-metrics'
+import { DaemonError, DaemonErrorCodes } from './errors'
 import { acquireInstanceLock, type InstanceLock } from './instance-lock'
 import type { AgentLogger } from './logger'
-import { startMessagingEndpoint, type MessagingEndpoint } from './messaging-endpoint'
-import { startMissedCallAcks } from './missed-call-acks'
-import { startMetricsServer, type MetricsServer } from './metrics-server'
+import type { MessagingEndpoint } from './messaging-endpoint'
+import type { MetricsServer } from './metrics-server'
 import { startSourceReader, type SourceReader } from './source-reader'
 import type { Tap } from './tap'
 
@@ -87,6 +86,55 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
   try {
     const lock: InstanceLock = acquireInstanceLock(config.stateDir)
     cleanup.push(() => lock.release())
+    // The readers start first and read while the rest starts; they handle lines once it has.
+    let markReady = (): void => {}
+    let failReady: (err: Error) => void = () => {}
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve
+      failReady = reject
+    })
+    ready.catch(() => undefined)
+    let pipelineRef: AlertPipeline | undefined
+    let dispatcherRef: Dispatcher | undefined
+    const readers: SourceReader[] = []
+    cleanup.push(async () => {
+      for (const r of readers) await r.close()
+    })
+    // Runs before the readers close (cleanup runs backwards): a reader waiting for `ready` must see it fail.
+    cleanup.push(() => failReady(new Error('the agent did not start')))
+    const startReader = async (source: SourceConfig): Promise<SourceReader> => {
+      const readerOptions = {
+        source,
+        stateDir: config.stateDir,
+        pipeline: () => pipelineRef as AlertPipeline,
+        log,
+        now,
+        tap: options.tap,
+        // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
+        beforeCheckpointWrite: () => dispatcherRef?.sync(),
+      }
+      // A file checkpoint waits for the outbox's fsync on libuv's threads: done on the event loop, it
+      // held the alerts of lines read meanwhile for its few milliseconds, every checkpoint. Before
+      // `ready` nothing was handled, so there is nothing to sync.
+      if (source.type !== 'journald') return startSourceReader({ ...readerOptions, ready, beforeCheckpointWrite: () => dispatcherRef?.syncAsync() })
+      // Loaded only by configs that read the journal. A journald reader is a SourceReader; it
+      // starts once the alert path is there.
+      const { startJournaldReader } = await import('../journald/journald-reader.js')
+      try {
+        const reader: SourceReader = await startJournaldReader(readerOptions)
+        return reader
+      } catch (err) {
+        throw new DaemonError(DaemonErrorCodes.SOURCE, (err as Error).message, { cause: err })
+      }
+    }
+    for (const source of config.sources) if (source.type !== 'journald') readers.push(await startReader(source))
+
+    const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] = await Promise.all([
+      import('./messaging-endpoint.js'),
+      import('../delivery/alert-path.js'),
+      import('../delivery/alert-setup.js'),
+      import('./missed-call-acks.js'),
+    ])
     const endpoint = await startMessagingEndpoint(config.messaging)
     cleanup.push(() => endpoint.close())
     const path = createAlertPath({
@@ -107,6 +155,9 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     })
     cleanup.push(() => path.close())
     const { pipeline, dispatcher } = path
+    pipelineRef = pipeline
+    dispatcherRef = dispatcher
+    markReady()
     const acks = startMissedCallAcks(config, {
       path,
       api: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey },
@@ -117,10 +168,13 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     })
     cleanup.push(() => acks.stop())
     const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
-    const readers: SourceReader[] = []
-    cleanup.push(async () => {
-      for (const r of readers) await r.close()
-    })
+    const [{ collectAgentMetrics }, { createConsoleHandler }, { consoleAccess, removeConsoleFiles, writeConsoleAddress }, { createConsoleBackend }, { startMetricsServer }] = await Promise.all([
+      import('./agent-metrics.js'),
+      import('./console/index.js'),
+      import('./console-access.js'),
+      import('./console-backend.js'),
+      import('./metrics-server.js'),
+    ])
     let metrics: MetricsServer | undefined
     const loadedAt = now()
     const backend = createConsoleBackend(path, () => config, () => loadedAt, now)
@@ -169,18 +223,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       log.info({ metrics: metrics?.url }, metrics === undefined ? 'metrics endpoint closed' : `metrics now at ${metrics.url}/metrics`)
     }
 
-    const startReader = (source: SourceConfig): Promise<SourceReader> =>
-      startSourceReader({
-        source,
-        stateDir: config.stateDir,
-        pipeline: () => pipeline,
-        log,
-        now,
-        tap: options.tap,
-        // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
-        beforeCheckpointWrite: () => dispatcher.sync(),
-      })
-    for (const source of config.sources) readers.push(await startReader(source))
+    for (const source of config.sources) if (source.type === 'journald') readers.push(await startReader(source))
 
     /**
      * The running readers brought in line with `next`. A reader stops (its checkpoint written)
@@ -203,7 +246,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         const old = before.get(source.name)
         try {
           readers.push(await startReader(source))
-          log.info({ source: source.name, paths: source.paths }, old === undefined ? 'source added' : 'source changed: reading again from its checkpoint')
+          const where = source.type === 'journald' ? { journald: source.journald } : { paths: source.paths }
+          log.info({ source: source.name, ...where }, old === undefined ? 'source added' : 'source changed: reading again from its checkpoint')
         } catch (err) {
           log.error({ err, source: source.name }, `source ${source.name} could not start: ${(err as Error).message}`)
           if (old !== undefined) readers.push(await startReader(old))

@@ -1,13 +1,19 @@
 // One source of the config: a tailer over its globs, the byte pre-filter, the alert pipeline, and
 // the commit. A batch is committed only after every line of it has been through the pipeline, whose
 // notifications (and pending incidents) are journaled synchronously: a crash re-reads uncommitted
-// lines (at-least-once), never skips one.
+// lines (at-least-once), never skips one. With `multiline` or a container format, lines are events
+// first (agent/events/): a batch is committed only up to what is still held (an event a later line
+// may continue, a part of a split line), so a crash inside an event re-reads it whole.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import type { AlertLine } from '../../alerts'
 import type { SourceConfig } from '../config/types'
-import { createTailer, type LineBatch, type Tailer, type TailFileStatus, type TailStats } from '../tail'
+import { createLineBatch, createTailer, type LineBatch, type Tailer, type TailFileStatus, type TailStats } from '../tail'
 import { compileGlob } from '../tail/glob'
 import { toAlertLine } from '../delivery/alert-line'
+import { eventAlertLine } from '../events/event-line'
+import type { PendingEvent } from '../events/event-stream'
+import { createSourceEvents, isContainerFormat, type SourceEvents } from '../events/source-events'
 import { createCandidateFilter, type CandidateFilter } from '../delivery/candidate-filter'
 import type { AlertPipeline } from '../delivery/alert-pipeline'
 import { DaemonError, DaemonErrorCodes } from './errors'
@@ -36,7 +42,12 @@ export interface SourceReaderOptions {
   /** Pass-everything mode: every line read, before the filter and before the commit. */
   tap?: Tap | undefined
   /** Makes what the pipeline queued durable; runs before a checkpoint write takes its offsets. */
-  beforeCheckpointWrite?: () => void
+  beforeCheckpointWrite?: () => void | Promise<void>
+  /**
+   * Reading starts at once, and lines are handled once this resolves: the agent starts its readers
+   * first and builds the alert path (sandbox, outbox, incident state) while the first reads come in.
+   */
+  ready?: Promise<void>
 }
 
 const OPEN_BRACE = 0x7b
@@ -45,6 +56,12 @@ const OPEN_BRACE = 0x7b
 // the tailer writes at most this long after a commit, and commits made meanwhile share the write,
 // which only widens the window of lines read again after a crash.
 const CHECKPOINT_DELAY_MS = 100
+
+/** An event as the tap writes it: one record, its lines joined by '\n', at its first line's offset. */
+function tapBatch(from: LineBatch, event: PendingEvent, text: string): LineBatch {
+  const line = { data: Buffer.from(text), offset: event.line?.offset ?? from.offset, truncated: event.line?.truncated ?? false }
+  return createLineBatch({ fileId: from.fileId, generation: from.generation, path: from.path }, line)
+}
 
 export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {
   const { source, log } = options
@@ -64,6 +81,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   try {
     tailer = await createTailer({
       paths: source.paths,
+      exclude: source.exclude,
       startAt: source.startAt,
       maxLineBytes: source.maxLineBytes,
       syncReads: source.syncReads,
@@ -82,8 +100,8 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   let failure: string | undefined
   const debug = log.isLevelEnabled('debug')
 
-  function commit(batch: LineBatch): void {
-    tailer.commit(batch).then(
+  function commit(batch: LineBatch, lineCount?: number): void {
+    tailer.commit(batch, lineCount).then(
       () => {
         checkpointAt = now()
       },
@@ -95,6 +113,42 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
 
   let filter: CandidateFilter | undefined
   let filterLevel = NaN
+
+  /** One multi-line event or container line through the pipeline; false when it could not be handled. */
+  function ingestEvent(event: PendingEvent, batch: LineBatch | undefined, at: number): boolean {
+    const parsed = eventAlertLine(event, source.format, source.name)
+    const first = event.line
+    if (options.tap !== undefined && batch !== undefined) options.tap.write(source.name, tapBatch(batch, event, parsed.line.raw))
+    if (first?.truncated === true) log.warn({ source: source.name, path: batch?.path, endOffset: first.offset, keptBytes: Buffer.byteLength(event.first) }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first bytes are read, the rest skipped`)
+    if (parsed.parseError && event.first.charCodeAt(0) === OPEN_BRACE) parseErrors++
+    return ingest(parsed.line, at)
+  }
+
+  function ingest(line: AlertLine, at: number): boolean {
+    try {
+      options.pipeline().ingest(line, at)
+      return true
+    } catch (err) {
+      // A failing state write must stop the commit: the offsets would claim lines not handled.
+      failure = `could not handle a line: ${(err as Error).message}`
+      log.error({ err, source: source.name }, `${failure}; this source stops reading (restart the agent once fixed)`)
+      return false
+    }
+  }
+
+  // Multi-line events and container logs: events held across batches, commits that stop before them.
+  const events: SourceEvents | undefined =
+    source.multiline === undefined && !isContainerFormat(source.format)
+      ? undefined
+      : createSourceEvents({
+          format: source.format,
+          multiline: source.multiline,
+          maxLineBytes: source.maxLineBytes,
+          tailer: { commit, release: (batch) => tailer.release(batch), streamOf: (batch) => tailer.streamOf(batch) },
+          now,
+          ingest: ingestEvent,
+          onMalformed: (count, batch) => log.warn({ source: source.name, path: batch.path, lines: count }, `${count} line(s) not in the ${source.format} format: read as plain text`),
+        })
 
   /**
    * The lines of one batch through the filter and the pipeline; false when a line could not be
@@ -109,12 +163,18 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       filter = createCandidateFilter(lowest)
       filterLevel = lowest
     }
-    options.tap?.write(source.name, batch)
     const at = now()
+    if (events !== undefined) {
+      // The tap gets events, as they end (ingestEvent), and with it on, every line may start one.
+      if (isContainerFormat(source.format)) return events.container(batch, at)
+      if (options.tap !== undefined) return events.lines(batch, batch.lines, at)
+    }
+    options.tap?.write(source.name, batch)
     // Most lines are below every rule: the filter drops them on a search of the read buffer,
     // never looking at them one by one.
     const { candidates, notJson } = (filter as CandidateFilter)(batch)
     if (source.format === 'json') parseErrors += notJson
+    if (events !== undefined) return events.lines(batch, candidates, at)
     // What was skipped is said where it is (file, and the offset just past the line): one line per
     // cut line, one per batch for lines that are not the JSON they look like.
     let notParsed = 0
@@ -142,9 +202,11 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   }
 
   const loop = (async () => {
+    await options.ready
     for await (const batch of tailer) {
       if (!handle(batch)) return
-      commit(batch)
+      // With events, handle() commits each batch as far as its events are ended.
+      if (events === undefined) commit(batch)
     }
   })().catch((err: unknown) => {
     failure = `reading failed: ${(err as Error).message}`
@@ -167,6 +229,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
     async close() {
       // Every handled batch is committed already; close() writes the last checkpoint.
       closing = true
+      events?.close()
       await tailer.close()
       await loop
     },

@@ -12,26 +12,31 @@
 //   once per line; so the `v` of each of those prefixes is blanked in the buffer for the time of
 //   the search (and put back before the filter returns), and one memchr-speed search for `vel"`
 //   finds only the other ones;
-// - other lines (plain text): the upper-case level words, searched through a few rare bytes that
-//   together occur in all of them (see anchored-search.ts), and `level`, `[` and `<`, each hit
-//   checked in place for the token detect-level would read there (`level` too is searched
-//   through its rarest byte).
+// - other lines (plain text): the head rules (glog, logcat, `error:`) read at the line's start
+//   when its first byte allows one (a table read per line); then, over the buffer, the upper-case
+//   level words with Windows CBS's `, Error`, searched through a few rare bytes that together
+//   occur in all of them (see anchored-search.ts), and `level` / `lvl=` / `severity=`, `[` and
+//   `<`, each hit checked in place for the token detect-level would read there (the keys too are
+//   searched through their rarest byte).
 // A line completed across two reads, a line cut at max_line_bytes and a line starting with `{` in
 // any other layout are always candidates. Line objects are built for the candidates only.
 import { batchLine, type LineBatch, type LineChunk, type TailLine } from '../tail'
 import { createAnchoredSearch } from './anchored-search'
 import {
   bracketTokenAt,
-  glogLevel,
+  HEAD_RULE_BY_BYTE,
+  headLevel,
   jsonPrefixLevel,
   JSON_KEY_ESCAPE,
   JSON_LEVEL_KEY_END,
   JSON_PREFIX_V_AT,
+  LEVEL_KEYS,
   levelKeyTokenAt,
   OPEN_BRACE_BYTE,
   otherLevelKeyAt,
   syslogPriorityAt,
   upperCaseNeedles,
+  windowsNeedles,
 } from './level-evidence'
 
 export interface CandidateScan {
@@ -45,18 +50,20 @@ export type CandidateFilter = (batch: LineBatch) => CandidateScan
 
 const NEWLINE = 0x0a
 const LESS = 0x3c
+const DASH = 0x2d
 const OPEN_BRACKET = 0x5b
 const LETTER_V = 0x76
 /** Stands in for a blanked prefix `v`: any byte that is not `v` would do. */
 const BLANK = 0x00
-const LEVEL = Buffer.from('level')
 
 type TokenCheck = (buf: Buffer, at: number, end: number, threshold: number) => boolean
 
 export function createCandidateFilter(threshold: number): CandidateFilter {
-  const upper = createAnchoredSearch(upperCaseNeedles(threshold).map((needle) => Buffer.from(needle)))
-  // `level` through its rarest byte too (`v` in most logs): `l` and `e` are everywhere in prose.
-  const levelKey = createAnchoredSearch([LEVEL])
+  // Windows CBS's `, Error` with them: a search that shares their anchor bytes where it can.
+  const upper = createAnchoredSearch([...upperCaseNeedles(threshold), ...windowsNeedles(threshold)].map((needle) => Buffer.from(needle)))
+  // `level`, `lvl=` and `severity=` through their rarest byte too (`v` in most logs, which all three
+  // hold): `l` and `e` are everywhere in prose.
+  const levelKey = createAnchoredSearch(LEVEL_KEYS)
   // Reused across batches: where the blanked prefixes are, and which lines are candidates.
   let blanked = new Int32Array(2048)
   let marks = new Uint8Array(2048)
@@ -105,7 +112,9 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
           }
         } else {
           notJson++
-          if (end - start > maxLineBytes || (first !== NEWLINE && glogLevel(first) >= threshold)) marks[k] = 1
+          // The head rules only where the first bytes allow one (a table read, and for a digit the third byte).
+          const head = HEAD_RULE_BY_BYTE[first] as number
+          if (end - start > maxLineBytes || ((head === 1 || (head === 2 && buffer[start + 2] === DASH)) && headLevel(buffer, start, end) >= threshold)) marks[k] = 1
           else text = true
         }
         start = end + 1

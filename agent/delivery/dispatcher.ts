@@ -4,6 +4,9 @@
 // cannot keep a page and lose the note that opens its incident. A channel message is recorded on
 // the incident's lead only once it is sent (through the outbox too, so the trail survives API
 // hiccups). Every attempt is one call of the messaging client: the outbox owns retries.
+// Deliveries go out several at a time: each channel is a lane of the outbox with its own bound
+// (`concurrency`, DEFAULT_CHANNEL_CONCURRENCY) and its own Retry-After pause; the CRM records are
+// one more lane; and everything of one incident goes one at a time, in the order it was made.
 import type { Delivery } from '../../alerts'
 import type { ChannelConfig, PersonConfig } from '../config/types'
 import { createMessagingClient, MessagingErrorCodes, type MessagingClient } from '../messaging'
@@ -17,6 +20,9 @@ import type { IncidentRecorder } from './incident-recorder'
 /** The name of the recording channel added to the engine when incidents are recorded as notes. */
 export const INCIDENT_CHANNEL = 'logx.incident'
 
+/** Requests in flight at once per channel (and for the CRM records) when the channel does not say. */
+export const DEFAULT_CHANNEL_CONCURRENCY = 4
+
 /** Where the path reports what it does: the daemon's logger, or a target's bounded stderr reporter. */
 export interface DeliveryLog {
   info(fields: Record<string, unknown>, message: string): void
@@ -26,6 +32,10 @@ export interface DeliveryLog {
 
 interface Queued {
   request: unknown
+  /** The channel it goes out on: its outbox lane. Absent in journals of older versions (the kind is the lane). */
+  channel?: string
+  /** The incident's key: its messages go out one at a time, in the order made. */
+  key?: string
   incident?: IncidentEvent
   /** The page this message is part of (firing, repeat, escalation), for recovery after a crash. */
   page?: QueuedPage
@@ -66,6 +76,8 @@ export interface Dispatcher {
   drain(timeoutMs: number): Promise<{ drained: boolean; pending: number }>
   /** fsyncs the outbox: call before a checkpoint commits the lines behind what was dispatched. */
   sync(): void
+  /** sync() off the event loop: resolves once what was dispatched before the call is on disk; rejects when it cannot be. */
+  syncAsync(): Promise<void>
   close(): Promise<void>
 }
 
@@ -125,8 +137,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** The incident an item belongs to: its items go out one at a time, in order. */
+  function incidentOf(item: OutboxItem): string | undefined {
+    if (item.kind === 'incident') return (item.payload as IncidentEvent | undefined)?.key
+    const queued = item.payload as Queued | undefined
+    return queued?.key ?? queued?.page?.key ?? queued?.incident?.key
+  }
+
   const outbox: Outbox = createOutbox({
     ...options.outbox,
+    laneOf: (item) => (item.kind === 'incident' ? INCIDENT_CHANNEL : ((item.payload as Queued | undefined)?.channel ?? item.kind)),
+    limitOf: (lane) => channels.get(lane)?.concurrency ?? DEFAULT_CHANNEL_CONCURRENCY,
+    orderOf: incidentOf,
     async send(item) {
       try {
         await deliver(item)
@@ -159,7 +181,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const page = isPage(notice.kind) ? { key: notice.incident.key, rule, at: notice.at } : undefined
     const { channel, delivery: addressedDelivery } = addressed(configured, delivery, people)
     for (const out of buildChannelRequests(channel, addressedDelivery)) {
-      const queued: Queued = { request: out.request }
+      const queued: Queued = { request: out.request, channel: channel.name, key: notice.incident.key }
       if (page !== undefined) queued.page = page
       if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), service)
       into.push({ kind: out.kind, payload: queued })
@@ -194,6 +216,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     drain: (timeoutMs) => outbox.drain(timeoutMs),
     sync: () => outbox.sync(),
+    syncAsync: () => outbox.syncAsync(),
     async close() {
       await outbox.close()
       await client?.close().catch(() => {})

@@ -5,9 +5,17 @@
 // would reach (people by name, after on-call resolution at the notice's time; other recipients by
 // their address).
 import { censorLine, createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../alerts'
-import type { AgentConfig, LineFormat, PersonConfig } from '../config/types'
+import type { AgentConfig, LineFormat, MultilineConfig, PersonConfig } from '../config/types'
 import type { LineBatch } from '../tail'
-import { toAlertLine } from './alert-line'
+import { assembleBatch } from '../events/batch-events'
+import { assembleContainerBatch } from '../events/container-events'
+import { createContainerDecoder } from '../events/container-lines'
+import { eventAlertLine } from '../events/event-line'
+import { createEventStream, endStream, type PendingEvent } from '../events/event-stream'
+import { compileLineRule } from '../events/line-rule'
+import type { LineRule } from '../events/line-step'
+import { isContainerFormat } from '../events/source-events'
+import { toAlertLine, type ParsedLine } from './alert-line'
 import { engineOptionsOfSetup, incidentRulesOf, setupOfConfig } from './alert-setup'
 import { createCandidateFilter } from './candidate-filter'
 import { buildChannelRequests } from './channels'
@@ -22,6 +30,8 @@ export interface DryRunMatch {
   rule: string
   level: number | undefined
   msg: string
+  /** A multi-line event's lines after its first (a stack trace), as the engine keeps them. */
+  more?: string[]
 }
 
 export interface DryRunIncident {
@@ -67,9 +77,23 @@ export interface DryRunReport {
   messages: DryRunMessage[]
 }
 
+/** How a file is read: as its source would be (undefined name: in no source). */
+export interface DryRunSource {
+  name: string | undefined
+  format: LineFormat
+  multiline: MultilineConfig | undefined
+  maxLineBytes: number
+}
+
+/** One file, read from its first line. */
+export interface DryRunFile {
+  batch(batch: LineBatch): void
+  /** The file's end: the event still open ends here. */
+  end(): void
+}
+
 export interface DryRun {
-  /** A batch of lines of `file`; its first line is line `firstLineNo` (1-based). */
-  batch(batch: LineBatch, file: string, firstLineNo: number, source: string | undefined, format: LineFormat): void
+  file(file: string, source: DryRunSource): DryRunFile
   finish(): DryRunReport
 }
 
@@ -178,9 +202,8 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
     }
   }
 
-  function line(data: Buffer, file: string, lineNo: number, source: string | undefined, format: LineFormat): void {
-    const parsed = toAlertLine(data.toString('utf8'), format, source)
-    if (parsed.parseError && data[0] === 0x7b) report.parseErrors++
+  function line(parsed: ParsedLine, first: string, file: string, lineNo: number): void {
+    if (parsed.parseError && first.charCodeAt(0) === 0x7b) report.parseErrors++
     const line = parsed.line
     const at = lineTime(line.record)
     if (at !== undefined) advance(at)
@@ -188,7 +211,11 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
     if (rule === undefined) return
     report.matched++
     const clean = censorLine(line, redact, secrets)
-    if (report.matches.length < MAX_LISTED) report.matches.push({ file, line: lineNo, rule: rule.name, level: line.level, msg: clean.msg.slice(0, 200) })
+    if (report.matches.length < MAX_LISTED) {
+      const match: DryRunMatch = { file, line: lineNo, rule: rule.name, level: line.level, msg: clean.msg.slice(0, 200) }
+      if (!clean.json && clean.raw.includes('\n')) match.more = clean.raw.split('\n').slice(1)
+      report.matches.push(match)
+    }
     const key = fingerprint(rule, clean)
     const seen = new Date(clock).toISOString()
     let incident = incidents.get(key)
@@ -203,12 +230,52 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
   }
 
   return {
-    batch(batch, file, firstLineNo, source, format) {
-      report.lines += batch.lineCount
-      // The running agent's pre-filter: test-rule selects exactly what `run` would.
-      const { candidates, notJson } = filter(batch)
-      if (format === 'json') report.parseErrors += notJson
-      for (const candidate of candidates) line(candidate.data, file, firstLineNo + lineIndexOf(batch, candidate.offset), source, format)
+    file(file, source) {
+      let lineNo = 1
+      const container = isContainerFormat(source.format)
+      if (source.multiline === undefined && !container) {
+        return {
+          batch(batch) {
+            report.lines += batch.lineCount
+            // The running agent's pre-filter: test-rule selects exactly what `run` would.
+            const { candidates, notJson } = filter(batch)
+            if (source.format === 'json') report.parseErrors += notJson
+            for (const candidate of candidates) {
+              const text = candidate.data.toString('utf8')
+              line(toAlertLine(text, source.format, source.name), text, file, lineNo + lineIndexOf(batch, candidate.offset))
+            }
+            lineNo += batch.lineCount
+          },
+          end() {},
+        }
+      }
+      // Events as the agent reads them (agent/events/): numbered by their first line.
+      const stream = createEventStream()
+      if (container) stream.decoder = createContainerDecoder(source.format as 'docker' | 'cri', file, source.maxLineBytes)
+      const rule = source.multiline === undefined ? undefined : compileLineRule(source.multiline)
+      const maxLines = source.multiline?.maxLines ?? Number.POSITIVE_INFINITY
+      const opened = new WeakMap<PendingEvent, number>()
+      let batchLineNo = 1
+      const emit = (event: PendingEvent): void => line(eventAlertLine(event, source.format, source.name), event.first, file, opened.get(event) ?? batchLineNo + event.index)
+      return {
+        batch(batch) {
+          report.lines += batch.lineCount
+          batchLineNo = lineNo
+          if (container) {
+            assembleContainerBatch(stream, batch, rule, maxLines, emit)
+          } else {
+            const { candidates, notJson } = filter(batch)
+            if (source.format === 'json') report.parseErrors += notJson
+            assembleBatch(stream, batch, candidates, rule as LineRule, maxLines, emit)
+          }
+          if (stream.open !== undefined && !opened.has(stream.open)) opened.set(stream.open, lineNo + stream.open.index)
+          lineNo += batch.lineCount
+        },
+        end() {
+          batchLineNo = lineNo
+          for (const event of endStream(stream)) emit(event)
+        },
+      }
     },
     finish() {
       record(engine.flush(clock))

@@ -3,7 +3,7 @@
 // a level (`alerts/line.ts` for JSON, `alerts/detect-level.ts` for plain text), and errs on the
 // side of "yes": the candidate filter (`candidate-filter.ts`) drops a line only when none of them
 // can apply, and every line it keeps still goes through the full path.
-import { fromSyslogPriority, GLOG_LEVELS, levelFromName, levelNames } from '../../alerts'
+import { ANDROID_LEVELS, fromSyslogPriority, GLOG_LEVELS, levelFromName, levelNames, levelOfWord } from '../../alerts'
 
 const QUOTE = 0x22
 const COLON = 0x3a
@@ -15,6 +15,7 @@ const GREATER = 0x3e
 const CLOSE_BRACKET = 0x5d
 const DIGIT_0 = 0x30
 const DIGIT_9 = 0x39
+const LETTER_V = 0x76
 /** detect-level.ts reads level words of 3 to 11 ASCII letters. */
 const WORD_MIN = 3
 const WORD_MAX = 11
@@ -81,10 +82,60 @@ export function otherLevelKeyAt(buf: Buffer, at: number): boolean {
 // By first byte, once: this runs for every plain-text line.
 const GLOG_BY_BYTE = new Int16Array(256).fill(-1)
 for (const [letter, level] of Object.entries(GLOG_LEVELS)) GLOG_BY_BYTE[letter.charCodeAt(0)] = level
+const ANDROID_BY_BYTE = new Int16Array(256).fill(-1)
+for (const [letter, level] of Object.entries(ANDROID_LEVELS)) ANDROID_BY_BYTE[letter.charCodeAt(0)] = level
+const SLASH = 0x2f
+const SPACE = 0x20
+const DASH = 0x2d
 
-/** The level glog's layout (`E1122 ...`) would give a line starting with this byte, or -1. */
-export function glogLevel(first: number | undefined): number {
-  return first === undefined ? -1 : (GLOG_BY_BYTE[first & 0xff] as number)
+const isDigit = (c: number): boolean => c >= DIGIT_0 && c <= DIGIT_9
+
+/**
+ * By first byte: 1 for a line a head rule may apply to (a letter: glog, logcat's brief layout, a
+ * level name and a colon), 2 for one whose third byte decides (a digit: logcat's `03-17 ...`, whose
+ * third byte is `-`, where an ISO date's is a digit), 0 for the rest. Read before `headLevel` is
+ * called, so most lines cost one table read.
+ */
+export const HEAD_RULE_BY_BYTE = new Uint8Array(256)
+for (let c = 0; c < 256; c++) HEAD_RULE_BY_BYTE[c] = isLetter(c) ? 1 : isDigit(c) ? 2 : 0
+
+/**
+ * The highest level detect-level's head rules (glog, Android logcat, a level name and a colon at
+ * the start) could give the line at buf[start..end), or -1: each rule checked on fewer bytes than
+ * its regex reads, so never below what the full path finds.
+ */
+export function headLevel(buf: Buffer, start: number, end: number): number {
+  const first = buf[start] as number
+  if (isDigit(first)) return end - start > 20 && buf[start + 2] === DASH ? androidStampedLevel(buf, start, end) : -1
+  if (!isLetter(first)) return -1
+  let level = GLOG_BY_BYTE[first] as number
+  if (buf[start + 1] === SLASH && start + 1 < end) level = Math.max(level, ANDROID_BY_BYTE[first] as number)
+  // `word:` at the start (3 to 11 letters, as the full path reads them).
+  const stop = wordEnd(buf, start, end)
+  if (stop !== -1 && stop < end && buf[stop] === COLON) level = Math.max(level, levelOfWord(buf.toString('latin1', start, stop)) ?? -1)
+  return level
+}
+
+/** logcat's threadtime (`03-17 16:13:38.811  1702  2395 E Tag: msg`) and time (`03-17 16:13:38.811 E/Tag( 1702): msg`) layouts, from the time on. */
+function androidStampedLevel(buf: Buffer, start: number, end: number): number {
+  if (buf[start + 5] !== SPACE || buf[start + 8] !== COLON || buf[start + 14] !== 0x2e /* . */) return -1
+  let i = start + 18
+  const spaces = (): void => {
+    while (i < end && buf[i] === SPACE) i++
+  }
+  const digits = (): boolean => {
+    const from = i
+    while (i < end && isDigit(buf[i] as number)) i++
+    return i > from
+  }
+  spaces()
+  const letter = ANDROID_BY_BYTE[buf[i] as number] as number
+  if (i + 1 < end && buf[i + 1] === SLASH) return letter
+  if (!digits()) return -1
+  spaces()
+  if (!digits()) return -1
+  spaces()
+  return i + 1 < end && buf[i + 1] === SPACE ? (ANDROID_BY_BYTE[buf[i] as number] as number) : -1
 }
 
 /**
@@ -92,9 +143,21 @@ export function glogLevel(first: number | undefined): number {
  * upper case, leaving out a name that holds another one (`ERR` finds `ERROR`).
  */
 export function upperCaseNeedles(threshold: number): string[] {
-  const names = levelNames()
+  return shortest(namesAtLeast(threshold).map((name) => name.toUpperCase()))
+}
+
+/** What the Windows CBS rule (`2016-09-28 04:30:30, Error   CBS ...`) reads at or above `threshold`: `, ` and a capitalised name. */
+export function windowsNeedles(threshold: number): string[] {
+  return shortest(namesAtLeast(threshold).map((name) => `, ${(name[0] as string).toUpperCase()}${name.slice(1)}`))
+}
+
+function namesAtLeast(threshold: number): string[] {
+  return levelNames()
     .filter(([, level]) => level >= threshold)
-    .map(([name]) => name.toUpperCase())
+    .map(([name]) => name)
+}
+
+function shortest(names: readonly string[]): string[] {
   const kept = names.filter((name) => !names.some((other) => other !== name && name.includes(other)))
   return [...new Set(kept)].sort()
 }
@@ -111,13 +174,34 @@ function atLeast(word: string, threshold: number): boolean {
   return level !== undefined && level >= threshold
 }
 
-/** `[word]` or `<word>` at buf[at] (the bracket) naming a level at or above the threshold. */
+/**
+ * `[word]`, `[module:word]` (Apache 2.4's `[core:error]`, a digit allowed after the word as in
+ * `[core:trace3]`) or `<word>` at buf[at] (the bracket) naming a level at or above the threshold.
+ */
 export function bracketTokenAt(buf: Buffer, at: number, end: number, threshold: number): boolean {
-  const close = buf[at] === LESS ? GREATER : CLOSE_BRACKET
+  if (buf[at] === LESS) return closedWordAt(buf, at + 1, end, GREATER, false, threshold)
+  // One pass over what may be a module or the word: most brackets in logs (`[main]`, `[pid 12]`,
+  // `[api-7f9c]`) stop it at a byte that is neither `:` nor `]`. The module may be any length
+  // here (the full path takes 1 to 30 of these characters).
+  let i = at + 1
+  while (i < end && MODULE_BYTE[buf[i] as number] === 1) i++
+  if (i >= end) return false
+  if (buf[i] === COLON) return i > at + 1 && closedWordAt(buf, i + 1, end, CLOSE_BRACKET, true, threshold)
+  return buf[i] === CLOSE_BRACKET && closedWordAt(buf, at + 1, end, CLOSE_BRACKET, true, threshold)
+}
+
+/** Letters, digits and `_`: Apache's module names, and the word and digit of `[trace3]`. */
+const MODULE_BYTE = new Uint8Array(256)
+for (let c = 0; c < 256; c++) MODULE_BYTE[c] = isLetter(c) || isDigit(c) || c === 0x5f /* _ */ ? 1 : 0
+
+/** A word at buf[at] (3 to 11 letters), a digit if `digit` allows one, then `close`; the word names a level at or above the threshold. */
+function closedWordAt(buf: Buffer, at: number, end: number, close: number, digit: boolean, threshold: number): boolean {
   // Checked before the word is made a string: most brackets in logs hold no level.
-  const wordStop = wordEnd(buf, at + 1, end)
-  if (wordStop === -1 || wordStop >= end || buf[wordStop] !== close) return false
-  return atLeast(buf.toString('latin1', at + 1, wordStop), threshold)
+  const wordStop = wordEnd(buf, at, end)
+  if (wordStop === -1 || wordStop >= end) return false
+  const closeAt = digit && isDigit(buf[wordStop] as number) ? wordStop + 1 : wordStop
+  if (closeAt >= end || buf[closeAt] !== close) return false
+  return atLeast(buf.toString('latin1', at, wordStop), threshold)
 }
 
 /** `<PRI>` at buf[at], the start of a line, whose syslog severity is at or above the threshold. */
@@ -133,17 +217,27 @@ export function syslogPriorityAt(buf: Buffer, at: number, end: number, threshold
   return fromSyslogPriority(value) >= threshold
 }
 
-/** `level` at buf[at], then `\s*[=:]\s*"?` and a word naming a level at or above the threshold. */
+/** The keys detect-level reads a level after: `level` (then `=` or `:`), `lvl=` and `severity=`. */
+export const LEVEL_KEYS: readonly Buffer[] = [Buffer.from('level'), Buffer.from('lvl='), Buffer.from('severity=')]
+
+/** One of LEVEL_KEYS at buf[at], then `\s*"?` and a word naming a level at or above the threshold (log15's `eror` too). */
 export function levelKeyTokenAt(buf: Buffer, at: number, end: number, threshold: number): boolean {
-  let i = at + 5 // 'level'
-  while (i < end && isSpaceLike(buf[i] as number)) i++
-  const separator = buf[i]
-  if (i >= end || (separator !== EQUALS && separator !== COLON)) return false
-  i++
+  let i: number
+  if (buf[at] === 0x73 /* s */) i = at + 9 // 'severity='
+  else if (buf[at + 1] === LETTER_V) i = at + 4 // 'lvl='
+  else {
+    i = at + 5 // 'level'
+    while (i < end && isSpaceLike(buf[i] as number)) i++
+    const separator = buf[i]
+    if (i >= end || (separator !== EQUALS && separator !== COLON)) return false
+    i++
+  }
   while (i < end && isSpaceLike(buf[i] as number)) i++
   if (i < end && buf[i] === QUOTE) i++
   const wordStop = wordEnd(buf, i, end)
-  return wordStop !== -1 && atLeast(buf.toString('latin1', i, wordStop), threshold)
+  if (wordStop === -1) return false
+  const level = levelOfWord(buf.toString('latin1', i, wordStop))
+  return level !== undefined && level >= threshold
 }
 
 export const OPEN_BRACE_BYTE = OPEN_BRACE

@@ -2,10 +2,12 @@
 
 import * as http from 'node:http'
 import * as https from 'node:https'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
-import { CLIENT_CLOSED, exchange, type Exchange, type HttpAgent } from './transport'
+import { CLIENT_CLOSED, exchange, idleSince, serverIdleTimeoutMs, type Exchange, type HttpAgent, type OutgoingRequest } from './transport'
 import { userAgent } from './version'
 
 export interface ConnectionOptions {
@@ -37,6 +39,41 @@ function checkPositive(name: string, value: number | undefined): void {
   }
 }
 
+/**
+ * Node keeps an idle socket until one second before the server's `Keep-Alive: timeout=` says it
+ * closes it. An event loop busier than that (the embedded sandbox shares the agent's) can take the
+ * socket for a request after the server's timer has fired on its side: ECONNRESET. Our own agents
+ * keep an idle socket at most half the server's timeout.
+ */
+function keepIdleWellBelowServer(agent: http.Agent): void {
+  const keep = agent.keepSocketAlive.bind(agent) as (socket: Duplex) => boolean
+  agent.keepSocketAlive = (socket: Duplex): boolean => {
+    if (!keep(socket)) return false
+    idleSince.set(socket, performance.now())
+    const server = serverIdleTimeoutMs.get(socket)
+    const idle = (socket as Socket).timeout
+    if (server !== undefined && idle !== undefined && (idle === 0 || idle > server / 2)) (socket as Socket).setTimeout(server / 2)
+    return true
+  }
+}
+
+/**
+ * One exchange, sent again at once when it failed on a pooled socket the server had closed, before
+ * any byte of an answer, after the socket had idled about as long as the server keeps one
+ * (`staleSocket`): that request never reached the server. Same headers, so
+ * the same Idempotency-Key. The agent has dropped the dead socket, so each try takes another pooled
+ * one or opens a new one: at most `limit` more tries, all within the call's timeout (one signal).
+ */
+async function exchangeOnLiveSocket(request: OutgoingRequest, agent: HttpAgent, limit: number): Promise<Awaited<ReturnType<Exchange>>> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await exchange(request, agent)
+    } catch (err) {
+      if (!(err instanceof HttpAttemptError) || !err.staleSocket || tries >= limit || request.signal.aborted) throw err
+    }
+  }
+}
+
 export function createConnection(
   options: ConnectionOptions,
   secrets: readonly (string | undefined)[],
@@ -60,14 +97,19 @@ export function createConnection(
   let httpsAgent: https.Agent | undefined
   function agentFor(url: URL): HttpAgent {
     if (given !== undefined) return given
-    if (url.protocol === 'https:') return (httpsAgent ??= new https.Agent(agentOptions))
-    return (httpAgent ??= new http.Agent(agentOptions))
+    if (url.protocol === 'https:') return (httpsAgent ??= withShortIdle(new https.Agent(agentOptions)))
+    return (httpAgent ??= withShortIdle(new http.Agent(agentOptions)))
   }
+  const withShortIdle = <A extends http.Agent>(agent: A): A => {
+    keepIdleWellBelowServer(agent)
+    return agent
+  }
+  const staleTries = options.connections ?? 16
   let closed = false
   const inFlight = new Set<Promise<unknown>>()
   const send: Exchange = (request) => {
     if (closed) return Promise.reject(new HttpAttemptError('the client is closed', 'setup', CLIENT_CLOSED))
-    const pending = exchange(request, agentFor(request.url))
+    const pending = exchangeOnLiveSocket(request, agentFor(request.url), staleTries)
     inFlight.add(pending)
     const forget = (): void => {
       inFlight.delete(pending)

@@ -179,11 +179,18 @@ export class HttpAttemptError extends Error {
   readonly phase: AttemptPhase
   /** The Node error code (ECONNREFUSED, ECONNRESET...), when there is one. */
   readonly code: string | undefined
+  /**
+   * The request went out on a pooled keep-alive socket and the connection was reset (or the write
+   * failed) before any byte of an answer: the server was closing that idle socket, so the request
+   * never reached it. connection.ts sends it again at once on another socket.
+   */
+  readonly staleSocket: boolean
 
-  constructor(message: string, phase: AttemptPhase, code: string | undefined, cause?: unknown) {
+  constructor(message: string, phase: AttemptPhase, code: string | undefined, cause?: unknown, staleSocket = false) {
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'HttpAttemptError'
     this.phase = phase
     this.code = code
+    this.staleSocket = staleSocket
   }
 }

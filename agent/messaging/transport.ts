@@ -32,6 +32,28 @@ export type HttpAgent = http.Agent | https.Agent
 
 export type Exchange = (request: OutgoingRequest) => Promise<IncomingResponse>
 
+/** What a server said of its idle keep-alive timeout (`Keep-Alive: timeout=<s>`), per socket, in ms: connection.ts keeps idle sockets well below it. */
+export const serverIdleTimeoutMs = new WeakMap<object, number>()
+/** When a pooled socket went idle (performance.now()), set by connection.ts's agents when they keep it. */
+export const idleSince = new WeakMap<object, number>()
+
+/** The codes of a socket the server closed under a request just written to it. */
+const STALE_CODES = new Set(['ECONNRESET', 'EPIPE'])
+/** Node's own margin below a server's announced idle timeout. */
+const STALE_MARGIN_MS = 1000
+
+/**
+ * A pooled socket that had been idle about as long as the server said it keeps one (or longer: a
+ * stalled event loop): a reset under our request is the server's idle close, not a failure of the
+ * request. A socket idle for less (a server dropping the connection after reading the request)
+ * does not qualify: that failure is ambiguous, and the caller decides.
+ */
+function idledOut(socket: object): boolean {
+  const since = idleSince.get(socket)
+  const server = serverIdleTimeoutMs.get(socket)
+  return since !== undefined && server !== undefined && performance.now() - since >= server - STALE_MARGIN_MS
+}
+
 function codeOf(err: unknown): string | undefined {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined
   return typeof code === 'string' ? code : undefined
@@ -55,7 +77,15 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       signal.removeEventListener('abort', onAbort)
       reject(err)
     }
-    const failWith = (err: unknown): void => fail(new HttpAttemptError(messageOf(err), phase(), codeOf(err), err))
+    // Set once the status line and headers are in: from then on nothing is repeated here.
+    let answered = false
+    // Whether the pooled socket this request took had idled out (see idledOut), decided when taken.
+    let idled = false
+    const failWith = (err: unknown): void => {
+      const code = codeOf(err)
+      const stale = idled && !answered && code !== undefined && STALE_CODES.has(code) && !signal.aborted
+      fail(new HttpAttemptError(messageOf(err), phase(), code, err, stale))
+    }
     const succeed = (response: IncomingResponse): void => {
       if (settled) return
       settled = true
@@ -91,6 +121,7 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
     req.once('socket', (socket) => {
       if (req.reusedSocket || !socket.connecting) {
         connected = true
+        idled = req.reusedSocket && idledOut(socket)
         return
       }
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
@@ -98,6 +129,9 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       })
     })
     req.on('response', (res) => {
+      answered = true
+      const hint = /^timeout=(\d+)/.exec(String(res.headers['keep-alive'] ?? ''))?.[1]
+      if (hint !== undefined) serverIdleTimeoutMs.set(res.socket, Number(hint) * 1000)
       const chunks: Buffer[] = []
       let bytes = 0
       const finish = (truncated: boolean): void => {

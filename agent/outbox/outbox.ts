@@ -14,9 +14,18 @@
 //
 // Memory is bounded: at most `memoryItems` items are held (the window, journaled); beyond that new
 // items go to the spill on disk, in order, and come back into the window as it drains.
+//
+// Several deliveries are in flight at once (`concurrency` in all), bounded per lane (`laneOf`, the
+// agent's channels: `limitOf`), and a Retry-After pauses the lane of the item that got it, not the
+// others. Items with one `orderOf` key (an incident) go one at a time, in enqueue order, a retry
+// included: a later item of the key waits for the earlier one to be settled. The journal does not
+// change with this: each item is `add`ed before enqueue returns and `done` once sent, so a crash
+// with several in flight leaves each of them pending, to be sent again (with its id) at the start.
 import { randomUUID } from 'node:crypto'
 import { DEFAULT_OUTBOX_BACKOFF, outboxDelay, type OutboxBackoff } from './backoff'
 import { OutboxError, OutboxErrorCodes } from './errors'
+import { describeFailure } from './failure'
+import { createLanes, type LaneOptions, type LaneStats } from './lanes'
 import type { DeadLetter, JournalRecord, OutboxItem } from './item'
 import { createFileStore, createMemoryStore, type OutboxStore } from './store'
 
@@ -37,8 +46,13 @@ export interface OutboxOptions {
   /** Size at which a spill segment file is closed and a new one started; default 64 MiB. */
   spillSegmentBytes?: number | undefined
   backoff?: Partial<OutboxBackoff>
-  /** Deliveries in flight at once; default 2. */
+  /** Deliveries in flight at once, all lanes together; default 16. */
   concurrency?: number
+  /** The lane of an item (default: its kind) and the deliveries in flight per lane (default 4). */
+  laneOf?: LaneOptions['laneOf']
+  limitOf?: LaneOptions['limitOf']
+  /** Items with the same key are delivered one at a time, in enqueue order; undefined: no order. */
+  orderOf?: ((item: OutboxItem) => string | undefined) | undefined
   /** Retry failures the far end may have acted on (timeouts, drops)? Default true: a duplicate page beats a lost one. */
   retryAmbiguous?: boolean
   /** Most dead letters kept in memory (all of them go to the `.dead` file); default 100. */
@@ -57,6 +71,8 @@ export interface OutboxStats {
   /** Of `pending`, the items on disk only. */
   spilled: number
   inFlight: number
+  /** Per lane: in flight, pending in memory, paused until (Retry-After). */
+  lanes: Record<string, LaneStats>
   delivered: number
   retried: number
   dead: number
@@ -89,30 +105,16 @@ export interface Outbox {
    * Failures go to `onError` (never thrown).
    */
   sync(): void
-}
-
-interface FailureInfo {
-  recoverable: boolean
-  ambiguous: boolean
-  retryAfterMs: number | undefined
-  reason: string
-  message: string
-}
-
-function describeFailure(err: unknown): FailureInfo {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as Record<string, unknown>
-  return {
-    // Errors without the flag (a bug, a TypeError) are not retried: they would fail the same way.
-    recoverable: e.recoverable === true,
-    ambiguous: e.ambiguous === true,
-    retryAfterMs: typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined,
-    reason: typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'Error',
-    message: typeof e.message === 'string' ? e.message : String(err),
-  }
+  /**
+   * sync() without holding the event loop for the fsyncs: resolves once everything enqueued before
+   * the call is on disk. A failure goes to `onError` and rejects, so what depends on it waits.
+   */
+  syncAsync(): Promise<void>
 }
 
 const DEFAULT_MAX_AGE_MS = 6 * 60 * 60 * 1000
 const DEFAULT_MEMORY_ITEMS = 1000
+const DEFAULT_CONCURRENCY = 16
 
 /** Now, or later if the server asked for later. */
 function earliest(item: OutboxItem, t: number): number {
@@ -131,7 +133,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const maxAttempts = positive(options.maxAttempts, Infinity, 'outbox.maxAttempts')
   const maxAgeMs = positive(options.maxAgeMs, DEFAULT_MAX_AGE_MS, 'outbox.maxAgeMs')
   const memoryItems = positive(options.memoryItems, DEFAULT_MEMORY_ITEMS, 'outbox.memoryItems')
-  const concurrency = positive(options.concurrency, 2, 'outbox.concurrency')
+  const concurrency = positive(options.concurrency, DEFAULT_CONCURRENCY, 'outbox.concurrency')
+  const lanes = createLanes({ laneOf: options.laneOf, limitOf: options.limitOf })
+  const orderOf = options.orderOf ?? (() => undefined)
   const maxDead = options.maxDeadLetters ?? 100
   const backoff: OutboxBackoff = { ...DEFAULT_OUTBOX_BACKOFF, ...options.backoff }
   const now = options.now ?? Date.now
@@ -145,6 +149,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   /** The window: items in memory, in enqueue order. */
   const queue = new Map<string, OutboxItem>()
+  function admit(item: OutboxItem): void {
+    queue.set(item.id, item)
+    lanes.added(lanes.of(item))
+  }
   let loaded: OutboxItem[]
   try {
     loaded = store.load()
@@ -157,7 +165,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     // A restart is a fresh chance: backoff computed by the previous run is not waited out (a
     // server's Retry-After is).
     item.nextAttemptAt = earliest(item, now())
-    queue.set(item.id, item)
+    admit(item)
   }
   const inFlight = new Set<string>()
   const dead: DeadLetter[] = []
@@ -192,12 +200,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       })
       if (item === undefined) return
       item.nextAttemptAt = earliest(item, now())
-      queue.set(item.id, item)
+      admit(item)
     }
   }
 
   function settle(item: OutboxItem): void {
-    queue.delete(item.id)
+    if (queue.delete(item.id)) lanes.removed(lanes.of(item))
     inFlight.delete(item.id)
     refill()
     maybeCompact()
@@ -222,15 +230,18 @@ export function createOutbox(options: OutboxOptions): Outbox {
     options.onDead?.(letter)
   }
 
-  async function attempt(item: OutboxItem): Promise<void> {
+  async function attempt(item: OutboxItem, lane: string): Promise<void> {
     inFlight.add(item.id)
+    lanes.started(lane)
     item.attempts++
     try {
       await options.send(item)
+      lanes.ended(lane)
       journal(() => store.append({ op: 'done', id: item.id }))
       settle(item)
       delivered++
     } catch (err) {
+      lanes.ended(lane)
       const failure = describeFailure(err)
       const retryable = failure.recoverable && (retryAmbiguous || !failure.ambiguous)
       const t = now()
@@ -249,6 +260,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
         deadline === undefined ? delay : Math.max(failure.retryAfterMs ?? 0, Math.min(delay, Math.max(backoff.minDelayMs, (deadline - t) / 4)))
       item.nextAttemptAt = t + squeezed
       item.notBefore = failure.retryAfterMs === undefined ? undefined : t + failure.retryAfterMs
+      // The server's wait holds the whole lane (its channel): the next item would only be refused too.
+      if (item.notBefore !== undefined) lanes.pause(lane, item.notBefore)
       const record: JournalRecord = {
         op: 'retry',
         id: item.id,
@@ -272,23 +285,36 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (closed) return
     const t = now()
     let soonest = Infinity
+    // Stop scanning once no lane can take more: with the window full of one channel's items, a
+    // pump looks at the few in flight and the next one, not at the whole window.
+    let open = lanes.openCount(t)
+    /** Order keys with an earlier item in flight or waiting: their later items wait behind it. */
+    const held = new Set<string>()
     for (const item of queue.values()) {
-      if (inFlight.size >= concurrency) break
-      if (inFlight.has(item.id)) continue
-      const due = item.nextAttemptAt
-      if (due <= t) {
-        void attempt(item).finally(pump)
-      } else if (due < soonest) {
-        soonest = due
+      if (open === 0 || inFlight.size >= concurrency) break
+      const key = orderOf(item)
+      if (key !== undefined) {
+        if (held.has(key)) continue
+        held.add(key)
       }
+      if (inFlight.has(item.id)) continue
+      const lane = lanes.of(item)
+      if (!lanes.open(lane, t)) continue
+      if (item.nextAttemptAt > t) {
+        if (item.nextAttemptAt < soonest) soonest = item.nextAttemptAt
+        continue
+      }
+      void attempt(item, lane).finally(pump)
+      if (!lanes.ready(lane, t)) open--
     }
     if (pending() === 0) {
       for (const wake of idleWaiters) wake()
       idleWaiters.clear()
       return
     }
-    if (inFlight.size === 0 && soonest !== Infinity) {
-      timer = setTimeout(pump, Math.max(0, soonest - t))
+    const next = Math.min(soonest, lanes.nextResume(t))
+    if (inFlight.size === 0 && next !== Infinity) {
+      timer = setTimeout(pump, Math.max(0, next - t))
       // Waiting retries must not keep a process alive on their own; drain() holds it when needed.
       timer.unref()
     }
@@ -320,7 +346,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
     }
     journal(() => store.append(...items.map((item): JournalRecord => ({ op: 'add', item }))))
-    for (const item of items) queue.set(item.id, item)
+    for (const item of items) admit(item)
     pump()
     return items
   }
@@ -355,11 +381,18 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (pending() === 0) journal(() => store.compact([]))
       closeStoreWhenIdle()
     },
-    stats: () => ({ pending: pending(), spilled: store.spilled, inFlight: inFlight.size, delivered, retried, dead: deadCount }),
+    stats: () => ({ pending: pending(), spilled: store.spilled, inFlight: inFlight.size, lanes: lanes.stats(), delivered, retried, dead: deadCount }),
     deadLetters: () => dead,
     pendingItems: () => [...queue.values()],
     sync() {
       if (!closed || inFlight.size > 0) journal(() => store.sync())
+    },
+    syncAsync() {
+      if (closed && inFlight.size === 0) return Promise.resolve()
+      return store.syncAsync().catch((err: unknown) => {
+        onError(err as Error)
+        throw err
+      })
     },
   }
 }

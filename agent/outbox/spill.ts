@@ -7,7 +7,7 @@
 // Segments: the writer appends to the newest; a new run never appends to a file a crash may have
 // torn. Once the reader has passed a segment and the journal says so, the file is deleted, so disk
 // use follows what is still queued.
-import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { OutboxItem, SpillCursor } from './item'
 import { openLineReader, type LineReader } from './line-reader'
@@ -41,8 +41,11 @@ export interface Spill {
    * the store has journaled what take() returned: never before, or a crash in between loses it.
    */
   tidy(): void
-  /** fsyncs the segment being written; says whether files were created or deleted since the last call. */
-  sync(): { dirChanged: boolean }
+  /**
+   * What a sync must flush, and forgets it: the segments written since the last call (closed ones
+   * too), and whether files were created or deleted.
+   */
+  takeUnsynced(): { files: string[]; dirChanged: boolean }
   close(): void
 }
 
@@ -107,6 +110,8 @@ export function openSpill(options: SpillOptions): Spill {
   let writerFd: number | undefined
   let writerBytes = 0
   let reader: LineReader | undefined
+  /** Segments appended to since the last takeUnsynced(). */
+  const unsynced = new Set<number>()
 
   function moveCursor(seg: number): void {
     const from = cursor.seg
@@ -149,6 +154,7 @@ export function openSpill(options: SpillOptions): Spill {
         dirChanged = true
       }
       const lines = items.map((item) => `${JSON.stringify(item)}\n`).join('')
+      unsynced.add(writerSeg)
       writeAll(writerFd, lines)
       writerBytes += Buffer.byteLength(lines)
       count += items.length
@@ -203,11 +209,12 @@ export function openSpill(options: SpillOptions): Spill {
         moveCursor(writerSeg)
       }
     },
-    sync() {
-      if (writerFd !== undefined) fsyncSync(writerFd)
+    takeUnsynced() {
+      const files = [...unsynced].map(file)
+      unsynced.clear()
       const changed = dirChanged
       dirChanged = false
-      return { dirChanged: changed }
+      return { files, dirChanged: changed }
     },
     close() {
       closeWriter()

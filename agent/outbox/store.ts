@@ -7,6 +7,7 @@
 // crash of the process, which is the common case. sync() makes everything written so far survive a
 // crash of the machine; the agent calls it before it commits file offsets past those lines.
 import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { claimJournal } from './journal-claims'
 import { OutboxError, OutboxErrorCodes } from './errors'
@@ -33,8 +34,13 @@ export interface OutboxStore {
   spill(...items: OutboxItem[]): void
   /** Moves the oldest spilled item into the journal and returns it; undefined when the spill is empty. */
   unspill(): OutboxItem | undefined
-  /** fsyncs the journal and the spill (and their directory when files came or went). */
+  /** fsyncs what was written since the last sync: the journal, spill segments, and their directory when files came or went. */
   sync(): void
+  /**
+   * sync() on libuv's threads, so the event loop goes on meanwhile (an fsync takes milliseconds):
+   * resolves once everything written before the call is on disk. Calls run one after another.
+   */
+  syncAsync(): Promise<void>
   close(): void
 }
 
@@ -52,6 +58,7 @@ export function createMemoryStore(): OutboxStore {
     },
     unspill: () => undefined,
     sync: () => {},
+    syncAsync: () => Promise.resolve(),
     close: () => {},
   }
 }
@@ -107,6 +114,37 @@ export function replayJournal(text: string): OutboxItem[] {
   return [...replay.items.values()]
 }
 
+/** fsyncs a file by path (any descriptor of a file flushes it); a file gone meanwhile is skipped when `missingOk`. */
+async function fsyncPath(file: string, missingOk: boolean): Promise<void> {
+  let handle
+  try {
+    handle = await open(file, 'r')
+  } catch (err) {
+    if (missingOk && (err as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw err
+  }
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function fsyncDirAsync(path: string): Promise<void> {
+  try {
+    await fsyncPath(dirname(path), false)
+  } catch {
+    // As fsyncDir: some platforms cannot fsync a directory.
+  }
+}
+
+/** What a sync has to flush. */
+interface Unsynced {
+  spillFiles: Set<string>
+  journal: boolean
+  dir: boolean
+}
+
 function fsyncDir(path: string): void {
   let fd: number | undefined
   try {
@@ -134,6 +172,10 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
   let fd: number | undefined
   let spill: Spill | undefined
   let dirChanged = false
+  let journalUnsynced = false
+  /** What a failed sync could not flush: the next one tries again. */
+  let carried: Unsynced = { spillFiles: new Set(), journal: false, dir: false }
+  let syncing: Promise<void> = Promise.resolve()
   try {
     mkdirSync(dirname(path), { recursive: true })
   } catch (err) {
@@ -147,12 +189,31 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
   }
 
   function append(...added: JournalRecord[]): void {
+    journalUnsynced = true
     try {
       writeAll(journalFd(), added.map((record) => `${JSON.stringify(record)}\n`).join(''))
     } catch (err) {
       throw journalError('cannot append to', path, err)
     }
     records += added.length
+  }
+
+  /** Takes what is unsynced (and what a failed sync left); giveBack() returns it after a failure. */
+  function takeUnsynced(): Unsynced {
+    const fromSpill = spill?.takeUnsynced() ?? { files: [], dirChanged: false }
+    const work: Unsynced = {
+      spillFiles: new Set([...carried.spillFiles, ...fromSpill.files]),
+      journal: carried.journal || journalUnsynced,
+      dir: carried.dir || dirChanged || fromSpill.dirChanged,
+    }
+    carried = { spillFiles: new Set(), journal: false, dir: false }
+    journalUnsynced = false
+    dirChanged = false
+    return work
+  }
+
+  function giveBack(work: Unsynced): void {
+    carried = { spillFiles: new Set([...carried.spillFiles, ...work.spillFiles]), journal: carried.journal || work.journal, dir: carried.dir || work.dir }
   }
 
   function openedSpill(): Spill {
@@ -222,6 +283,9 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
         throw journalError('cannot compact', path, err)
       }
       records = pending.length
+      // The new file holds everything appended so far, and was fsynced before the rename.
+      journalUnsynced = false
+      carried.journal = false
     },
     spill(...items) {
       try {
@@ -251,14 +315,46 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
       return taken.item
     },
     sync() {
+      const work = takeUnsynced()
       try {
-        if (fd !== undefined) fsyncSync(fd)
-        if (spill?.sync().dirChanged === true) dirChanged = true
-        if (dirChanged) fsyncDir(path)
-        dirChanged = false
+        for (const file of work.spillFiles) {
+          try {
+            const spillFd = openSync(file, 'r')
+            try {
+              fsyncSync(spillFd)
+            } finally {
+              closeSync(spillFd)
+            }
+          } catch (err) {
+            // A segment read to its end and deleted: its items were journaled first.
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+          }
+        }
+        if (work.journal && fd !== undefined) fsyncSync(fd)
+        if (work.dir) fsyncDir(path)
       } catch (err) {
+        giveBack(work)
         throw journalError('cannot sync', path, err)
       }
+    },
+    syncAsync() {
+      const run = syncing.then(async () => {
+        const work = takeUnsynced()
+        try {
+          // Spill segments before the journal: an item moved out of a segment deleted meanwhile
+          // was appended to the journal before the deletion, so before the journal's fsync.
+          for (const file of work.spillFiles) await fsyncPath(file, true)
+          // By path, not by `fd`: a compaction may replace the file (and close the fd) meanwhile,
+          // after fsyncing the new one.
+          if (work.journal) await fsyncPath(path, false)
+          if (work.dir) await fsyncDirAsync(path)
+        } catch (err) {
+          giveBack(work)
+          throw journalError('cannot sync', path, err)
+        }
+      })
+      syncing = run.catch(() => undefined)
+      return run
     },
     close() {
       spill?.close()

@@ -27,7 +27,8 @@ import {
   type WireSendAccepted,
   type WireSocialProfile,
 } from '../messaging/wire'
-import { apiError, invalid, json, type Reply } from './reply'
+import type { ListingCache } from './listing'
+import { apiError, invalid, json, JSON_CONTENT_TYPE, type Reply } from './reply'
 import { socialProfiles } from './seed'
 import type { Store, StoredKind } from './store'
 
@@ -85,7 +86,13 @@ function pageReply<T>(data: T[], page: number, perPage: number, total: number): 
   return json(200, body)
 }
 
-export function handleApi(operation: OperationName | 'unknown', req: ApiRequest, store: Store, apiKey: string): Reply {
+export function handleApi(
+  operation: OperationName | 'unknown',
+  req: ApiRequest,
+  store: Store,
+  apiKey: string,
+  listings: ListingCache,
+): Reply {
   if (!secretEquals(req.headers['apikey'], apiKey)) {
     return apiError(401, req.headers['apikey'] === undefined ? 'missing apikey header' : 'invalid apikey')
   }
@@ -121,8 +128,8 @@ export function handleApi(operation: OperationName | 'unknown', req: ApiRequest,
     const problems = validatePagingQuery(req.query)
     if (problems.length > 0) return invalid(problems)
     const { page, perPage, limit } = pagingOf(req.query)
-    const { records, total } = store.page(listKind, page, perPage, limit)
-    return pageReply(records, page, perPage, total)
+    // The same `WirePage` as pageReply, served from the listing cache (listing.ts).
+    return { type: 'text', status: 200, contentType: JSON_CONTENT_TYPE, body: listings.body(listKind, page, perPage, limit) }
   }
 
   if (operation === 'social_search') {

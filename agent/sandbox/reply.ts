@@ -7,9 +7,12 @@ import type { WireErrorBody } from '../messaging/wire'
 
 export type Reply =
   | { type: 'json'; status: number; body: unknown; headers?: Record<string, string> }
-  | { type: 'text'; status: number; body: string; contentType: string; headers?: Record<string, string> }
+  /** A ready body: text, or bytes made once and served many times (a cached listing page). */
+  | { type: 'text'; status: number; body: string | Buffer; contentType: string; headers?: Record<string, string> }
   /** Status line and nothing else (the activity webhook answers with no body). */
   | { type: 'empty'; status: number }
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
   return headers === undefined ? { type: 'json', status, body } : { type: 'json', status, body, headers }
@@ -32,14 +35,14 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     res.end()
     return
   }
-  const text = reply.type === 'json' ? JSON.stringify(reply.body) : reply.body
-  const contentType = reply.type === 'json' ? 'application/json; charset=utf-8' : reply.contentType
+  const body = reply.type === 'json' ? JSON.stringify(reply.body) : reply.body
+  const contentType = reply.type === 'json' ? JSON_CONTENT_TYPE : reply.contentType
   res.writeHead(reply.status, {
     'content-type': contentType,
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(Buffer.byteLength(body)),
     ...reply.headers,
   })
-  res.end(text)
+  res.end(body)
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -47,6 +50,9 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export class BodyTooLargeError extends Error {}
 
 export function readBody(req: IncomingMessage): Promise<string> {
+  // Neither header: no body (RFC 9112, 6.3), so nothing to wait for (a GET poll is most requests);
+  // Node discards the unread stream itself once the answer is sent.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('')
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0

@@ -11,6 +11,7 @@ import { openDataDir } from './data-dir'
 import { SandboxError, SandboxErrorCodes } from './errors'
 import { createFaultSet, parseFault, type Fault, type FaultAction, type FaultSet } from './faults'
 import { INBOX_HTML } from './inbox-page'
+import { createListingCache } from './listing'
 import { createLiveEvents } from './live-events'
 import { apiError, BodyTooLargeError, json, parseJsonBody, readBody, writeReply, type Reply } from './reply'
 import { seedDefaults } from './seed'
@@ -50,6 +51,8 @@ export interface Sandbox {
 export const DEFAULT_API_KEY = 'sandbox-api-key'
 export const DEFAULT_ACTIVITY_TOKEN = 'sandbox-activity-token'
 export const DEFAULT_LEAD_ACCOUNT = 'sandbox'
+/** How long the sandbox keeps an idle keep-alive connection open. */
+export const SANDBOX_KEEP_ALIVE_TIMEOUT_MS = 30_000
 
 function option(cond: boolean, path: string, message: string): void {
   if (!cond) throw new SandboxError(SandboxErrorCodes.INVALID_OPTION, `${path}: ${message}`, { path })
@@ -106,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (store.count('instance') === 0) seedDefaults(store)
   const faults = createFaultSet(initialFaults, options.random)
   const live = createLiveEvents(store)
+  const listings = createListingCache(store)
   let info: SandboxInfo | undefined
 
   function currentInfo(): SandboxInfo {
@@ -156,7 +160,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return
     }
 
-    const query = Object.fromEntries(url.searchParams)
+    // forEach, not Object.fromEntries: same last-one-wins object, without the iterator protocol
+    // (a third of the route's own time on a listing poll).
+    const query: Record<string, string> = {}
+    url.searchParams.forEach((value, name) => {
+      query[name] = value
+    })
     const apiOperation = resolveApiOperation(path, query)
     const webhook = apiOperation === undefined ? resolveWebhook(path) : undefined
     if (apiOperation === undefined && webhook === undefined) {
@@ -182,7 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const request = { method, headers: req.headers, body, bodyIsJson: parsed.ok }
     let reply: Reply
-    if (apiOperation !== undefined) reply = handleApi(apiOperation, { ...request, query }, store, apiKey)
+    if (apiOperation !== undefined) reply = handleApi(apiOperation, { ...request, query }, store, apiKey, listings)
     else if (webhook?.operation === 'create_lead') reply = handleLead(request, webhook.account, leadAccount, store)
     else reply = handleActivities(request, activityToken, store)
 
@@ -200,6 +209,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     })
   })
 
+  // Node's default is 5 s, announced as `Keep-Alive: timeout=5`. Idle sockets are then closed so soon
+  // that a client whose event loop is busy (the agent, with this sandbox embedded in it) may pick one
+  // just as it is closed. 30 s, and the messaging client keeps an idle socket at most half of what
+  // the server announces (15 s here), so a stalled loop has 15 s of room.
+  server.keepAliveTimeout = SANDBOX_KEEP_ALIVE_TIMEOUT_MS
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>
       reject(new SandboxError(SandboxErrorCodes.LISTEN, `cannot listen on ${host}:${port}: ${err.message}`, { cause: err })),

@@ -1,5 +1,7 @@
 // What the sandbox has received and what it serves back, newest first, with a per-kind retention
-// cap. Memory is the source of truth; a data directory (data-dir.ts) only journals it.
+// cap. Memory is the source of truth; a data directory (data-dir.ts) only journals it. Records are
+// kept in arrival order and listed by walking backwards, each with its JSON text made once, because
+// a poller (agentbench, every 10 ms) lists them on the event loop of the agent that embeds the sandbox.
 
 export const INBOX_KINDS = ['sms', 'mail', 'chat', 'voice', 'lead', 'activity'] as const
 export type InboxKind = (typeof INBOX_KINDS)[number]
@@ -43,6 +45,10 @@ export interface Store {
   add(kind: StoredKind, make: (ids: { seq: number; id: string; createdAt: string }) => Record<string, unknown>): StoredEntry
   /** Newest first. `limit` caps how many of the newest records the listing holds at all. */
   page(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { records: Record<string, unknown>[]; total: number }
+  /** The same page as `page`, each record as its JSON text (made once per record, then kept). */
+  pageJson(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { records: string[]; total: number }
+  /** Changes whenever the records of `kind` do (add, retention drop, reset): a listing cache's key. */
+  version(kind: StoredKind): number
   all(kind: StoredKind): readonly StoredEntry[]
   search(query: SearchQuery): StoredEntry[]
   count(kind?: StoredKind): number
@@ -77,20 +83,63 @@ const ID_PREFIX: Record<StoredKind, string> = {
 // Lead ids are digit strings because the activity call takes `lead_id` as an int.
 const FIRST_LEAD_ID = 1001
 
+/** A stored entry with the text the listings keep of it. */
+interface Slot {
+  entry: StoredEntry
+  /** The record's JSON text, made on its first listing (not at replay, so start-up stays cheap). */
+  json: string | undefined
+  /** `json` lower-cased, made on its first text search. */
+  lower: string | undefined
+  /** False once retention or a reset dropped it; `arrival` sheds dead slots in batches. */
+  live: boolean
+}
+
+interface Bucket {
+  /** Oldest first; what `all()` returns. */
+  entries: StoredEntry[]
+  /** Parallel to `entries`. */
+  slots: Slot[]
+  version: number
+}
+
+// Dead slots are swept from the arrival list once they are this many and at least half of it.
+const SWEEP_AT = 1024
+
 export function createStore(options: StoreOptions): Store {
   const now = options.now ?? (() => new Date())
-  const byKind = new Map<StoredKind, StoredEntry[]>(STORED_KINDS.map((k) => [k, []]))
+  const byKind = new Map<StoredKind, Bucket>(STORED_KINDS.map((k) => [k, { entries: [], slots: [], version: 0 }]))
   const listeners = new Set<(event: StoreEvent) => void>()
+  // Every kind's slots in arrival (= seq) order, so the inbox feed walks it backwards instead of
+  // merging and sorting all kinds on every request.
+  let arrival: Slot[] = []
+  let dead = 0
+  let changes = 0
   let seq = 0
   let leadCounter = FIRST_LEAD_ID - 1
   let appendedSinceRewrite = 0
 
-  const bucket = (kind: StoredKind): StoredEntry[] => byKind.get(kind) as StoredEntry[]
+  const bucket = (kind: StoredKind): Bucket => byKind.get(kind) as Bucket
+  // A record is never changed once stored (no route updates one), so its text is made once and kept.
+  const jsonOf = (slot: Slot): string => (slot.json ??= JSON.stringify(slot.entry.record))
+  const lowerOf = (slot: Slot): string => (slot.lower ??= jsonOf(slot).toLowerCase())
 
   function remember(entry: StoredEntry): void {
-    const list = bucket(entry.kind)
-    list.push(entry)
-    if (list.length > options.retention) list.splice(0, list.length - options.retention)
+    const b = bucket(entry.kind)
+    const slot: Slot = { entry, json: undefined, lower: undefined, live: true }
+    b.entries.push(entry)
+    b.slots.push(slot)
+    arrival.push(slot)
+    const excess = b.entries.length - options.retention
+    if (excess > 0) {
+      b.entries.splice(0, excess)
+      for (const gone of b.slots.splice(0, excess)) gone.live = false
+      dead += excess
+      if (dead >= SWEEP_AT && dead * 2 >= arrival.length) {
+        arrival = arrival.filter((s) => s.live)
+        dead = 0
+      }
+    }
+    b.version = ++changes
     seq = Math.max(seq, entry.seq)
     if (entry.kind === 'lead') {
       const n = Number(entry.record['lead_id'])
@@ -111,17 +160,30 @@ export function createStore(options: StoreOptions): Store {
   }
 
   function everything(): StoredEntry[] {
-    return [...byKind.values()].flat().sort((a, b) => a.seq - b.seq)
+    return arrival.filter((s) => s.live).map((s) => s.entry)
   }
 
   function maybeCompact(): void {
     // The journal grows with every append while memory is capped; rewrite when it is mostly dead weight.
     if (options.journal === undefined) return
-    const live = STORED_KINDS.reduce((n, k) => n + bucket(k).length, 0)
+    const live = STORED_KINDS.reduce((n, k) => n + bucket(k).entries.length, 0)
     if (appendedSinceRewrite > live + 1000) {
       options.journal.rewrite(everything())
       appendedSinceRewrite = 0
     }
+  }
+
+  /** Newest first: index `i` of the listing is `slots[length - 1 - i]`; no copy, no sort. */
+  function pageSlots(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { slots: Slot[]; total: number } {
+    const list = bucket(kind).slots
+    const total = limit === undefined ? list.length : Math.min(limit, list.length)
+    const slots: Slot[] = []
+    const start = (page - 1) * perPage
+    for (let i = start; i < Math.min(start + perPage, total); i++) {
+      const slot = list[list.length - 1 - i]
+      if (slot !== undefined) slots.push(slot)
+    }
+    return { slots, total }
   }
 
   return {
@@ -138,44 +200,53 @@ export function createStore(options: StoreOptions): Store {
       return entry
     },
     page(kind, page, perPage, limit) {
-      const list = bucket(kind)
-      const total = limit === undefined ? list.length : Math.min(limit, list.length)
-      const records: Record<string, unknown>[] = []
-      const start = (page - 1) * perPage
-      for (let i = start; i < Math.min(start + perPage, total); i++) {
-        const entry = list[list.length - 1 - i]
-        if (entry !== undefined) records.push(entry.record)
-      }
-      return { records, total }
+      const { slots, total } = pageSlots(kind, page, perPage, limit)
+      return { records: slots.map((s) => s.entry.record), total }
+    },
+    pageJson(kind, page, perPage, limit) {
+      const { slots, total } = pageSlots(kind, page, perPage, limit)
+      return { records: slots.map(jsonOf), total }
+    },
+    version(kind) {
+      return bucket(kind).version
     },
     all(kind) {
-      return bucket(kind)
+      return bucket(kind).entries
     },
     search(query) {
-      const kinds = query.kinds ?? STORED_KINDS
+      const kinds = new Set<StoredKind>(query.kinds ?? STORED_KINDS)
       const needle = query.text?.trim().toLowerCase() ?? ''
       const limit = query.limit ?? 500
-      const candidates = kinds.flatMap((k) => bucket(k)).sort((a, b) => b.seq - a.seq)
       const out: StoredEntry[] = []
-      for (const entry of candidates) {
-        if (needle !== '' && !JSON.stringify(entry.record).toLowerCase().includes(needle)) continue
-        out.push(entry)
+      for (let i = arrival.length - 1; i >= 0; i--) {
+        const slot = arrival[i]
+        if (slot === undefined || !slot.live || !kinds.has(slot.entry.kind)) continue
+        if (needle !== '' && !lowerOf(slot).includes(needle)) continue
+        out.push(slot.entry)
         if (out.length >= limit) break
       }
       return out
     },
     count(kind) {
-      return kind === undefined ? STORED_KINDS.reduce((n, k) => n + bucket(k).length, 0) : bucket(kind).length
+      return kind === undefined ? STORED_KINDS.reduce((n, k) => n + bucket(k).entries.length, 0) : bucket(kind).entries.length
     },
     findLead(leadId) {
-      return bucket('lead').find((e) => e.record['lead_id'] === leadId)
+      return bucket('lead').entries.find((e) => e.record['lead_id'] === leadId)
     },
     nextLeadId() {
       leadCounter += 1
       return String(leadCounter)
     },
     reset() {
-      for (const k of STORED_KINDS) bucket(k).length = 0
+      for (const k of STORED_KINDS) {
+        const b = bucket(k)
+        // Emptied in place: callers holding `all(kind)` see the reset, as before.
+        b.entries.length = 0
+        b.slots.length = 0
+        b.version = ++changes
+      }
+      arrival = []
+      dead = 0
       options.journal?.rewrite([])
       appendedSinceRewrite = 0
       emit({ type: 'reset' })

@@ -30,15 +30,19 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
   // A head only changes by growing (a rewrite starts a new generation), so its hash is kept per length.
   const headHashes = new WeakMap<FileGeneration, { length: number; hash: string }>()
 
-  function durableSnapshot(): CheckpointEntry[] {
-    try {
-      config.beforeCheckpointWrite?.()
-    } catch (error) {
-      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `checkpoint not written: ${(error as Error).message}`, { ...(path === undefined ? {} : { path }), cause: error })
-    }
+  /**
+   * The offsets first, then what the consumer made of those lines made durable: lines committed
+   * while the hook's fsync runs are in the next write, not this one.
+   */
+  async function durableSnapshot(): Promise<CheckpointEntry[]> {
     const entries: CheckpointEntry[] = []
     for (const file of files.live) if (file.phase !== 'parked') entries.push(entryOf(file, file.phase === 'probation'))
     for (const file of files.retained) if (!files.byId.has(file.fileId)) entries.push(entryOf(file, false))
+    try {
+      await config.beforeCheckpointWrite?.()
+    } catch (error) {
+      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `checkpoint not written: ${(error as Error).message}`, { ...(path === undefined ? {} : { path }), cause: error })
+    }
     return entries
   }
 

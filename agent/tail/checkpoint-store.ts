@@ -84,14 +84,14 @@ export interface CheckpointWriter {
   readonly writes: number
 }
 
-export function createCheckpointWriter(path: string, snapshot: () => CheckpointEntry[]): CheckpointWriter {
+export function createCheckpointWriter(path: string, snapshot: () => CheckpointEntry[] | Promise<CheckpointEntry[]>): CheckpointWriter {
   const temp = tempPath(path, process.pid)
   let inFlight: Promise<void> | undefined
   let next: Promise<void> | undefined
   let writes = 0
 
   async function writeOnce(): Promise<void> {
-    const body = JSON.stringify({ version: CHECKPOINT_VERSION, files: snapshot() } satisfies CheckpointFile) + '\n'
+    const body = JSON.stringify({ version: CHECKPOINT_VERSION, files: await snapshot() } satisfies CheckpointFile) + '\n'
     try {
       const handle = await open(temp, 'w', 0o600)
       try {

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
-import { compileGlob, type CompiledGlob } from './glob'
+import { compileExclusion, compileGlob, type CompiledGlob } from './glob'
 
 /** 'rename': the name was moved or replaced (it may now be another file); 'change': its content changed. */
 export type PathEvent = 'add' | 'change' | 'unlink' | 'rename'
@@ -21,6 +21,8 @@ export type DiscoveryMode = 'watch' | 'poll'
 
 export interface DiscoveryOptions {
   readonly patterns: readonly string[]
+  /** Files no event is reported for, though `patterns` match them (see TailerOptions.exclude). */
+  readonly exclude?: readonly string[] | undefined
   readonly cwd: string
   readonly onEvent: (event: PathEvent, path: string) => void
   readonly onError: (error: Error) => void
@@ -62,7 +64,12 @@ interface DiscoveryState {
 /** Resolves once the initial scan is done: every file present at startup has been reported as 'add'. */
 export async function createDiscovery(options: DiscoveryOptions): Promise<Discovery> {
   const globs = options.patterns.map((pattern) => compileGlob(pattern, options.cwd))
-  const matches = (path: string): boolean => globs.some((glob) => glob.matches(path))
+  const excluded = compileExclusion(options.exclude ?? [], options.cwd)
+  // Every path the tailer hears of passes here (events, scans, the watcher's filter): an excluded
+  // file is never reported, so it is never opened, whenever it appears.
+  const matches = excluded === undefined
+    ? (path: string): boolean => globs.some((glob) => glob.matches(path))
+    : (path: string): boolean => globs.some((glob) => glob.matches(path)) && !excluded(path)
   const bases = [...new Set(globs.map((glob) => glob.base))]
   const depth = maxDepth(globs)
   for (const base of bases) {

@@ -4,7 +4,7 @@
 // inode, the same head). Not to be confused with an incident's fingerprint (alerts/fingerprint.ts).
 
 import { createHash } from 'node:crypto'
-import type { BigIntStats } from 'node:fs'
+import { readSync, type BigIntStats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 
 /** How many leading bytes the head holds once the file is that long. */
@@ -27,6 +27,14 @@ export async function readHead(handle: FileHandle, size: number): Promise<Buffer
   const buffer = Buffer.alloc(want)
   const { bytesRead } = await handle.read(buffer, 0, want, 0)
   return buffer.subarray(0, bytesRead)
+}
+
+/** readHead on the calling thread (syncReads): a turn then needs no trip to the thread pool before its read. */
+export function readHeadSync(handle: FileHandle, size: number): Buffer {
+  const want = Math.min(size, HEAD_BYTES)
+  if (want <= 0) return Buffer.alloc(0)
+  const buffer = Buffer.alloc(want)
+  return buffer.subarray(0, readSync(handle.fd, buffer, 0, want, 0))
 }
 
 /** Checksum stored in checkpoints, so that log content never lands in the state directory. */

@@ -3,7 +3,8 @@
 // told apart by them), then truncate, wait, classify or read as turn-check.ts decides.
 
 import { TailErrorCodes } from './errors'
-import { HEAD_BYTES, readHead } from './file-identity'
+import { fstatSync } from 'node:fs'
+import { HEAD_BYTES, readHead, readHeadSync } from './file-identity'
 import type { FileGeneration } from './file-generation'
 import type { ReadTurn } from './chunk-reader'
 import type { Rotation } from './rotation'
@@ -26,8 +27,11 @@ export function createFileTurn(ctx: TailContext, rotation: Rotation, readTurn: R
     if (start.kind !== 'look' || handle === undefined) return
     file.waitsFor = undefined
     try {
-      // Both requests go to the pool together.
-      const [stats, current] = await Promise.all([handle.stat(), readHead(handle, file.readOffset + HEAD_BYTES)])
+      // With syncReads, on this thread like the reads (each hop to the pool and back is a wait an
+      // alert pays); otherwise both requests go to the pool together.
+      const [stats, current] = ctx.config.syncReads
+        ? [fstatSync(handle.fd), readHeadSync(handle, file.readOffset + HEAD_BYTES)]
+        : await Promise.all([handle.stat(), readHead(handle, file.readOffset + HEAD_BYTES)])
       const size = stats.size
       const head = current.subarray(0, Math.min(current.length, size))
       const check = checkContent({ phase: file.phase, readOffset: file.readOffset, knownHead: file.head, size, head, settled: file.settled, detached: file.detached })

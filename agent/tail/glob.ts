@@ -37,6 +37,53 @@ export function compileGlob(pattern: string, cwd: string = process.cwd()): Compi
   }
 }
 
+/**
+ * The files `exclude` patterns keep out, as one test on an absolute path. A pattern without `/`
+ * is matched against the file's name (`*.gz`, `*.[0-9]`, `other-*.log`), so it applies in every
+ * directory `paths` reaches; one with `/` against the whole path (relative ones resolved against
+ * `cwd`, as `paths` are). Undefined when there are none, so the common case costs nothing.
+ */
+export function compileExclusion(patterns: readonly string[], cwd: string = process.cwd()): ((absolutePath: string) => boolean) | undefined {
+  if (patterns.length === 0) return undefined
+  const names: RegExp[] = []
+  const paths: CompiledGlob[] = []
+  for (const pattern of patterns) {
+    if (pattern.includes('/')) paths.push(compileGlob(pattern, cwd))
+    else names.push(new RegExp('^' + segmentSource(pattern) + '$'))
+  }
+  const name = names.length === 0 ? undefined : new RegExp(names.map((regex) => regex.source).join('|'))
+  return (path) => {
+    if (name !== undefined && name.test(path.slice(path.lastIndexOf(sep) + 1))) return true
+    for (const glob of paths) if (glob.matches(path)) return true
+    return false
+  }
+}
+
+/**
+ * What is wrong with a pattern, or undefined. The matcher itself reads any text (an unclosed `[` is
+ * a literal), which `paths` rely on; a pattern that says what must never be read is held to more:
+ * a typo there would silently tail what the user meant to keep out.
+ */
+export function globProblem(pattern: string): string | undefined {
+  if (pattern.length === 0) return 'expected a glob, got an empty string'
+  if (pattern.includes('\0')) return 'a glob cannot contain a NUL character'
+  if (pattern.endsWith('/')) return 'names a directory, not files: end it with "*" for the files in it'
+  let braces = 0
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]
+    if (char === '[') {
+      const close = pattern.indexOf(']', i + 1)
+      if (close === -1) return `unclosed "[" at character ${i + 1}`
+      const body = pattern.slice(i + 1, close).replace(/^[!^]/, '')
+      if (body.length === 0) return `empty character class at character ${i + 1}`
+      if (body.includes('/')) return `a character class cannot match "/" (at character ${i + 1})`
+      i = close
+    } else if (char === '{') braces++
+    else if (char === '}' && --braces < 0) return `unmatched "}" at character ${i + 1}`
+  }
+  return braces > 0 ? 'unclosed "{"' : undefined
+}
+
 function segmentSource(segment: string): string {
   if (segment === '**') return '(?:.*)'
   let out = ''

@@ -1,12 +1,19 @@
 // Written options -> normalized options, every problem reported at once as `path: message`.
 
 import { TailError, TailErrorCodes } from './errors'
+import { globProblem } from './glob'
 
 export type StartAt = 'end' | 'beginning'
 
 export interface TailerOptions {
   /** Glob patterns (or plain paths) of the files to tail. Files that appear later are picked up. */
   paths: string | readonly string[]
+  /**
+   * Files never opened, even when `paths` match them (now or later, rotated names too): a glob
+   * without '/' is matched against the file name (`*.gz`, `*.1`), one with '/' against the path
+   * (relative ones resolved against `cwd`). Default none.
+   */
+  exclude?: string | readonly string[]
   /** Where to start in a file found at startup that has no checkpoint. Default 'end'. Files that appear later always start at 0. */
   startAt?: StartAt
   /** Checkpoint file; without one, commits live in memory only and a restart falls back to startAt. */
@@ -42,14 +49,17 @@ export interface TailerOptions {
   /** Non-fatal problems (a file that cannot be read, a watcher error, a failed background checkpoint write). */
   onWarning?: (error: TailError) => void
   /**
-   * Called before each checkpoint write takes its offsets: whatever the consumer did with the
-   * committed lines must be durable by then (the agent fsyncs its outbox here). A throw fails the write.
+   * Called once a checkpoint write has taken its offsets, before it writes them: whatever the
+   * consumer did with the lines committed so far must be durable when it returns, or when the
+   * promise it returns resolves (the agent fsyncs its outbox here, off the event loop). A throw or
+   * a rejection fails the write.
    */
-  beforeCheckpointWrite?: () => void
+  beforeCheckpointWrite?: () => void | Promise<void>
 }
 
 export interface NormalizedTailerOptions {
   readonly paths: readonly string[]
+  readonly exclude: readonly string[]
   readonly startAt: StartAt
   readonly checkpointPath: string | undefined
   readonly maxLineBytes: number
@@ -61,7 +71,7 @@ export interface NormalizedTailerOptions {
   readonly checkpointDelayMs: number
   readonly cwd: string
   readonly onWarning: (error: TailError) => void
-  readonly beforeCheckpointWrite: (() => void) | undefined
+  readonly beforeCheckpointWrite: (() => void | Promise<void>) | undefined
 }
 
 export function normalizeTailerOptions(options: TailerOptions): NormalizedTailerOptions {
@@ -70,6 +80,12 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
   if (!Array.isArray(paths) || paths.length === 0) problems.push('paths: must be a non-empty string or array of strings')
   else paths.forEach((pattern, index) => {
     if (typeof pattern !== 'string' || pattern.length === 0) problems.push(`paths[${index}]: must be a non-empty string`)
+  })
+  const exclude = typeof options.exclude === 'string' ? [options.exclude] : options.exclude ?? []
+  if (!Array.isArray(exclude)) problems.push('exclude: must be a string or an array of strings')
+  else exclude.forEach((pattern, index) => {
+    const problem = typeof pattern === 'string' ? globProblem(pattern) : 'must be a string'
+    if (problem !== undefined) problems.push(`exclude[${index}]: ${problem}`)
   })
   const startAt = options.startAt ?? 'end'
   if (startAt !== 'end' && startAt !== 'beginning') problems.push(`startAt: must be 'end' or 'beginning', got ${JSON.stringify(startAt)}`)
@@ -83,6 +99,7 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
   }
   const normalized: NormalizedTailerOptions = {
     paths: paths ?? [],
+    exclude: Array.isArray(exclude) ? exclude : [],
     startAt,
     checkpointPath: options.checkpointPath,
     maxLineBytes: integer('maxLineBytes', 256 * 1024, 1),

@@ -58,6 +58,16 @@ export interface Tailer extends AsyncIterable<LineBatch> {
    * than was committed either way, and a failed write is also reported to onWarning.
    */
   commit(batch: LineBatch, lineCount?: number): Promise<void>
+  /**
+   * With reuseBuffers: the caller reads nothing more of the batch's buffer (it copied what it still
+   * needs), which may be read into again even though the batch is not committed whole.
+   */
+  release(batch: LineBatch): void
+  /**
+   * Which stream of lines the batch continues: the same key for every batch of one generation of a
+   * file and of the copy that continues it after copy-and-truncate; undefined for a foreign batch.
+   */
+  streamOf(batch: LineBatch): string | undefined
   /** Writes the checkpoint now (committed offsets only). */
   flush(): Promise<void>
   stats(): TailStats
@@ -82,6 +92,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   const scheduler = createScheduler(ctx, { onPathEvent: paths.onPathEvent, tick: createTick(ctx, paths, rotation), takeTurn })
   const discovery = await createDiscovery({
     patterns: config.paths,
+    exclude: config.exclude,
     cwd: config.cwd,
     onEvent: scheduler.onPathEvent,
     onError: (error) => ctx.warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
@@ -95,6 +106,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   return {
     [Symbol.asyncIterator]: () => ctx.outlet[Symbol.asyncIterator](),
     commit: (batch, lineCount) => commit(ctx, batch, lineCount),
+    release: (batch) => ctx.outlet.committedWhole(batch),
+    streamOf: (batch) => ctx.outlet.streamOf(batch),
     flush: () => ctx.checkpoints.flush(),
     stats: () => ({ files: ctx.files.live.size, ...ctx.counters, checkpointWrites: ctx.checkpoints.writes }),
     files: () => fileStatuses(ctx),

@@ -63,8 +63,8 @@ describe('hostile lines', () => {
     // Without redact paths nothing names a field to hide: the text goes as it is (secrets still cut out).
     expect(censorLine(cut, [], ['hunter2']).raw).not.toContain('hunter2')
     expect(censorLine(cut, [], []).raw).toContain('"msg":"boom"')
-    // Plain text is not JSON: only a `msg` path censors it, as before.
-    expect(censorLine(parseLine('ERROR password=hunter2'), [['password']], []).msg).toBe('ERROR password=hunter2')
+    // Plain text is not JSON: only a `msg` path censors it, as before (its message is the text after the level).
+    expect(censorLine(parseLine('ERROR password=hunter2'), [['password']], []).msg).toBe('password=hunter2')
   })
 })
 

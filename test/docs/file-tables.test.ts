@@ -17,6 +17,8 @@ const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/README.md': ['cli', 'daemon'],
   'agent/config/README.md': ['.'],
   'agent/delivery/README.md': ['.'],
+  'agent/events/README.md': ['.'],
+  'agent/journald/README.md': ['.'],
   'agent/messaging/README.md': ['.'],
   'agent/outbox/README.md': ['.'],
   'agent/sandbox/README.md': ['.'],

@@ -9,9 +9,12 @@
 // item): every incident has one lead and its two activities (opened, SMS sent), a key seen twice is
 // a resend, a second key for a lead or an activity is a re-creation: a defect.
 // Seeded: DRILL_SEED replays the kill delays and the order of the lines.
+// The multi-line variant runs the same with `multiline: java`: each error line is followed by
+// frames and a last line naming its incident (`com.acme.PaymentException: inc-0001 whole`), which
+// the page shows (the error's type and message). A page without it came of a split event.
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
   createWorkspace, metric, records, spawnAgent, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
   type RunningAgent, type SandboxProcess,
@@ -27,9 +30,16 @@ const KILL_AFTER_MS = { min: 150, max: 1500 }
 /** What the CRM must hold for every incident: its incident channel's note, and the page's record. */
 const ACTIVITY_STEPS = ['NOTE: Incident opened', 'MESSAGE: SMS sent (firing) via oncall-sms']
 
-test('crash and restart: every incident pages, none pages twice, through 24 SIGKILLs', async ({ task }) => {
+const VARIANTS = [
+  { name: 'lines', multiline: false },
+  { name: 'multi-line events', multiline: true },
+] as const
+
+const FRAMES = ['\tat com.acme.pay.Gateway.charge(Gateway.java:214)', '\tat com.acme.pay.Checkout.pay(Checkout.java:88)', '\tat java.base/java.lang.Thread.run(Thread.java:1583)']
+
+test.for(VARIANTS)('crash and restart ($name): every incident pages, none pages twice, through 24 SIGKILLs', async ({ name, multiline }, { task }) => {
   const seed = Number(process.env.DRILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
-  process.stdout.write(`[crash drill] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
+  process.stdout.write(`[crash drill, ${name}] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
   const random = seededRandom(seed)
   const started = Date.now()
   const ws = createWorkspace()
@@ -40,8 +50,9 @@ test('crash and restart: every incident pages, none pages twice, through 24 SIGK
   let writer: NodeJS.Timeout | undefined
   try {
     sandbox = await startSandboxProcess()
+    const config = (yaml: string): string => (multiline ? yaml.replace('    start_at: beginning\n', '    start_at: beginning\n    multiline: java\n') : yaml)
     ws.writeConfig(
-      smsRulesConfig(
+      config(smsRulesConfig(
         ws,
         `
   - name: payments
@@ -52,7 +63,7 @@ test('crash and restart: every incident pages, none pages twice, through 24 SIGK
     incident: true
 `,
         sandbox.api,
-      ),
+      )),
     )
     mkdirSync(ws.logs, { recursive: true })
     // A long first line, as an app's log starts: files are told apart by their first 256 bytes.
@@ -72,6 +83,7 @@ test('crash and restart: every incident pages, none pages twice, through 24 SIGK
         const id = lines[written] as string
         text += `${JSON.stringify({ level: 30, time: Date.now(), msg: 'request served' })}\n`
         text += `${JSON.stringify({ level: 50, time: Date.now(), incident: id, msg: `payment failed for ${id}` })}\n`
+        if (multiline) text += `${[...FRAMES, `com.acme.pay.PaymentException: ${id} whole`].join('\n')}\n`
       }
       if (text !== '') appendFileSync(app, text)
     }
@@ -102,21 +114,24 @@ test('crash and restart: every incident pages, none pages twice, through 24 SIGK
 
     const all = await records(api.baseUrl, 'sms,lead,activity')
     const pages = countPages(all, 'sms', incidents, pagedOf)
+    // Multi-line: a page must carry its event's last line (its incident's `... whole`).
+    const split = multiline ? all.filter((r) => r.kind === 'sms' && pagedOf(r.record) !== undefined && !String(r.record['sms']).includes(`${pagedOf(r.record)} whole`)).length : 0
     // A lead names its incident in its title and fingerprint.
     const leadOf = (record: Record<string, unknown>): string | undefined => /inc-\d{4}/.exec(`${String(record['name'])} ${JSON.stringify(record['other_fields'])}`)?.[0]
     const leads = countLeads(all, incidents, leadOf)
     const activities = countActivities(all, incidents, ACTIVITY_STEPS, leadOf)
     const suppressed = await metric(running.metricsUrl, 'logx_agent_repages_suppressed_total')
     recordDrill(task, {
-      drill: 'crash and restart',
+      drill: multiline ? 'crash and restart, multi-line' : 'crash and restart',
       events: pages.expected,
       unit: 'alerts',
       lost: pages.lost,
       duplicated: pages.duplicated,
       peakRssMb,
       timeMs: Date.now() - started,
-      notes: `${KILLS} SIGKILLs; ${crashNotes(pages, leads, activities)}; re-pages suppressed after restarts ${suppressed}; seed ${seed}`,
+      notes: `${KILLS} SIGKILLs; ${crashNotes(pages, leads, activities)}; re-pages suppressed after restarts ${suppressed}${multiline ? `; pages of split events ${split}` : ''}; seed ${seed}`,
     })
+    expect(split).toBe(0)
     // At-least-once: a kill can catch each of the outbox's two deliveries in flight.
     expectCrashPromises(pages, leads, activities, 2 * KILLS, 2 * KILLS)
   } finally {

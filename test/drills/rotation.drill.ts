@@ -6,6 +6,9 @@
 // has read its first lines (lib/rotation-writer.js says why); writes are not paced, so the agent's
 // discovery spends most of the drill in its event-flood mode (agent/tail/README.md). Seeded:
 // DRILL_SEED replays the writer's choices.
+// The multi-line variant runs the same with `multiline: java`: each numbered line is followed by
+// frame lines, the tap records events (a line with its frames), and each must arrive once, in
+// order, and whole (all its frames, no frame of another).
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync } from 'node:fs'
@@ -28,9 +31,15 @@ interface WriterResult {
   timedOut: boolean
 }
 
-test('rotation torture: every line of every file exactly once, in order, through 1,000 rotations', async ({ task }) => {
+const VARIANTS = [
+  { name: 'lines', frames: 0 },
+  { name: 'multi-line events', frames: 3 },
+] as const
+
+test.for(VARIANTS)('rotation torture ($name): every one of every file exactly once, in order, through 1,000 rotations', async ({ name, frames }, { task }) => {
+  const multiline = frames > 0
   const seed = Number(process.env.DRILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
-  process.stdout.write(`[rotation drill] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
+  process.stdout.write(`[rotation drill, ${name}] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
   const started = Date.now()
   const ws = createWorkspace()
   mkdirSync(ws.logs, { recursive: true })
@@ -41,7 +50,7 @@ sources:
     paths: [${ws.logs}/*.log]
     format: json
     start_at: beginning
-channels:
+${multiline ? '    multiline: java\n' : ''}channels:
   oncall-sms: { type: sms, numbers: [919800000001] }
 rules:
   - name: errors
@@ -52,11 +61,16 @@ rules:
   let writer: ReturnType<typeof fork> | undefined
   const check = createSequenceCheck()
   let malformed = 0
+  // Multi-line: events without exactly their own frames (split, or joined with another's).
+  let split = 0
   const follower = followFile(tap, (text) => {
     try {
       const record = JSON.parse(text) as { line?: string }
-      const line = JSON.parse(record.line ?? '') as { file: number; n: number }
+      const [first, ...rest] = (record.line ?? '').split('\n')
+      const line = JSON.parse(first ?? '') as { file: number; n: number }
       check.see(line.file, line.n)
+      const frame = `\tat drill.Writer.line(File${line.file}.java:${line.n})`
+      if (rest.length !== frames || rest.some((r) => r !== frame)) split++
     } catch {
       malformed++
     }
@@ -66,7 +80,7 @@ rules:
       if (agent.child.exitCode !== null) throw new Error(`agent exited: ${agent.errors()}`)
       return /Stop with Ctrl-C|Open the inbox/.test(agent.output()) ? true : undefined
     })
-    writer = fork(join(__dirname, 'lib/rotation-writer.js'), [ws.logs, String(FILES), String(ROTATIONS), String(seed), tap, String(WRITER_DEADLINE_MS)], {
+    writer = fork(join(__dirname, 'lib/rotation-writer.js'), [ws.logs, String(FILES), String(ROTATIONS), String(seed), tap, String(WRITER_DEADLINE_MS), String(frames)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     const [result] = (await once(writer, 'message')) as [WriterResult]
@@ -83,14 +97,15 @@ rules:
     const outcome = check.result(totals)
     const rotations = result.renames + result.copies
     recordDrill(task, {
-      drill: 'rotation torture',
+      drill: multiline ? 'rotation torture, multi-line' : 'rotation torture',
       events: outcome.expected,
-      unit: 'lines',
+      unit: multiline ? 'events' : 'lines',
       lost: outcome.lost,
       duplicated: outcome.duplicated,
       peakRssMb,
       timeMs: Date.now() - started,
-      notes: `${rotations} rotations (${result.renames} rename, ${result.copies} copy-truncate, ~${Math.round(outcome.expected / Math.max(rotations, 1))} lines apart), ${FILES} files, out of order ${outcome.outOfOrder}, seed ${seed}` +
+      notes: `${rotations} rotations (${result.renames} rename, ${result.copies} copy-truncate, ~${Math.round(outcome.expected / Math.max(rotations, 1))} ${multiline ? 'events' : 'lines'} apart), ${FILES} files, out of order ${outcome.outOfOrder}, seed ${seed}` +
+        (multiline ? `, ${frames} frames per event, split ${split}` : '') +
         (outcome.firstProblems.length > 0 ? `; ${outcome.firstProblems.join(', ')}` : ''),
     })
     expect(code).toBe(0)
@@ -100,6 +115,7 @@ rules:
     expect(outcome.lost).toBe(0)
     expect(outcome.duplicated).toBe(0)
     expect(outcome.outOfOrder).toBe(0)
+    expect(split).toBe(0)
   } finally {
     follower.close()
     if (writer !== undefined && writer.exitCode === null) writer.kill('SIGKILL')

@@ -21,7 +21,7 @@ describe('the shipped default config (config/agent.yaml)', () => {
 
   it('tails ./logs/*.log on the embedded sandbox', () => {
     expect(config.messaging).toEqual({ mode: 'sandbox', listen: { host: '127.0.0.1', port: 4010 }, apiKey: undefined, activityToken: undefined })
-    expect(config.sources).toEqual([{ name: 'app', paths: ['/srv/app/logs/*.log'], format: 'auto', startAt: 'end', maxLineBytes: 262_144, syncReads: true }])
+    expect(config.sources).toEqual([{ name: 'app', type: 'file', paths: ['/srv/app/logs/*.log'], journald: undefined, exclude: [], format: 'auto', startAt: 'end', maxLineBytes: 262_144, syncReads: true }])
     expect(config.stateDir).toBe('/srv/app/.logx-agent')
     expect(config.metrics).toEqual({ listen: { host: '127.0.0.1', port: 9464 } })
   })

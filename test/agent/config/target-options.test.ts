@@ -253,7 +253,7 @@ describe('a channel target\'s own keys', () => {
     expect(channel('chat', { numbers: ['+91 98000-00002'], templateId: 7, variables: ['{{title}}'], attachment: 'https://example.com/a.pdf' })).toEqual(config.channels[1])
     expect(channel('mail', { from: 'a@example.com', to: 'b@example.com', subject: { firing: '{{title}}' }, format: 'text' })).toEqual(config.channels[2])
     expect(channel('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: { firing: ['a.mp3'], resolved: ['b.mp3'] } })).toEqual(config.channels[3])
-    expect(channelOptionKeys('sms')).toEqual(['numbers', 'senderId', 'route', 'templateId', 'template', 'maxLength'])
+    expect(channelOptionKeys('sms')).toEqual(['numbers', 'senderId', 'route', 'templateId', 'template', 'maxLength', 'concurrency'])
   })
 
   it('keys the targets ignored in a voice receiver or a per-kind template still are, with a warning each', () => {
@@ -273,7 +273,7 @@ describe('a channel target\'s own keys', () => {
   })
 
   it('a target has no people: `people` is no option, its recipients are required, and it reaches no one by name', () => {
-    expect(channelOptionKeys('voice')).toEqual(['receivers', 'audio'])
+    expect(channelOptionKeys('voice')).toEqual(['receivers', 'audio', 'concurrency'])
     expect(channel('sms', { numbers: 919800000001 }).people).toEqual([])
     const problems = (type: 'sms' | 'mail' | 'voice', options: Record<string, unknown>) => {
       const result = readChannelOptions(type, options, undefined, noWarnings)

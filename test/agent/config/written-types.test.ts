@@ -26,7 +26,7 @@ const written = {
   acknowledge: { missed_call_number: true, poll_interval: true, ack_all: true, hint: true, voice_audio: true } satisfies KeysOf<AcknowledgeInput>,
   console: { enabled: true, token: true } satisfies KeysOf<ConsoleInput>,
   messaging: { base_url: true, api_key: true, lead_webhook: true, activity_webhook: true, activity_token: true, sandbox: true } satisfies KeysOf<MessagingInput>,
-  source: { name: true, paths: true, format: true, start_at: true, max_line_bytes: true, sync_reads: true } satisfies KeysOf<SourceInput>,
+  source: { name: true, type: true, units: true, priority: true, journal_files: true, paths: true, exclude: true, format: true, multiline: true, start_at: true, max_line_bytes: true, sync_reads: true } satisfies KeysOf<SourceInput>,
   rule: {
     name: true, source: true, level: true, match: true, message: true, group_by: true, group_wait: true, repeat_interval: true,
     resolve_after: true, ack_timeout: true, send_resolved: true, threshold: true, notify: true, escalate: true, incident: true, title: true, absent: true,
@@ -34,10 +34,10 @@ const written = {
   absent: { for: true } satisfies KeysOf<NonNullable<RuleInput['absent']>>,
   escalate: { after: true, notify: true, people: true, oncall: true, active_hours: true } satisfies KeysOf<EscalationInput>,
   silence: { id: true, matchers: true, starts_at: true, ends_at: true, comment: true } satisfies KeysOf<SilenceInput>,
-  sms: { type: true, numbers: true, people: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'sms'>>,
-  chat: { type: true, numbers: true, people: true, template_id: true, variables: true, attachment: true, max_per_hour: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'chat'>>,
-  mail: { type: true, from: true, to: true, people: true, subject: true, format: true, max_per_hour: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'mail'>>,
-  voice: { type: true, receivers: true, people: true, audio: true, max_per_hour: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'voice'>>,
+  sms: { type: true, numbers: true, people: true, sender_id: true, route: true, template_id: true, template: true, max_length: true, max_per_hour: true, concurrency: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'sms'>>,
+  chat: { type: true, numbers: true, people: true, template_id: true, variables: true, attachment: true, max_per_hour: true, concurrency: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'chat'>>,
+  mail: { type: true, from: true, to: true, people: true, subject: true, format: true, max_per_hour: true, concurrency: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'mail'>>,
+  voice: { type: true, receivers: true, people: true, audio: true, max_per_hour: true, concurrency: true, oncall: true, active_hours: true } satisfies KeysOf<Variant<'voice'>>,
 }
 
 const keys = (record: object): string[] => Object.keys(record).sort()

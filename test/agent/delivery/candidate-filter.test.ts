@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { LineFormat } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { createCandidateFilter } from '../../../agent/delivery/candidate-filter'
-import { jsonPrefixLevel, upperCaseNeedles } from '../../../agent/delivery/level-evidence'
+import { headLevel, jsonPrefixLevel, upperCaseNeedles, windowsNeedles } from '../../../agent/delivery/level-evidence'
 import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
 import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
@@ -110,6 +110,42 @@ const TRICKY = [
   'TRACE details',
   'notice: [notice] hello',
   'x'.repeat(400) + ' ERROR past the head',
+  // The formats of #17: Android logcat, a head word, Windows CBS, Apache 2.4, logfmt keys.
+  '03-17 16:13:38.811  1702  2395 E ActivityManager: ANR',
+  '03-17 16:13:38.811  1702  2395 F libc: Fatal signal',
+  '03-17 16:13:38.811  1702  2395 A libc: assert',
+  '03-17 16:13:38.811  1702  2395 I Tag: ERROR inside',
+  '03-17 16:13:38.811  1702  2395 Ex Tag: not a letter',
+  '03-17 16:13:38.811 E/ActivityManager( 1702): ANR',
+  '03-17 16:13:38.811  F/ActivityManager(1702): ANR',
+  'E/ActivityManager( 1702): ANR',
+  'A/x(1): y',
+  'F/no pid: y',
+  '12-31 23:59:59.999 1 2 E T: short',
+  'error: connect ECONNREFUSED',
+  'Fatal: boom',
+  'fail: Microsoft.AspNetCore[1]',
+  'PANIC:x',
+  'crit: disk',
+  'eror: log15 spelling at the head',
+  'criticalxxxxx: too long',
+  '2016-09-28 04:30:30, Error                 CBS    Failed',
+  '2016-09-28 04:30:30, Critical CBS x',
+  '2016-09-28 04:30:30, Fatal\tCBS x',
+  '2016-09-28 04:30:30, Errors CBS not a level',
+  '[Wed Oct 11 14:32:52 2023] [core:error] [pid 1:tid 2] AH00126: x',
+  '[Wed Oct 11 14:32:52 2023] [ssl:emerg] x',
+  '[Wed Oct 11 14:32:52 2023] [mod_x_1:Crit] x',
+  '[Wed Oct 11 14:32:52 2023] [core:trace3] x',
+  '[error1] digit after a word',
+  '[:error] empty module',
+  'ts=1 lvl=eror msg=x',
+  'ts=1 lvl=crit msg=x',
+  'ts=1 lvl="Fatal" msg=x',
+  'ts=1 severity=ERROR msg=x',
+  'ts=1 severity= "alert" msg=x',
+  'ts=1 level=eror msg=x',
+  'ts=1 level=fail msg=x',
 ]
 
 describe('createCandidateFilter', () => {
@@ -152,14 +188,16 @@ describe('createCandidateFilter', () => {
   })
 
   it('keeps random mixes of level tokens and noise that the full path selects', () => {
-    const pieces = ['{"level":', '30', '50', ',', '"level"', ':', ' ', '"msg":"x"', '}', 'ERROR', 'error', '[', ']', '<', '>', 'level', '=', 'Err', 'FATAL', 'E1122 ', '<3>', '\\u', 'INFO', 'warn', '"', 'crit', 'x', '\t', '{']
+    const pieces = ['{"level":', '30', '50', ',', '"level"', ':', ' ', '"msg":"x"', '}', 'ERROR', 'error', '[', ']', '<', '>', 'level', '=', 'Err', 'FATAL', 'E1122 ', '<3>', '\\u', 'INFO', 'warn', '"', 'crit', 'x', '\t', '{',
+      // The formats of #17.
+      '03-17 16:13:38.811 ', '03-17 16:13:38.811  1702  2395 ', '1702', 'E ', 'F', 'A', 'E/', '/', 'Tag( 12): ', '(', ')', ', Error', ', Fatal ', '2016-09-28 04:30:30', '[core:', 'core:', 'mod_1:', '3', 'lvl=', 'severity=', 'eror', 'fail', 'Fatal', 'emerg']
     let seed = 42
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648
       return seed % n
     }
     const lines: string[] = []
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 6000; i++) {
       let line = random(3) === 0 ? '{"level":30,' : ''
       const count = 1 + random(8)
       for (let k = 0; k < count; k++) line += pieces[random(pieces.length)] as string
@@ -212,5 +250,21 @@ describe('level evidence', () => {
     expect(upperCaseNeedles(50)).toEqual(['ALERT', 'CRIT', 'EMERG', 'ERR', 'FATAL', 'PANIC', 'SEVERE'])
     expect(upperCaseNeedles(60)).not.toContain('ERR')
     expect(upperCaseNeedles(40)).toContain('WARN')
+  })
+
+  it("searches for Windows CBS's `, Error` and the like, shortest form only", () => {
+    expect(windowsNeedles(50)).toEqual([', Alert', ', Crit', ', Emerg', ', Err', ', Fatal', ', Panic', ', Severe'])
+    expect(windowsNeedles(60)).not.toContain(', Err')
+  })
+
+  it('reads the head rules in place: never below the level the full path gives', () => {
+    const at = (text: string): number => headLevel(Buffer.from(text), 0, Buffer.byteLength(text))
+    expect(at('03-17 16:13:38.811  1702  2395 E Tag: x')).toBe(50)
+    expect(at('03-17 16:13:38.811 W/Tag( 1702): x')).toBe(40)
+    expect(at('F/Tag( 1702): x')).toBe(60)
+    expect(at('E1122 10:00:00.000 x')).toBe(50)
+    expect(at('fail: x')).toBe(50)
+    expect(at('Nov 25 10:00:01 host app: x')).toBe(-1)
+    expect(at('2015-10-18 18:04:11,034 ERROR x')).toBe(-1)
   })
 })

@@ -11,6 +11,7 @@ export function createRecordingDispatcher(sent: Delivery[]): Dispatcher {
     stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth: 0 }),
     queuedPages: () => [],
     sync: () => {},
+    syncAsync: () => Promise.resolve(),
     drain: async () => ({ drained: true, pending: 0 }),
     close: async () => {},
   }

@@ -57,7 +57,7 @@ describe('storedIncident and restoredSnapshot', () => {
     const stored = throughFile(storedIncident(only(e)))
     expect(stored.line).toEqual({ raw: 'ERROR payment gateway timed out', format: 'text', source: 'gateway' })
     const back = restoredSnapshot(stored)
-    expect(back.lastLine).toMatchObject({ raw: 'ERROR payment gateway timed out', json: false, source: 'gateway', msg: 'ERROR payment gateway timed out' })
+    expect(back.lastLine).toMatchObject({ raw: 'ERROR payment gateway timed out', json: false, source: 'gateway', msg: 'payment gateway timed out' })
   })
 
   it('a line from no source comes back from no source', () => {

@@ -1,6 +1,6 @@
 // Bounded memory: past `memoryItems` the outbox spills to disk, in order, and reads the spill back
 // as the window drains; across a restart nothing is lost or repeated; consumed segments are deleted.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -172,5 +172,43 @@ describe('outbox spill', () => {
     await outbox.close()
     outbox.sync()
     expect(errors).toEqual([])
+  })
+})
+
+describe('outbox syncAsync', () => {
+  it('flushes the journal and the spill off the event loop', async () => {
+    const path = journalPath()
+    const g = gate()
+    const errors: Error[] = []
+    const outbox = createOutbox({ path, memoryItems: 5, concurrency: 1, send: g.send, onError: (err) => errors.push(err) })
+    for (let i = 0; i < 50; i++) outbox.enqueue('sms', { i, text: `incident ${i}` })
+    expect(spillFiles(path).length).toBeGreaterThan(0)
+    await outbox.syncAsync()
+    expect(errors).toEqual([])
+    g.open()
+    await outbox.drain(5000)
+    expect(g.sent).toEqual(Array.from({ length: 50 }, (_, i) => i))
+    await outbox.close()
+  })
+
+  it('reports a journal it cannot flush, rejecting, and flushes it on the next call', async () => {
+    const path = journalPath()
+    const g = gate()
+    const errors: Error[] = []
+    const outbox = createOutbox({ path, concurrency: 1, send: g.send, onError: (err) => errors.push(err) })
+    outbox.enqueue('sms', { i: 0, text: 'incident 0' })
+    // A journal that cannot be opened (here: moved away) fails the sync.
+    const moved = `${path}.moved`
+    renameSync(path, moved)
+    await expect(outbox.syncAsync()).rejects.toMatchObject({ code: 'LOGX_OUTBOX_ERR_JOURNAL', message: expect.stringContaining(path) })
+    expect(errors).toHaveLength(1)
+    renameSync(moved, path)
+    // Nothing new was written, but what failed is flushed now.
+    await outbox.syncAsync()
+    expect(errors).toHaveLength(1)
+    g.open()
+    await outbox.drain(5000)
+    expect(g.sent).toEqual([0])
+    await outbox.close()
   })
 })

@@ -45,4 +45,53 @@ describe('sandbox store', () => {
     expect(store.findLead('1042')?.seq).toBe(7)
     expect(store.add('sms', ({ id }) => ({ id })).seq).toBe(8)
   })
+
+  it('gives each listed record as its JSON text, the same page as page()', () => {
+    const store = createStore({ retention: 100 })
+    for (let i = 1; i <= 5; i++) store.add('sms', ({ id }) => ({ id, n: i, text: `é ${i}` }))
+    for (const [page, perPage, limit] of [[1, 2, undefined], [3, 2, undefined], [2, 2, 3], [9, 2, undefined]] as const) {
+      const { records, total } = store.page('sms', page, perPage, limit)
+      expect(store.pageJson('sms', page, perPage, limit)).toEqual({ records: records.map((r) => JSON.stringify(r)), total })
+    }
+  })
+
+  it('moves a kind\'s version on every change of its records, and only then', () => {
+    const store = createStore({ retention: 2 })
+    const versions = new Set<number>()
+    const sms = () => store.version('sms')
+    versions.add(sms())
+    store.add('sms', () => ({ n: 1 }))
+    versions.add(sms())
+    const mail = store.version('mail')
+    store.add('sms', () => ({ n: 2 }))
+    versions.add(sms())
+    expect(store.version('mail')).toBe(mail)
+    store.add('sms', () => ({ n: 3 })) // drops n: 1 (retention 2)
+    versions.add(sms())
+    store.search({ text: 'n' })
+    store.page('sms', 1, 10, undefined)
+    expect(versions.has(sms())).toBe(true)
+    expect(versions.size).toBe(4)
+    store.reset()
+    expect(versions.has(sms())).toBe(false)
+    expect(store.pageJson('sms', 1, 10, undefined)).toEqual({ records: [], total: 0 })
+  })
+
+  it('searches newest first across kinds after retention dropped most of what arrived', () => {
+    const store = createStore({ retention: 3 })
+    for (let i = 0; i < 3000; i++) store.add(i % 2 === 0 ? 'sms' : 'mail', () => ({ text: `Item ${i}` }))
+    store.add('chat', () => ({ text: 'item chat' }))
+    expect(store.search({}).map((e) => e.record['text'])).toEqual([
+      'item chat',
+      'Item 2999',
+      'Item 2998',
+      'Item 2997',
+      'Item 2996',
+      'Item 2995',
+      'Item 2994',
+    ])
+    expect(store.search({ kinds: ['mail'], text: 'ITEM 29', limit: 2 }).map((e) => e.record['text'])).toEqual(['Item 2999', 'Item 2997'])
+    expect(store.all('sms').map((e) => e.record['text'])).toEqual(['Item 2994', 'Item 2996', 'Item 2998'])
+    expect(store.count()).toBe(7)
+  })
 })

@@ -14,13 +14,16 @@
 // The agent may still be far from the end of it: rotations land while it reads. The seed fixes the
 // writer's choices; where it has to wait for the agent depends on the agent's pace.
 //
-// Usage (forked, IPC): node rotation-writer.js <dir> <files> <rotations> <seed> <tap file> <deadline ms>
+// Usage (forked, IPC): node rotation-writer.js <dir> <files> <rotations> <seed> <tap file> <deadline ms> [<frames>]
+// With frames, each numbered line starts a multi-line event and the counts below are events.
 // Sends { done, totals, renames, copies, timedOut } and disconnects.
 
 const { closeSync, copyFileSync, ftruncateSync, openSync, readSync, renameSync, writeSync } = require('node:fs')
 const { join } = require('node:path')
 
-const [dir, filesText, rotationsText, seedText, tapPath, deadlineText] = process.argv.slice(2)
+const [dir, filesText, rotationsText, seedText, tapPath, deadlineText, framesText] = process.argv.slice(2)
+// Multi-line: each numbered line is followed by this many indented frame lines (one event, one write).
+const frames = Number(framesText ?? 0)
 const fileCount = Number(filesText)
 const rotationsWanted = Number(rotationsText)
 const deadline = Date.now() + Number(deadlineText)
@@ -126,7 +129,10 @@ while (rotations < rotationsWanted) {
   }
   const count = between(1, 40)
   let text = ''
-  for (let i = 0; i < count; i++) text += `{"level":30,"file":${file.k},"n":${++file.n},"msg":"rotation drill"}\n`
+  for (let i = 0; i < count; i++) {
+    text += `{"level":30,"file":${file.k},"n":${++file.n},"msg":"rotation drill"}\n`
+    for (let f = 0; f < frames; f++) text += `\tat drill.Writer.line(File${file.k}.java:${file.n})\n`
+  }
   writeSync(file.fd, text)
   file.since += count
   if (file.since >= file.due) rotate(file)

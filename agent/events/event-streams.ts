@@ -1,0 +1,90 @@
+// A source's streams, by the key the tailer gives a batch's line stream (a file generation, and
+// the copy that continues it after copy-and-truncate). An event is ended by the line that starts
+// the next one, or:
+// 1. when a later generation of the same file is read: copy-and-truncate ended the stream (its
+//    copy, which the tailer reads first, carried it to its end);
+// 2. when another file is read at the path its file had: rename-and-create (the tailer reads the
+//    rest of a renamed file before the new file at its path);
+// 3. when its stream has been quiet for the timeout: the last event of a quiet file, or of a file
+//    renamed away and finished, or deleted.
+// A stream with nothing open is dropped once quiet as well: all it held was its mode, and the
+// lines after a pause that long start anew. No clock here: `now` is an argument.
+import { createEventStream, holds, type EventStream } from './event-stream'
+
+export interface EventStreams {
+  /**
+   * The stream `key` (created on first use) of a batch of `fileId`'s `generation` read at `path`;
+   * `ended` gets each stream this batch ends (rules 1 and 2), removed.
+   */
+  streamOf(key: string, fileId: string, generation: number, path: string | undefined, ended: (stream: EventStream) => void): EventStream
+  /** Removes and returns the streams quiet since `now - timeoutMs` (open events first among them to end). */
+  takeQuiet(now: number): EventStream[]
+  /** When the earliest stream holding something (an open event, a part of a line) times out (epoch ms). */
+  nextDeadline(): number | undefined
+  /** Every stream, removed (the source stops). */
+  takeAll(): EventStream[]
+}
+
+interface Entry {
+  key: string
+  generation: number
+}
+
+export function createEventStreams(timeoutMs: number): EventStreams {
+  const streams = new Map<string, EventStream>()
+  /** The latest stream of each file. */
+  const latest = new Map<string, Entry>()
+
+  return {
+    streamOf(key, fileId, generation, path, ended) {
+      let stream = streams.get(key)
+      if (stream !== undefined) {
+        if (path !== undefined) stream.path = path
+        return stream
+      }
+      const previous = latest.get(fileId)
+      if (previous !== undefined && previous.generation < generation) {
+        const old = streams.get(previous.key)
+        streams.delete(previous.key)
+        if (old !== undefined) ended(old)
+      }
+      if (path !== undefined) {
+        for (const [otherKey, other] of streams) {
+          if (other.path !== path) continue
+          streams.delete(otherKey)
+          ended(other)
+        }
+      }
+      if (previous === undefined || previous.generation <= generation) latest.set(fileId, { key, generation })
+      stream = createEventStream()
+      stream.path = path
+      streams.set(key, stream)
+      return stream
+    },
+    takeQuiet(now) {
+      const quiet: EventStream[] = []
+      for (const [key, stream] of streams) {
+        if (stream.lastAt + timeoutMs > now) continue
+        streams.delete(key)
+        quiet.push(stream)
+      }
+      for (const [fileId, entry] of latest) if (!streams.has(entry.key)) latest.delete(fileId)
+      return quiet
+    },
+    nextDeadline() {
+      let earliest: number | undefined
+      for (const stream of streams.values()) {
+        if (!holds(stream)) continue
+        const deadline = stream.lastAt + timeoutMs
+        if (earliest === undefined || deadline < earliest) earliest = deadline
+      }
+      return earliest
+    },
+    takeAll() {
+      const all = [...streams.values()]
+      streams.clear()
+      latest.clear()
+      return all
+    },
+  }
+}

@@ -1,0 +1,63 @@
+// A journald source's checkpoint: `<state_dir>/checkpoints/<source>.cursor`, one JSON object
+// `{"version":1,"cursor":"s=...;i=...;..."}`, or `"cursor":null` for "from the first entry the
+// filters match" (start_at: end found none: every entry that comes is new). Replaced whole: a temp
+// file, fsync, rename, then the directory fsync'ed, so a crash leaves the old cursor or the new one.
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { JournaldError, JournaldErrorCodes } from './errors'
+import type { JournalPosition } from './journalctl-args'
+
+export const CURSOR_VERSION = 1
+
+/** The saved position, or undefined when there is no checkpoint yet. Throws CURSOR_READ on a bad file. */
+export function readCursor(file: string): JournalPosition | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `cannot read the cursor checkpoint ${file}: ${(err as Error).message}`, { path: file, cause: err })
+  }
+  let saved: unknown
+  try {
+    saved = JSON.parse(text)
+  } catch (err) {
+    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} is not JSON (delete it to start over)`, { path: file, cause: err })
+  }
+  const record = typeof saved === 'object' && saved !== null ? (saved as { version?: unknown; cursor?: unknown }) : {}
+  if (record.version !== CURSOR_VERSION) {
+    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} has version ${JSON.stringify(record.version)}; this agent reads version ${CURSOR_VERSION}`, { path: file })
+  }
+  if (record.cursor === null) return { kind: 'beginning' }
+  if (typeof record.cursor !== 'string' || record.cursor === '' || record.cursor.includes('\n')) {
+    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} holds no cursor (delete it to start over)`, { path: file })
+  }
+  return { kind: 'cursor', cursor: record.cursor }
+}
+
+export function formatCursor(position: JournalPosition): string {
+  return `${JSON.stringify({ version: CURSOR_VERSION, cursor: position.kind === 'cursor' ? position.cursor : null })}\n`
+}
+
+/** Throws CURSOR_WRITE; the previous checkpoint is then still whole. Synchronous: a few bytes. */
+export function writeCursor(file: string, position: JournalPosition): void {
+  const temp = `${file}.tmp`
+  try {
+    const fd = openSync(temp, 'w', 0o600)
+    try {
+      writeSync(fd, formatCursor(position))
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, file)
+    const dir = openSync(dirname(file), 'r')
+    try {
+      fsyncSync(dir)
+    } finally {
+      closeSync(dir)
+    }
+  } catch (err) {
+    throw new JournaldError(JournaldErrorCodes.CURSOR_WRITE, `cannot write the cursor checkpoint ${file}: ${(err as Error).message}`, { path: file, cause: err })
+  }
+}

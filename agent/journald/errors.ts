@@ -1,0 +1,37 @@
+// journald source errors with stable codes, never reused or renamed. Across a process boundary match
+// on `code`, not on the class. README.md in this folder documents each code.
+
+export const JournaldErrorCodes = {
+  /** `journalctl` is not on PATH (or cannot be executed): the source cannot start. */
+  JOURNALCTL_MISSING: 'LOGX_JOURNALD_ERR_JOURNALCTL_MISSING',
+  /** journalctl exited while the source was reading; it is started again from the last cursor. */
+  JOURNALCTL_EXIT: 'LOGX_JOURNALD_ERR_JOURNALCTL_EXIT',
+  /** A line of journalctl's output is not a journal entry in JSON (skipped, counted). */
+  ENTRY: 'LOGX_JOURNALD_ERR_ENTRY',
+  /** The cursor checkpoint exists but cannot be read or parsed; `path` is the file. */
+  CURSOR_READ: 'LOGX_JOURNALD_ERR_CURSOR_READ',
+  /** Writing the cursor checkpoint failed; what was read since the last write is read again after a restart. */
+  CURSOR_WRITE: 'LOGX_JOURNALD_ERR_CURSOR_WRITE',
+} as const
+
+export type JournaldErrorCode = (typeof JournaldErrorCodes)[keyof typeof JournaldErrorCodes]
+
+const brand = Symbol.for('logx.journald.error')
+
+export class JournaldError extends Error {
+  readonly code: JournaldErrorCode
+  /** The checkpoint file the error is about, when it is about one. */
+  readonly path: string | undefined
+
+  constructor(code: JournaldErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'JournaldError'
+    this.code = code
+    this.path = options.path
+    Object.defineProperty(this, brand, { value: true })
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+}

@@ -1,0 +1,43 @@
+// bin/logx-agent.js runs the bundle through a code cache: each Node version, flag set and command has
+// its own cache file, a run without a cache makes one, and a run with it starts from it.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { cachePathFor } from '../../../agent/cli/code-cache'
+
+const root = resolve(__dirname, '../../..')
+// The built loader, whose paths point into dist/.
+const built = join(root, 'dist', 'agent', 'cli', 'code-cache.js')
+const { BUNDLE_PATH: bundle, cachePathFor: builtCachePathFor } = (existsSync(built) ? require(built) : {}) as Partial<typeof import('../../../agent/cli/code-cache')>
+const bin = join(root, 'bin', 'logx-agent.js')
+const dir = mkdtempSync(join(tmpdir(), 'logx-code-cache-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('cache files', () => {
+  it('differ by command and by V8 flags, and name the run for a bare command line', () => {
+    expect(cachePathFor(['validate', 'x.yaml'], [])).not.toBe(cachePathFor(['run'], []))
+    expect(cachePathFor(['run'], ['--optimize-for-size'])).not.toBe(cachePathFor(['run'], []))
+    expect(cachePathFor([], [])).toBe(cachePathFor(['run'], []))
+    expect(cachePathFor(['--config', 'a.yaml'], [])).toBe(cachePathFor(['run'], []))
+    expect(cachePathFor(['../../etc'], [])).not.toContain('..')
+  })
+})
+
+describe.runIf(bundle !== undefined && existsSync(bundle))('the built command line (npm run build)', () => {
+  it('answers from the bundle, writes its cache at exit, and answers the same from the cache', () => {
+    const config = join(dir, 'agent.yaml')
+    writeFileSync(config, 'sources:\n  - { name: app, paths: [x.log] }\nchannels:\n  sms: { type: sms, numbers: [919800000001] }\nrules:\n  - { name: r, level: error, notify: [sms] }\n')
+    // A flag set of its own, so no other test's cache is used: --stack-size changes V8's flag hash.
+    const flags = ['--stack-size=900']
+    const cache = (builtCachePathFor as typeof cachePathFor)(['validate'], flags)
+    rmSync(cache, { force: true })
+    const first = execFileSync(process.execPath, [...flags, bin, 'validate', config], { cwd: dir, encoding: 'utf8' })
+    expect(existsSync(cache)).toBe(true)
+    const second = execFileSync(process.execPath, [...flags, bin, 'validate', config], { cwd: dir, encoding: 'utf8' })
+    expect(second).toBe(first)
+    expect(first).toMatch(/valid/i)
+    rmSync(cache, { force: true })
+  })
+})

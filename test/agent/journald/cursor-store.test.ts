@@ -1,0 +1,51 @@
+// The cursor checkpoint: what is written is read back; a file that is not one stops the start
+// with a code and the file's name, never a silent start from elsewhere.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readCursor, writeCursor } from '../../../agent/journald/cursor-store'
+import { JournaldError, JournaldErrorCodes } from '../../../agent/journald/errors'
+
+describe('the cursor checkpoint', () => {
+  let dir: string
+  let file: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'logx-cursor-'))
+    file = join(dir, 'system.cursor')
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('is absent before the first write', () => {
+    expect(readCursor(file)).toBeUndefined()
+  })
+
+  it('reads back a cursor and "from the beginning", leaving no temp file', () => {
+    writeCursor(file, { kind: 'cursor', cursor: 's=1;i=2;b=3' })
+    expect(readCursor(file)).toEqual({ kind: 'cursor', cursor: 's=1;i=2;b=3' })
+    writeCursor(file, { kind: 'beginning' })
+    expect(readCursor(file)).toEqual({ kind: 'beginning' })
+    expect(readdirSync(dir)).toEqual(['system.cursor'])
+  })
+
+  it.each([
+    ['not JSON', '{"version":1,"cur', /is not JSON/],
+    ['another version', '{"version":2,"cursor":"s=1"}', /has version 2; this agent reads version 1/],
+    ['no cursor', '{"version":1}', /holds no cursor/],
+  ])('stops on a file that is %s, naming it', (_what, text, message) => {
+    writeFileSync(file, text)
+    let thrown: unknown
+    try {
+      readCursor(file)
+    } catch (err) {
+      thrown = err
+    }
+    expect(thrown).toBeInstanceOf(JournaldError)
+    expect(thrown).toMatchObject({ code: JournaldErrorCodes.CURSOR_READ, path: file, message: expect.stringMatching(message) })
+    expect((thrown as Error).message).toContain(file)
+  })
+
+  it('says CURSOR_WRITE when the directory is gone', () => {
+    expect(() => writeCursor(join(dir, 'missing', 'x.cursor'), { kind: 'beginning' })).toThrow(expect.objectContaining({ code: JournaldErrorCodes.CURSOR_WRITE }))
+  })
+})

@@ -1,0 +1,149 @@
+// Several deliveries at once: a bound per lane (channel), one at a time and in order per order key
+// (incident), a Retry-After that holds its lane only, and a crash with several in flight.
+import { fork } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createOutbox, type OutboxItem } from '../../../agent/outbox'
+
+const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-lanes-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+interface Note {
+  name: string
+  lane: string
+  incident?: string
+}
+const noteOf = (item: OutboxItem): Note => item.payload as Note
+const lanesOf = { laneOf: (item: OutboxItem) => noteOf(item).lane, orderOf: (item: OutboxItem) => noteOf(item).incident }
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+const recoverable = (retryAfterMs?: number): Error =>
+  Object.assign(new Error('busy'), { recoverable: true, code: retryAfterMs === undefined ? 'TEST_UNAVAILABLE' : 'TEST_RATE_LIMITED', retryAfterMs })
+
+describe('outbox lanes', () => {
+  it('keeps at most each lane\'s limit in flight, and several lanes busy at once', async () => {
+    const inFlight = new Map<string, number>()
+    const most = new Map<string, number>()
+    const delivered: string[] = []
+    const outbox = createOutbox({
+      ...lanesOf,
+      limitOf: (lane) => (lane === 'sms' ? 2 : 3),
+      async send(item) {
+        const { lane, name } = noteOf(item)
+        inFlight.set(lane, (inFlight.get(lane) ?? 0) + 1)
+        most.set(lane, Math.max(most.get(lane) ?? 0, inFlight.get(lane) ?? 0))
+        // Several turns, so that the other deliveries really overlap this one.
+        for (let i = 0; i < 3; i++) await turn()
+        inFlight.set(lane, (inFlight.get(lane) ?? 0) - 1)
+        delivered.push(name)
+      },
+    })
+    for (let i = 0; i < 20; i++) outbox.enqueue('sms', { name: `s${i}`, lane: 'sms' })
+    for (let i = 0; i < 20; i++) outbox.enqueue('chat', { name: `c${i}`, lane: 'chat' })
+    expect(outbox.stats().lanes).toMatchObject({ sms: { inFlight: 2, pending: 20 }, chat: { inFlight: 3, pending: 20 } })
+    expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
+    expect(Object.fromEntries(most)).toEqual({ sms: 2, chat: 3 })
+    expect(delivered.sort()).toEqual([...Array.from({ length: 20 }, (_, i) => `c${i}`), ...Array.from({ length: 20 }, (_, i) => `s${i}`)].sort())
+    await outbox.close()
+  })
+
+  it('sends one incident\'s items one at a time and in the order made, failures and retries included', async () => {
+    const started: Note[] = []
+    const busy = new Set<string>()
+    const overlaps: string[] = []
+    const failedOnce = new Set<string>()
+    const outbox = createOutbox({
+      ...lanesOf,
+      limitOf: () => 8,
+      backoff: { minDelayMs: 1, maxDelayMs: 4 },
+      async send(item) {
+        const note = noteOf(item)
+        const incident = note.incident as string
+        if (busy.has(incident)) overlaps.push(note.name)
+        busy.add(incident)
+        started.push(note)
+        for (let i = 0; i < (note.name.length % 3) + 1; i++) await turn()
+        busy.delete(incident)
+        // Every third item fails once: its incident's later items must wait for its retry.
+        if (Number(note.name.slice(1)) % 3 === 0 && !failedOnce.has(note.name)) {
+          failedOnce.add(note.name)
+          throw recoverable()
+        }
+      },
+    })
+    const made = Array.from({ length: 30 }, (_, i): Note => ({ name: `n${i}`, lane: i % 2 === 0 ? 'sms' : 'chat', incident: `inc${i % 4}` }))
+    for (const note of made) outbox.enqueue(note.lane, note)
+    expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
+    expect(overlaps).toEqual([])
+    for (let k = 0; k < 4; k++) {
+      // Attempts of one incident, a failed one repeated before the next of its items goes.
+      const attempts = started.filter((n) => n.incident === `inc${k}`).map((n) => n.name)
+      const expected = made.filter((n) => n.incident === `inc${k}`).flatMap((n) => (Number(n.name.slice(1)) % 3 === 0 ? [n.name, n.name] : [n.name]))
+      expect(attempts).toEqual(expected)
+    }
+    // And the incidents did go out side by side.
+    expect(started.slice(0, 4).map((n) => n.incident).sort()).toEqual(['inc0', 'inc1', 'inc2', 'inc3'])
+    await outbox.close()
+  })
+
+  it('a Retry-After holds its lane only: the other lanes go on, and the held one waits it out', async () => {
+    const clock = (): number => Date.now()
+    const attempts: { name: string; at: number }[] = []
+    let limitedAt = 0
+    const outbox = createOutbox({
+      ...lanesOf,
+      now: clock,
+      async send(item) {
+        const { name } = noteOf(item)
+        attempts.push({ name, at: clock() })
+        if (name === 'sms0' && limitedAt === 0) {
+          limitedAt = clock()
+          throw recoverable(300)
+        }
+      },
+    })
+    outbox.enqueue('sms', { name: 'sms0', lane: 'sms' })
+    for (let i = 1; i < 6; i++) outbox.enqueue('sms', { name: `sms${i}`, lane: 'sms' })
+    for (let i = 0; i < 6; i++) outbox.enqueue('chat', { name: `chat${i}`, lane: 'chat' })
+    const deadline = Date.now() + 5000
+    while (outbox.stats().delivered < 6 + 3 && Date.now() < deadline) await turn()
+    // The chat lane delivered everything while the SMS lane was held after its 429.
+    const chat = attempts.filter((a) => a.name.startsWith('chat'))
+    expect(chat).toHaveLength(6)
+    expect(outbox.stats().lanes.sms?.pausedUntil).toBeGreaterThanOrEqual(limitedAt + 300)
+    expect(outbox.stats().lanes.sms?.inFlight).toBe(0)
+    expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
+    // No SMS attempt started after the 429 before its Retry-After was over.
+    const smsAfter = attempts.filter((a) => a.name.startsWith('sms') && a.at >= limitedAt).slice(1)
+    expect(smsAfter.length).toBeGreaterThanOrEqual(6)
+    for (const a of smsAfter.filter((x) => x.at > limitedAt)) expect(a.at).toBeGreaterThanOrEqual(limitedAt + 300)
+    await outbox.close()
+  })
+
+  it('a crash with several in flight: each of them is sent again at the next start, in order per incident, once', async () => {
+    const path = join(dir, 'crash', 'outbox.jsonl')
+    const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    let out = ''
+    proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const exited = once(proc, 'exit')
+    const started = (): string[] => [...out.matchAll(/^started (\S+)$/gm)].map((m) => m[1] as string)
+    const deadline = Date.now() + 20_000
+    // Four incidents, two lanes of three: four items start (one per incident), no more.
+    while (!(out.includes('enqueued') && started().length >= 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    proc.kill('SIGKILL')
+    await exited
+    expect(started()).toEqual(['n0', 'n1', 'n2', 'n3'])
+
+    const sent: Note[] = []
+    const outbox = createOutbox({ path, ...lanesOf, limitOf: () => 3, send: async (item) => void sent.push(noteOf(item)) })
+    expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
+    await outbox.close()
+    expect(sent.map((n) => n.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}`).sort())
+    for (let k = 0; k < 4; k++) {
+      const names = sent.filter((n) => n.incident === `inc${k}`).map((n) => Number(n.name.slice(1)))
+      expect(names).toEqual([...names].sort((a, b) => a - b))
+    }
+  })
+})
