@@ -128,6 +128,9 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       }
     }
     for (const source of config.sources) if (source.type !== 'journald') readers.push(await startReader(source))
+    // One turn of the event loop: each tailer's loop, queued when it started, reads its files' first
+    // chunks (into its queue, up to maxBufferedBatches) before the rest of the agent is loaded.
+    if (readers.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
 
     const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] = await Promise.all([
       import('./messaging-endpoint.js'),

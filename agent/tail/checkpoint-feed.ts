@@ -17,7 +17,7 @@ export interface CheckpointFeed {
   request(): Promise<void>
   /** After a commit: a write within checkpointDelayMs, shared by the commits made meanwhile. */
   requestAfterCommit(): Promise<void>
-  /** A write nobody waits for (a file came or went). */
+  /** A write nobody waits for (a file came or went), within checkpointDelayMs. */
   inBackground(): void
   /** A write now whose failure only the caller sees. */
   flush(): Promise<void>
@@ -92,7 +92,9 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
   return {
     request,
     requestAfterCommit,
-    inBackground: () => void request(),
+    // With the commits' delay: the write a file's arrival asks for is never urgent, and at start it
+    // would come before the first read (hashing a head loads node:crypto).
+    inBackground: () => void requestAfterCommit(),
     flush: () => (writer === undefined ? Promise.resolve() : writer.request()),
     get writes() {
       return writer?.writes ?? 0

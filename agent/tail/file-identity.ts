@@ -3,7 +3,6 @@
 // file being read, and recognises the copy a copy-and-truncate rotation leaves behind (another
 // inode, the same head). Not to be confused with an incident's fingerprint (alerts/fingerprint.ts).
 
-import { createHash } from 'node:crypto'
 import { readSync, type BigIntStats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 
@@ -39,6 +38,8 @@ export function readHeadSync(handle: FileHandle, size: number): Buffer {
 
 /** Checksum stored in checkpoints, so that log content never lands in the state directory. */
 export function hashHead(head: Buffer): string {
+  // node:crypto is loaded at the first checkpoint, not at start: compiling it delays the first read.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto')
   return createHash('sha256').update(head).digest('hex').slice(0, 32)
 }
 
