@@ -8,7 +8,8 @@
 //     any Node agent) and `head -c1 file` (a process's).
 //  2. `validate` and `test-rule` on a small file: spawn -> exit, beside `node -e 0`.
 // Each is measured with the code cache the bundle keeps (agent/cli/code-cache.ts), and `run` also
-// once without it (a first start after `npm run build`, or on a read-only install).
+// without it (a first start after `npm run build`, or on a read-only install) and from the modules
+// tsc wrote, as before the bundle.
 // Usage: npm run build && node bench/startup.js [--rounds 15]
 const { spawn, spawnSync } = require('node:child_process')
 const { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } = require('node:fs')
@@ -108,6 +109,11 @@ async function main() {
   rows.push(await series('logx-agent run: spawn -> "agent started"', agentRun, (r) => r.ready))
   rows.push(await series('logx-agent run: spawn -> first read, no code cache', async () => (dropRunCaches(), agentRun()), (r) => r.firstRead, Math.min(rounds, 5)))
   await agentRun() // the cache back for whoever runs next
+  // What bin/logx-agent.js ran before the bundle: the modules tsc wrote, one file at a time.
+  const fromModules = () =>
+    timed(process.execPath, [...NODE_FLAGS, '-e', `require(${JSON.stringify(join(root, 'dist', 'agent', 'cli', 'main.js'))}).main(['run', '--config', ${JSON.stringify(configFile)}])`], /agent started/)
+  rows.push(await series('logx-agent run from the modules (no bundle): spawn -> first read', fromModules, (r) => r.firstRead, Math.min(rounds, 5)))
+  rows.push(await series('logx-agent run from the modules (no bundle): spawn -> "agent started"', fromModules, (r) => r.ready, Math.min(rounds, 5)))
   rows.push(await series("peer: node -e 'readFileSync(file)': spawn -> first read", () => timed(process.execPath, ['-e', `require('fs').readFileSync(${JSON.stringify(logFile)})`]), (r) => r.firstRead))
   rows.push(await series('peer: head -c1 file: spawn -> first read', () => timed('head', ['-c1', logFile]), (r) => r.firstRead))
   const validate = () => timed(process.execPath, [bin, 'validate', configFile])

@@ -6,7 +6,7 @@ import {
   createAlertEngine, lowestLevel, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
 } from '../../alerts'
 import type { RuleConfig } from '../config/types'
-import { toAlertLine } from './alert-line'
+import { keptLine, lineOfKept } from './kept-line'
 import { engineOptionsOfSetup, incidentRulesOf, type AlertSetup } from './alert-setup'
 import type { DeliveryLog, Dispatcher } from './dispatcher'
 import type { IncidentState } from './incident-state'
@@ -73,7 +73,7 @@ export interface AlertPipelineOptions {
  */
 function pendingLines(state: IncidentState): AlertLine[] {
   return state.pending().map((p) => {
-    const { line } = toAlertLine(p.raw, p.format, p.source)
+    const line = lineOfKept({ raw: p.raw, format: p.format === 'json' ? 'json' : 'text', source: p.source, ...(p.fields === undefined ? {} : { fields: p.fields }) })
     return line.json ? { ...line, record: { ...line.record, [RULE_ANNOTATION]: p.rule } } : line
   })
 }
@@ -214,7 +214,7 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       const { rule, key } = selected
       // Without group_wait or threshold the engine decides in this call: nothing waits to be replayed.
       const firesNow = rule.groupWaitMs === 0 && rule.threshold === undefined
-      state.observe(key, { rule: rule.name, raw: selected.line.raw, source: line.source ?? '', format: line.json ? 'json' : 'text', since: now }, now, firesNow)
+      state.observe(key, { rule: rule.name, ...keptLine(selected.line), source: line.source ?? '', since: now }, now, firesNow)
       // The engine is pure: if it throws, that line is the problem, and skipping it beats stopping the
       // source. State and outbox failures (handle) still propagate: those must stop the commits.
       let deliveries: Delivery[]

@@ -65,7 +65,11 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
   async function leadFor(event: IncidentEvent, key: string): Promise<string> {
     const known = mine.leads.get(event.key)
     // A resolved incident's lead still takes late records; a new firing opens a new lead.
-    if (known !== undefined && !(known.resolved && event.kind === 'firing')) return known.leadId
+    if (known !== undefined && known.leadId !== '' && !(known.resolved && event.kind === 'firing')) return known.leadId
+    // A creation recorded before a crash may have reached the CRM: its key makes it the same lead,
+    // whichever event (of this target or another one sharing the map) records the incident first.
+    const idempotencyKey = known?.leadId === '' && known.creating !== undefined ? known.creating : `${key}:lead`
+    if (known?.creating !== idempotencyKey) mine.leads.creating(event.key, idempotencyKey)
     const otherFields: Record<string, string> = {
       rule: event.rule,
       fingerprint: event.key,
@@ -76,7 +80,7 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
     if (event.host !== undefined) otherFields.host = event.host
     const { leadId } = await mine.client.createLead(
       { name: event.title.slice(0, 200) || event.rule, otherFields },
-      { idempotencyKey: `${key}:lead` },
+      { idempotencyKey },
     )
     mine.leads.set(event.key, leadId)
     return leadId

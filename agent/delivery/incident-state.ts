@@ -16,6 +16,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AbsenceEntry, IncidentSnapshot } from '../../alerts'
 import type { LineFormat } from '../config/types'
+import type { KeptLine } from './kept-line'
 import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
 
 export interface PagedIncident {
@@ -30,7 +31,7 @@ export interface PagedIncident {
 /** An open incident, JSON-safe: the engine's snapshot without its lines, and its last line as read (censored). */
 export interface StoredIncident {
   snapshot: Omit<IncidentSnapshot, 'firstLine' | 'lastLine'>
-  line: { raw: string; format: 'json' | 'text'; source: string | undefined }
+  line: KeptLine
 }
 
 export interface PendingIncident {
@@ -38,6 +39,8 @@ export interface PendingIncident {
   raw: string
   source: string
   format: LineFormat
+  /** A container's fields of the line (kept-line.ts); absent in earlier files and for other lines. */
+  fields?: Record<string, unknown>
   since: number
 }
 

@@ -8,12 +8,21 @@ import { join } from 'node:path'
 import { replaceFile } from './replace-file'
 
 export interface LeadEntry {
+  /** '' while only a creation is recorded (`creating`), before the CRM answered. */
   leadId: string
   resolved: boolean
+  /**
+   * The Idempotency-Key of a lead creation that may have reached the CRM: written before the call,
+   * so whoever records the incident next (the same event resent after a crash, or another target's
+   * event) creates it under the same key, and the CRM answers with the same lead.
+   */
+  creating?: string
 }
 
 export interface LeadMap {
   get(key: string): LeadEntry | undefined
+  /** Records that a lead for `key` is being created under `idempotencyKey`; written before the call. */
+  creating(key: string, idempotencyKey: string): void
   set(key: string, leadId: string): void
   markResolved(key: string): void
   readonly size: number
@@ -26,7 +35,7 @@ interface LeadFile {
 
 function isEntry(value: unknown): value is LeadEntry {
   const e = value as Partial<LeadEntry> | null
-  return typeof e === 'object' && e !== null && typeof e.leadId === 'string' && typeof e.resolved === 'boolean'
+  return typeof e === 'object' && e !== null && typeof e.leadId === 'string' && typeof e.resolved === 'boolean' && (e.creating === undefined || typeof e.creating === 'string')
 }
 
 export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadMap {
@@ -53,6 +62,12 @@ export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadM
 
   return {
     get: (key) => leads.get(key),
+    creating(key, idempotencyKey) {
+      leads.delete(key)
+      leads.set(key, { leadId: '', resolved: false, creating: idempotencyKey })
+      while (leads.size > max) leads.delete(leads.keys().next().value as string)
+      save()
+    },
     set(key, leadId) {
       leads.delete(key)
       leads.set(key, { leadId, resolved: false })

@@ -3,14 +3,14 @@
 // it keeps it), parsed again when a new engine is given the incident back. A giant line is not kept:
 // the incident's title stands in for it (what the messages of a restored incident render from).
 import type { AlertLine, IncidentSnapshot } from '../../alerts'
-import { toAlertLine } from './alert-line'
 import type { StoredIncident } from './incident-state'
+import { keptLine, lineOfKept } from './kept-line'
 
 /** Longest line text kept per incident; the state file is rewritten whole, so it must stay small. */
 export const MAX_STORED_LINE = 4096
 
 function storedLine(line: AlertLine, title: string): StoredIncident['line'] {
-  if (line.raw.length <= MAX_STORED_LINE) return { raw: line.raw, format: line.json ? 'json' : 'text', source: line.source }
+  if (line.raw.length <= MAX_STORED_LINE) return keptLine(line)
   return { raw: JSON.stringify({ level: line.level, msg: title }), format: 'json', source: line.source }
 }
 
@@ -20,6 +20,6 @@ export function storedIncident(incident: IncidentSnapshot): StoredIncident {
 }
 
 export function restoredSnapshot(stored: StoredIncident): IncidentSnapshot {
-  const { line } = toAlertLine(stored.line.raw, stored.line.format, stored.line.source)
+  const line = lineOfKept(stored.line)
   return { ...stored.snapshot, firstLine: line, lastLine: line }
 }

@@ -14,9 +14,14 @@ export function textFormat(format: LineFormat): LineFormat {
 }
 
 export function eventAlertLine(event: PendingEvent, format: LineFormat, source: string | undefined): ParsedLine {
-  const parsed = toAlertLine(event.first, textFormat(format), source)
-  let line = event.fields === undefined ? parsed.line : withContainerFields(parsed.line, event.fields)
-  if (event.rest.length > 0) line = withTrace(line, event.first, event.rest)
+  return eventLine(event.first, event.rest, event.fields, format, source)
+}
+
+/** An event's alert line from its first line, its continuation lines and the fields its container added. */
+export function eventLine(first: string, rest: readonly string[], fields: Record<string, unknown> | undefined, format: LineFormat, source: string | undefined): ParsedLine {
+  const parsed = toAlertLine(first, textFormat(format), source)
+  let line = fields === undefined ? parsed.line : withContainerFields(parsed.line, fields)
+  if (rest.length > 0) line = withTrace(line, first, rest)
   return line === parsed.line ? parsed : { line, parseError: parsed.parseError }
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createAlertEngine, type AlertEngine, type IncidentSnapshot } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load-config'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
+import { eventLine } from '../../../agent/events/event-line'
 import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
 import type { StoredIncident } from '../../../agent/delivery/incident-state'
 import { MAX_STORED_LINE, restoredSnapshot, storedIncident } from '../../../agent/delivery/stored-incident'
@@ -58,6 +59,22 @@ describe('storedIncident and restoredSnapshot', () => {
     expect(stored.line).toEqual({ raw: 'ERROR payment gateway timed out', format: 'text', source: 'gateway' })
     const back = restoredSnapshot(stored)
     expect(back.lastLine).toMatchObject({ raw: 'ERROR payment gateway timed out', json: false, source: 'gateway', msg: 'payment gateway timed out' })
+  })
+
+  it('a multi-line event comes back as the event: its first line\'s message and level, its trace as err, its container fields', () => {
+    const e = engine()
+    const first = '2026-11-25 10:00:00,001 ERROR [main] c.e.OrderService: payment capture failed'
+    const rest = ['java.lang.IllegalStateException: gateway closed', '\tat com.example.Gateway.capture(Gateway.java:88)', '\tat com.example.OrderService.pay(OrderService.java:41)']
+    const fields = { stream: 'stderr', kubernetes: { namespace: 'payments', pod: 'orders-7d9f', container: 'orders' } }
+    const event = eventLine(first, rest, fields, 'cri', 'pods').line
+    e.ingest(event, 1000)
+    const incident = only(e)
+    const stored = throughFile(storedIncident(incident))
+    expect(stored.line).toEqual({ raw: [first, ...rest].join('\n'), format: 'text', source: 'pods', fields })
+    const back = restoredSnapshot(stored).lastLine
+    expect(back).toEqual(incident.lastLine)
+    expect(back.msg).toBe('payment capture failed')
+    expect(back.record).toMatchObject({ kubernetes: { namespace: 'payments' }, err: { type: 'java.lang.IllegalStateException' } })
   })
 
   it('a line from no source comes back from no source', () => {
