@@ -128,9 +128,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       }
     }
     for (const source of config.sources) if (source.type !== 'journald') readers.push(await startReader(source))
-    // One turn of the event loop: each tailer's loop, queued when it started, reads its files' first
-    // chunks (into its queue, up to maxBufferedBatches) before the rest of the agent is loaded.
-    if (readers.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    // No turn of the event loop is given to the readers here: reading 4 MB ahead while the rest
+    // loads cost 5% of throughput and 3 MB of peak RSS on agentbench; they read while it waits.
 
     const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] = await Promise.all([
       import('./messaging-endpoint.js'),

@@ -15,7 +15,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AlertLine } from '../../alerts'
 import type { JournaldSourceConfig, SourceConfig } from '../config/types'
-import type { LineBatch, TailFileStatus, TailStats } from '../tail'
+import type { SourceReader } from '../daemon/source-reader'
+import type { LineBatch } from '../tail'
 import { readCursor, writeCursor } from './cursor-store'
 import { entryToAlertLine, parseEntryLine } from './entry'
 import { JournaldError, JournaldErrorCodes } from './errors'
@@ -43,18 +44,12 @@ export interface JournaldReaderOptions {
   journalctl?: string
 }
 
-export interface JournaldReader {
-  readonly name: string
-  stats(): TailStats
-  /** No files: [] (a journal is not tailed by offset). */
-  files(): TailFileStatus[]
-  /** Lines of journalctl's output that were not entries. */
-  readonly parseErrors: number
-  readonly checkpointAt: number
-  /** Why this source is not reading (journalctl keeps failing, or a line could not be handled). */
-  readonly failure: string | undefined
-  close(): Promise<void>
-}
+/**
+ * A journald source is read as the agent reads a file source (the daemon's SourceReader): its
+ * `files()` is [] (a journal is not tailed by offset), its `parseErrors` the lines of journalctl's
+ * output that were not entries, and its `failure` set while journalctl keeps failing.
+ */
+export type JournaldReader = SourceReader
 
 // Entries handled meanwhile share one checkpoint write (an fsync of the outbox and of the cursor).
 const CHECKPOINT_DELAY_MS = 100
