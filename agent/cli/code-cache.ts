@@ -50,10 +50,10 @@ function saveCache(script: Script, path: string): void {
   }
 }
 
-/** Whether the bundle was made from the modules beside it: tsc run alone leaves an older one behind. */
-function bundleIsCurrent(): boolean {
+/** Whether the bundle was made from the modules it bundles: tsc run alone leaves an older one behind. */
+export function bundleIsCurrent(bundle: string = BUNDLE_PATH, entry: string = join(__dirname, 'main.js')): boolean {
   try {
-    return statSync(BUNDLE_PATH).mtimeMs >= statSync(join(__dirname, 'main.js')).mtimeMs
+    return statSync(bundle).mtimeMs >= statSync(entry).mtimeMs
   } catch {
     return false
   }

@@ -4,6 +4,7 @@
 // fields) were added to the record beside the text. So those fields are kept too, and a kept text
 // with several lines is read again as the event it was.
 import type { AlertLine } from '../../alerts'
+import { CONTAINER_FIELD_KEYS } from '../events/container-lines'
 import { eventLine } from '../events/event-line'
 
 export interface KeptLine {
@@ -14,12 +15,9 @@ export interface KeptLine {
   fields?: Record<string, unknown>
 }
 
-/** The record keys a container decoder adds (agent/events/container-lines.ts). */
-const ADDED_KEYS = ['stream', 'kubernetes', 'container_id'] as const
-
 export function keptLine(line: AlertLine, raw: string = line.raw): KeptLine {
   const kept: KeptLine = { raw, format: line.json ? 'json' : 'text', source: line.source }
-  for (const key of ADDED_KEYS) {
+  for (const key of CONTAINER_FIELD_KEYS) {
     if (!Object.hasOwn(line.record, key)) continue
     kept.fields ??= {}
     kept.fields[key] = line.record[key]

@@ -19,6 +19,9 @@
 import type { AlertLine } from '../../alerts'
 import { containerPathFields } from './kubernetes-path'
 
+/** Every record key a decoder adds (`fields`): what a kept line must keep beside its text (delivery/kept-line.ts). */
+export const CONTAINER_FIELD_KEYS = ['stream', 'kubernetes', 'container_id'] as const
+
 export interface ContainerLine {
   /** The logical line's text (partials joined, the trailing newline of docker's "log" removed). */
   text: string

@@ -1,11 +1,11 @@
 // bin/logx-agent.js runs the bundle through a code cache: each Node version, flag set and command has
 // its own cache file, a run without a cache makes one, and a run with it starts from it.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { cachePathFor } from '../../../agent/cli/code-cache'
+import { bundleIsCurrent, cachePathFor } from '../../../agent/cli/code-cache'
 
 const root = resolve(__dirname, '../../..')
 // The built loader, whose paths point into dist/.
@@ -22,6 +22,22 @@ describe('cache files', () => {
     expect(cachePathFor([], [])).toBe(cachePathFor(['run'], []))
     expect(cachePathFor(['--config', 'a.yaml'], [])).toBe(cachePathFor(['run'], []))
     expect(cachePathFor(['../../etc'], [])).not.toContain('..')
+  })
+})
+
+describe('the bundle', () => {
+  it('is used only when it is not older than the modules it was made from, and not when it is missing', () => {
+    const bundle = join(dir, 'bundle.js')
+    const entry = join(dir, 'main.js')
+    writeFileSync(bundle, '')
+    writeFileSync(entry, '')
+    utimesSync(entry, new Date(1_000_000), new Date(1_000_000))
+    utimesSync(bundle, new Date(2_000_000), new Date(2_000_000))
+    expect(bundleIsCurrent(bundle, entry)).toBe(true)
+    // tsc run again without the bundler: the modules are newer, the bundle is stale.
+    utimesSync(entry, new Date(3_000_000), new Date(3_000_000))
+    expect(bundleIsCurrent(bundle, entry)).toBe(false)
+    expect(bundleIsCurrent(join(dir, 'no-bundle.js'), entry)).toBe(false)
   })
 })
 

@@ -1,6 +1,8 @@
 // The dispatcher's account of failures: a send the client refused before making it (the API asked
 // that operation to wait, and the wait is not over) is the outbox's to wait out, not a failure: not
 // counted, not reported. The refusal that set the wait is both.
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, expect, it } from 'vitest'
 import { createAlertEngine } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load-config'
@@ -44,4 +46,55 @@ it('a 429 holds its channel: later pages wait without a request, and are not cou
   expect(warnings).toHaveLength(1)
   expect(warnings[0]).toContain('notification failed')
   expect(sandbox.store.all('sms')).toEqual([])
+})
+
+it("a channel's `concurrency` bounds its requests in flight; one incident's messages still go one at a time", async () => {
+  const sandbox: Sandbox = await startSandbox({ port: 0 })
+  cleanups.push(() => sandbox.close())
+  // A proxy in front of the sandbox that holds every request until released, counting the open ones.
+  const upstream = new URL(sandbox.info.baseUrl)
+  const held: (() => void)[] = []
+  let open = 0
+  let most = 0
+  const proxy = createServer((req, res) => {
+    open++
+    most = Math.max(most, open)
+    held.push(() => {
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+        answer.on('end', () => open--)
+      })
+      req.pipe(forward)
+    })
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+  const port = (proxy.address() as AddressInfo).port
+  const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001], concurrency: 2 } }\n', 'agent.yaml')
+  if (!result.ok) throw new Error(JSON.stringify(result.problems))
+  const setup = setupOfConfig(result.config, [])
+  const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
+  const dispatcher = createDispatcher({
+    outbox: { path: undefined },
+    api: { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey },
+    recorder: undefined,
+    channels: setup.channels,
+    log: { info() {}, warn() {}, error() {} },
+  })
+  cleanups.push(() => dispatcher.close())
+  for (const msg of ['db down', 'cache gone', 'queue stuck', 'disk full', 'dns failing']) {
+    dispatcher.dispatch(engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now()), new Set())
+  }
+  // Two requests arrive and are held; no third one comes while they are.
+  await until('two requests held', () => (held.length === 2 ? true : undefined))
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve))
+  expect(held).toHaveLength(2)
+  // Released one by one as they come, all five go out, never more than two at once.
+  let released = 0
+  await until('all five sent', () => {
+    while (released < held.length) (held[released++] as () => void)()
+    return sandbox.store.all('sms').length === 5 ? true : undefined
+  })
+  expect(most).toBe(2)
 })
