@@ -14,7 +14,7 @@ import { createInhibitStage } from './inhibit-stage'
 import { createInhibitor, type InhibitRule } from './inhibition'
 import { createReach } from './reach'
 import type { ScheduleConfig } from './schedule'
-import { createIncidentTable, type IncidentChange, type IncidentView } from './incidents'
+import { createIncidentTable, type FleetSeen, type IncidentChange, type IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
 import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
 import { renderMessage, scrubSecrets, type RenderedMessage, type RenderOptions } from './render'
@@ -120,6 +120,11 @@ export interface AlertEngine {
    * pass 0. Keys of rules gone, no longer absence rules or grouping by other fields are dropped.
    */
   restoreAbsence(state: readonly AbsenceEntry[], resumedAt: number): number
+  /**
+   * A fleet's agents share what they see of each incident (agent/cluster): the table takes the
+   * fleet's last-seen time and threshold count of an incident it holds (incidents.ts, seenElsewhere).
+   */
+  seenElsewhere(key: string, seen: FleetSeen, now: number): Delivery[]
   /** Timers' work: group_wait, repeat, escalation, resolve, digests, absence. Call it every second or so (the absence rules' precision). */
   tick(now: number): Delivery[]
   /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
@@ -312,6 +317,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     observeAbsence: (line, now) => (absence.active ? observeAbsence(line, now) ?? [] : []),
     absenceState: () => absence.state(),
     restoreAbsence: (state, resumedAt) => absence.restore(state, resumedAt),
+    seenElsewhere: (key, seen, now) => deliver(now, incidents.seenElsewhere(key, seen, now)),
     tick: (now) => deliver(now, [...incidents.tick(now), ...openAbsent(now)]),
     flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
     addSilence: (config, now) => silences.add(config, now),

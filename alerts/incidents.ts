@@ -26,39 +26,23 @@ import {
 } from './acknowledgement'
 import { fingerprint, fingerprintParts } from './fingerprint'
 import type { AlertLine } from './line'
-import type { Acknowledgement, Actor, IncidentSnapshot, IncidentStatus, IncidentView, Notice, NoticeKind } from './notice'
+import { restoredState, snapshot, type IncidentState } from './incident-record'
+import type { Actor, IncidentSnapshot, IncidentStatus, IncidentView, Notice, NoticeKind } from './notice'
 import { truncate } from './render'
 import type { Rule } from './rule'
 import { activeStepFrom, reachedChannels, stepChannels } from './steps'
 
 export type { IncidentView } from './notice'
 
-interface IncidentState {
-  key: string
-  rule: Rule
-  title: string
-  parts: string[]
-  status: IncidentStatus
-  ack: Acknowledgement | undefined
-  firstSeen: number
-  lastSeen: number
-  count: number
-  sinceNotice: number
-  /** Timestamps inside the threshold window (at most threshold.count kept). */
-  hits: number[]
-  fireAt: number | undefined
-  firedAt: number
-  notifiedAt: number
-  step: number
-  /** Person name -> last time a page reached them. */
-  pagedTo: Map<string, number>
-  firstLine: AlertLine
-  lastLine: AlertLine
-}
-
 export interface IncidentTableOptions {
   /** Most incidents held at once; default 10 000. */
   maxIncidents?: number | undefined
+}
+
+/** What a fleet saw of one incident (see seenElsewhere). */
+export interface FleetSeen {
+  last: number
+  windowCount: number
 }
 
 export interface IncidentStats {
@@ -85,6 +69,13 @@ export interface IncidentTable {
    * the notice goes to the channels reached whatever send_resolved says.
    */
   resolve(key: string, actor: Actor | undefined, now: number): IncidentChange
+  /**
+   * Other agents of a fleet saw this incident's lines too: `last` is when the fleet last saw one,
+   * `windowCount` how many it saw within the rule's threshold window. An open incident takes the
+   * fleet's last-seen time (no resolve while any host still sees it), and a pending one whose
+   * threshold the fleet met starts its group_wait. Incidents this table does not hold are ignored.
+   */
+  seenElsewhere(key: string, seen: FleetSeen, now: number): Notice[]
   /** Records that a page about `key` reached these people at `now` (the engine, past silences and budget). */
   paged(key: string, people: readonly string[], now: number): void
   /** The keys a missed call from `person` at `now` acknowledges (acknowledgement.ts, rule 7). */
@@ -103,28 +94,6 @@ export interface IncidentTable {
   restore(snapshot: IncidentSnapshot, rule: Rule): boolean
   stats(): IncidentStats
 }
-
-function snapshot(s: IncidentState): IncidentSnapshot {
-  return {
-    key: s.key,
-    rule: s.rule.name,
-    title: s.title,
-    parts: s.parts,
-    status: s.status,
-    ack: s.ack === undefined ? undefined : { ...s.ack },
-    firstSeen: s.firstSeen,
-    lastSeen: s.lastSeen,
-    firedAt: s.firedAt,
-    notifiedAt: s.notifiedAt,
-    pagedTo: Object.fromEntries(s.pagedTo),
-    count: s.count,
-    sinceNotice: s.sinceNotice,
-    step: s.step,
-    firstLine: s.firstLine,
-    lastLine: s.lastLine,
-  }
-}
-
 
 /** Longest incident title (lead name, mail subject): past it, cut with an ellipsis. */
 export const MAX_TITLE = 1024
@@ -305,6 +274,16 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     return { ok: true, incident: n.incident, notices: [n] }
   }
 
+  function seenElsewhere(key: string, seen: FleetSeen, now: number): Notice[] {
+    const s = incidents.get(key)
+    if (s === undefined) return []
+    if (seen.last > s.lastSeen) s.lastSeen = Math.min(seen.last, now)
+    const t = s.rule.threshold
+    if (s.status !== 'pending' || s.fireAt !== undefined || t === undefined || seen.windowCount < t.count) return []
+    s.fireAt = now + s.rule.groupWaitMs
+    return now >= s.fireAt ? [fire(s, now)] : []
+  }
+
   function paged(key: string, people: readonly string[], now: number): void {
     const s = incidents.get(key)
     if (s === undefined) return
@@ -333,30 +312,7 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
 
   function restore(from: IncidentSnapshot, rule: Rule): boolean {
     if (from.status === 'pending' || incidents.has(from.key)) return false
-    const acked = from.status === 'acknowledged' && from.ack !== undefined
-    const pagedTo = new Map<string, number>()
-    for (const [person, at] of Object.entries(from.pagedTo ?? {})) if (Number.isFinite(at)) pagedTo.set(person, at)
-    incidents.set(from.key, {
-      key: from.key,
-      rule,
-      title: from.title,
-      parts: [...from.parts],
-      status: acked ? 'acknowledged' : 'firing',
-      ack: acked ? { ...(from.ack as Acknowledgement) } : undefined,
-      firstSeen: from.firstSeen,
-      lastSeen: from.lastSeen,
-      count: from.count,
-      sinceNotice: from.sinceNotice ?? 0,
-      hits: [],
-      fireAt: undefined,
-      firedAt: from.firedAt,
-      notifiedAt: from.notifiedAt,
-      // A reload may have shortened the rule's escalation: stay on its last step.
-      step: Math.max(0, Math.min(from.step, rule.escalation.length - 1)),
-      pagedTo,
-      firstLine: from.firstLine,
-      lastLine: from.lastLine,
-    })
+    incidents.set(from.key, restoredState(from, rule))
     evict()
     return true
   }
@@ -378,6 +334,7 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     acknowledge,
     unacknowledge,
     resolve,
+    seenElsewhere,
     paged,
     acknowledgeable: (person, now, all) => pickAcknowledgeable(incidents.values(), person, now, all),
     get: (key) => {

@@ -21,7 +21,7 @@ export type { Trace } from './trace'
 export { PAGE_KINDS } from './notice'
 export type { Acknowledgement, AckVia, Actor, IncidentSnapshot, IncidentStatus, Notice, NoticeKind } from './notice'
 export { createIncidentTable, MAX_TITLE } from './incidents'
-export type { IncidentChange, IncidentTable, IncidentTableOptions, IncidentStats, IncidentView } from './incidents'
+export type { FleetSeen, IncidentChange, IncidentTable, IncidentTableOptions, IncidentStats, IncidentView } from './incidents'
 export {
   ACK_TIMEOUT_ACTOR,
   ackTimedOut,

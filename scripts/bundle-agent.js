@@ -24,7 +24,7 @@ buildSync({
   // peer the app provides: both are resolved from node_modules at run time. The bundle runs as a
   // vm.Script, where Node 20 loses the dynamic import() callback once a code cache is used, so
   // import() becomes require(), which loads ES modules without a flag from Node 20.19 (engines).
-  external: ['yargs', '@opentelemetry/api'],
+  external: ['yargs', '@opentelemetry/api', '@redis/client'],
   supported: { 'dynamic-import': false },
   logLevel: 'error',
   legalComments: 'none',

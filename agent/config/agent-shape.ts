@@ -2,6 +2,7 @@
 // Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
 // transport targets' options are checked against the same rule, silence and channel shapes.
 import { globProblem } from '../tail/glob'
+import { clusterShape } from './cluster-shape'
 import { DURATION_PATTERN } from './duration'
 import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from './errors'
@@ -392,6 +393,7 @@ export const agentShape: ObjectShape = object(
     ),
     acknowledge: field(acknowledgeShape, 'acknowledging a page by a missed call'),
     console: field(consoleShape, 'the web console (incidents, ack, resolve, silences) and its HTTP API, served on metrics.listen'),
+    cluster: field(clusterShape, 'a fleet of agents sharing incidents, notifications sent, acks and silences on Redis; omitted: this agent alone'),
   },
   'logx-agent configuration',
 )

@@ -6,6 +6,7 @@ import type { CheckContext } from './check-context'
 import { ConfigErrorCodes } from './errors'
 import { normalizeAcknowledge } from './normalize-acknowledge'
 import { normalizeChannels } from './normalize-channels'
+import { normalizeCluster } from './normalize-cluster'
 import { normalizeConsole } from './normalize-console'
 import { normalizeInhibit } from './normalize-inhibit'
 import { createPresence, crmWritten, normalizeMessaging } from './normalize-messaging'
@@ -73,6 +74,7 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   const stateDir = w.state_dir ?? DEFAULT_STATE_DIR
   const listen = w.metrics?.listen === undefined ? undefined : parseListen(w.metrics.listen)
   const consoleConfig = normalizeConsole(w.console, isMapping(raw) ? raw.console : undefined, listen, isMapping(raw) && Object.hasOwn(raw, 'metrics'), ctx)
+  const cluster = normalizeCluster(w.cluster, isMapping(raw) ? raw.cluster : undefined, ctx)
   return {
     file,
     messaging,
@@ -89,6 +91,8 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
     metrics: listen === undefined ? undefined : { listen },
     acknowledge: normalizeAcknowledge(w.acknowledge, messaging.mode === 'sandbox', ctx),
     console: consoleConfig,
-    secrets: secretsOf(messaging, consoleConfig),
+    ...(cluster === undefined ? {} : { cluster }),
+    // The Redis password and TLS key are scrubbed like every other secret.
+    secrets: [...secretsOf(messaging, consoleConfig), ...[cluster?.redis.password, cluster?.redis.tls?.key].filter((s): s is Secret => s !== undefined)],
   }
 }

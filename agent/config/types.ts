@@ -135,6 +135,35 @@ export interface ConsoleConfig {
   token: Secret | undefined
 }
 
+/** TLS to Redis (`tls`, or a rediss:// URL): the files' contents, read at load. */
+export interface ClusterTlsConfig {
+  /** PEM of the CA(s) the server's certificate must chain to; undefined: Node's default CAs. */
+  ca: string | undefined
+  /** Client certificate (PEM), with `key`. */
+  cert: string | undefined
+  key: Secret | undefined
+  rejectUnauthorized: boolean
+}
+
+/** `cluster`: the Redis the fleet shares its incident state on (agent/cluster/). */
+export interface ClusterConfig {
+  /** [A-Za-z0-9._-]{1,64}; default: the host name. */
+  agentId: string
+  redis: {
+    /** redis:// or rediss://, without credentials. */
+    url: string
+    keyPrefix: string
+    username: string | undefined
+    password: Secret | undefined
+    /** undefined: plain TCP. */
+    tls: ClusterTlsConfig | undefined
+  }
+  leaseMs: number
+  heartbeatMs: number
+  flushMs: number
+  commandTimeoutMs: number
+}
+
 export type ChannelConfig =
   | (Rendering<'sms'> & ChannelCommon & { numbers: string[]; senderId: string | undefined; route: string | undefined; templateId: string | undefined })
   | (Rendering<'chat'> & ChannelCommon & { numbers: string[]; templateId: number; attachment: string | undefined })
@@ -163,6 +192,8 @@ export interface AgentConfig {
   metrics: { listen: ListenAddress } | undefined
   acknowledge: AcknowledgeConfig
   console: ConsoleConfig
+  /** A fleet's shared state on Redis; undefined (absent): this agent keeps its state to itself. */
+  cluster?: ClusterConfig
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]
 }

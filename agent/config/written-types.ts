@@ -176,6 +176,32 @@ export interface ConsoleInput {
   token?: string
 }
 
+/** `ca_file`, `cert_file` and `key_file` are read into `ca`, `cert` and `key` by the checker. */
+export interface ClusterTlsInput {
+  ca?: string
+  cert?: string
+  key?: string
+  reject_unauthorized?: boolean
+}
+
+export interface ClusterRedisInput {
+  url: string
+  key_prefix?: string
+  username?: string
+  /** Also `password_file`, read into `password` by the checker. */
+  password?: string
+  tls?: boolean | ClusterTlsInput
+}
+
+export interface ClusterInput {
+  agent_id?: string
+  redis: ClusterRedisInput
+  lease?: DurationInput
+  heartbeat?: DurationInput
+  flush?: DurationInput
+  command_timeout?: DurationInput
+}
+
 export interface AgentConfigInput {
   messaging?: MessagingInput
   state_dir?: string
@@ -190,4 +216,5 @@ export interface AgentConfigInput {
   metrics?: { listen: string }
   acknowledge?: AcknowledgeInput
   console?: ConsoleInput
+  cluster?: ClusterInput
 }

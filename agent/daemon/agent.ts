@@ -139,6 +139,9 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     ])
     const endpoint = await startMessagingEndpoint(config.messaging)
     cleanup.push(() => endpoint.close())
+    // In a fleet, the shared state first: the outbox may send what the last run left as soon as it opens.
+    const fleet = config.cluster === undefined ? undefined : await (await import('./fleet.js')).startFleet(config.cluster, log, now)
+    if (fleet !== undefined) cleanup.push(() => fleet.close())
     const path = createAlertPath({
       setup: setupOfConfig(config, endpoint.secrets),
       statePath: join(config.stateDir, 'incidents.json'),
@@ -150,12 +153,14 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         maxAgeMs: envNumber('LOGX_AGENT_OUTBOX_MAX_AGE_MS'),
       },
       api: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey },
-      crm: endpoint.crm === undefined ? undefined : { ...endpoint.crm, stateDir: config.stateDir },
+      crm: endpoint.crm === undefined ? undefined : { ...endpoint.crm, stateDir: config.stateDir, sharedLeads: fleet?.cluster.leads },
       timeoutMs: envNumber('LOGX_AGENT_MESSAGING_TIMEOUT_MS'),
       log,
       now: now(),
+      fleet: fleet?.hooks,
     })
     cleanup.push(() => path.close())
+    await fleet?.attach(path)
     const { pipeline, dispatcher } = path
     pipelineRef = pipeline
     dispatcherRef = dispatcher
@@ -179,7 +184,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     ])
     let metrics: MetricsServer | undefined
     const loadedAt = now()
-    const backend = createConsoleBackend(path, () => config, () => loadedAt, now)
+    const backend = createConsoleBackend(path, () => config, () => loadedAt, now, fleet?.view)
     // The token is made (or read) once per start: a reload that moves the console keeps it.
     const access = config.console.enabled ? consoleAccess(config) : undefined
     cleanup.push(() => removeConsoleFiles(config.stateDir))
@@ -190,10 +195,12 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     const startMetrics = async (listen: ListenAddress): Promise<MetricsServer> => {
       const server = await startMetricsServer(
         listen,
-        () => collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }),
+        () => [...collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }), ...(fleet?.metrics() ?? [])],
         () => {
           const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
-          return { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
+          const health = { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
+          // Redis out of reach is degraded, not down: the agent still pages, on its own (fail open).
+          return fleet === undefined ? health : { ...health, status: fleet.health().status, cluster: fleet.health() }
         },
         consoleFor(listen),
       )
@@ -317,6 +324,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
             result = await dispatcher.drain(drainTimeoutMs)
           })
           await step('closing the outbox', () => dispatcher.close())
+          await step('leaving the fleet', () => fleet?.close())
           await step('closing the metrics server', () => metrics?.close())
           metrics = undefined
           await step('removing the console address', () => removeConsoleFiles(config.stateDir))

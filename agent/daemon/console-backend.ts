@@ -3,6 +3,7 @@
 // the changes people make, all through the alert path's incident actions; and who is on call, from
 // the config's schedules.
 import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
+import type { FleetIncident } from '../cluster'
 import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../delivery/alert-path'
 import type { RuntimeSilence } from '../delivery/runtime-silences'
@@ -34,6 +35,40 @@ function summaryOf(key: string, rule: string, incident: Pick<IncidentSnapshot, '
 const summary = (s: IncidentSnapshot): IncidentSummary => summaryOf(s.key, s.rule, s, Object.keys(s.pagedTo))
 const viewSummary = (v: IncidentView): IncidentSummary => summaryOf(v.key, v.rule.name, v, [...v.pagedTo.keys()])
 
+/** An incident as the fleet saw it: its counts and times are the fleet's, with each host's part. */
+function withFleet(summary: IncidentSummary, fleet: FleetIncident | undefined): IncidentSummary {
+  if (fleet === undefined) return summary
+  return {
+    ...summary,
+    count: Math.max(summary.count, fleet.count),
+    firstSeen: Math.min(summary.firstSeen, fleet.first),
+    lastSeen: Math.max(summary.lastSeen, fleet.last),
+    hosts: fleet.hosts,
+  }
+}
+
+/** An incident only other agents of the fleet hold. */
+function fleetOnly(fleet: FleetIncident): IncidentSummary {
+  const ack = fleet.ack
+  return {
+    id: fleet.key,
+    shortId: shortIdOf(fleet.key),
+    rule: fleet.rule,
+    title: fleet.title,
+    state: ack !== undefined ? 'acknowledged' : 'firing',
+    count: fleet.count,
+    firstSeen: fleet.first,
+    lastSeen: fleet.last,
+    step: 0,
+    paged: [],
+    ack,
+    hosts: fleet.hosts,
+  }
+}
+
+/** In a fleet: the incidents of the whole fleet as last read (agent/daemon/fleet.ts). */
+export type FleetView = () => ReadonlyMap<string, FleetIncident>
+
 const written = (match: FieldMatch): string => (match.kind === 'regex' ? String(match.regex) : String(match.value))
 
 function configSilences(silences: readonly SilenceConfig[], loadedAt: number, now: number): SilenceSummary[] {
@@ -53,7 +88,7 @@ function configSilences(silences: readonly SilenceConfig[], loadedAt: number, no
 
 const runtimeSummary = (s: RuntimeSilence): SilenceSummary => ({ ...s, origin: 'runtime' })
 
-export function createConsoleBackend(path: AlertPath, config: () => AgentConfig, loadedAt: () => number, now: () => number): ConsoleBackend {
+export function createConsoleBackend(path: AlertPath, config: () => AgentConfig, loadedAt: () => number, now: () => number, fleet?: FleetView): ConsoleBackend {
   const { actions, pipeline, timeline } = path
   const detail = (incident: IncidentSnapshot): IncidentDetail => ({ ...summary(incident), timeline: timeline.of(incident.key) })
   // Each incident's summary is kept until the incident changes: the page polls every 3 s, and
@@ -75,11 +110,18 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
     incidents({ state, limit }) {
       if (state === 'resolved') return { items: [], total: 0 }
       // The engine lists the most recently seen first.
-      return { items: pipeline.incidentViews(limit, state).map(summaryOfView), total: pipeline.countIncidents(state) }
+      const local = pipeline.incidentViews(limit, state).map(summaryOfView)
+      const seen = fleet?.()
+      if (seen === undefined || seen.size === 0) return { items: local, total: pipeline.countIncidents(state) }
+      const merged = local.map((s) => withFleet(s, seen.get(s.id)))
+      const here = new Set(local.map((s) => s.id))
+      const elsewhere = [...seen.values()].filter((f) => !here.has(f.key) && pipeline.incident(f.key) === undefined).map(fleetOnly).filter((s) => state === undefined || s.state === state)
+      const items = [...merged, ...elsewhere].sort((a, b) => b.lastSeen - a.lastSeen).slice(0, limit ?? Infinity)
+      return { items, total: pipeline.countIncidents(state) + elsewhere.length }
     },
     incident(id) {
       const found = actions.find(id)
-      return found === undefined || found === 'ambiguous' ? found : detail(found)
+      return found === undefined || found === 'ambiguous' ? found : { ...detail(found), ...withFleet(summary(found), fleet?.().get(found.key)) }
     },
     act(id, action, by, via): ActionResult {
       const found = actions.find(id)

@@ -11,6 +11,7 @@ import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOpt
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './incident-recorder'
 import { createIncidentActions, type IncidentActions } from './incident-actions'
+import type { FleetHooks } from './fleet-gate'
 import { createIncidentState, type IncidentState } from './incident-state'
 import { createIncidentTimeline, type IncidentTimeline } from './incident-timeline'
 import { createRuntimeSilences, type RuntimeSilences } from './runtime-silences'
@@ -30,6 +31,8 @@ export interface AlertPathOptions {
   service?: string | undefined
   log: DeliveryLog
   now: number
+  /** A fleet's shared state (agent/cluster): claims before sending, counts, what people do. */
+  fleet?: FleetHooks | undefined
 }
 
 export interface AlertPath {
@@ -77,6 +80,7 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
       channels: options.setup.channels,
       service: options.service,
       log: options.log,
+      fleet: options.fleet?.gate,
     })
   } catch (err) {
     void recorder?.release()
@@ -98,7 +102,11 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
       now: options.now,
       engine,
       runtimeSilences: (now) => silences.configs(now),
-      onDeliveries: (deliveries) => timeline.notices(deliveries),
+      onDeliveries: (deliveries, now) => {
+        timeline.notices(deliveries)
+        options.fleet?.decided(deliveries, now)
+      },
+      ...(options.fleet === undefined ? {} : { onSelected: options.fleet.selected }),
     })
   } catch (err) {
     // Replaying the incidents that waited out group_wait failed: the open outbox is closed (what it
@@ -107,5 +115,6 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
     throw err
   }
   const actions = createIncidentActions({ pipeline, state, silences, log: options.log })
+  if (options.fleet !== undefined) actions.onAction(options.fleet.published)
   return { pipeline, dispatcher, actions, timeline, close: () => dispatcher.close() }
 }

@@ -3,7 +3,7 @@
 // memory): the incident state file, consulted so an incident that already paged is not paged again
 // by a fresh engine, and written before the lines behind it are committed.
 import {
-  createAlertEngine, lowestLevel, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
+  createAlertEngine, lowestLevel, type FleetSeen, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
 } from '../../alerts'
 import type { RuleConfig } from '../config/types'
 import { keptLine, lineOfKept } from './kept-line'
@@ -43,6 +43,8 @@ export interface AlertPipeline {
    * decides to send goes the way of every notice (outbox, incident state, timeline).
    */
   change<T>(now: number, act: (engine: AlertEngine) => { deliveries: Delivery[]; result: T }): T
+  /** What the other agents of a fleet saw of incidents (agent/cluster): counted here too; what it fires goes out. */
+  seenElsewhere(seen: readonly (FleetSeen & { key: string })[], now: number): void
   /** The open incidents (pending, firing, acknowledged), the most recently seen first: at most `limit`, of `status`. */
   incidents(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
   /** incidents() as live read-only views (no snapshot): for the console's lists. */
@@ -64,6 +66,8 @@ export interface AlertPipelineOptions {
   runtimeSilences?: (now: number) => readonly SilenceConfig[]
   /** Sees every notice that goes out (the incidents' timeline). */
   onDeliveries?: (deliveries: readonly Delivery[], now: number) => void
+  /** Sees every line a rule selected, once it is in the engine (a fleet counts it, agent/cluster). */
+  onSelected?: (selected: SelectedLine, now: number) => void
 }
 
 /**
@@ -154,6 +158,7 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
     notes = setup.incidentNotes !== undefined
     lowest = lowestLevel(engine.rules)
     dispatcher.setChannels(setup.channels, setup.people ?? [])
+    dispatcher.setRules(setup.rules)
     for (const line of pendingLines(state)) handle(engine.ingest(line, now), now)
   }
 
@@ -224,6 +229,13 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
         failed(line, rule.name, key, err)
         return
       }
+      options.onSelected?.(selected, now)
+      handle(deliveries, now)
+    },
+    seenElsewhere(seen, now) {
+      const e = current()
+      const deliveries: Delivery[] = []
+      for (const s of seen) deliveries.push(...e.seenElsewhere(s.key, s, now))
       handle(deliveries, now)
     },
     tick(now) {

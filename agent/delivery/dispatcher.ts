@@ -12,6 +12,7 @@ import type { ChannelConfig, PersonConfig } from '../config/types'
 import { createMessagingClient, MessagingErrorCodes, type MessagingClient } from '../messaging'
 import { createOutbox, type DeadLetter, type Outbox, type OutboxItem, type OutboxOptions } from '../outbox'
 import { buildChannelRequests, isChannelKind, sendChannelRequest } from './channels'
+import { fleetNoticeOf, HeldByPeer, type FleetGate, type FleetNotice, type NoticeWindows } from './fleet-gate'
 import { addressed, type PeopleDirectory } from './channels/recipients'
 import { incidentActivities } from './incident-activities'
 import { incidentEvent, sentActivity, type IncidentEvent } from './incident-event'
@@ -39,7 +40,12 @@ interface Queued {
   incident?: IncidentEvent
   /** The page this message is part of (firing, repeat, escalation), for recovery after a crash. */
   page?: QueuedPage
+  /** In a fleet: the notice as every agent names it, claimed before sending (fleet-gate.ts). */
+  fleet?: FleetNotice
 }
+
+/** A CRM record in the outbox: the event, and in a fleet the notice it records. */
+type QueuedRecord = IncidentEvent & { fleet?: FleetNotice }
 
 /** An incident's notice as its messages carry it through the outbox. */
 export interface QueuedPage {
@@ -57,6 +63,8 @@ export interface DispatcherStats {
   depth: number
   /** Of `depth`, the notifications waiting on disk only (the outbox's in-memory window is full). */
   spilled?: number
+  /** In a fleet: items another agent sent (or will send), pages of incidents acknowledged elsewhere, items taken over from a dead agent. */
+  fleet?: { deduped: number; acked: number; failovers: number; degraded: number }
 }
 
 export interface Dispatcher {
@@ -64,6 +72,8 @@ export interface Dispatcher {
   dispatch(deliveries: readonly Delivery[], incidentRules: ReadonlySet<string>): void
   /** The channels, and the people escalation steps may name instead of a channel's recipients. */
   setChannels(channels: readonly ChannelConfig[], people?: readonly PersonConfig[]): void
+  /** The rules' repeat and ack_timeout intervals: in a fleet, how often a repeat may go out fleet-wide. */
+  setRules(rules: readonly { name: string; repeatIntervalMs: number; ackTimeoutMs?: number | undefined }[]): void
   /** Forgets the lead of an incident that ended without a resolve notice (its next firing opens a new one). */
   closeLead(key: string): void
   stats(): DispatcherStats
@@ -95,6 +105,8 @@ export interface DispatcherOptions {
   /** Recorded on leads; default: the line's `name` (or `service`) field. */
   service?: string | undefined
   log: DeliveryLog
+  /** A fleet's shared notification log (agent/cluster); undefined for a lone agent or an app's target. */
+  fleet?: FleetGate | undefined
 }
 
 function isPage(kind: Delivery['notice']['kind']): boolean {
@@ -113,28 +125,66 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       : createMessagingClient({ baseUrl: options.api.baseUrl, apiKey: options.api.apiKey, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
   const sent: Record<string, number> = {}
   const failed: Record<string, number> = {}
+  const { fleet } = options
+  const fleetStats = { deduped: 0, acked: 0, failovers: 0, degraded: 0 }
+  let windows = new Map<string, NoticeWindows>()
 
-  async function deliver(item: OutboxItem): Promise<void> {
+  /**
+   * The key the item goes out under: its outbox id (the same for every resend of it, never another
+   * notification's), or in a fleet the claim's key, the same on every agent. Undefined: not to send.
+   */
+  async function keyOf(item: OutboxItem, notice: FleetNotice | undefined): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
+    if (fleet === undefined || notice === undefined) return { key: item.id }
+    const claim = await fleet.claims.claim(notice)
+    switch (claim.outcome) {
+      case 'held':
+        throw new HeldByPeer(claim.by, claim.retryAfterMs)
+      case 'done':
+        fleetStats.deduped++
+        return undefined
+      case 'acked':
+        fleetStats.acked++
+        fleet.onAcked(notice.incident, claim.ack)
+        return undefined
+      case 'won':
+        if (claim.failover) fleetStats.failovers++
+        break
+      case 'degraded':
+        fleetStats.degraded++
+        break
+    }
+    return { key: claim.idempotencyKey, done: () => fleet.claims.sent(notice, claim) }
+  }
+
+  /** False when a fleet's other agent sends it (or sent it). */
+  async function deliver(item: OutboxItem): Promise<boolean> {
     if (item.kind === 'incident') {
-      const event = item.payload as IncidentEvent
+      const event = item.payload as QueuedRecord
+      const claimed = event.messageKey === undefined ? await keyOf(item, event.fleet) : { key: event.messageKey }
       // A sent message's activity keeps its message's key (see IncidentEvent.messageKey).
-      if (recorder !== undefined) await recorder.record(event, event.messageKey ?? item.id)
-      return
+      if (claimed === undefined) return false
+      if (recorder !== undefined) await recorder.record(event, claimed.key)
+      await claimed.done?.()
+      return true
     }
     if (client === undefined || !isChannelKind(item.kind)) throw new TypeError(`no sender for outbox item kind ${item.kind}`)
     const queued = item.payload as Queued
-    // The outbox item's id: every resend of this notification (retry, or again after a crash
-    // before the journal said done) carries the same key; a new notification never does.
-    await sendChannelRequest(client, item.kind, queued.request, item.id)
+    const claimed = await keyOf(item, queued.fleet)
+    if (claimed === undefined) return false
+    // Every resend of this notification (retry, or again after a crash before the journal said
+    // done) carries the same key; a new notification never does.
+    await sendChannelRequest(client, item.kind, queued.request, claimed.key)
+    await claimed.done?.()
     // The message is out whatever happens next: a failed journal write must not make it look unsent.
     if (queued.incident !== undefined) {
       try {
         // Keyed by this message: if it is resent, its activity is recorded again under the same keys.
-        outbox.enqueue('incident', { ...queued.incident, messageKey: item.id })
+        outbox.enqueue('incident', { ...queued.incident, messageKey: claimed.key })
       } catch (err) {
         log.error({ err, kind: item.kind }, 'could not queue the incident activity of a sent message')
       }
     }
+    return true
   }
 
   /** The incident an item belongs to: its items go out one at a time, in order. */
@@ -151,12 +201,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     orderOf: incidentOf,
     async send(item) {
       try {
-        await deliver(item)
+        if (!(await deliver(item))) return
         sent[item.kind] = (sent[item.kind] ?? 0) + 1
         log.info({ kind: item.kind, attempts: item.attempts }, 'notification sent')
       } catch (err) {
-        // Refused before sending: the API asked this operation to wait; the outbox waits it out.
-        if ((err as { code?: unknown }).code === MessagingErrorCodes.RETRY_AFTER) throw err
+        // Refused before sending: the API asked this operation to wait, or another agent holds it; the outbox waits it out.
+        if ((err as { code?: unknown }).code === MessagingErrorCodes.RETRY_AFTER || err instanceof HeldByPeer) throw err
         failed[item.kind] = (failed[item.kind] ?? 0) + 1
         log.warn({ kind: item.kind, attempts: item.attempts, code: (err as { code?: unknown }).code }, `notification failed: ${(err as Error).message}`)
         throw err
@@ -173,16 +223,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const recorded = recorder !== undefined && incidentRules.has(rule)
     if (delivery.channelType === 'incident') {
       if (!recorded) return
-      for (const activity of incidentActivities(delivery)) into.push({ kind: 'incident', payload: incidentEvent(delivery, activity, service) })
+      let part = 0
+      for (const activity of incidentActivities(delivery)) {
+        const record: QueuedRecord = incidentEvent(delivery, activity, service)
+        const notice = fleet === undefined ? undefined : fleetNoticeOf(delivery, INCIDENT_CHANNEL, part++, windows.get(rule))
+        if (notice !== undefined) record.fleet = notice
+        into.push({ kind: 'incident', payload: record })
+      }
       return
     }
     const configured = channels.get(notice.channel)
     if (configured === undefined) return
     const page = isPage(notice.kind) ? { key: notice.incident.key, rule, at: notice.at } : undefined
     const { channel, delivery: addressedDelivery } = addressed(configured, delivery, people)
+    let part = 0
     for (const out of buildChannelRequests(channel, addressedDelivery)) {
       const queued: Queued = { request: out.request, channel: channel.name, key: notice.incident.key }
       if (page !== undefined) queued.page = page
+      const fleetNotice = fleet === undefined ? undefined : fleetNoticeOf(delivery, channel.name, part++, windows.get(rule))
+      if (fleetNotice !== undefined) queued.fleet = fleetNotice
       if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), service)
       into.push({ kind: out.kind, payload: queued })
     }
@@ -199,12 +258,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       channels = new Map(next.map((c) => [c.name, c]))
       if (nextPeople !== undefined) people = directoryOf(nextPeople)
     },
+    setRules(rules) {
+      windows = new Map(rules.map((r) => [r.name, { repeatMs: r.repeatIntervalMs, ackTimeoutMs: r.ackTimeoutMs }]))
+    },
     closeLead(key) {
       recorder?.leads.markResolved(key)
     },
     stats() {
       const s = outbox.stats()
-      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
+      const out: DispatcherStats = { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
+      if (fleet !== undefined) out.fleet = { ...fleetStats }
+      return out
     },
     queuedPages() {
       const pages: QueuedPage[] = []

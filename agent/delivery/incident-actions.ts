@@ -12,6 +12,12 @@ import type { RuntimeSilence, RuntimeSilences, SilenceRequest } from './runtime-
 
 export type ManualAction = 'ack' | 'unack' | 'resolve'
 
+/** What a person did, as the other agents of a fleet take it (agent/cluster shares it). */
+export type PeopleAction =
+  | { type: ManualAction; key: string; actor: Actor; at: number }
+  | { type: 'silence'; silence: RuntimeSilence; at: number }
+  | { type: 'expire-silence'; silenceId: string; at: number }
+
 export type ActionOutcome = { ok: true; incident: IncidentSnapshot; resolved: boolean } | { ok: false; status: 404 | 409; error: string }
 
 export interface MissedCallStats {
@@ -35,6 +41,13 @@ export interface IncidentActions {
   expireSilence(id: string, now: number): RuntimeSilence | undefined
   /** Whom a missed call's number belongs to, and whether one call acknowledges all of theirs. */
   setCallers(personOf: (caller: string) => string | undefined, ackAll: boolean): void
+  /**
+   * What a person did on another agent of the fleet, taken here without sending anything (that agent
+   * sent its notices): the incident's status and the silences are the fleet's, not this agent's.
+   */
+  applyShared(action: PeopleAction, now: number): void
+  /** Called with what a person does here (after it is done), for the other agents of a fleet. */
+  onAction(listener: (action: PeopleAction) => void): void
   stats(): { manual: Record<string, number>; missedCalls: MissedCallStats }
 }
 
@@ -66,6 +79,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
   const { pipeline, state, silences, log } = options
   let personOf: (caller: string) => string | undefined = () => undefined
   let ackAll = false
+  let shared: (action: PeopleAction) => void = () => {}
   const manual: Record<string, number> = {}
   const calls: MissedCallStats = { acknowledged: 0, unknownCaller: 0, nothingOpen: 0, repeated: 0 }
 
@@ -128,6 +142,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
       if (action === 'resolve') state.resolved(key)
       manual[`${action}:${actor.via}`] = (manual[`${action}:${actor.via}`] ?? 0) + 1
       log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${action === 'ack' ? 'acknowledged' : action === 'unack' ? 'unacknowledged' : 'resolved'} by ${actor.by}`)
+      shared({ type: action, key, actor, at: now })
       return { ok: true, incident: pipeline.incident(key) ?? outcome.incident, resolved: action === 'resolve' }
     },
     missedCalls(list, now) {
@@ -144,6 +159,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
         return { deliveries: [], result: undefined }
       })
       log.info({ silence: silence.id, matchers: silence.matchers, until: new Date(silence.endsAt).toISOString(), by: silence.createdBy }, 'silence added')
+      shared({ type: 'silence', silence, at: now })
       return added
     },
     expireSilence(id, now) {
@@ -151,11 +167,35 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
       if (removed === undefined) return undefined
       pipeline.change(now, (engine) => ({ deliveries: [], result: engine.removeSilence(id) }))
       log.info({ silence: id }, 'silence expired by hand')
+      shared({ type: 'expire-silence', silenceId: id, at: now })
       return removed
     },
     setCallers(lookup, all) {
       personOf = lookup
       ackAll = all
+    },
+    applyShared(action, now) {
+      if (action.type === 'silence') {
+        silences.put(action.silence)
+        const [config] = silences.configs(now).filter((s) => s.id === action.silence.id)
+        if (config !== undefined) pipeline.change(now, (engine) => ({ deliveries: [], result: engine.addSilence(config, now) }))
+        return
+      }
+      if (action.type === 'expire-silence') {
+        if (silences.remove(action.silenceId) !== undefined) pipeline.change(now, (engine) => ({ deliveries: [], result: engine.removeSilence(action.silenceId) }))
+        return
+      }
+      const { key, actor, at } = action
+      // Its time is the fleet's: an ack_timeout counts from when it was acknowledged, wherever.
+      const outcome = pipeline.change(now, (engine) => {
+        const result = action.type === 'ack' ? engine.acknowledge(key, actor, at) : action.type === 'unack' ? engine.unacknowledge(key, actor, at) : engine.resolve(key, actor, at)
+        return { deliveries: [], result }
+      })
+      if (outcome.ok && action.type === 'resolve') state.resolved(key)
+      if (outcome.ok) log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${action.type === 'ack' ? 'acknowledged' : action.type === 'unack' ? 'unacknowledged' : 'resolved'} by ${actor.by} on another agent`)
+    },
+    onAction(listener) {
+      shared = listener
     },
     stats: () => ({ manual: { ...manual }, missedCalls: { ...calls } }),
   }

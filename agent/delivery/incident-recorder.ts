@@ -6,10 +6,12 @@
 // Each call carries an `Idempotency-Key` derived from the event's key (`<key>:lead`,
 // `<key>:activity`): callers pass the id of the outbox item that holds the event, so a resend of
 // that item (a retry, or again after a crash before the journal said done) repeats the same keys,
-// and a different event never shares one.
+// and a different event never shares one. In a fleet, the fleet's leads are asked first
+// (`sharedLeads`, agent/cluster): one agent creates an incident's lead, the others record on it.
 import { createLeadWebhookClient, type LeadWebhookClient } from '../messaging'
+import { HeldByPeer } from './fleet-gate'
 import type { IncidentEvent } from './incident-event'
-import { createLeadMap, type LeadMap } from './lead-map'
+import { createLeadMap, type LeadMap, type SharedLeads } from './lead-map'
 
 export interface IncidentRecorder {
   /** `key`: the same for every resend of this event, unique to it (its outbox item's id). */
@@ -34,6 +36,8 @@ export interface CrmTarget {
   activityWebhook: string
   activityToken: string
   stateDir?: string | undefined
+  /** A fleet's leads (agent/cluster): asked first, so that the fleet makes one lead per incident. */
+  sharedLeads?: SharedLeads | undefined
 }
 
 /** Per HTTP attempt (the outbox retries). */
@@ -62,14 +66,30 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
   mine.users++
   let released = false
 
-  async function leadFor(event: IncidentEvent, key: string): Promise<string> {
-    const known = mine.leads.get(event.key)
-    // A resolved incident's lead still takes late records; a new firing opens a new lead.
-    if (known !== undefined && known.leadId !== '' && !(known.resolved && event.kind === 'firing')) return known.leadId
-    // A creation recorded before a crash may have reached the CRM: its key makes it the same lead,
-    // whichever event (of this target or another one sharing the map) records the incident first.
-    const idempotencyKey = known?.leadId === '' && known.creating !== undefined ? known.creating : `${key}:lead`
-    if (known?.creating !== idempotencyKey) mine.leads.creating(event.key, idempotencyKey)
+  const fleetLeads = crm.sharedLeads
+
+  /** In a fleet: the fleet's lead (undefined while the fleet's state is out of reach: this agent's map decides). */
+  async function fleetLeadFor(fleet: SharedLeads, event: IncidentEvent, key: string): Promise<string | undefined> {
+    const answer = await fleet.claim(event.key, `${key}:lead`, event.kind === 'firing')
+    switch (answer.kind) {
+      case 'degraded':
+        return undefined
+      case 'wait':
+        // The record waits in the outbox (alone) until the agent creating the lead is done or gone.
+        throw new HeldByPeer(answer.by, answer.retryAfterMs)
+      case 'lead':
+        if (mine.leads.get(event.key)?.leadId !== answer.leadId) mine.leads.set(event.key, answer.leadId)
+        return answer.leadId
+      case 'create': {
+        mine.leads.creating(event.key, answer.idempotencyKey)
+        const leadId = await createLead(event, answer.idempotencyKey)
+        await fleet.created(event.key, leadId)
+        return leadId
+      }
+    }
+  }
+
+  async function createLead(event: IncidentEvent, idempotencyKey: string): Promise<string> {
     const otherFields: Record<string, string> = {
       rule: event.rule,
       fingerprint: event.key,
@@ -78,12 +98,24 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
     }
     if (event.service !== undefined) otherFields.service = event.service
     if (event.host !== undefined) otherFields.host = event.host
-    const { leadId } = await mine.client.createLead(
-      { name: event.title.slice(0, 200) || event.rule, otherFields },
-      { idempotencyKey },
-    )
+    const { leadId } = await mine.client.createLead({ name: event.title.slice(0, 200) || event.rule, otherFields }, { idempotencyKey })
     mine.leads.set(event.key, leadId)
     return leadId
+  }
+
+  async function leadFor(event: IncidentEvent, key: string): Promise<string> {
+    if (fleetLeads !== undefined) {
+      const leadId = await fleetLeadFor(fleetLeads, event, key)
+      if (leadId !== undefined) return leadId
+    }
+    const known = mine.leads.get(event.key)
+    // A resolved incident's lead still takes late records; a new firing opens a new lead.
+    if (known !== undefined && known.leadId !== '' && !(known.resolved && event.kind === 'firing')) return known.leadId
+    // A creation recorded before a crash may have reached the CRM: its key makes it the same lead,
+    // whichever event (of this target or another one sharing the map) records the incident first.
+    const idempotencyKey = known?.leadId === '' && known.creating !== undefined ? known.creating : `${key}:lead`
+    if (known?.creating !== idempotencyKey) mine.leads.creating(event.key, idempotencyKey)
+    return createLead(event, idempotencyKey)
   }
 
   return {
@@ -100,7 +132,10 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
           { idempotencyKey: `${key}:activity` },
         )
         // A resolved incident is over: the next failure with this fingerprint is a new lead.
-        if (event.kind === 'resolved') mine.leads.markResolved(event.key)
+        if (event.kind === 'resolved') {
+          mine.leads.markResolved(event.key)
+          await fleetLeads?.resolved(event.key)
+        }
       })
       mine.locks.set(event.key, run)
       try {

@@ -33,6 +33,8 @@ export interface RuntimeSilences {
   /** Checks and keeps a new silence (saved now); a problem is said as `matchers.<path>: message`. */
   add(request: SilenceRequest, now: number): { ok: true; silence: RuntimeSilence } | { ok: false; error: string }
   remove(id: string): RuntimeSilence | undefined
+  /** Keeps a silence made elsewhere (another agent of a fleet) as it was made, its id included. */
+  put(silence: RuntimeSilence): void
   /** As the engine takes them. */
   configs(now: number): SilenceConfig[]
 }
@@ -107,6 +109,10 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
       silences.set(silence.id, silence)
       save()
       return { ok: true, silence }
+    },
+    put(silence) {
+      silences.set(silence.id, { ...silence, matchers: { ...silence.matchers } })
+      save()
     },
     remove(id) {
       const silence = silences.get(id)

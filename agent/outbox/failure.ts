@@ -5,6 +5,11 @@ export interface FailureInfo {
   recoverable: boolean
   ambiguous: boolean
   retryAfterMs: number | undefined
+  /**
+   * Not a failed attempt: the item waits `retryAfterMs` on its own (another agent of a fleet holds
+   * its claim, agent/cluster): the attempt is not counted and its lane goes on.
+   */
+  held: boolean
   reason: string
   message: string
 }
@@ -16,6 +21,7 @@ export function describeFailure(err: unknown): FailureInfo {
     recoverable: e.recoverable === true,
     ambiguous: e.ambiguous === true,
     retryAfterMs: typeof e.retryAfterMs === 'number' ? e.retryAfterMs : undefined,
+    held: e.held === true,
     reason: typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'Error',
     message: typeof e.message === 'string' ? e.message : String(err),
   }

@@ -243,6 +243,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     } catch (err) {
       lanes.ended(lane)
       const failure = describeFailure(err)
+      if (failure.held) item.attempts--
       const retryable = failure.recoverable && (retryAmbiguous || !failure.ambiguous)
       const t = now()
       const expired = item.attempts >= maxAttempts || t - item.createdAt >= maxAgeMs
@@ -251,7 +252,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         toDead(item, failure.reason)
         return
       }
-      retried++
+      retried += failure.held ? 0 : 1
       const delay = outboxDelay(item.attempts, backoff, random, failure.retryAfterMs)
       // While draining, waits shrink to fit several more attempts into the time left, but never
       // below the base delay (hammering a struggling API only burns attempts) nor below what the
@@ -261,7 +262,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       item.nextAttemptAt = t + squeezed
       item.notBefore = failure.retryAfterMs === undefined ? undefined : t + failure.retryAfterMs
       // The server's wait holds the whole lane (its channel): the next item would only be refused too.
-      if (item.notBefore !== undefined) lanes.pause(lane, item.notBefore)
+      if (item.notBefore !== undefined && !failure.held) lanes.pause(lane, item.notBefore)
       const record: JournalRecord = {
         op: 'retry',
         id: item.id,

@@ -15,6 +15,7 @@ const repoRoot = join(__dirname, '..', '..')
 /** Each README, and the folders its file table covers (relative to the README's folder, subfolders included). */
 const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/README.md': ['cli', 'daemon'],
+  'agent/cluster/README.md': ['.'],
   'agent/config/README.md': ['.'],
   'agent/delivery/README.md': ['.'],
   'agent/events/README.md': ['.'],

@@ -17,6 +17,8 @@ export interface IncidentSummary {
   /** Names of the people paged. */
   paged: string[]
   ack: { by: string; via: string; at: number } | undefined
+  /** In a fleet: the agents that saw its lines, each with its count and last time (count and times above are the fleet's). */
+  hosts?: { agent: string; count: number; last: number }[]
 }
 
 export interface TimelineEntry {

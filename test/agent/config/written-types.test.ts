@@ -15,7 +15,7 @@ type Variant<T extends ChannelInput['type']> = Extract<ChannelInput, { type: T }
 const written = {
   root: {
     messaging: true, state_dir: true, sources: true, people: true, schedules: true, channels: true, rules: true, silences: true, inhibit: true,
-    redact: true, metrics: true, acknowledge: true, console: true,
+    redact: true, metrics: true, acknowledge: true, console: true, cluster: true,
   } satisfies KeysOf<AgentConfigInput>,
   schedule: { time_zone: true, layers: true, overrides: true } satisfies KeysOf<ScheduleInput>,
   layer: { name: true, users: true, rotation: true, handoff: true, handoff_day: true, start: true, time_zone: true } satisfies KeysOf<LayerInput>,

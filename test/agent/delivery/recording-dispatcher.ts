@@ -7,6 +7,7 @@ export function createRecordingDispatcher(sent: Delivery[]): Dispatcher {
   return {
     dispatch: (deliveries) => void sent.push(...deliveries),
     setChannels() {},
+    setRules() {},
     closeLead() {},
     stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth: 0 }),
     queuedPages: () => [],

@@ -126,6 +126,34 @@ describe('outbox lanes', () => {
     await outbox.close()
   })
 
+  it('an item held by a peer waits on its own: its lane goes on, and the waits are not attempts', async () => {
+    let holds = 0
+    const order: string[] = []
+    const outbox = createOutbox({
+      ...lanesOf,
+      maxAttempts: 2,
+      async send(item) {
+        const { name } = noteOf(item)
+        // Another agent holds this one's claim five times before it is this agent's to send.
+        if (name === 'held' && holds < 5) {
+          holds++
+          throw Object.assign(new Error('claimed by agent b'), { recoverable: true, held: true, code: 'TEST_HELD', retryAfterMs: 20 })
+        }
+        order.push(name)
+      },
+    })
+    outbox.enqueue('sms', { name: 'held', lane: 'sms' })
+    for (let i = 0; i < 3; i++) outbox.enqueue('sms', { name: `next${i}`, lane: 'sms' })
+    expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
+    expect(holds).toBe(5)
+    // Past maxAttempts (2) and not dead: a wait for a peer is not a failed attempt.
+    expect(outbox.stats()).toMatchObject({ dead: 0, delivered: 4 })
+    // The lane was not paused: the others went before the held one was free.
+    expect(order.slice(0, 3)).toEqual(['next0', 'next1', 'next2'])
+    expect(order[3]).toBe('held')
+    await outbox.close()
+  })
+
   it('a crash with several in flight: each of them is sent again at the next start, in order per incident, once', async () => {
     const path = join(dir, 'crash', 'outbox.jsonl')
     const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })

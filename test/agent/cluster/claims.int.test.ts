@@ -1,0 +1,130 @@
+// Two agents on one real Redis claim the same notices: one page per notice, fleet-wide.
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
+import { adminClient, clusterConfig, keptLog, notice, until } from './fixtures'
+
+describeWithRedis('cluster claims on a real Redis', () => {
+  let server: RedisServer
+  let open: Cluster[] = []
+
+  beforeAll(async () => {
+    server = await startRedisServer()
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+  afterEach(async () => {
+    await Promise.all(open.map((c) => c.close()))
+    open = []
+    const admin = await adminClient(server.url)
+    await admin.send(['FLUSHALL'])
+    admin.close()
+  })
+
+  async function agents(leaseMs = 30_000): Promise<[Cluster, Cluster]> {
+    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(server.url, id, { leaseMs }), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
+    open.push(a, b)
+    await Promise.all([a.start(), b.start()])
+    return [a, b]
+  }
+
+  it('the same notice claimed by both at once: one wins, the other is held, then done once it is sent', async () => {
+    const [a, b] = await agents()
+    const n = notice()
+    const claims = await Promise.all([a.claim(n), b.claim(n)])
+    const outcomes = claims.map((c) => c.outcome).sort()
+    expect(outcomes).toEqual(['held', 'won'])
+    const winner = claims[0].outcome === 'won' ? a : b
+    const other = winner === a ? b : a
+    const won = (claims[0].outcome === 'won' ? claims[0] : claims[1]) as Extract<Claim, { outcome: 'won' }>
+    const held = (claims[0].outcome === 'held' ? claims[0] : claims[1]) as Extract<Claim, { outcome: 'held' }>
+    expect(held.by).toBe(winner.agentId)
+    expect(held.retryAfterMs).toBeGreaterThan(0)
+    expect(won.failover).toBe(false)
+
+    await winner.sent(n, won)
+    expect(await other.claim(n)).toEqual({ outcome: 'done', by: winner.agentId })
+    expect(await winner.claim(n)).toEqual({ outcome: 'done', by: winner.agentId })
+    expect(winner.stats()).toMatchObject({ claimsWon: 1 })
+    expect(other.stats()).toMatchObject({ claimsHeld: 1, claimsLost: 1 })
+  })
+
+  it('a claim whose holder never sends is taken over after the lease, with the same idempotency key', async () => {
+    const [a, b] = await agents(300)
+    const n = notice({ kind: 'escalated', step: '1' })
+    const first = await a.claim(n)
+    expect(first.outcome).toBe('won')
+    const taken = await until('the lease to run out', async () => {
+      const claim = await b.claim(n)
+      if (claim.outcome === 'held') expect(claim.retryAfterMs).toBeLessThanOrEqual(300)
+      return claim.outcome === 'won' ? claim : undefined
+    })
+    expect(taken).toEqual({ outcome: 'won', failover: true, idempotencyKey: (first as { idempotencyKey: string }).idempotencyKey })
+    expect(b.stats().failovers).toBe(1)
+    await b.sent(n, taken)
+    expect(await a.claim(n)).toEqual({ outcome: 'done', by: 'b' })
+  })
+
+  it('repeats go out at most once per repeat interval, fleet-wide', async () => {
+    const [a, b] = await agents()
+    const repeat = notice({ kind: 'repeat', step: '', repeatMs: 400 })
+    const first = await a.claim(repeat)
+    expect(first.outcome).toBe('won')
+    await a.sent(repeat, first)
+    expect(await b.claim(repeat)).toEqual({ outcome: 'done', by: 'a' })
+    expect(await a.claim(repeat)).toEqual({ outcome: 'done', by: 'a' })
+    // Once the interval is over, the next repeat is claimed afresh, under a new key.
+    const next = await until('the repeat interval to pass', async () => {
+      const claim = await b.claim(repeat)
+      return claim.outcome === 'won' ? claim : undefined
+    })
+    expect(next).toMatchObject({ outcome: 'won', failover: false })
+    expect((next as { idempotencyKey: string }).idempotencyKey).not.toBe((first as { idempotencyKey: string }).idempotencyKey)
+  })
+
+  it('a won resolve closes the generation: the next firing is a new one, with a new key', async () => {
+    const [a, b] = await agents()
+    const firing = notice()
+    const opened = await a.claim(firing)
+    await a.sent(firing, opened)
+    const resolved = notice({ kind: 'resolved', step: '' })
+    const resolve = await b.claim(resolved)
+    expect(resolve.outcome).toBe('won')
+    await b.sent(resolved, resolve)
+    // The other agent's resolve of the same opening is the one already sent.
+    expect(await a.claim(resolved)).toEqual({ outcome: 'done', by: 'b' })
+    const reopened = await until('a new generation (server ms)', async () => {
+      const claim = await a.claim(firing)
+      return claim.outcome === 'won' ? claim : undefined
+    })
+    expect((reopened as { idempotencyKey: string }).idempotencyKey).not.toBe((opened as { idempotencyKey: string }).idempotencyKey)
+    expect(await b.claim(firing)).toMatchObject({ outcome: 'held', by: 'a' })
+  })
+
+  it('an incident acknowledged through one agent: repeats and escalations claimed by the other are acked, until an unack', async () => {
+    const [a, b] = await agents()
+    const firing = notice()
+    a.observe('db-down', { rule: 'db', title: 'db down', count: 1, first: 1_700_000_000_000, last: 1_700_000_000_000 })
+    await until('the incident in the fleet table', async () => (await b.incidents(10)).length === 1)
+    await a.sent(firing, await a.claim(firing))
+    await a.publish({ type: 'ack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_001_000 })
+    const escalation = notice({ kind: 'escalated', step: '1' })
+    expect(await b.claim(escalation)).toEqual({ outcome: 'acked', by: 'asha', ack: { by: 'asha', via: 'cli', at: 1_700_000_001_000 } })
+    expect(await b.claim(notice({ kind: 'repeat', step: '', repeatMs: 60_000 }))).toMatchObject({ outcome: 'acked', by: 'asha' })
+    expect(b.stats().acked).toBe(2)
+    expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: 'acknowledged', ack: { by: 'asha', via: 'cli' } }])
+
+    await a.publish({ type: 'unack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_002_000 })
+    expect(await b.claim(escalation)).toMatchObject({ outcome: 'won' })
+    expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: 'firing', ack: undefined }])
+    // A resolve by hand closes the opening: the next firing is a new generation.
+    await a.publish({ type: 'resolve', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_003_000 })
+    expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: undefined, ack: undefined }])
+    const reopened = await until('a new generation', async () => {
+      const claim = await b.claim(firing)
+      return claim.outcome === 'won' ? claim : undefined
+    })
+    expect(reopened.outcome).toBe('won')
+  })
+})

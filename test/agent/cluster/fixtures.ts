@@ -1,0 +1,57 @@
+// What the cluster suites share: a config for an agent on a test Redis, a log that keeps what it is
+// told, polling with a deadline, and a plain client for what a test does to Redis behind the agents.
+import { createClient } from '@redis/client'
+import { createSecret } from '../../../agent/config/secret'
+import type { ClusterConfig } from '../../../agent/config/types'
+import type { DeliveryLog } from '../../../agent/delivery/dispatcher'
+import type { FleetNotice } from '../../../agent/cluster'
+
+export function clusterConfig(url: string, agentId: string, overrides: Partial<ClusterConfig> & { username?: string; password?: string } = {}): ClusterConfig {
+  const { username, password, ...rest } = overrides
+  return {
+    agentId,
+    redis: { url, keyPrefix: 'logx:', username, password: password === undefined ? undefined : createSecret(password), tls: undefined },
+    leaseMs: 30_000,
+    heartbeatMs: 200,
+    flushMs: 50,
+    commandTimeoutMs: 500,
+    ...rest,
+  }
+}
+
+export interface KeptLog extends DeliveryLog {
+  lines: { level: string; fields: Record<string, unknown>; message: string }[]
+  text(): string
+}
+
+export function keptLog(): KeptLog {
+  const lines: KeptLog['lines'] = []
+  const keep = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message })
+  return { lines, info: keep('info'), warn: keep('warn'), error: keep('error'), text: () => JSON.stringify(lines) }
+}
+
+/** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export function notice(overrides: Partial<FleetNotice> = {}): FleetNotice {
+  return { incident: 'db-down', kind: 'firing', step: '0', channel: 'sms', part: 0, firedAt: 1_700_000_000_000, ...overrides }
+}
+
+/** A connection for the test itself (CLIENT KILL, ACL SETUSER, reading keys). */
+export async function adminClient(url: string, auth: { username?: string; password?: string } = {}) {
+  const client = createClient({ url, ...auth, RESP: 2 })
+  client.on('error', () => undefined)
+  await client.connect()
+  return {
+    send: (args: string[]) => client.sendCommand(args) as Promise<unknown>,
+    close: () => client.destroy(),
+  }
+}

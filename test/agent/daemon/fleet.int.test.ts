@@ -1,0 +1,203 @@
+// A fleet of two real agent processes on one real redis-server, sending through one sandbox in its
+// own process: the same lines on both hosts page once per incident, under one key; the fleet's
+// incidents show which host saw what; an ack on one agent stops the escalation on both; a silence
+// made on one holds on the other; /health and /metrics say the fleet's state.
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
+import {
+  createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, startAgentProcess, startSandboxProcess, until, type RunningAgent, type SandboxProcess, type Workspace,
+} from './helpers'
+
+function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agentId: string): string {
+  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
+sources:
+  - name: app
+    paths: [${ws.logs}/*.log]
+    start_at: beginning
+channels:
+  oncall-sms: { type: sms, numbers: [919800000001] }
+  lead-sms: { type: sms, numbers: [919800000002] }
+rules:
+  - name: storm
+    group_by: [msg]
+    message: "^order"
+    notify: oncall-sms
+    incident: true
+  - name: db
+    message: "^db"
+    notify: oncall-sms
+    escalate:
+      - after: 3s
+        notify: lead-sms
+  - name: disk
+    message: "^disk"
+    notify: oncall-sms
+    incident: true
+    escalate:
+      - after: 3s
+        notify: lead-sms
+  - name: cache
+    message: "^cache"
+    notify: oncall-sms
+    escalate:
+      - after: 3s
+        notify: lead-sms
+metrics: { listen: 127.0.0.1:0 }
+cluster:
+  agent_id: ${agentId}
+  redis:
+    url: ${redis.url}
+  lease: 2s
+  heartbeat: 200ms
+  flush: 50ms
+`
+}
+
+const line = (msg: string): string => `${JSON.stringify({ level: 50, time: Date.now(), msg })}\n`
+
+interface Summary {
+  id: string
+  state: string
+  count: number
+  hosts?: { agent: string; count: number }[]
+}
+
+async function incidents(agent: RunningAgent): Promise<Summary[]> {
+  return ((await (await fetch(`${agent.metricsUrl}/api/incidents`)).json()) as { incidents: Summary[] }).incidents
+}
+
+describeWithRedis('a fleet of two agents on one Redis', () => {
+  let redis: RedisServer
+  let sandbox: SandboxProcess
+  const spaces: Workspace[] = []
+  const agents: RunningAgent[] = []
+
+  beforeAll(async () => {
+    redis = await startRedisServer()
+    sandbox = await startSandboxProcess()
+    for (const id of ['web-1', 'web-2']) {
+      const ws = createWorkspace()
+      mkdirSync(ws.logs, { recursive: true })
+      appendFileSync(join(ws.logs, 'app.log'), '')
+      ws.writeConfig(config(ws, sandbox, redis, id))
+      spaces.push(ws)
+      agents.push(await startAgentProcess(ws.config))
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const agent of agents) await agent.kill('SIGKILL')
+    await sandbox?.close()
+    await redis?.stop()
+    for (const ws of spaces) ws.remove()
+  })
+
+  /** A change through an agent's console API, with the token its owner reads. */
+  const post = (i: number, path: string, body: unknown): Promise<Response> => {
+    const token = readFileSync(join((spaces[i] as Workspace).state, 'console.token'), 'utf8').trim()
+    return fetch(`${(agents[i] as RunningAgent).metricsUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+  }
+
+  const appendBoth = (text: string, counts: [number, number] = [1, 1]): void => {
+    spaces.forEach((ws, i) => appendFileSync(join(ws.logs, 'app.log'), text.repeat(counts[i] ?? 1)))
+  }
+
+  it('the same 20 incidents on both hosts page once each, under one key per page, on one lead each', async () => {
+    let text = ''
+    for (let i = 0; i < 20; i++) text += line(`order ${i} failed`)
+    appendBoth(text)
+    const [a, b] = agents as [RunningAgent, RunningAgent]
+    // Every item (a page, a CRM record) is claimed by both agents, one winning: once the claims that
+    // settled are twice the wins, and the pages are in, nothing more is coming.
+    const claims = async (outcome?: string): Promise<number> => {
+      const name = outcome === undefined ? 'logx_agent_cluster_claims_total' : `logx_agent_cluster_claims_total{outcome="${outcome}"}`
+      return (await metric(a.metricsUrl, name)) + (await metric(b.metricsUrl, name))
+    }
+    await recordsWhen(sandbox.api.baseUrl, '20 pages', (all) => smsTexts(all).filter((t) => t.includes('order')).length >= 20)
+    await until('every claim to have settled', async () => {
+      const won = await claims('won')
+      return won >= 20 && (await claims()) - (await claims('held')) === 2 * won ? true : undefined
+    }, 30_000)
+    const sms = (await records(sandbox.api.baseUrl, 'sms')).filter((r) => String(r.record.sms).includes('order'))
+    expect(sms).toHaveLength(20)
+    expect(new Set(smsTexts(sms)).size).toBe(20)
+    expect(new Set(sms.map((r) => r.record.idempotency_key)).size).toBe(20)
+    // One lead per incident, whichever agent recorded it first; every page sent is an activity on it.
+    const crm = await recordsWhen(sandbox.api.baseUrl, '20 leads and their activities', (all) => all.filter((r) => r.kind === 'activity').length >= 40)
+    const leads = crm.filter((r) => r.kind === 'lead')
+    expect(leads).toHaveLength(20)
+    const leadIds = new Set(leads.map((r) => String(r.record.lead_id)))
+    const activities = crm.filter((r) => r.kind === 'activity')
+    expect(activities.every((r) => leadIds.has(String(r.record.lead_id)))).toBe(true)
+    const perLead = new Map<string, number>()
+    for (const r of activities) perLead.set(String(r.record.lead_id), (perLead.get(String(r.record.lead_id)) ?? 0) + 1)
+    expect([...perLead.values()].every((n) => n >= 2)).toBe(true)
+  })
+
+  it('the fleet\'s incidents name the hosts that saw them, with their counts', async () => {
+    appendBoth(line('order 7 failed'), [3, 1])
+    const [a] = agents as [RunningAgent]
+    const seen = await until('the fleet view of order 7 with both hosts', async () => {
+      const list = await incidents(a)
+      const found = list.find((i) => i.hosts?.length === 2 && i.count >= 6)
+      return found
+    }, 15_000)
+    expect(Object.fromEntries((seen.hosts ?? []).map((h) => [h.agent, h.count]))).toEqual({ 'web-1': 4, 'web-2': 2 })
+  })
+
+  it('an ack on web-2 stops the escalation on web-1 too; the incident not acknowledged escalates', async () => {
+    appendBoth(line('db down') + line('cache down'))
+    const [a, b] = agents as [RunningAgent, RunningAgent]
+    await recordsWhen(sandbox.api.baseUrl, 'the db and cache pages', (all) => smsTexts(all).filter((t) => /db down|cache down/.test(t)).length >= 2)
+    const db = await until('the db incident on web-2', async () => (await incidents(b)).find((i) => i.id.startsWith('db:') && i.state === 'firing'))
+    const acked = await post(1, `/api/incidents/${db.id}/ack`, { by: 'asha' })
+    expect(acked.status).toBe(200)
+    await until('web-1 to hold the db incident as acknowledged', async () => ((await incidents(a)).find((i) => i.id === db.id)?.state === 'acknowledged' ? true : undefined))
+    // The cache incident escalates after 3 s (the event awaited); the db one, acknowledged, does not.
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the cache escalation', (list) => list.some((r) => r.kind === 'sms' && String(r.record.sms).includes('cache down') && String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002')), 20_000)
+    const escalations = all.filter((r) => r.kind === 'sms' && String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002'))
+    expect(escalations.map((r) => String(r.record.sms)).filter((t) => t.includes('cache down'))).toHaveLength(1)
+    expect(escalations.map((r) => String(r.record.sms)).filter((t) => t.includes('db down'))).toEqual([])
+  })
+
+  it('a silence made on web-1 holds on web-2: a matching incident pages nobody', async () => {
+    expect((await post(0, '/api/silences', { matchers: { rule: 'storm' }, duration: '1h', comment: 'deploy' })).status).toBe(201)
+    const [, b] = agents as [RunningAgent, RunningAgent]
+    await until('web-2 to hold the silence', async () => {
+      const { silences } = (await (await fetch(`${b.metricsUrl}/api/silences`)).json()) as { silences: { comment?: string }[] }
+      return silences.some((x) => x.comment === 'deploy') ? true : undefined
+    })
+    // Only web-2 sees this one: silenced there, so no page at all; the next one (another rule) pages.
+    appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('order 99 failed') + line('cache warm failed'))
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the page after the silenced line', (list) => smsTexts(list).some((t) => t.includes('cache warm failed')))
+    expect(smsTexts(all).filter((t) => t.includes('order 99'))).toEqual([])
+  })
+
+  it('/health and /metrics say the fleet is up, with both peers', async () => {
+    const [a] = agents as [RunningAgent]
+    const health = (await (await fetch(`${a.metricsUrl}/health`)).json()) as { status: string; cluster: { status: string; agent: string; peers: number } }
+    expect(health.status).toBe('up')
+    expect(health.cluster).toMatchObject({ status: 'up', agent: 'web-1', peers: 2 })
+    expect(await metric(a.metricsUrl, 'logx_agent_cluster_up')).toBe(1)
+  })
+
+  // Last: it kills web-1.
+  it('when web-1 dies, web-2 escalates the incident web-1 opened, and records it on web-1\'s lead', async () => {
+    const [a, b] = agents as [RunningAgent, RunningAgent]
+    appendFileSync(join((spaces[0] as Workspace).logs, 'app.log'), line('disk full on /data'))
+    await recordsWhen(sandbox.api.baseUrl, 'the disk page and its lead', (all) => all.some((r) => r.kind === 'lead' && String(r.record.name).includes('disk full')) && smsTexts(all).some((t) => t.includes('disk full')))
+    appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('disk full on /data'))
+    await until('web-2 to hold the disk incident', async () => ((await incidents(b)).some((i) => i.id.startsWith('disk:') && i.state === 'firing') ? true : undefined))
+    await a.kill('SIGKILL')
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the escalation by web-2', (list) => list.some((r) => r.kind === 'sms' && String(r.record.sms).includes('disk full') && String(r.record.numbers).includes('919800000002')), 20_000)
+    const pages = all.filter((r) => r.kind === 'sms' && String(r.record.sms).includes('disk full'))
+    expect(pages).toHaveLength(2)
+    const leads = all.filter((r) => r.kind === 'lead' && String(r.record.name).includes('disk full'))
+    expect(leads).toHaveLength(1)
+    // The escalation's activity (made by web-2) is on the lead web-1 created.
+    const crm = await recordsWhen(sandbox.api.baseUrl, 'the escalation recorded', (list) => list.filter((r) => r.kind === 'activity' && String(r.record.lead_id) === String(leads[0]?.record.lead_id)).length >= 3)
+    expect(crm.filter((r) => r.kind === 'lead' && String(r.record.name).includes('disk full'))).toHaveLength(1)
+  })
+})
