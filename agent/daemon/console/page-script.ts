@@ -139,6 +139,7 @@ export const PAGE_SCRIPT = String.raw`
       tr.appendChild(el('td', time(inc.lastSeen), 'time'))
       tr.appendChild(el('td', inc.paged.join(', ')))
       tr.appendChild(el('td', inc.ack ? inc.ack.by + ' (' + inc.ack.via + ')' : '', 'acked-by'))
+      tr.appendChild(el('td', hosts(inc), 'hosts'))
       tr.addEventListener('click', function () { select(inc.id) })
       tr.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') select(inc.id) })
       body.appendChild(tr)
@@ -148,6 +149,11 @@ export const PAGE_SCRIPT = String.raw`
     $('no-incidents').hidden = shown.length !== 0
     $('more').hidden = total <= shown.length
     $('more').textContent = 'Showing the ' + shown.length + ' seen last; filter by state to narrow.'
+  }
+
+  // In a fleet: the agents that saw the incident's lines, with how many each.
+  function hosts(inc) {
+    return (inc.hosts || []).map(function (h) { return h.agent + ' \u00d7' + h.count }).join(', ')
   }
 
   function fact(list, name, value) {
@@ -173,6 +179,7 @@ export const PAGE_SCRIPT = String.raw`
     fact(facts, 'Last seen', time(d.lastSeen))
     fact(facts, 'Escalation step', d.step)
     fact(facts, 'Paged', d.paged.join(', ') || 'nobody yet')
+    if (d.hosts) fact(facts, 'Seen by', hosts(d))
     fact(facts, 'Acked by', d.ack ? d.ack.by + ' (' + d.ack.via + ', ' + time(d.ack.at) + ')' : '')
     $('ack').disabled = d.state !== 'firing'
     $('unack').disabled = d.state !== 'acknowledged'

@@ -62,7 +62,7 @@ const BODY = `<header>
       <option value="">all</option><option value="firing">firing</option><option value="acknowledged">acknowledged</option><option value="pending">pending</option>
     </select></label></div>
     <div class="scroll"><table id="incidents">
-      <thead><tr><th>State</th><th>Title</th><th>Rule</th><th>Count</th><th>First seen</th><th>Last seen</th><th>Paged</th><th>Acked by</th></tr></thead>
+      <thead><tr><th>State</th><th>Title</th><th>Rule</th><th>Count</th><th>First seen</th><th>Last seen</th><th>Paged</th><th>Acked by</th><th>Hosts</th></tr></thead>
       <tbody></tbody>
     </table></div>
     <p id="no-incidents" hidden>No open incidents.</p>

@@ -81,6 +81,17 @@ describe('logx-agent incidents', () => {
     expect(all.stdout).not.toContain('pending, not paged yet')
   })
 
+  it('in a fleet, names the hosts that saw each incident, with their lines, instead of whom it paged', async () => {
+    fake.incidents = [
+      incident('errors:3fa9c0d1e2f3a4', { count: 123, lastSeen: Date.now() - 60_000, hosts: [{ agent: 'web-1', count: 120, last: Date.now() }, { agent: 'web-2', count: 3, last: Date.now() }] }),
+      incident('db:77ab01cd23ef45', { count: 2, lastSeen: Date.now() - 60_000, hosts: [] }),
+    ]
+    const lines = (await cli(['incidents', ...reach])).stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+HOSTS\s+ACKED BY\s+LAST SEEN$/)
+    expect(lines[1]).toMatch(/^3fa9c0d1\s+firing\s+123\s+errors\s+query failed\s+web-1:120,web-2:3\s+-\s+1m ago$/)
+    expect(lines[2]).toMatch(/^77ab01cd\s+firing\s+2\s+db\s+query failed\s+-\s+-\s+1m ago$/)
+  })
+
   it('cuts a long title so the row fits the width', async () => {
     fake.incidents = [incident('errors:3fa9c0d1e2f3a4', { title: `connection refused ${'x'.repeat(300)}` })]
     const out = await cli(['incidents', ...reach])

@@ -25,7 +25,10 @@ const row = (id: string) => page.locator(`#incidents tbody tr[data-id="${id}"]`)
 
 beforeAll(async () => {
   const backend = createFakeBackend()
-  backend.put(incident(FIRING, { title: 'checkout query failed', lastSeen: 1_700_000_050_000, paged: ['asha', 'ravi'] }))
+  backend.put(incident(FIRING, {
+    title: 'checkout query failed', lastSeen: 1_700_000_050_000, paged: ['asha', 'ravi'],
+    hosts: [{ agent: 'web-1', count: 120, last: 1_700_000_050_000 }, { agent: 'web-2', count: 3, last: 1_700_000_020_000 }],
+  }))
   backend.put(incident(ACKED, { rule: 'db', title: 'db pool exhausted', lastSeen: 1_700_000_040_000, state: 'acknowledged', ack: { by: 'ravi', via: 'missed_call', at: 1_700_000_040_000 } }))
   backend.put(incident(HOSTILE, { title: XSS_TITLE, lastSeen: 1_700_000_010_000 }))
   backend.putSilence({ id: 'cfg-1', matchers: { rule: 'noisy' }, startsAt: 0, endsAt: Date.now() + 86_400_000, comment: 'from YAML', createdBy: undefined, origin: 'config' })
@@ -52,6 +55,12 @@ describe('console page', () => {
     await expect(row(FIRING).textContent()).resolves.toContain('asha, ravi')
     await expect(row(ACKED).locator('.acked-by').textContent()).resolves.toBe('ravi (missed_call)')
     await expect(page.locator('#incident-count').textContent()).resolves.toBe('3 of 3')
+  })
+
+  it('in a fleet, shows which agents saw each incident and how many lines each', async () => {
+    await expect(row(FIRING).locator('td.hosts').textContent()).resolves.toBe('web-1 \u00d7120, web-2 \u00d73')
+    // A lone agent's incident names no hosts.
+    await expect(row(ACKED).locator('td.hosts').textContent()).resolves.toBe('')
   })
 
   it('shows a title made of markup as text, and runs none of it', async () => {
