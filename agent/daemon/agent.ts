@@ -52,6 +52,8 @@ function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
     c.messaging.mode === 'sandbox' ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}` : `remote ${c.messaging.baseUrl}`
   if (listen(a) !== listen(b)) changed.push('messaging')
   if (a.stateDir !== b.stateDir) changed.push('state_dir')
+  // Secrets print as [secret]: a new password alone is not seen here, and needs a restart all the same.
+  if (JSON.stringify(a.cluster) !== JSON.stringify(b.cluster)) changed.push('cluster')
   return changed
 }
 
@@ -292,7 +294,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           pipeline.replace(setupOfConfig(next, endpoint.secrets), now())
           await acks.apply(next)
           // Keys that need a restart keep their running values; metrics changes as its endpoint does.
-          config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics }
+          config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics, cluster: config.cluster }
           await applySources(previous, next.sources)
           await applyMetrics(next.metrics)
           counters.reloads++

@@ -38,6 +38,10 @@ rules:
     escalate:
       - after: 3s
         notify: lead-sms
+  - name: slow
+    message: "^slow"
+    threshold: { count: 4, within: 1m }
+    notify: oncall-sms
   - name: cache
     message: "^cache"
     notify: oncall-sms
@@ -173,6 +177,12 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('order 99 failed') + line('cache warm failed'))
     const all = await recordsWhen(sandbox.api.baseUrl, 'the page after the silenced line', (list) => smsTexts(list).some((t) => t.includes('cache warm failed')))
     expect(smsTexts(all).filter((t) => t.includes('order 99'))).toEqual([])
+  })
+
+  it('a threshold counts both hosts\' lines: two on each, four in the fleet, one page', async () => {
+    appendBoth(line('slow query on orders') + line('slow query on orders'))
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the threshold page', (list) => smsTexts(list).some((t) => t.includes('slow query')))
+    expect(smsTexts(all).filter((t) => t.includes('slow query'))).toHaveLength(1)
   })
 
   it('/health and /metrics say the fleet is up, with both peers', async () => {
