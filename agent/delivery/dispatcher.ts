@@ -63,8 +63,6 @@ export interface DispatcherStats {
   depth: number
   /** Of `depth`, the notifications waiting on disk only (the outbox's in-memory window is full). */
   spilled?: number
-  /** In a fleet: items another agent sent (or will send), pages of incidents acknowledged elsewhere, items taken over from a dead agent. */
-  fleet?: { deduped: number; acked: number; failovers: number; degraded: number }
 }
 
 export interface Dispatcher {
@@ -126,12 +124,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const sent: Record<string, number> = {}
   const failed: Record<string, number> = {}
   const { fleet } = options
-  const fleetStats = { deduped: 0, acked: 0, failovers: 0, degraded: 0 }
   let windows = new Map<string, NoticeWindows>()
 
   /**
    * The key the item goes out under: its outbox id (the same for every resend of it, never another
    * notification's), or in a fleet the claim's key, the same on every agent. Undefined: not to send.
+   * The claims' outcomes are counted by the fleet (agent/cluster), not here.
    */
   async function keyOf(item: OutboxItem, notice: FleetNotice | undefined): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
     if (fleet === undefined || notice === undefined) return { key: item.id }
@@ -140,18 +138,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       case 'held':
         throw new HeldByPeer(claim.by, claim.retryAfterMs)
       case 'done':
-        fleetStats.deduped++
         return undefined
       case 'acked':
-        fleetStats.acked++
         fleet.onAcked(notice.incident, claim.ack)
         return undefined
-      case 'won':
-        if (claim.failover) fleetStats.failovers++
-        break
-      case 'degraded':
-        fleetStats.degraded++
-        break
     }
     return { key: claim.idempotencyKey, done: () => fleet.claims.sent(notice, claim) }
   }
@@ -266,9 +256,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     stats() {
       const s = outbox.stats()
-      const out: DispatcherStats = { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
-      if (fleet !== undefined) out.fleet = { ...fleetStats }
-      return out
+      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
     },
     queuedPages() {
       const pages: QueuedPage[] = []

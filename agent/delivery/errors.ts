@@ -8,6 +8,8 @@ export const DeliveryErrorCodes = {
   OUTBOX: 'LOGX_DELIVERY_ERR_OUTBOX',
   /** The fingerprint -> lead map (incident-leads.json) cannot be used. */
   LEADS: 'LOGX_DELIVERY_ERR_LEADS',
+  /** Not a failure: another agent of the fleet holds the notification's claim; the item waits (fleet-gate.ts). */
+  HELD: 'LOGX_DELIVERY_HELD',
 } as const
 
 export type DeliveryErrorCode = (typeof DeliveryErrorCodes)[keyof typeof DeliveryErrorCodes]

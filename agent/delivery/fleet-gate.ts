@@ -5,6 +5,7 @@
 // it once it is sent, or wait while the winner holds it and take over when its lease runs out.
 // Without a fleet nothing here runs.
 import type { Acknowledgement, Delivery, NoticeKind, SelectedLine } from '../../alerts'
+import { DeliveryErrorCodes } from './errors'
 import type { PeopleAction } from './incident-actions'
 
 /** One outbox item of a notice, as the fleet knows it: the same on every agent that decided it. */
@@ -89,7 +90,7 @@ export function fleetNoticeOf(delivery: Delivery, channel: string, part: number,
 
 /** The wait of an item whose claim another agent holds: the outbox waits it on the item alone (outbox/failure.ts). */
 export class HeldByPeer extends Error {
-  readonly code = 'LOGX_DELIVERY_HELD'
+  readonly code = DeliveryErrorCodes.HELD
   readonly recoverable = true
   readonly held = true
   readonly retryAfterMs: number
