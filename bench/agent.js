@@ -19,6 +19,7 @@
 
 const { generateLog } = require('./generate-log')
 const { bytesReadBy, cpuSecondsOf, metric, scrape } = require('./agent-probes')
+const { pinTo, root, startAgent, waitFor } = require('./agent-process')
 const { spawn, spawnSync } = require('node:child_process')
 const { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs')
 const { tmpdir, cpus, loadavg } = require('node:os')
@@ -42,11 +43,9 @@ if (format !== 'json' && format !== 'text') throw new Error(`--format must be js
 const multiline = option('multiline', undefined)
 if (multiline !== undefined && (multiline !== 'java' || format !== 'text')) throw new Error('--multiline takes java, with --format text')
 const needle = format === 'json' ? '"level":50' : ' ERROR '
-const pin = spawnSync('taskset', ['-c', '0', 'true']).status === 0 ? ['taskset', '-c', '0'] : []
+const pin = pinTo(0)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]
-const root = join(__dirname, '..')
-const bin = join(root, 'bin', 'logx-agent.js')
 
 const generate = (file, targetBytes) => generateLog(file, targetBytes, format, { traces: multiline !== undefined })
 // For bench/run.js (bench/summary.js): the figures printed, collected as they are, reported at the end.
@@ -79,46 +78,6 @@ rules:
 ${groupBy === undefined ? '' : `    group_by: [${groupBy}]\n`}metrics: { listen: 127.0.0.1:0 }
 `)
   return file
-}
-
-// The agent runs with the node flags it has under pm2 (ecosystem.config.js).
-const nodeArgs = require('../ecosystem.config.js').apps[0].node_args ?? []
-
-function startAgent(configFile, { pinned = false } = {}) {
-  const command = [...(pinned ? pin : []), process.execPath, ...nodeArgs, bin, 'run', '--config', configFile]
-  const started = process.hrtime.bigint()
-  const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout.on('data', (chunk) => (out += chunk))
-  const banner = new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`agent exited ${code}: ${out}`)))
-    const check = () => {
-      const metrics = /metrics: (\S+)\/metrics/.exec(out)
-      if (metrics) resolve(metrics[1])
-      else setTimeout(check, 5)
-    }
-    check()
-  })
-  return {
-    child,
-    started,
-    banner,
-    hwmMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
-}
-
-async function waitFor(probe, timeoutMs = 600_000, everyMs = 10) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (await probe()) return
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, everyMs))
-  }
 }
 
 function spawnNs(command) {

@@ -35,6 +35,7 @@ const BENCHES = [
   { name: 'agent', quick: ['--mb', '50', '--rounds', '1', '--samples', '20'], needs: ['grep'] },
   { name: 'agent-instructions', quick: ['--mb', '10'], needs: ['valgrind'] },
   { name: 'console', quick: ['--requests', '50'] },
+  { name: 'fleet', quick: ['--mb', '20', '--rounds', '1', '--seconds', '3'], needs: ['redis-server'] },
 ]
 
 function parseArgs(argv) {

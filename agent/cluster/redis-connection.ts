@@ -74,12 +74,15 @@ export function luaScript(source: string): LuaScript {
  * The answer, or a rejection after `ms`. The client's own command timeout covers only the time a
  * command waits to be written, not the wait for its answer (a Redis that stopped answering, SIGSTOP,
  * a dead host without a reset): this covers both. A late answer is dropped.
+ * The timer only rejects in the turn after it fires: when the agent's own event loop was busy past
+ * the bound (a long catch-up read), an answer already waiting on the socket is read first and wins,
+ * instead of a false timeout that would fail a claim open and page twice.
  */
 export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   promise.catch(() => undefined)
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+    timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms)
   })
   try {
     return await Promise.race([promise, timeout])

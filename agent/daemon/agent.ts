@@ -186,7 +186,7 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     ])
     let metrics: MetricsServer | undefined
     const loadedAt = now()
-    const backend = createConsoleBackend(path, () => config, () => loadedAt, now, fleet?.view)
+    const backend = createConsoleBackend(path, () => config, () => loadedAt, now, fleet)
     // The token is made (or read) once per start: a reload that moves the console keeps it.
     const access = config.console.enabled ? consoleAccess(config) : undefined
     cleanup.push(() => removeConsoleFiles(config.stateDir))

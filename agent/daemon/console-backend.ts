@@ -66,8 +66,11 @@ function fleetOnly(fleet: FleetIncident): IncidentSummary {
   }
 }
 
-/** In a fleet: the incidents of the whole fleet as last read (agent/daemon/fleet.ts). */
-export type FleetView = () => ReadonlyMap<string, FleetIncident>
+/** In a fleet: the incidents of the whole fleet as last read, and reading them again (agent/daemon/fleet.ts). */
+export interface FleetView {
+  view(): ReadonlyMap<string, FleetIncident>
+  refreshView(): Promise<void>
+}
 
 const written = (match: FieldMatch): string => (match.kind === 'regex' ? String(match.regex) : String(match.value))
 
@@ -107,11 +110,12 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
   }
 
   return {
+    ...(fleet === undefined ? {} : { refresh: () => fleet.refreshView() }),
     incidents({ state, limit }) {
       if (state === 'resolved') return { items: [], total: 0 }
       // The engine lists the most recently seen first.
       const local = pipeline.incidentViews(limit, state).map(summaryOfView)
-      const seen = fleet?.()
+      const seen = fleet?.view()
       if (seen === undefined || seen.size === 0) return { items: local, total: pipeline.countIncidents(state) }
       const merged = local.map((s) => withFleet(s, seen.get(s.id)))
       const here = new Set(local.map((s) => s.id))
@@ -121,7 +125,7 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
     },
     incident(id) {
       const found = actions.find(id)
-      return found === undefined || found === 'ambiguous' ? found : { ...detail(found), ...withFleet(summary(found), fleet?.().get(found.key)) }
+      return found === undefined || found === 'ambiguous' ? found : { ...detail(found), ...withFleet(summary(found), fleet?.view().get(found.key)) }
     },
     act(id, action, by, via): ActionResult {
       const found = actions.find(id)

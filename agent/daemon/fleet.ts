@@ -18,17 +18,19 @@ export interface Fleet {
   /** Once the alert path exists: the fleet's counts, actions and silences reach it. */
   attach(path: { pipeline: AlertPipeline; actions: IncidentActions }): Promise<void>
   /**
-   * The fleet's incidents as last read (every VIEW_REFRESH_MS while the agent runs), by key: the
-   * console and `logx-agent incidents` show them with the hosts that saw each, without a round trip.
+   * The fleet's incidents by key, as last read: the console and `logx-agent incidents` show them with
+   * the hosts that saw each. `refreshView` reads them again when someone asks (at most once per
+   * VIEW_MAX_AGE_MS; nothing is read while nobody looks).
    */
   view(): ReadonlyMap<string, FleetIncident>
+  refreshView(): Promise<void>
   /** For /health: degraded (paging on our own) with the reason, while Redis is out of reach. */
   health(): { status: ClusterStatus['status']; reason: string | undefined; agent: string; peers: number }
   metrics(): Metric[]
   close(): Promise<void>
 }
 
-const VIEW_REFRESH_MS = 2000
+const VIEW_MAX_AGE_MS = 1000
 const VIEW_LIMIT = 1000
 
 export async function startFleet(config: ClusterConfig, log: AgentLogger, now: () => number): Promise<Fleet> {
@@ -44,18 +46,21 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
   await cluster.start()
   let path: { pipeline: AlertPipeline; actions: IncidentActions } | undefined
   let view = new Map<string, FleetIncident>()
-  let reading = false
-  const refresh = (): void => {
-    if (reading || cluster.status().status !== 'up') return
-    reading = true
-    cluster
+  let readAt = -Infinity
+  let reading: Promise<void> | undefined
+  // One read at a time, and none while Redis is out of reach (the last view stays).
+  const refreshView = (): Promise<void> => {
+    if (cluster.status().status !== 'up' || now() - readAt < VIEW_MAX_AGE_MS) return Promise.resolve()
+    reading ??= cluster
       .incidents(VIEW_LIMIT)
-      .then((incidents) => void (view = new Map(incidents.map((i) => [i.key, i]))))
+      .then((incidents) => {
+        view = new Map(incidents.map((i) => [i.key, i]))
+        readAt = now()
+      })
       .catch((err: unknown) => log.warn({ err }, 'fleet: could not read the incidents of the fleet'))
-      .finally(() => void (reading = false))
+      .finally(() => void (reading = undefined))
+    return reading
   }
-  const viewTimer = setInterval(refresh, VIEW_REFRESH_MS)
-  viewTimer.unref()
 
   const hooks: FleetHooks = {
     gate: {
@@ -93,18 +98,15 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
       // Silences made on other agents before this one started.
       const known = new Set(attached.actions.silences(now()).map((s) => s.id))
       for (const silence of await cluster.silences()) if (!known.has(silence.id)) attached.actions.applyShared({ type: 'silence', silence, at: now() }, now())
-      refresh()
     },
     view: () => view,
+    refreshView,
     health() {
       const status = cluster.status()
       return { status: status.status, reason: status.reason, agent: cluster.agentId, peers: cluster.stats().peers }
     },
     metrics: () => clusterMetrics(cluster),
-    async close() {
-      clearInterval(viewTimer)
-      await cluster.close()
-    },
+    close: () => cluster.close(),
   }
 }
 

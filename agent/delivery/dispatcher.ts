@@ -21,6 +21,9 @@ import type { IncidentRecorder } from './incident-recorder'
 /** The name of the recording channel added to the engine when incidents are recorded as notes. */
 export const INCIDENT_CHANNEL = 'logx.incident'
 
+/** Items remembered as held by another agent (a bound: a forgotten one only looks again sooner). */
+const MAX_HELD = 10_000
+
 /** Requests in flight at once per channel (and for the CRM records) when the channel does not say. */
 export const DEFAULT_CHANNEL_CONCURRENCY = 4
 
@@ -125,6 +128,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const failed: Record<string, number> = {}
   const { fleet } = options
   let windows = new Map<string, NoticeWindows>()
+  /** Items found held by another agent, and how often: each looks again later than the last time. */
+  const held = new Map<string, number>()
 
   /**
    * The key the item goes out under: its outbox id (the same for every resend of it, never another
@@ -134,9 +139,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function keyOf(item: OutboxItem, notice: FleetNotice | undefined): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
     if (fleet === undefined || notice === undefined) return { key: item.id }
     const claim = await fleet.claims.claim(notice)
+    const times = held.get(item.id) ?? 0
+    held.delete(item.id)
     switch (claim.outcome) {
       case 'held':
-        throw new HeldByPeer(claim.by, claim.retryAfterMs)
+        held.set(item.id, times + 1)
+        if (held.size > MAX_HELD) held.delete(held.keys().next().value as string)
+        throw new HeldByPeer(claim.by, claim.retryAfterMs, times)
       case 'done':
         return undefined
       case 'acked':

@@ -88,17 +88,21 @@ export function fleetNoticeOf(delivery: Delivery, channel: string, part: number,
   return out
 }
 
-/** The wait of an item whose claim another agent holds: the outbox waits it on the item alone (outbox/failure.ts). */
+/**
+ * The wait of an item whose claim another agent holds: the outbox waits it on the item alone
+ * (outbox/failure.ts). `times`: how often this item was found held already. The holder usually sends
+ * within a round trip, so the first look again is soon (50 ms), then twice as late each time, at most
+ * a second and never past the holder's lease.
+ */
 export class HeldByPeer extends Error {
   readonly code = DeliveryErrorCodes.HELD
   readonly recoverable = true
   readonly held = true
   readonly retryAfterMs: number
 
-  constructor(by: string, retryAfterMs: number) {
+  constructor(by: string, leaseLeftMs: number, times = 0) {
     super(`agent ${by} holds this notification's claim; it is sent by this agent only if that claim expires unsent`)
     this.name = 'HeldByPeer'
-    // Looked at again soon: the holder usually sends within a round trip, and its lease may end early.
-    this.retryAfterMs = Math.max(50, Math.min(retryAfterMs, 1000))
+    this.retryAfterMs = Math.max(1, Math.min(leaseLeftMs, 50 * 2 ** Math.min(times, 5), 1000))
   }
 }

@@ -81,6 +81,7 @@ export function createConsoleHandler(options: ConsoleOptions): ConsoleHandler {
       body = read.value
     }
     const via: Via = req.headers['x-logx-client'] === 'cli' ? 'cli' : 'console'
+    if (route.kind === 'incidents' || route.kind === 'incident') await backend.refresh?.()
     return apiReply(backend, { route, method, body, via, now: now() })
   }
 

@@ -65,6 +65,8 @@ export interface ScheduleView {
 export type ActionResult = { ok: true; incident: IncidentDetail } | { ok: false; status: 404 | 409; error: string }
 
 export interface ConsoleBackend {
+  /** Brings what the incident routes show up to date first (a fleet's incidents, read from Redis); optional. */
+  refresh?(): Promise<void>
   /**
    * Open incidents, the most recently seen first: at most `limit`, in `state` when given; `total`
    * counts all that match. `items` may be made as it is read (the answer is written a slice at a

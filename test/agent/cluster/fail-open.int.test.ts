@@ -26,6 +26,21 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     return cluster
   }
 
+  it('an agent busy past the command timeout takes the answer that came meanwhile, not a false timeout', async () => {
+    const a = agent('a')
+    await a.start()
+    const pending = a.claim(notice({ incident: 'busy-loop' }))
+    // One turn so the command is written; then the event loop is held three timeouts long (a long
+    // catch-up read), while Redis answers at once.
+    await new Promise((resolve) => setImmediate(resolve))
+    const busyUntil = Date.now() + 3 * 500
+    while (Date.now() < busyUntil) {
+      // Busy on purpose: no event can be awaited in a blocked loop.
+    }
+    expect((await pending).outcome).toBe('won')
+    expect(a.stats()).toMatchObject({ status: 'up', degradedSends: 0 })
+  })
+
   it('while Redis is down, claims are degraded with a local key; on its return the sends are merged and not paged again', async () => {
     const statuses: ClusterStatus[] = []
     const a = agent('a', statuses)

@@ -38,10 +38,11 @@ describe('fleetNoticeOf', () => {
 })
 
 describe('HeldByPeer', () => {
-  it('is a wait of the item alone, looked at again within a second however long the lease', () => {
+  it('is a wait of the item alone: soon at first, twice as late each time, at most a second, never past the lease', () => {
     const held = new HeldByPeer('web-2', 25_000)
-    expect(held).toMatchObject({ recoverable: true, held: true, retryAfterMs: 1000, code: 'LOGX_DELIVERY_HELD' })
+    expect(held).toMatchObject({ recoverable: true, held: true, retryAfterMs: 50, code: 'LOGX_DELIVERY_HELD' })
     expect(held.message).toContain('web-2')
-    expect(new HeldByPeer('web-2', 1).retryAfterMs).toBe(50)
+    expect([1, 2, 3, 4, 5, 9].map((times) => new HeldByPeer('web-2', 25_000, times).retryAfterMs)).toEqual([100, 200, 400, 800, 1000, 1000])
+    expect(new HeldByPeer('web-2', 30, 3).retryAfterMs).toBe(30)
   })
 })
