@@ -50,6 +50,13 @@ describe('config/examples', () => {
     expect(() => load(join(dir, file))).not.toThrow()
   })
 
+  it('fleet.yaml: one agent of a fleet on Redis, its password read from a file and kept secret', () => {
+    const { cluster } = load(join(dir, 'fleet.yaml'))
+    expect(cluster).toMatchObject({ agentId: 'web-1', redis: { url: 'redis://redis.internal:6379/0', keyPrefix: 'logx:', username: 'logx', tls: undefined }, leaseMs: 30_000 })
+    expect(cluster?.redis.password?.reveal()).toBe('redis-pw-987')
+    expect(JSON.stringify(cluster)).not.toContain('redis-pw-987')
+  })
+
   it('production.yaml: remote API, secrets from env and file, all four channel types, escalation', () => {
     const config = load(join(dir, 'production.yaml'))
     const { messaging } = config
