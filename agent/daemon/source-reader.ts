@@ -202,7 +202,12 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   }
 
   const loop = (async () => {
-    await options.ready
+    try {
+      await options.ready
+    } catch {
+      // The agent did not start: it says why (a bad Redis password...), not this source.
+      return
+    }
     for await (const batch of tailer) {
       if (!handle(batch)) return
       // With events, handle() commits each batch as far as its events are ended.
