@@ -3,7 +3,7 @@
 // bench itself sends it), the messaging sandbox in a process of its own with its live feed of stored
 // SMS, the agents' config, and the NDJSON file with one incident per so many lines.
 const { fork, spawn } = require('node:child_process')
-const { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } = require('node:fs')
+const { accessSync, constants, mkdtempSync, rmSync, writeFileSync } = require('node:fs')
 const { connect, createServer } = require('node:net')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
@@ -179,40 +179,4 @@ ${fleet}`)
   return file
 }
 
-/**
- * An NDJSON file of pino-http lines shaped as bench/generate-log.js writes them (1% errors), but the
- * errors of every `linesPerIncident` lines share an `incident` id of their own: a rule grouping by it
- * opens a new incident there and counts the next error lines toward it, as a fleet sees an outage.
- */
-function generateIncidentLog(file, targetBytes, linesPerIncident) {
-  const fd = openSync(file, 'w')
-  const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
-  let written = 0
-  let lines = 0
-  let errors = 0
-  let incidents = 0
-  let last = -1
-  let time = 1_700_000_000_000
-  while (written < targetBytes) {
-    let chunk = ''
-    for (let i = 0; i < 10_000; i++) {
-      lines++
-      time += 7
-      if (lines % 100 === 0) {
-        errors++
-        const k = Math.floor(lines / linesPerIncident)
-        if (k !== last) incidents++
-        last = k
-        const incident = `inc-${k}`
-        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","incident":"${incident}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed ${incident}"}\n`
-      } else {
-        chunk += `{"level":30,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","req":{"method":"GET","url":"${paths[lines % paths.length]}"},"res":{"statusCode":200},"responseTime":${lines % 97},"msg":"request completed"}\n`
-      }
-    }
-    written += writeSync(fd, chunk)
-  }
-  closeSync(fd)
-  return { lines, errors, incidents }
-}
-
-module.exports = { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig, generateIncidentLog }
+module.exports = { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig }

@@ -39,7 +39,8 @@ const { join, resolve } = require('node:path')
 const { bytesReadBy, cpuSecondsOf, scrape } = require('./agent-probes')
 const { startAgent, waitFor } = require('./agent-process')
 const { infoLines, errorLine } = require('./latency-peer')
-const { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig, generateIncidentLog } = require('./fleet-setup')
+const { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig } = require('./fleet-setup')
+const { generateLog } = require('./generate-log')
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -175,7 +176,7 @@ async function throughput() {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-fleet-file-'))
   try {
     const copies = [join(dir, 'a.log'), join(dir, 'b.log')]
-    const generated = generateIncidentLog(copies[0], mb * 1024 * 1024, linesPerIncident)
+    const generated = generateLog(copies[0], mb * 1024 * 1024, 'json', { linesPerIncident })
     copyFileSync(copies[0], copies[1])
     const size = statSync(copies[0]).size
     console.log(`\n1. throughput: ${(size / 1e6).toFixed(1)} MB NDJSON, ${generated.lines.toLocaleString('en-US')} lines, ${generated.errors.toLocaleString('en-US')} errors in ${generated.incidents} incidents (one per ${linesPerIncident} lines); ${rounds} rounds of ${shapes.join(', ')}, alternating`)

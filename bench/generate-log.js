@@ -17,12 +17,19 @@ const TRACE = [
 ].join('\n') + '\n'
 const TRACE_FRAMES = 7
 
-function generateLog (file, targetBytes, format, { traces = false } = {}) {
+/**
+ * `linesPerIncident` (NDJSON): the error lines of every that many lines share an `incident` id of their
+ * own (in the field and the message), as a fleet sees an outage: a rule grouping by it opens a new
+ * incident there (bench/fleet.js). `incidents` counts them.
+ */
+function generateLog (file, targetBytes, format, { traces = false, linesPerIncident = undefined } = {}) {
   const fd = openSync(file, 'w')
   const paths = ['/api/items', '/api/orders/42', '/api/users/me', '/health', '/api/search?q=shoes']
   let written = 0
   let lines = 0
   let errors = 0
+  let incidents = 0
+  let lastIncident = -1
   let time = 1_700_000_000_000
   while (written < targetBytes) {
     let chunk = ''
@@ -44,7 +51,15 @@ function generateLog (file, targetBytes, format, { traces = false } = {}) {
         }
       } else if (lines % 100 === 0) {
         errors++
-        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed"}\n`
+        let incident = ''
+        if (linesPerIncident !== undefined) {
+          const k = Math.floor(lines / linesPerIncident)
+          if (k !== lastIncident) incidents++
+          lastIncident = k
+          incident = `inc-${k}`
+        }
+        const field = incident === '' ? '' : `"incident":"${incident}",`
+        chunk += `{"level":50,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}",${field}"err":{"type":"TimeoutError","message":"upstream timed out after 3000ms","stack":"TimeoutError: upstream timed out\\n    at Timeout.<anonymous> (/srv/api/lib/upstream.js:88:17)"},"msg":"request failed${incident === '' ? '' : ` ${incident}`}"}\n`
       } else {
         chunk += `{"level":30,"time":${time},"pid":4242,"hostname":"api-7f9c","reqId":"req-${lines}","req":{"method":"GET","url":"${path}"},"res":{"statusCode":200},"responseTime":${lines % 97},"msg":"request completed"}\n`
       }
@@ -58,7 +73,7 @@ function generateLog (file, targetBytes, format, { traces = false } = {}) {
     writeSync(fd, `${new Date(time + 7).toISOString()} INFO  [api-7f9c] req-${lines} shutting down\n`)
   }
   closeSync(fd)
-  return { lines, errors }
+  return { lines, errors, incidents }
 }
 
 module.exports = { generateLog }

@@ -1,9 +1,14 @@
 // The fleet's shared state on Redis (issue 16): what makes several agents page as one. The daemon
 // creates one Cluster when `cluster:` is configured; nothing here is loaded otherwise (the Redis
 // client is required lazily by redis-connection.ts). README.md has the key layout and the promises.
-import type { Acknowledgement, Actor, NoticeKind } from '../../alerts'
+import type { FleetSeen as EngineFleetSeen } from '../../alerts'
+import type { Claim, FleetNotice } from '../delivery/fleet-gate'
+import type { PeopleAction } from '../delivery/incident-actions'
 import type { SharedLeads } from '../delivery/lead-map'
 import type { RuntimeSilence } from '../delivery/runtime-silences'
+
+// The notification log's names and answers are the alert path's (a notice as every agent names it).
+export type { Claim, FleetNotice } from '../delivery/fleet-gate'
 
 export type { ClusterConfig } from '../config/types'
 export { createCluster } from './cluster'
@@ -11,36 +16,6 @@ export type { ClusterOptions } from './cluster'
 export { ClusterError, ClusterErrorCodes } from './errors'
 export type { ClusterErrorCode } from './errors'
 export { idempotencyKey } from './keys'
-
-/** One outbox item of a fleet agent: what is claimed in Redis before it is sent. */
-export interface FleetNotice {
-  /** The incident's key. */
-  incident: string
-  /** 'record': a CRM record item; its step names the activity. */
-  kind: NoticeKind | 'record'
-  /** The escalation step number as text, the action id, or the activity's kind+index. */
-  step: string
-  /** The channel's name, or 'logx.incident'. */
-  channel: string
-  /** Index of the request among the notice's requests on this channel. */
-  part: number
-  /** Repeat only: the claim of a sent repeat lives this long (one repeat per interval, fleet-wide). */
-  repeatMs?: number
-  /**
-   * The same for any kind that comes back while an incident is open (agent/delivery/fleet-gate.ts
-   * names it so): with it, the notice is claimed as a repeat is (no generation, no step).
-   */
-  windowMs?: number
-  /** The local engine's firedAt: the seed of the idempotency key when Redis is unreachable. */
-  firedAt: number
-}
-
-export type Claim =
-  | { outcome: 'won'; idempotencyKey: string; failover: boolean }
-  | { outcome: 'done'; by: string }
-  | { outcome: 'held'; by: string; retryAfterMs: number }
-  | { outcome: 'acked'; by: string; ack: Acknowledgement | undefined }
-  | { outcome: 'degraded'; idempotencyKey: string; reason: string }
 
 /** Lines of one incident seen by this agent since the last flush. */
 export interface IncidentDelta {
@@ -53,19 +28,15 @@ export interface IncidentDelta {
   windowMs?: number
 }
 
-/** After a flush: the fleet's view of an incident this agent flushed. */
-export interface FleetSeen {
-  key: string
-  /** The latest line of the incident on any host (epoch ms, as the hosts stamped them). */
-  last: number
-  /** With windowMs: the fleet's lines within the window ending at `last`; without: the fleet's count. */
-  windowCount: number
-}
+/**
+ * After a flush: the fleet's view of an incident this agent flushed, for the engine (alerts/'
+ * seenElsewhere). With a threshold window, `windowCount` is the fleet's lines within the window
+ * ending at `last`; without, the fleet's count.
+ */
+export type FleetSeen = EngineFleetSeen & { key: string }
 
-export type SharedAction =
-  | { type: 'ack' | 'unack' | 'resolve'; key: string; actor: Actor; at: number }
-  | { type: 'silence'; silence: RuntimeSilence; at: number }
-  | { type: 'expire-silence'; silenceId: string; at: number }
+/** What a person did, as every agent takes it (agent/delivery/incident-actions.ts). */
+export type SharedAction = PeopleAction
 
 /** What onAction hands over: `id` is the action's id (the step of the notices it makes), `agent` who made it. */
 export type ReceivedAction = SharedAction & { id: string; agent: string }

@@ -55,11 +55,11 @@ export function claimKey(keys: Keys, n: FleetNotice, gen: string): string {
   return isRepeat(n) ? head + tail : `${head}${gen}:${tail}`
 }
 
-const intervalOf = (n: FleetNotice): number => n.repeatMs ?? n.windowMs ?? DEFAULT_REPEAT_INTERVAL_MS
+const intervalOf = (n: FleetNotice): number => n.windowMs ?? DEFAULT_REPEAT_INTERVAL_MS
 
 /** How long a sent mark stays: a repeat's interval for repeats, at least a week for the rest. */
 export function sentRetentionMs(n: FleetNotice): number {
-  return isRepeat(n) ? intervalOf(n) : Math.max(n.repeatMs ?? 0, SENT_RETENTION_MS)
+  return isRepeat(n) ? intervalOf(n) : SENT_RETENTION_MS
 }
 
 /**

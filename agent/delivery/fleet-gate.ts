@@ -4,7 +4,7 @@
 // (agent/cluster): one agent wins and sends under a key every agent derives alike, the others drop
 // it once it is sent, or wait while the winner holds it and take over when its lease runs out.
 // Without a fleet nothing here runs.
-import type { Acknowledgement, Delivery, NoticeKind, SelectedLine } from '../../alerts'
+import { DEFAULT_REPEAT_INTERVAL_MS, type Acknowledgement, type Delivery, type NoticeKind, type SelectedLine } from '../../alerts'
 import { DeliveryErrorCodes } from './errors'
 import type { PeopleAction } from './incident-actions'
 
@@ -81,7 +81,8 @@ export function fleetNoticeOf(delivery: Delivery, channel: string, part: number,
   if (kind === 'firing' || kind === 'escalated' || kind === 'inhibited') out.step = String(incident.step)
   // Every agent polls the same missed calls: the call's time names its acknowledgement.
   else if (via === 'missed_call') out.step = `missed_call|${notice.at}`
-  const repeatMs = windows?.repeatMs ?? 0
+  // At least a second: a claim's mark must outlive the claim (a rule unknown here: the default interval).
+  const repeatMs = Math.max(1000, windows?.repeatMs ?? DEFAULT_REPEAT_INTERVAL_MS)
   if (kind === 'repeat') out.windowMs = repeatMs
   else if (kind === 'unacknowledged') out.windowMs = Math.max(1000, Math.min(repeatMs, windows?.ackTimeoutMs ?? repeatMs))
   else if (kind === 'digest') out.windowMs = DIGEST_WINDOW_MS

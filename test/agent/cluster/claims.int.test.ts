@@ -68,7 +68,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
 
   it('repeats go out at most once per repeat interval, fleet-wide', async () => {
     const [a, b] = await agents()
-    const repeat = notice({ kind: 'repeat', step: '', repeatMs: 400 })
+    const repeat = notice({ kind: 'repeat', step: '', windowMs: 400 })
     const first = await a.claim(repeat)
     expect(first.outcome).toBe('won')
     await a.sent(repeat, first)
@@ -111,7 +111,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     await a.publish({ type: 'ack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_001_000 })
     const escalation = notice({ kind: 'escalated', step: '1' })
     expect(await b.claim(escalation)).toEqual({ outcome: 'acked', by: 'asha', ack: { by: 'asha', via: 'cli', at: 1_700_000_001_000 } })
-    expect(await b.claim(notice({ kind: 'repeat', step: '', repeatMs: 60_000 }))).toMatchObject({ outcome: 'acked', by: 'asha' })
+    expect(await b.claim(notice({ kind: 'repeat', step: '', windowMs: 60_000 }))).toMatchObject({ outcome: 'acked', by: 'asha' })
     expect(b.stats().acked).toBe(2)
     expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: 'acknowledged', ack: { by: 'asha', via: 'cli' } }])
 

@@ -15,12 +15,12 @@ describe('claim keys', () => {
   })
 
   it('of a repeat carry no generation and no step: one repeat per interval, fleet-wide', () => {
-    expect(claimKey(keys, notice({ kind: 'repeat', step: '7', repeatMs: 60_000 }), '1')).toBe('logx:n:db-down:repeat:sms:0')
+    expect(claimKey(keys, notice({ kind: 'repeat', step: '7', windowMs: 60_000 }), '1')).toBe('logx:n:db-down:repeat:sms:0')
     expect(claimKey(keys, notice({ kind: 'digest', step: '', windowMs: 60_000 }), '1')).toBe('logx:n:db-down:digest:sms:0')
   })
 
   it('live a repeat interval for repeats, at least a week for the rest', () => {
-    expect(sentRetentionMs(notice({ kind: 'repeat', repeatMs: 60_000 }))).toBe(60_000)
+    expect(sentRetentionMs(notice({ kind: 'repeat', windowMs: 60_000 }))).toBe(60_000)
     expect(sentRetentionMs(notice())).toBe(SENT_RETENTION_MS)
   })
 
