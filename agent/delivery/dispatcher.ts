@@ -155,6 +155,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { key: claim.idempotencyKey, done: () => fleet.claims.sent(notice, claim) }
   }
 
+  /** Sent marks on their way to the fleet's log: close() waits for them. */
+  const marking = new Set<Promise<void>>()
+
+  /**
+   * Marks a claimed item sent without holding its lane for the round trip (a third one per item): the
+   * item is done here either way, and a mark lost to a crash only lets the lease run out, after which
+   * another agent sends the same key again.
+   */
+  function marked(claimed: { done?: () => Promise<void> }): void {
+    if (claimed.done === undefined) return
+    const mark = claimed.done().finally(() => marking.delete(mark))
+    marking.add(mark)
+  }
+
   /** False when a fleet's other agent sends it (or sent it). */
   async function deliver(item: OutboxItem): Promise<boolean> {
     if (item.kind === 'incident') {
@@ -163,7 +177,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       // A sent message's activity keeps its message's key (see IncidentEvent.messageKey).
       if (claimed === undefined) return false
       if (recorder !== undefined) await recorder.record(event, claimed.key)
-      await claimed.done?.()
+      marked(claimed)
       return true
     }
     if (client === undefined || !isChannelKind(item.kind)) throw new TypeError(`no sender for outbox item kind ${item.kind}`)
@@ -173,7 +187,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // Every resend of this notification (retry, or again after a crash before the journal said
     // done) carries the same key; a new notification never does.
     await sendChannelRequest(client, item.kind, queued.request, claimed.key)
-    await claimed.done?.()
+    marked(claimed)
     // The message is out whatever happens next: a failed journal write must not make it look unsent.
     if (queued.incident !== undefined) {
       try {
@@ -280,6 +294,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     syncAsync: () => outbox.syncAsync(),
     async close() {
       await outbox.close()
+      await Promise.allSettled([...marking])
       await client?.close().catch(() => {})
       await recorder?.release().catch(() => {})
     },
