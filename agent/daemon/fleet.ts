@@ -35,16 +35,34 @@ const VIEW_LIMIT = 1000
 
 export async function startFleet(config: ClusterConfig, log: AgentLogger, now: () => number): Promise<Fleet> {
   const { createCluster } = await import('../cluster/index.js')
+  let path: { pipeline: AlertPipeline; actions: IncidentActions } | undefined
   const cluster = createCluster(config, {
     log,
     onStatus(status) {
       if (status.status === 'degraded') log.warn({ reason: status.reason }, `fleet: Redis is out of reach (${status.reason ?? 'unknown'}): this agent pages on its own until it is back`)
-      else log.info({ agent: config.agentId }, 'fleet: Redis reached; what was paged meanwhile is merged into the notification log')
+      else {
+        log.info({ agent: config.agentId }, 'fleet: Redis reached; what was paged meanwhile is merged into the notification log')
+        void syncSilences()
+      }
     },
   })
+
+  /**
+   * The run-time silences in force in the fleet, taken here: at start, and again each time Redis is
+   * back (one made while this agent could not read the stream would be missed otherwise).
+   */
+  async function syncSilences(): Promise<void> {
+    if (path === undefined) return
+    const { actions } = path
+    try {
+      const known = new Set(actions.silences(now()).map((s) => s.id))
+      for (const silence of await cluster.silences()) if (!known.has(silence.id)) actions.applyShared({ type: 'silence', silence, at: now() }, now())
+    } catch (err) {
+      log.warn({ err }, 'fleet: could not read the silences of the fleet; they are read again when Redis is back')
+    }
+  }
   // A refused password is the config's error and stops the start; Redis out of reach does not.
   await cluster.start()
-  let path: { pipeline: AlertPipeline; actions: IncidentActions } | undefined
   let view = new Map<string, FleetIncident>()
   let readAt = -Infinity
   let reading: Promise<void> | undefined
@@ -95,9 +113,7 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
       path = attached
       cluster.onFleetSeen((seen) => attached.pipeline.seenElsewhere(seen, now()))
       cluster.onAction((action) => attached.actions.applyShared(action, now()))
-      // Silences made on other agents before this one started.
-      const known = new Set(attached.actions.silences(now()).map((s) => s.id))
-      for (const silence of await cluster.silences()) if (!known.has(silence.id)) attached.actions.applyShared({ type: 'silence', silence, at: now() }, now())
+      await syncSilences()
     },
     view: () => view,
     refreshView,

@@ -3,6 +3,7 @@
 // incidents show which host saw what; an ack on one agent stops the escalation on both; a silence
 // made on one holds on the other; /health and /metrics say the fleet's state.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
@@ -211,3 +212,46 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     expect(crm.filter((r) => r.kind === 'lead' && String(r.record.name).includes('disk full'))).toHaveLength(1)
   })
 })
+
+describeWithRedis('an agent of a fleet started while Redis is down', () => {
+  let sandbox: SandboxProcess
+  let redis: RedisServer | undefined
+  let ws: Workspace
+  let agent: RunningAgent | undefined
+
+  afterAll(async () => {
+    await agent?.kill('SIGKILL')
+    await sandbox?.close()
+    await redis?.stop()
+    ws?.remove()
+  })
+
+  it('starts degraded and pages on its own, then joins the fleet when Redis comes', async () => {
+    const port = await freePort()
+    sandbox = await startSandboxProcess()
+    ws = createWorkspace()
+    mkdirSync(ws.logs, { recursive: true })
+    appendFileSync(join(ws.logs, 'app.log'), '')
+    ws.writeConfig(config(ws, sandbox, { url: `redis://127.0.0.1:${port}` } as RedisServer, 'web-9'))
+    agent = await startAgentProcess(ws.config)
+    const health = async (): Promise<{ ok: boolean; status: string; cluster: { reason?: string } }> => (await fetch(`${(agent as RunningAgent).metricsUrl}/health`)).json() as never
+    expect(await health()).toMatchObject({ ok: true, status: 'degraded' })
+    expect((await health()).cluster.reason).toMatch(/Redis/)
+    appendFileSync(join(ws.logs, 'app.log'), line('order 500 failed'))
+    await recordsWhen(sandbox.api.baseUrl, 'the page sent without Redis', (all) => smsTexts(all).some((t) => t.includes('order 500')))
+    redis = await startRedisServer({ port })
+    await until('the agent to reach Redis', async () => ((await health()).status === 'up' ? true : undefined), 20_000)
+    expect(await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')).toBeGreaterThanOrEqual(1)
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
