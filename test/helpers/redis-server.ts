@@ -52,6 +52,8 @@ export interface RedisServerOptions {
   /** ACL users with every right; the default user is then turned off. */
   users?: { name: string; password: string }[]
   requirePass?: string
+  /** TLS only, with this certificate and key (PEM files); clients are not asked for one. */
+  tls?: { certFile: string; keyFile: string }
 }
 
 function freePort(): Promise<number> {
@@ -66,7 +68,10 @@ function freePort(): Promise<number> {
 }
 
 function argsFor(port: number, dir: string, options: RedisServerOptions): string[] {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no']
+  const listen = options.tls === undefined
+    ? ['--port', String(port)]
+    : ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no']
+  const args = [...listen, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no']
   if (options.users !== undefined && options.users.length > 0) {
     args.push('--user', 'default', 'off')
     for (const user of options.users) args.push('--user', user.name, 'on', `>${user.password}`, '~*', '&*', '+@all')
@@ -123,7 +128,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   let current: ChildProcess = child
   const server: RedisServer = {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls === undefined ? 'redis' : 'rediss'}://127.0.0.1:${port}`,
     dir,
     pid: current.pid as number,
     async kill(signal = 'SIGKILL') {
