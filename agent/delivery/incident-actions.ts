@@ -60,6 +60,8 @@ export interface IncidentActionsOptions {
 
 const MIN_PREFIX = 4
 
+const done = (action: ManualAction): string => (action === 'ack' ? 'acknowledged' : action === 'unack' ? 'unacknowledged' : 'resolved')
+
 function refusal(outcome: Extract<AckOutcome, { ok: false }>, incident: IncidentSnapshot | undefined): { ok: false; status: 404 | 409; error: string } {
   switch (outcome.reason) {
     case 'unknown':
@@ -141,7 +143,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
       // A pending incident resolves without a notice (nobody was paged): its waiting line must not be replayed.
       if (action === 'resolve') state.resolved(key)
       manual[`${action}:${actor.via}`] = (manual[`${action}:${actor.via}`] ?? 0) + 1
-      log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${action === 'ack' ? 'acknowledged' : action === 'unack' ? 'unacknowledged' : 'resolved'} by ${actor.by}`)
+      log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${done(action)} by ${actor.by}`)
       shared({ type: action, key, actor, at: now })
       return { ok: true, incident: pipeline.incident(key) ?? outcome.incident, resolved: action === 'resolve' }
     },
@@ -192,7 +194,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
         return { deliveries: [], result }
       })
       if (outcome.ok && action.type === 'resolve') state.resolved(key)
-      if (outcome.ok) log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${action.type === 'ack' ? 'acknowledged' : action.type === 'unack' ? 'unacknowledged' : 'resolved'} by ${actor.by} on another agent`)
+      if (outcome.ok) log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${done(action.type)} by ${actor.by} on another agent`)
     },
     onAction(listener) {
       shared = listener
