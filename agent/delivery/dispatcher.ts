@@ -79,7 +79,8 @@ export interface Dispatcher {
   closeLead(key: string): void
   stats(): DispatcherStats
   /**
-   * Pages whose messages wait in the outbox (in memory): at start, those of the previous run. The
+   * Pages whose messages (or, for a target that only records incidents, whose CRM records) wait in
+   * the outbox (in memory): at start, those of the previous run. The
    * incident state is written just after the outbox: a crash in between leaves such a page
    * unrecorded there, and the path records it from here before reading again.
    */
@@ -284,8 +285,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     queuedPages() {
       const pages: QueuedPage[] = []
       for (const item of outbox.pendingItems()) {
-        const page = (item.payload as Queued | undefined)?.page
-        if (item.kind !== 'incident' && page !== undefined) pages.push(page)
+        if (item.kind !== 'incident') {
+          const page = (item.payload as Queued | undefined)?.page
+          if (page !== undefined) pages.push(page)
+          continue
+        }
+        // A target that only records incidents (logx-incident) has no message to carry the page: its
+        // record of the notice does (not a sent message's record, which follows a page already known).
+        const event = item.payload as QueuedRecord | undefined
+        if (event !== undefined && event.messageKey === undefined && isPage(event.kind)) pages.push({ key: event.key, rule: event.rule, at: event.at })
       }
       return pages
     },

@@ -1,14 +1,18 @@
-// The dispatcher's account of failures: a send the client refused before making it (the API asked
+// The dispatcher's account of failures (and, last, what it says at start of a record a crash left): a send the client refused before making it (the API asked
 // that operation to wait, and the wait is not over) is the outbox's to wait out, not a failure: not
 // counted, not reported. The refusal that set the wait is both.
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createAlertEngine } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load-config'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { createDispatcher } from '../../../agent/delivery/dispatcher'
+import { acquireRecorder } from '../../../agent/delivery/incident-recorder'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
 import { until } from '../daemon/helpers'
 
@@ -97,4 +101,38 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
     return sandbox.store.all('sms').length === 5 ? true : undefined
   })
   expect(most).toBe(2)
+})
+
+it('a target that only records incidents: a notice journaled before a crash is a known page at the next start', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'logx-queued-pages-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  // A CRM nobody answers: the records stay in the outbox, as after a SIGKILL right after the journal write.
+  const crm = { leadWebhook: 'http://127.0.0.1:9/lead', activityWebhook: 'http://127.0.0.1:9/activity', activityToken: 'tok', stateDir: dir }
+  const result = parseAgentConfig(
+    `messaging:\n  base_url: http://127.0.0.1:9\n  api_key: k\n  lead_webhook: ${crm.leadWebhook}\n  activity_webhook: ${crm.activityWebhook}\n  activity_token: tok\nsources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\nrules: [{ name: db, notify: oncall, incident: true }]\n`,
+    'agent.yaml',
+  )
+  if (!result.ok) throw new Error(JSON.stringify(result.problems))
+  const setup = setupOfConfig(result.config, [])
+  const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
+  const open = () =>
+    createDispatcher({
+      outbox: { path: join(dir, 'outbox.jsonl') },
+      api: undefined,
+      recorder: acquireRecorder(crm),
+      channels: setup.channels,
+      log: { info() {}, warn() {}, error() {} },
+    })
+  const first = open()
+  // What a logx-incident target dispatches: the notice's record on the CRM, no message.
+  const deliveries = engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg: 'db down' }), 'json', 'app').line, 1_700_000_000_000).filter((d) => d.channelType === 'incident')
+  expect(deliveries).toHaveLength(1)
+  first.dispatch(deliveries, new Set(['db']))
+  // Its first attempt has failed (nothing in flight): the record waits for a retry when the process dies.
+  await until('the record\'s first attempt to fail', () => ((first.stats().failed.incident ?? 0) >= 1 ? true : undefined))
+  await first.close()
+  const next = open()
+  cleanups.push(() => next.close())
+  const key = deliveries[0]?.notice.incident.key
+  expect(next.queuedPages()).toEqual([{ key, rule: 'db', at: 1_700_000_000_000 }])
 })
