@@ -241,7 +241,8 @@ describeWithRedis('an agent of a fleet started while Redis is down', () => {
     await recordsWhen(sandbox.api.baseUrl, 'the page sent without Redis', (all) => smsTexts(all).some((t) => t.includes('order 500')))
     redis = await startRedisServer({ port })
     await until('the agent to reach Redis', async () => ((await health()).status === 'up' ? true : undefined), 20_000)
-    expect(await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')).toBeGreaterThanOrEqual(1)
+    // The page sent meanwhile is written to the shared log once Redis is back (just after it is up).
+    await until('the page sent meanwhile to be merged', async () => ((await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined))
   })
 })
 
