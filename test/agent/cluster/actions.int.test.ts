@@ -1,9 +1,9 @@
 // Shared actions between two agents on a real Redis: each reads the other's, in order, and what it
 // missed while its connection was down.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createCluster, type Cluster, type ReceivedAction } from '../../../agent/cluster'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, until, type KeptLog } from './fixtures'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { adminClient, clusterConfig, keptLog, redisSuite, type KeptLog, until } from './fixtures'
 
 const users = [
   { name: 'ay', password: 'pa-ay' },
@@ -11,25 +11,13 @@ const users = [
 ]
 
 describeWithRedis('cluster shared actions on a real Redis', () => {
-  let server: RedisServer
-  let open: Cluster[] = []
-
-  beforeAll(async () => {
-    server = await startRedisServer({ users })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  afterEach(async () => {
-    await Promise.all(open.map((c) => c.close()))
-    open = []
-  })
+  const suite = redisSuite({ users })
 
   async function agent(id: 'a' | 'b'): Promise<{ cluster: Cluster; received: ReceivedAction[]; log: KeptLog }> {
     const user = id === 'a' ? users[0] : users[1]
     const log = keptLog()
-    const cluster = createCluster(clusterConfig(server.url, id, { username: user?.name, password: user?.password }), { log })
-    open.push(cluster)
+    const cluster = createCluster(clusterConfig(suite.server.url, id, { username: user?.name, password: user?.password }), { log })
+    suite.opened(cluster)
     const received: ReceivedAction[] = []
     cluster.onAction((action) => received.push(action))
     await cluster.start()
@@ -68,7 +56,7 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
     await until('b to read the first', () => b.received.length === 1)
 
     // b is cut off and cannot come back (its user is off) while a acts.
-    const admin = await adminClient(server.url, { username: 'ay', password: 'pa-ay' })
+    const admin = await adminClient(suite.server.url, { username: 'ay', password: 'pa-ay' })
     await admin.send(['ACL', 'SETUSER', 'bee', 'off'])
     await admin.send(['CLIENT', 'KILL', 'USER', 'bee'])
     await until('b to see Redis gone', () => b.cluster.status().status === 'degraded')

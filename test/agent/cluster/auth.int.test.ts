@@ -1,30 +1,19 @@
 // A Redis with an ACL user: the right user and password connect; a wrong password stops the start
 // with an error that names the config keys and never the password.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createCluster, type Cluster } from '../../../agent/cluster'
 import { ClusterError } from '../../../agent/cluster/errors'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, notice } from './fixtures'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { clusterConfig, keptLog, notice, redisSuite } from './fixtures'
 
 describeWithRedis('cluster authentication on a real Redis', () => {
-  let server: RedisServer
-  let open: Cluster[] = []
   const password = 'correct-horse-battery'
 
-  beforeAll(async () => {
-    server = await startRedisServer({ users: [{ name: 'logx', password }] })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  afterEach(async () => {
-    await Promise.all(open.map((c) => c.close()))
-    open = []
-  })
+  const suite = redisSuite({ users: [{ name: 'logx', password }] })
 
   it('the right user and password work', async () => {
-    const cluster = createCluster(clusterConfig(server.url, 'a', { username: 'logx', password }), { log: keptLog() })
-    open.push(cluster)
+    const cluster = createCluster(clusterConfig(suite.server.url, 'a', { username: 'logx', password }), { log: keptLog() })
+    suite.opened(cluster)
     await cluster.start()
     expect(cluster.status().status).toBe('up')
     expect((await cluster.claim(notice())).outcome).toBe('won')
@@ -35,8 +24,8 @@ describeWithRedis('cluster authentication on a real Redis', () => {
     ['no credentials', {}],
   ])('%s: start() rejects with LOGX_CLUSTER_ERR_AUTH naming the keys, not the password', async (_name, credentials) => {
     const log = keptLog()
-    const cluster = createCluster(clusterConfig(server.url, 'a', credentials), { log })
-    open.push(cluster)
+    const cluster = createCluster(clusterConfig(suite.server.url, 'a', credentials), { log })
+    suite.opened(cluster)
     const err = await cluster.start().then(
       () => undefined,
       (e: unknown) => e,

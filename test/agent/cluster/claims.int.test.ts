@@ -1,30 +1,15 @@
 // Two agents on one real Redis claim the same notices: one page per notice, fleet-wide.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, notice, until } from './fixtures'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster claims on a real Redis', () => {
-  let server: RedisServer
-  let open: Cluster[] = []
-
-  beforeAll(async () => {
-    server = await startRedisServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  afterEach(async () => {
-    await Promise.all(open.map((c) => c.close()))
-    open = []
-    const admin = await adminClient(server.url)
-    await admin.send(['FLUSHALL'])
-    admin.close()
-  })
+  const suite = redisSuite({ flushAfterEach: true })
 
   async function agents(leaseMs = 30_000): Promise<[Cluster, Cluster]> {
-    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(server.url, id, { leaseMs }), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
-    open.push(a, b)
+    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id, { leaseMs }), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
+    suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
     return [a, b]
   }

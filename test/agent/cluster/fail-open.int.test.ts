@@ -1,28 +1,16 @@
 // Redis killed under two agents: they page on their own (fail open), say why, count it, and once it
 // is back they merge what they did meanwhile without paging it again.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createCluster, idempotencyKey, type Cluster, type ClusterStatus, type ReceivedAction } from '../../../agent/cluster'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, notice, until } from './fixtures'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster failing open on a real Redis', () => {
-  let server: RedisServer
-  let open: Cluster[] = []
-
-  beforeAll(async () => {
-    server = await startRedisServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  afterEach(async () => {
-    await Promise.all(open.map((c) => c.close()))
-    open = []
-  })
+  const suite = redisSuite()
 
   function agent(id: string, statuses: ClusterStatus[] = []): Cluster {
-    const cluster = createCluster(clusterConfig(server.url, id), { log: keptLog(), onStatus: (s) => statuses.push(s) })
-    open.push(cluster)
+    const cluster = createCluster(clusterConfig(suite.server.url, id), { log: keptLog(), onStatus: (s) => statuses.push(s) })
+    suite.opened(cluster)
     return cluster
   }
 
@@ -50,7 +38,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     await Promise.all([a.start(), b.start()])
     expect(a.status().status).toBe('up')
 
-    await server.kill('SIGKILL')
+    await suite.server.kill('SIGKILL')
     await until('a to see Redis gone', () => a.status().status === 'degraded')
     expect(a.status().reason).toMatch(/^Redis unreachable: /)
 
@@ -64,7 +52,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     expect(a.stats()).toMatchObject({ status: 'degraded', degradedSends: 1, degradedEpisodes: 1, peers: 0 })
 
     // Restarted empty (no persistence): what a did meanwhile is written again from a's memory.
-    await server.restart()
+    await suite.server.restart()
     await until('both agents to reconnect', () => a.status().status === 'up' && b.status().status === 'up')
     await until('the sent mark to be merged', () => a.stats().merged === 1)
     expect(await b.claim(n)).toEqual({ outcome: 'done', by: 'a' })
@@ -83,13 +71,13 @@ describeWithRedis('cluster failing open on a real Redis', () => {
   it('a Redis that stops answering: claims time out into degraded, and the next answer brings the status back', async () => {
     const a = agent('a')
     await a.start()
-    process.kill(server.pid, 'SIGSTOP')
+    process.kill(suite.server.pid, 'SIGSTOP')
     try {
       const claim = await a.claim(notice({ incident: 'hung' }))
       expect(claim.outcome).toBe('degraded')
       expect(a.status()).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/^Redis unreachable: /) })
     } finally {
-      process.kill(server.pid, 'SIGCONT')
+      process.kill(suite.server.pid, 'SIGCONT')
     }
     const next = await until('a claim answered again', async () => {
       const claim = await a.claim(notice({ incident: 'hung-2' }))
@@ -100,12 +88,12 @@ describeWithRedis('cluster failing open on a real Redis', () => {
   })
 
   it('an agent started while Redis is unreachable starts degraded and comes up with it', async () => {
-    await server.kill('SIGKILL')
+    await suite.server.kill('SIGKILL')
     const c = agent('c')
     await c.start()
     expect(c.status()).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/ECONNREFUSED/) })
     expect((await c.claim(notice())).outcome).toBe('degraded')
-    await server.restart()
+    await suite.server.restart()
     await until('c to connect', () => c.status().status === 'up')
     expect((await c.claim(notice({ incident: 'after' }))).outcome).toBe('won')
   })

@@ -1,10 +1,12 @@
 // What the cluster suites share: a config for an agent on a test Redis, a log that keeps what it is
 // told, polling with a deadline, and a plain client for what a test does to Redis behind the agents.
 import { createClient } from '@redis/client'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSecret } from '../../../agent/config/secret'
 import type { ClusterConfig } from '../../../agent/config/types'
 import type { DeliveryLog } from '../../../agent/delivery/dispatcher'
-import type { FleetNotice } from '../../../agent/cluster'
+import type { Cluster, FleetNotice } from '../../../agent/cluster'
+import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
 
 export function clusterConfig(url: string, agentId: string, overrides: Partial<ClusterConfig> & { username?: string; password?: string } = {}): ClusterConfig {
   const { username, password, ...rest } = overrides
@@ -53,5 +55,45 @@ export async function adminClient(url: string, auth: { username?: string; passwo
   return {
     send: (args: string[]) => client.sendCommand(args) as Promise<unknown>,
     close: () => client.destroy(),
+  }
+}
+
+/** A suite's own redis-server and the clusters its tests open (see redisSuite). */
+export interface RedisSuite {
+  /** Started before the suite's first test, stopped after its last. */
+  readonly server: RedisServer
+  /** Closes `cluster` after the test that opened it. */
+  opened(...clusters: Cluster[]): void
+}
+
+/**
+ * The set-up every cluster suite shares, registered on the calling describe(): a real redis-server
+ * (with `options`), the clusters a test opened closed after it, and with `flushAfterEach` the keys
+ * they wrote removed, so the next test starts on an empty Redis.
+ */
+export function redisSuite(options: RedisServerOptions & { flushAfterEach?: boolean } = {}): RedisSuite {
+  const { flushAfterEach = false, ...serverOptions } = options
+  let server: RedisServer | undefined
+  let open: Cluster[] = []
+  beforeAll(async () => {
+    server = await startRedisServer(serverOptions)
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+  afterEach(async () => {
+    await Promise.all(open.map((c) => c.close()))
+    open = []
+    if (!flushAfterEach || server === undefined) return
+    const admin = await adminClient(server.url)
+    await admin.send(['FLUSHALL'])
+    admin.close()
+  })
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the suite\'s redis-server is not started yet (use it inside a test)')
+      return server
+    },
+    opened: (...clusters) => void open.push(...clusters),
   }
 }

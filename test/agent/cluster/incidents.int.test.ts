@@ -1,31 +1,16 @@
 // The fleet's incident table on a real Redis: two agents' lines add up per incident, per host, and
 // a threshold rule's window counts both; peers see each other.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createCluster, type Cluster, type FleetSeen } from '../../../agent/cluster'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, until } from './fixtures'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { clusterConfig, keptLog, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster incident table on a real Redis', () => {
-  let server: RedisServer
-  let open: Cluster[] = []
-
-  beforeAll(async () => {
-    server = await startRedisServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
-  afterEach(async () => {
-    await Promise.all(open.map((c) => c.close()))
-    open = []
-    const admin = await adminClient(server.url)
-    await admin.send(['FLUSHALL'])
-    admin.close()
-  })
+  const suite = redisSuite({ flushAfterEach: true })
 
   async function agents(): Promise<[Cluster, Cluster]> {
-    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(server.url, id), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
-    open.push(a, b)
+    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
+    suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
     return [a, b]
   }
