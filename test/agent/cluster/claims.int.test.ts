@@ -35,6 +35,23 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(other.stats()).toMatchObject({ claimsHeld: 1, claimsLost: 1 })
   })
 
+  it('two fleets on one Redis under their own key_prefix share nothing: each sends the same notice once', async () => {
+    const fleetOf = (prefix: string, id: string): Cluster => {
+      const base = clusterConfig(suite.server.url, id)
+      const cluster = createCluster({ ...base, redis: { ...base.redis, keyPrefix: prefix } }, { log: keptLog() })
+      suite.opened(cluster)
+      return cluster
+    }
+    const [blue, green, blue2] = [fleetOf('blue:', 'a'), fleetOf('green:', 'b'), fleetOf('blue:', 'c')]
+    await Promise.all([blue.start(), green.start(), blue2.start()])
+    const n = notice()
+    const [inBlue, inGreen] = [await blue.claim(n), await green.claim(n)]
+    expect([inBlue.outcome, inGreen.outcome]).toEqual(['won', 'won'])
+    await blue.sent(n, inBlue)
+    // The other agent of the blue fleet sees blue's claim; green's agent never did.
+    expect(await blue2.claim(n)).toEqual({ outcome: 'done', by: 'a' })
+  })
+
   it('a claim whose holder never sends is taken over after the lease, with the same idempotency key', async () => {
     const [a, b] = await agents(300)
     const n = notice({ kind: 'escalated', step: '1' })
