@@ -128,9 +128,12 @@ export function createIncidentState(file: string | undefined): IncidentState {
     for (const op of opened.ops) apply(op)
     if (journal.lines > 2 * (paged.size + pending.size + calls.size) + SLACK_LINES) journal.rewrite(snapshot())
   }
-  // Paged incidents that saw lines since the last refresh (their stored copy to redo), and those
-  // changed since the last write.
+  // Paged incidents that saw lines since the last refresh (their stored copy to redo), those whose
+  // last-seen time changed since the last write (written as a small 's' op: a storm of lines costs
+  // a few bytes each, not the whole incident each), and those whose stored copy changed since the
+  // last write.
   const touched = new Set<string>()
+  const seen = new Set<string>()
   const unwritten = new Set<string>()
   // Changes kept for the next write (lazily updated fields, expiries, used calls).
   let queued: JournalOp[] = []
@@ -144,6 +147,9 @@ export function createIncidentState(file: string | undefined): IncidentState {
       paged.set(key, value as PagedIncident)
     } else if (kind === 'q' && typeof key === 'string' && typeof value === 'object' && value !== null) {
       pending.set(key, value as PendingIncident)
+    } else if (kind === 's' && typeof key === 'string' && typeof value === 'number') {
+      const p = paged.get(key)
+      if (p !== undefined) p.lastSeen = value
     } else if (kind === 'd' && typeof key === 'string') {
       paged.delete(key)
       pending.delete(key)
@@ -183,13 +189,17 @@ export function createIncidentState(file: string | undefined): IncidentState {
 
   /** Writes what is queued and `ops`, in order, with one append; compacts a file grown far past the state. */
   function write(ops: readonly JournalOp[] = []): void {
-    // Lines of paged incidents since: their last-seen times go too (refresh() still redoes their copies).
-    for (const key of touched) unwritten.add(key)
     for (const key of unwritten) {
       const p = paged.get(key)
       if (p !== undefined) queued.push(['p', key, p])
+      seen.delete(key)
     }
     unwritten.clear()
+    for (const key of seen) {
+      const p = paged.get(key)
+      if (p !== undefined) queued.push(['s', key, p.lastSeen])
+    }
+    seen.clear()
     const all = queued.length === 0 ? ops : [...queued, ...ops]
     queued = []
     if (journal === undefined || all.length === 0) return
@@ -204,6 +214,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
       if (p !== undefined) {
         p.lastSeen = now
         touched.add(key)
+        seen.add(key)
         return
       }
       if (firesNow || pending.has(key)) return
@@ -217,6 +228,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
       const entry: PagedIncident = incident === undefined ? { rule, notifiedAt: now, lastSeen: now } : { rule, notifiedAt: now, lastSeen: now, incident }
       paged.set(key, entry)
       touched.delete(key)
+      seen.delete(key)
       unwritten.delete(key)
       bound(paged)
       write([['p', key, entry]])
@@ -231,6 +243,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
         p.incident = incident
       }
       touched.delete(key)
+      seen.delete(key)
       unwritten.delete(key)
       write([['p', key, p]])
     },
@@ -261,6 +274,7 @@ export function createIncidentState(file: string | undefined): IncidentState {
     },
     resolved(key) {
       touched.delete(key)
+      seen.delete(key)
       unwritten.delete(key)
       if (paged.delete(key) || pending.delete(key)) write([['d', key]])
     },
@@ -271,12 +285,12 @@ export function createIncidentState(file: string | undefined): IncidentState {
         if (now - p.lastSeen >= keep(p.rule).pagedMs) {
           paged.delete(key)
           touched.delete(key)
+          seen.delete(key)
           unwritten.delete(key)
           queued.push(['d', key])
           gone.push(key)
         }
       }
-      let dropped = 0
       for (const [key, p] of pending) {
         if (now - p.since >= keep(p.rule).pendingMs) {
           pending.delete(key)

@@ -123,6 +123,25 @@ describe('refresh', () => {
     expect(onDisk(file).paged['errors:db']?.incident?.snapshot.count).toBe(5)
   })
 
+  it('between refreshes, lines of many paged incidents cost a last-seen time each, not the whole incident at every page', () => {
+    const file = fileIn()
+    const state = createIncidentState(file)
+    for (let i = 0; i < 200; i++) state.notified(`errors:${i}`, 'errors', 1000, incident(`errors:${i}`))
+    const before = readFileSync(file, 'utf8').length
+    // Each new incident pages while the 200 earlier ones still see lines (a storm, within one tick).
+    for (let i = 200; i < 400; i++) {
+      state.observe(`errors:${i - 200}`, pendingLine(2000 + i), 2000 + i)
+      state.notified(`errors:${i}`, 'errors', 2000 + i, incident(`errors:${i}`))
+    }
+    const pages = readFileSync(file, 'utf8').length - before
+    // 200 pages and 200 last-seen times: about as much as the first 200 pages alone took.
+    expect(pages).toBeLessThan(before * 1.5)
+    // The last-seen times are in the file: a restart keeps the incidents open from then.
+    const after = createIncidentState(file)
+    expect(after.paged('errors:7')?.lastSeen).toBe(2207)
+    expect(after.paged('errors:7')?.incident).toEqual(incident('errors:7'))
+  })
+
   it('keeps what it had of an incident the engine no longer has', () => {
     const state = createIncidentState(undefined)
     state.notified('errors:db', 'errors', 1000, incident('errors:db'))
