@@ -5,6 +5,7 @@
 // The key of a leased claim outlives its lease (it keeps the seed, so whoever takes over an expired
 // lease sends with the same idempotency key, and says it was a failover). Time is Redis's (TIME), so
 // leases do not depend on the hosts' clocks agreeing.
+import { noticeIdOf } from '../delivery/fleet-gate'
 import { claimKeyParts, idempotencyKey, isRepeat, sentRetentionMs, type Keys } from './keys'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import type { Claim, FleetNotice } from './index'
@@ -71,7 +72,8 @@ if now >= ends then return won(seed, '1') end
 return {'held', holder, tostring(ends - now)}
 `)
 
-// ARGV as the claim's, then mode ('won' | 'merge') and the seed to write when there is no claim.
+// ARGV as the claim's, then mode ('won' | 'merge'), the seed to write when there is no claim, and
+// the channel and message announcing the mark (sent-announcements.ts).
 // merge (a send made while Redis was down): written only where nobody else claimed it (SET NX, or
 // over this agent's own lease), so what another agent paged is not marked as ours.
 const SENT = luaScript(`${CLAIM_KEY}
@@ -85,6 +87,7 @@ if v then
 end
 redis.call('SET', key, 's|' .. me .. '|' .. seed, 'PX', keep)
 if kind == 'resolved' and mode == 'merge' then close_generation() end
+redis.call('PUBLISH', ARGV[10], ARGV[11])
 return 1
 `)
 
@@ -140,6 +143,6 @@ export async function runClaim(link: RedisLink, keys: Keys, agentId: string, lea
 /** Marks the notice sent. `merge`: a send made while degraded; true when the mark was written. */
 export async function runSent(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, n: FleetNotice, mode: 'won' | 'merge'): Promise<boolean> {
   const call = scriptArgs(keys, agentId, leaseMs, n)
-  const reply = await link.script(SENT, call.keys, [...call.args, mode, String(n.firedAt)])
+  const reply = await link.script(SENT, call.keys, [...call.args, mode, String(n.firedAt), keys.sent, noticeIdOf(n)])
   return Number(reply) === 1
 }

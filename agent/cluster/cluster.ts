@@ -15,6 +15,7 @@ import type { Claim, Cluster, ClusterStats, ClusterStatus, FleetNotice } from '.
 import { createKeys, idempotencyKey } from './keys'
 import { createPeerBeat } from './peers'
 import { createRedisLink, isErrorReply, reasonOf } from './redis-connection'
+import { createSentAnnouncements } from './sent-announcements'
 import { createActionPublisher, createActionReader } from './shared-actions'
 
 export interface ClusterOptions {
@@ -43,6 +44,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
   const flusher = createIncidentFlusher({ link, keys, agentId, flushMs: config.flushMs, log })
   const publisher = createActionPublisher({ link, keys, agentId, log })
   const reader = createActionReader({ link, keys, agentId, commandTimeoutMs: config.commandTimeoutMs, log })
+  const announcements = createSentAnnouncements(link, keys, log)
   const beat = createPeerBeat({ link, keys, agentId, host: options.host ?? hostname(), heartbeatMs: config.heartbeatMs, started: Date.now() })
   const degradedMarks: FleetNotice[] = []
   let merging: Promise<void> | undefined
@@ -87,11 +89,13 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
 
   return {
     agentId,
+    leaseMs: config.leaseMs,
     leads: createFleetLeads(link, keys, agentId, config.leaseMs, log),
     async start() {
       await link.start()
       flusher.start()
       beat.start()
+      announcements.start()
       await reader.start()
     },
     status: () => link.status(),
@@ -145,6 +149,8 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
         // Never throws into the line path.
       }
     },
+    onSent: (handler) => announcements.onSent(handler),
+    listening: () => announcements.listening(),
     onFleetSeen: (handler) => flusher.onSeen(handler),
     publish: (action) => publisher.publish(action),
     onAction: (handler) => reader.onAction(handler),
@@ -161,6 +167,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
       flusher.stop()
       beat.stop()
       reader.close()
+      announcements.close()
       // What can still be written goes now; a down Redis does not hold the close up.
       if (link.isUp()) await Promise.allSettled([flusher.flush(), merge(), publisher.resend()])
       link.close()

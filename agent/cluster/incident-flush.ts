@@ -1,90 +1,81 @@
-// The incident table's writes: every flush_ms, the buffered deltas go to Redis in ONE MULTI (per
-// incident: its hash, its host's count and last seen, the listing ZSET, a threshold rule's per-second
-// buckets), and the answers come back as each incident's fleet view (FleetSeen), which the engine
-// uses to count the fleet's lines. Down: the batch is merged back and written on a later flush.
+// The incident table's writes: every flush_ms, the buffered deltas go to Redis as one script per
+// FLUSH_CHUNK incidents (per incident: its hash, its host's count and last seen, the listing ZSET, a
+// threshold rule's per-second buckets), and the answers come back as each incident's fleet view
+// (FleetSeen), which the engine uses to count the fleet's lines. One script rather than a MULTI of
+// ten commands per incident: the same work in Redis, one command for the client to make and read.
+// Down: the batch is merged back and written on a later flush.
 import type { FleetSeen } from './index'
 import { createIncidentBuffer, type IncidentBuffer, type PendingIncident } from './incident-buffer'
 import { INCIDENT_RETENTION_MS, MAX_LISTED_INCIDENTS, type Keys } from './keys'
-import { isErrorReply, type RedisLink } from './redis-connection'
+import { isErrorReply, luaScript, type RedisLink } from './redis-connection'
 import type { DeliveryLog } from '../delivery/dispatcher'
 
-// first = min, last = max, whichever host flushes first. Tiny, so EVAL (Redis caches it) inside the MULTI.
-const WIDEN = `
-local f = tonumber(redis.call('HGET', KEYS[1], 'first'))
-local l = tonumber(redis.call('HGET', KEYS[1], 'last'))
-if not f or tonumber(ARGV[1]) < f then redis.call('HSET', KEYS[1], 'first', ARGV[1]) end
-if not l or tonumber(ARGV[2]) > l then redis.call('HSET', KEYS[1], 'last', ARGV[2]) end
-return 1
-`
+/** Incidents per script call: a big batch goes as several, so Redis answers others in between. */
+export const FLUSH_CHUNK = 200
 
-interface Reading {
-  key: string
-  windowMs: number | undefined
-  /** Indexes of the EXEC answers: HINCRBY count, ZSCORE last, HGETALL hits (windowed only). */
-  count: number
-  last: number
-  hits: number | undefined
+// KEYS[1] = the listing, then per incident its hash and its buckets' hash. ARGV[1..3] = agent,
+// retention ms, listing bound; then per incident: key, first, last, rule, title, count, window ms
+// ('' without), n, and n (second, lines) pairs. first = min and last = max whichever host flushes
+// first. Answers, per incident: the fleet's last line (the listing's score) and its lines (within
+// the window ending there, for a threshold rule, whose buckets out of it are deleted).
+const FLUSH = luaScript(`
+local listing, me, keep = KEYS[1], ARGV[1], ARGV[2]
+local out, a = {}, 4
+for k = 2, #KEYS, 2 do
+  local inc, hits = KEYS[k], KEYS[k + 1]
+  local key, first, last, rule, title, count, window = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]
+  local n = tonumber(ARGV[a + 7])
+  redis.call('HSETNX', inc, 'gen', first)
+  redis.call('HSETNX', inc, 'status', 'firing')
+  local f = tonumber(redis.call('HGET', inc, 'first'))
+  if not f or tonumber(first) < f then redis.call('HSET', inc, 'first', first) end
+  local l = tonumber(redis.call('HGET', inc, 'last'))
+  if not l or tonumber(last) > l then redis.call('HSET', inc, 'last', last) end
+  if rule ~= '' then redis.call('HSET', inc, 'rule', rule) end
+  if title ~= '' then redis.call('HSET', inc, 'title', title) end
+  redis.call('HSET', inc, 'hl:' .. me, last)
+  local seen = redis.call('HINCRBY', inc, 'count', count)
+  redis.call('HINCRBY', inc, 'h:' .. me, count)
+  redis.call('PEXPIRE', inc, keep)
+  -- GT: a host whose lines are older never moves the incident back in the listing.
+  redis.call('ZADD', listing, 'GT', last, key)
+  local fleetLast = tonumber(redis.call('ZSCORE', listing, key))
+  if window ~= '' then
+    local w = tonumber(window)
+    for i = 1, n do redis.call('HINCRBY', hits, ARGV[a + 6 + 2 * i], ARGV[a + 7 + 2 * i]) end
+    redis.call('PEXPIRE', hits, w + 1000)
+    local buckets = redis.call('HGETALL', hits)
+    seen = 0
+    for i = 1, #buckets, 2 do
+      if tonumber(buckets[i]) * 1000 > fleetLast - w then seen = seen + tonumber(buckets[i + 1])
+      else redis.call('HDEL', hits, buckets[i]) end
+    end
+  end
+  out[#out + 1] = fleetLast
+  out[#out + 1] = seen
+  a = a + 8 + 2 * n
+end
+redis.call('ZREMRANGEBYRANK', listing, 0, -tonumber(ARGV[3]) - 1)
+return out
+`)
+
+/** One script call's keys and arguments for a chunk of the batch (pure). */
+export function flushCall(keys: Keys, agentId: string, chunk: readonly (readonly [string, PendingIncident])[]): { keys: string[]; args: string[] } {
+  const names = [keys.incidents]
+  const args = [agentId, String(INCIDENT_RETENTION_MS), String(MAX_LISTED_INCIDENTS)]
+  for (const [key, p] of chunk) {
+    names.push(keys.incident(key), keys.hits(key))
+    const buckets = p.windowMs === undefined ? [] : [...p.buckets]
+    args.push(key, String(p.first), String(p.last), p.rule, p.title, String(p.count), p.windowMs === undefined ? '' : String(p.windowMs), String(buckets.length))
+    for (const [second, lines] of buckets) args.push(String(second), String(lines))
+  }
+  return { keys: names, args }
 }
 
-/** The MULTI's commands for one batch, and where each incident's answers are (pure). */
-export function flushCommands(keys: Keys, agentId: string, batch: ReadonlyMap<string, PendingIncident>): { commands: string[][]; readings: Reading[] } {
-  const commands: string[][] = []
-  const readings: Reading[] = []
-  for (const [key, p] of batch) {
-    const inc = keys.incident(key)
-    commands.push(['HSETNX', inc, 'gen', String(p.first)])
-    commands.push(['HSETNX', inc, 'status', 'firing'])
-    commands.push(['EVAL', WIDEN, '1', inc, String(p.first), String(p.last)])
-    const names = [...(p.rule === '' ? [] : ['rule', p.rule]), ...(p.title === '' ? [] : ['title', p.title])]
-    commands.push(['HSET', inc, ...names, `hl:${agentId}`, String(p.last)])
-    const count = commands.push(['HINCRBY', inc, 'count', String(p.count)]) - 1
-    commands.push(['HINCRBY', inc, `h:${agentId}`, String(p.count)])
-    commands.push(['PEXPIRE', inc, String(INCIDENT_RETENTION_MS)])
-    // GT: a host whose lines are older never moves the incident back in the listing.
-    commands.push(['ZADD', keys.incidents, 'GT', String(p.last), key])
-    const last = commands.push(['ZSCORE', keys.incidents, key]) - 1
-    let hits: number | undefined
-    if (p.windowMs !== undefined) {
-      const hitsKey = keys.hits(key)
-      for (const [second, n] of p.buckets) commands.push(['HINCRBY', hitsKey, String(second), String(n)])
-      commands.push(['PEXPIRE', hitsKey, String(p.windowMs + 1_000)])
-      hits = commands.push(['HGETALL', hitsKey]) - 1
-    }
-    readings.push({ key, windowMs: p.windowMs, count, last, hits })
-  }
-  if (batch.size > 0) commands.push(['ZREMRANGEBYRANK', keys.incidents, '0', String(-MAX_LISTED_INCIDENTS - 1)])
-  return { commands, readings }
-}
-
-/** The lines of a threshold window ending at `last`, and the buckets gone out of it (pure). */
-export function windowCount(flatHits: readonly string[], last: number, windowMs: number): { count: number; stale: string[] } {
-  let count = 0
-  const stale: string[] = []
-  for (let i = 0; i + 1 < flatHits.length; i += 2) {
-    const second = flatHits[i] as string
-    if (Number(second) * 1000 > last - windowMs) count += Number(flatHits[i + 1])
-    else stale.push(second)
-  }
-  return { count, stale }
-}
-
-/** Each incident's fleet view from the EXEC answers (pure), and the stale buckets to delete. */
-export function readFlush(keys: Keys, readings: readonly Reading[], answers: readonly unknown[]): { seen: FleetSeen[]; cleanup: string[][] } {
-  const seen: FleetSeen[] = []
-  const cleanup: string[][] = []
-  for (const r of readings) {
-    const last = Number(answers[r.last])
-    const count = Number(answers[r.count])
-    if (r.windowMs === undefined || r.hits === undefined) {
-      seen.push({ key: r.key, last, windowCount: count })
-      continue
-    }
-    const hits = answers[r.hits]
-    const window = windowCount(Array.isArray(hits) ? hits.map(String) : [], last, r.windowMs)
-    if (window.stale.length > 0) cleanup.push(['HDEL', keys.hits(r.key), ...window.stale])
-    seen.push({ key: r.key, last, windowCount: window.count })
-  }
-  return { seen, cleanup }
+/** The script's answers as each incident's fleet view (pure). */
+export function readFlush(chunk: readonly (readonly [string, PendingIncident])[], answers: unknown): FleetSeen[] {
+  const flat = Array.isArray(answers) ? answers : []
+  return chunk.map(([key], i) => ({ key, last: Number(flat[2 * i]), windowCount: Number(flat[2 * i + 1]) }))
 }
 
 export interface IncidentFlusher {
@@ -105,22 +96,23 @@ export function createIncidentFlusher(options: { link: RedisLink; keys: Keys; ag
 
   async function write(): Promise<void> {
     if (buffer.size === 0 || !link.isUp()) return
-    const batch = buffer.take()
-    const { commands, readings } = flushCommands(keys, agentId, batch)
-    let answers: unknown[]
-    try {
-      answers = await link.multi(commands)
-    } catch (err) {
-      if (isErrorReply(err)) {
-        // Redis refused the batch itself (a key of another type under our prefix): retrying cannot help.
-        log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', incidents: batch.size, err: (err as Error).message }, 'cluster: Redis refused an incident flush; its counts are dropped')
-        return
-      }
-      buffer.restore(batch)
-      return
-    }
-    const { seen, cleanup } = readFlush(keys, readings, answers)
-    if (cleanup.length > 0) link.multi(cleanup).catch(() => undefined)
+    const batch = [...buffer.take()]
+    const chunks: (readonly [string, PendingIncident])[][] = []
+    for (let i = 0; i < batch.length; i += FLUSH_CHUNK) chunks.push(batch.slice(i, i + FLUSH_CHUNK))
+    const seen: FleetSeen[] = []
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        const call = flushCall(keys, agentId, chunk)
+        try {
+          seen.push(...readFlush(chunk, await link.script(FLUSH, call.keys, call.args)))
+        } catch (err) {
+          // Refused (a key of another type under our prefix): retrying cannot help. Unreachable: later.
+          if (!isErrorReply(err)) return buffer.restore(new Map(chunk))
+          log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', incidents: chunk.length, err: (err as Error).message }, 'cluster: Redis refused an incident flush; its counts are dropped')
+        }
+      }),
+    )
+    if (seen.length === 0) return
     for (const handler of handlers) {
       try {
         handler(seen)

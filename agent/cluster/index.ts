@@ -88,9 +88,15 @@ export interface Cluster {
   /** Connects. Rejects only with LOGX_CLUSTER_ERR_AUTH; an unreachable Redis starts degraded. */
   start(): Promise<void>
   status(): ClusterStatus
+  /** How long a won claim holds (cluster.lease). */
+  readonly leaseMs: number
   claim(n: FleetNotice): Promise<Claim>
-  /** Never rejects. */
+  /** Never rejects; announced to every agent (onSent). */
   sent(n: FleetNotice, claim: Claim): Promise<void>
+  /** Each notice an agent marks sent, by noticeIdOf (pub/sub: best effort). */
+  onSent(handler: (noticeId: string) => void): void
+  /** Announcements are being received. */
+  listening(): boolean
   /** Buffered, never throws. */
   observe(key: string, delta: IncidentDelta): void
   /** After each flush. */

@@ -24,6 +24,8 @@ export interface Keys {
   readonly silences: string
   readonly peers: string
   peer(agentId: string): string
+  /** The pub/sub channel announcing sent marks (not a key). */
+  readonly sent: string
 }
 
 export function createKeys(prefix: string): Keys {
@@ -36,6 +38,7 @@ export function createKeys(prefix: string): Keys {
     silences: `${prefix}silences`,
     peers: `${prefix}peers`,
     peer: (agentId) => `${prefix}peer:${agentId}`,
+    sent: `${prefix}sent`,
   }
 }
 

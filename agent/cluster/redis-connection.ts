@@ -1,7 +1,10 @@
 // One connection to Redis from the normalized config, and whether it is up. The client is required
 // here, lazily, so an agent without `cluster:` never loads it. It never queues offline
 // (disableOfflineQueue): a command while down fails at once, which is what lets the fleet fail open.
-// Commands time out after commandTimeoutMs; the socket reconnects with capped backoff forever.
+// Commands time out after commandTimeoutMs (withTimeout: one timer each, not the client's per-command
+// AbortSignal, whose weak timers cost more in GC than the command itself); the queue of commands not
+// answered yet is bounded (a full one fails at once, as a down Redis does); the socket reconnects
+// with capped backoff forever.
 // At start a refused user or password is fatal (a ClusterError naming the keys, never the value);
 // any other failure starts degraded and keeps trying. The password is revealed only into the client.
 import { createHash } from 'node:crypto'
@@ -15,6 +18,7 @@ export interface RedisClientLike {
   sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>
   multi(): { addCommand(args: readonly string[]): unknown; exec(): Promise<unknown[]> }
   duplicate(overrides?: Record<string, unknown>): RedisClientLike
+  SUBSCRIBE(channel: string, listener: (message: string, channel: string) => void): Promise<void>
   on(event: string, listener: (...args: any[]) => void): unknown
   destroy(): void
   readonly isReady: boolean
@@ -56,6 +60,9 @@ export function reasonOf(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err)
   return `Redis unreachable: ${message}`
 }
+
+/** Commands written or waiting to be, not answered yet: past this a command fails at once (fail open). */
+export const MAX_QUEUED_COMMANDS = 10_000
 
 /** Capped exponential backoff of reconnects: 50 ms, doubling, at most 2 s. */
 export const reconnectDelayMs = (retries: number): number => Math.min(50 * 2 ** Math.min(retries, 10), 2_000)
@@ -189,7 +196,9 @@ export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions
     RESP: 2,
     maintNotifications: 'disabled',
     disableOfflineQueue: true,
-    commandOptions: { timeout: config.commandTimeoutMs },
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
+    // 0: no client timeout (its default is 5 s); withTimeout bounds every command.
+    commandOptions: { timeout: 0 },
     socket: {
       ...socket,
       reconnectStrategy: (retries: number, cause: unknown): number | Error => {
@@ -226,7 +235,7 @@ export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions
   async function command(args: readonly string[], timeoutMs?: number): Promise<unknown> {
     try {
       const ms = timeoutMs ?? config.commandTimeoutMs
-      return succeeded(await withTimeout(client.sendCommand(args, { timeout: ms }), ms))
+      return succeeded(await withTimeout(client.sendCommand(args), ms))
     } catch (err) {
       return failed(err)
     }

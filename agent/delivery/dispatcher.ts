@@ -12,6 +12,7 @@ import type { ChannelConfig, PersonConfig } from '../config/types'
 import { createMessagingClient, MessagingErrorCodes, type MessagingClient } from '../messaging'
 import { createOutbox, type DeadLetter, type Outbox, type OutboxItem, type OutboxOptions } from '../outbox'
 import { buildChannelRequests, isChannelKind, sendChannelRequest } from './channels'
+import { createFleetClaims } from './fleet-claims'
 import { fleetNoticeOf, HeldByPeer, type FleetGate, type FleetNotice, type NoticeWindows } from './fleet-gate'
 import { addressed, type PeopleDirectory } from './channels/recipients'
 import { incidentActivities } from './incident-activities'
@@ -21,11 +22,11 @@ import type { IncidentRecorder } from './incident-recorder'
 /** The name of the recording channel added to the engine when incidents are recorded as notes. */
 export const INCIDENT_CHANNEL = 'logx.incident'
 
-/** Items remembered as held by another agent (a bound: a forgotten one only looks again sooner). */
-const MAX_HELD = 10_000
-
 /** Requests in flight at once per channel (and for the CRM records) when the channel does not say. */
 export const DEFAULT_CHANNEL_CONCURRENCY = 4
+
+/** In a fleet, items are claimed when journaled while their lane holds fewer than this many per request in flight. */
+const AHEAD_PER_SLOT = 16
 
 /** Where the path reports what it does: the daemon's logger, or a target's bounded stderr reporter. */
 export interface DeliveryLog {
@@ -129,8 +130,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const failed: Record<string, number> = {}
   const { fleet } = options
   let windows = new Map<string, NoticeWindows>()
-  /** Items found held by another agent, and how often: each looks again later than the last time. */
-  const held = new Map<string, number>()
+  const claims = fleet === undefined ? undefined : createFleetClaims(fleet, (id) => outbox.wake(id))
 
   /**
    * The key the item goes out under: its outbox id (the same for every resend of it, never another
@@ -138,22 +138,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * The claims' outcomes are counted by the fleet (agent/cluster), not here.
    */
   async function keyOf(item: OutboxItem, notice: FleetNotice | undefined): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
-    if (fleet === undefined || notice === undefined) return { key: item.id }
-    const claim = await fleet.claims.claim(notice)
-    const times = held.get(item.id) ?? 0
-    held.delete(item.id)
-    switch (claim.outcome) {
-      case 'held':
-        held.set(item.id, times + 1)
-        if (held.size > MAX_HELD) held.delete(held.keys().next().value as string)
-        throw new HeldByPeer(claim.by, claim.retryAfterMs, times)
-      case 'done':
-        return undefined
-      case 'acked':
-        fleet.onAcked(notice.incident, claim.ack)
-        return undefined
-    }
-    return { key: claim.idempotencyKey, done: () => fleet.claims.sent(notice, claim) }
+    if (claims === undefined || notice === undefined) return { key: item.id }
+    return claims.take(item.id, notice)
   }
 
   /** Sent marks on their way to the fleet's log: close() waits for them. */
@@ -208,10 +194,32 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return queued?.key ?? queued?.page?.key ?? queued?.incident?.key
   }
 
+  function laneOf(kind: string, payload: unknown): string {
+    return kind === 'incident' ? INCIDENT_CHANNEL : ((payload as Queued | undefined)?.channel ?? kind)
+  }
+  const limitOf = (lane: string): number => channels.get(lane)?.concurrency ?? DEFAULT_CHANNEL_CONCURRENCY
+
+  /**
+   * In a fleet, items are claimed while they are journaled, so each one's turn finds its answer there
+   * (fleet-claims.ts); only where its lane's backlog is short: a claim holds its lease until the item
+   * goes, and should this agent die, the others wait out that lease for each item it claimed.
+   */
+  function claimAhead(entries: readonly { kind: string; payload: unknown }[]): void {
+    const stats = outbox.stats()
+    if (claims === undefined || stats.spilled > 0) return
+    const notices: FleetNotice[] = []
+    for (const { kind, payload } of entries) {
+      const notice = (payload as Queued | QueuedRecord).fleet
+      const lane = laneOf(kind, payload)
+      if (notice !== undefined && (stats.lanes[lane]?.pending ?? 0) < AHEAD_PER_SLOT * limitOf(lane)) notices.push(notice)
+    }
+    claims.ahead(notices)
+  }
+
   const outbox: Outbox = createOutbox({
     ...options.outbox,
-    laneOf: (item) => (item.kind === 'incident' ? INCIDENT_CHANNEL : ((item.payload as Queued | undefined)?.channel ?? item.kind)),
-    limitOf: (lane) => channels.get(lane)?.concurrency ?? DEFAULT_CHANNEL_CONCURRENCY,
+    laneOf: (item) => laneOf(item.kind, item.payload),
+    limitOf,
     orderOf: incidentOf,
     async send(item) {
       try {
@@ -266,7 +274,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (deliveries.length === 0) return
       const entries: { kind: string; payload: unknown }[] = []
       for (const delivery of deliveries) entriesOf(delivery, incidentRules, entries)
-      if (entries.length > 0) outbox.enqueueAll(entries)
+      if (entries.length === 0) return
+      claimAhead(entries)
+      outbox.enqueueAll(entries)
     },
     setChannels(next, nextPeople) {
       channels = new Map(next.map((c) => [c.name, c]))

@@ -37,10 +37,19 @@ export type Claim =
 
 /** The fleet's notification log, as the dispatcher uses it (agent/cluster implements it). */
 export interface NoticeClaims {
+  /** How long a won claim holds before another agent may take it over. */
+  readonly leaseMs: number
   claim(notice: FleetNotice): Promise<Claim>
   /** The item was sent under the claim: the others drop it from now on. Never rejects. */
   sent(notice: FleetNotice, claim: Claim): Promise<void>
+  /** Each notice an agent marks sent, by `noticeIdOf` (announced by the log, best effort). */
+  onSent(handler: (noticeId: string) => void): void
+  /** The announcements are being received (else a held item looks again on a short schedule). */
+  listening(): boolean
 }
+
+/** A notice's name, the same on every agent: what the log announces when it is marked sent. */
+export const noticeIdOf = (n: FleetNotice): string => `${n.incident}\u0000${n.kind}\u0000${n.step}\u0000${n.channel}\u0000${n.part}`
 
 /** What the dispatcher needs of a fleet. */
 export interface FleetGate {
@@ -91,9 +100,10 @@ export function fleetNoticeOf(delivery: Delivery, channel: string, part: number,
 
 /**
  * The wait of an item whose claim another agent holds: the outbox waits it on the item alone
- * (outbox/failure.ts). `times`: how often this item was found held already. The holder usually sends
- * within a round trip, so the first look again is soon (50 ms), then twice as late each time, at most
- * a second and never past the holder's lease.
+ * (outbox/failure.ts). `times`: how often this item was found held already. Never past the holder's
+ * lease. `woken`: the holder's mark wakes the item (fleet-claims.ts), so the wait only covers a lost
+ * announcement: a second, doubling to 8. Otherwise the item looks again soon (50 ms), then twice as
+ * late each time, at most a second.
  */
 export class HeldByPeer extends Error {
   readonly code = DeliveryErrorCodes.HELD
@@ -101,9 +111,10 @@ export class HeldByPeer extends Error {
   readonly held = true
   readonly retryAfterMs: number
 
-  constructor(by: string, leaseLeftMs: number, times = 0) {
+  constructor(by: string, leaseLeftMs: number, times = 0, woken = false) {
     super(`agent ${by} holds this notification's claim; it is sent by this agent only if that claim expires unsent`)
     this.name = 'HeldByPeer'
-    this.retryAfterMs = Math.max(1, Math.min(leaseLeftMs, 50 * 2 ** Math.min(times, 5), 1000))
+    const wait = woken ? 1000 * 2 ** Math.min(times, 3) : Math.min(50 * 2 ** Math.min(times, 5), 1000)
+    this.retryAfterMs = Math.max(1, Math.min(leaseLeftMs, wait))
   }
 }

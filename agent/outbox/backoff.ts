@@ -16,3 +16,22 @@ export function outboxDelay(attempts: number, policy: OutboxBackoff, random: () 
   const delay = Math.floor(step / 2 + (random() * step) / 2)
   return retryAfterMs === undefined ? delay : Math.max(delay, Math.ceil(retryAfterMs))
 }
+
+/**
+ * How long a failed item waits before its next attempt. A held item waits what the holder's claim
+ * says (nothing failed: no backoff). While draining (until `deadline`), waits shrink to fit several
+ * more attempts into the time left, but never below the base delay (hammering a struggling API only
+ * burns attempts) nor below what the server asked for.
+ */
+export function retryDelay(
+  failure: { held: boolean; retryAfterMs: number | undefined },
+  attempts: number,
+  policy: OutboxBackoff,
+  random: () => number,
+  t: number,
+  deadline: number | undefined,
+): number {
+  const delay = failure.held ? (failure.retryAfterMs ?? policy.minDelayMs) : outboxDelay(attempts, policy, random, failure.retryAfterMs)
+  if (deadline === undefined) return delay
+  return Math.max(failure.retryAfterMs ?? 0, Math.min(delay, Math.max(policy.minDelayMs, (deadline - t) / 4)))
+}

@@ -22,7 +22,7 @@
 // change with this: each item is `add`ed before enqueue returns and `done` once sent, so a crash
 // with several in flight leaves each of them pending, to be sent again (with its id) at the start.
 import { randomUUID } from 'node:crypto'
-import { DEFAULT_OUTBOX_BACKOFF, outboxDelay, type OutboxBackoff } from './backoff'
+import { DEFAULT_OUTBOX_BACKOFF, retryDelay, type OutboxBackoff } from './backoff'
 import { OutboxError, OutboxErrorCodes } from './errors'
 import { describeFailure } from './failure'
 import { createLanes, type LaneOptions, type LaneStats } from './lanes'
@@ -99,6 +99,11 @@ export interface Outbox {
   deadLetters(): readonly DeadLetter[]
   /** Items pending in memory (the window, oldest first); spilled ones are not listed. */
   pendingItems(): OutboxItem[]
+  /**
+   * An item waiting for its next attempt is tried now: what it waited on happened (another agent
+   * sent it). A server's Retry-After still holds; an unknown, spilled or in-flight item is left alone.
+   */
+  wake(id: string): void
   /**
    * fsyncs the journal and the spill: everything enqueued so far then survives a crash of the
    * machine, not just of the process. Call it before committing what the items were made from.
@@ -253,24 +258,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
         return
       }
       retried += failure.held ? 0 : 1
-      const delay = outboxDelay(item.attempts, backoff, random, failure.retryAfterMs)
-      // While draining, waits shrink to fit several more attempts into the time left, but never
-      // below the base delay (hammering a struggling API only burns attempts) nor below what the
-      // server asked for.
-      const squeezed =
-        deadline === undefined ? delay : Math.max(failure.retryAfterMs ?? 0, Math.min(delay, Math.max(backoff.minDelayMs, (deadline - t) / 4)))
-      item.nextAttemptAt = t + squeezed
-      item.notBefore = failure.retryAfterMs === undefined ? undefined : t + failure.retryAfterMs
-      // The server's wait holds the whole lane (its channel): the next item would only be refused too.
-      if (item.notBefore !== undefined && !failure.held) lanes.pause(lane, item.notBefore)
-      const record: JournalRecord = {
-        op: 'retry',
-        id: item.id,
-        attempts: item.attempts,
-        nextAttemptAt: item.nextAttemptAt,
-        lastError: item.lastError,
-        ...(item.notBefore === undefined ? {} : { notBefore: item.notBefore }),
-      }
+      item.nextAttemptAt = t + retryDelay(failure, item.attempts, backoff, random, t, deadline)
+      // Only a server's wait binds (a held item may be woken sooner), and it holds the whole lane (its
+      // channel): the next item would only be refused too.
+      item.notBefore = failure.retryAfterMs === undefined || failure.held ? undefined : t + failure.retryAfterMs
+      if (item.notBefore !== undefined) lanes.pause(lane, item.notBefore)
+      const { id, attempts, nextAttemptAt, lastError, notBefore } = item
+      const record: JournalRecord = { op: 'retry', id, attempts, nextAttemptAt, lastError, ...(notBefore === undefined ? {} : { notBefore }) }
       // Shutting down: it stays journaled for the next start (settled only by done or dead).
       journal(() => store.append(record))
       inFlight.delete(item.id)
@@ -385,6 +379,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     stats: () => ({ pending: pending(), spilled: store.spilled, inFlight: inFlight.size, lanes: lanes.stats(), delivered, retried, dead: deadCount }),
     deadLetters: () => dead,
     pendingItems: () => [...queue.values()],
+    wake(id) {
+      const item = queue.get(id)
+      if (item === undefined || inFlight.has(id) || closed) return
+      item.nextAttemptAt = earliest(item, now())
+      pump()
+    },
     sync() {
       if (!closed || inFlight.size > 0) journal(() => store.sync())
     },

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest'
 import { createCluster, type Cluster } from '../../../agent/cluster'
 import { ClusterError } from '../../../agent/cluster/errors'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, notice, redisSuite } from './fixtures'
+import { adminClient, clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster authentication on a real Redis', () => {
   const password = 'correct-horse-battery'
@@ -17,6 +17,34 @@ describeWithRedis('cluster authentication on a real Redis', () => {
     await cluster.start()
     expect(cluster.status().status).toBe('up')
     expect((await cluster.claim(notice())).outcome).toBe('won')
+  })
+
+  it("the least-privilege user agent/cluster/README.md gives does everything a fleet does", async () => {
+    const admin = await adminClient(suite.server.url, { username: 'logx', password })
+    const rights = '~logx:* &logx:sent +@read +@write +@scripting +@stream +@pubsub +@transaction +time +ping +client|setname'
+    await admin.send(['ACL', 'SETUSER', 'least', 'on', '>least-secret-1', ...rights.split(' ')])
+    admin.close()
+    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id, { username: 'least', password: 'least-secret-1' }), { log: keptLog() })) as [Cluster, Cluster]
+    suite.opened(a, b)
+    await Promise.all([a.start(), b.start()])
+    await until('both listening for sent marks', () => a.listening() && b.listening())
+    const n = notice({ incident: 'acl-check' })
+    const claim = await a.claim(n)
+    expect(claim.outcome).toBe('won')
+    const announced = new Promise<string>((resolve) => b.onSent(resolve))
+    await a.sent(n, claim)
+    await announced
+    const seen = new Promise((resolve) => a.onFleetSeen(resolve))
+    a.observe('acl-check', { rule: 'r', title: 'acl check', count: 2, first: 1, last: 2, windowMs: 60_000 })
+    await seen
+    await a.publish({ type: 'ack', key: 'acl-check', actor: { by: 'asha', via: 'cli' }, at: 5 })
+    expect(await b.claim({ ...n, kind: 'repeat', step: '' })).toMatchObject({ outcome: 'acked', by: 'asha' })
+    expect((await a.incidents(5)).map((i) => i.key)).toEqual(['acl-check'])
+    expect((await a.peers()).length).toBe(2)
+    expect(await a.leads.claim('acl-check', 'lx-lead', true)).toMatchObject({ kind: 'create' })
+    await a.leads.created('acl-check', 'lead-1')
+    expect(await b.leads.claim('acl-check', 'lx-lead', false)).toMatchObject({ kind: 'lead', leadId: 'lead-1' })
+    expect(a.status().status).toBe('up')
   })
 
   it.each([

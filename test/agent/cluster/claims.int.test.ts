@@ -1,6 +1,7 @@
 // Two agents on one real Redis claim the same notices: one page per notice, fleet-wide.
 import { expect, it } from 'vitest'
 import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
+import { noticeIdOf } from '../../../agent/delivery/fleet-gate'
 import { describeWithRedis } from '../../helpers/redis-server'
 import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
@@ -28,7 +29,11 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(held.retryAfterMs).toBeGreaterThan(0)
     expect(won.failover).toBe(false)
 
+    // The mark is announced to every agent listening (the one held wakes its item on it).
+    await until('both listening', () => a.listening() && b.listening())
+    const announced = new Promise<string>((resolve) => other.onSent(resolve))
     await winner.sent(n, won)
+    expect(await announced).toBe(noticeIdOf(n))
     expect(await other.claim(n)).toEqual({ outcome: 'done', by: winner.agentId })
     expect(await winner.claim(n)).toEqual({ outcome: 'done', by: winner.agentId })
     expect(winner.stats()).toMatchObject({ claimsWon: 1 })

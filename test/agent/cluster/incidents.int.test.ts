@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest'
 import { createCluster, type Cluster, type FleetSeen } from '../../../agent/cluster'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, redisSuite, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster incident table on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
@@ -58,6 +58,10 @@ describeWithRedis('cluster incident table on a real Redis', () => {
     // Lines out of the window no longer count.
     a.observe('slow', { rule: 'slow', title: 'slow queries', count: 1, first: T + 120_000, last: T + 120_000, windowMs: 60_000 })
     expect(await until('the later flush', () => seenByA.find((s) => s.last === T + 120_000))).toEqual({ key: 'slow', last: T + 120_000, windowCount: 1 })
+    // The buckets out of the window are gone from Redis, not only left out of the count.
+    const admin = await adminClient(suite.server.url)
+    expect(await admin.send(['HKEYS', 'logx:hits:slow'])).toEqual([String((T + 120_000) / 1000)])
+    admin.close()
   })
 
   it('peers see each other', async () => {

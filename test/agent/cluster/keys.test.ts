@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { decodeAction, encodeAction } from '../../../agent/cluster/action-codec'
 import { readClaimReply } from '../../../agent/cluster/claim-script'
 import { createIncidentBuffer } from '../../../agent/cluster/incident-buffer'
-import { windowCount } from '../../../agent/cluster/incident-flush'
 import { claimKey, createKeys, idempotencyKey, sentRetentionMs, SENT_RETENTION_MS } from '../../../agent/cluster/keys'
 import { ClusterError } from '../../../agent/cluster/errors'
 import { notice } from './fixtures'
@@ -98,12 +97,6 @@ describe('the incident buffer', () => {
     for (const key of ['a', 'b', 'a', 'c']) buffer.add(key, { rule: 'r', title: key, count: 1, first: 1, last: 1 })
     expect([...buffer.take().keys()]).toEqual(['a', 'c'])
     expect(buffer.dropped).toBe(1)
-  })
-})
-
-describe('threshold windows', () => {
-  it('count the buckets within the window ending at the fleet last, and name the stale ones', () => {
-    expect(windowCount(['100', '2', '158', '3', '160', '4'], 160_500, 10_000)).toEqual({ count: 7, stale: ['100'] })
   })
 })
 

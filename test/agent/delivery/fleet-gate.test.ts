@@ -45,4 +45,9 @@ describe('HeldByPeer', () => {
     expect([1, 2, 3, 4, 5, 9].map((times) => new HeldByPeer('web-2', 25_000, times).retryAfterMs)).toEqual([100, 200, 400, 800, 1000, 1000])
     expect(new HeldByPeer('web-2', 30, 3).retryAfterMs).toBe(30)
   })
+
+  it('woken by the holder\'s mark, only covers a lost announcement: a second, doubling to 8, never past the lease', () => {
+    expect([0, 1, 2, 3, 9].map((times) => new HeldByPeer('web-2', 25_000, times, true).retryAfterMs)).toEqual([1000, 2000, 4000, 8000, 8000])
+    expect(new HeldByPeer('web-2', 3_000, 3, true).retryAfterMs).toBe(3_000)
+  })
 })

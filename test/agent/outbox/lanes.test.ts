@@ -154,6 +154,56 @@ describe('outbox lanes', () => {
     await outbox.close()
   })
 
+  it('a held item waits what its holder said, and goes at once when woken (what it waited on happened)', async () => {
+    let holds = 0
+    let heldOnce: () => void = () => undefined
+    const wasHeld = new Promise<void>((resolve) => (heldOnce = resolve))
+    const sent: string[] = []
+    let sentOnce: () => void = () => undefined
+    const wasSent = new Promise<void>((resolve) => (sentOnce = resolve))
+    const outbox = createOutbox({
+      ...lanesOf,
+      async send(item) {
+        if (holds++ === 0) {
+          setImmediate(heldOnce)
+          // An hour: only a wake can send it within the test.
+          throw Object.assign(new Error('claimed by agent b'), { recoverable: true, held: true, code: 'TEST_HELD', retryAfterMs: 3_600_000 })
+        }
+        sent.push(item.id)
+        sentOnce()
+      },
+    })
+    const item = outbox.enqueue('sms', { name: 'held', lane: 'sms' })
+    await wasHeld
+    const waiting = outbox.pendingItems()[0]
+    // The holder's wait, not a backoff; and not a server's Retry-After: the lane is not paused.
+    expect(waiting?.nextAttemptAt).toBeGreaterThan(Date.now() + 3_500_000)
+    expect(waiting?.notBefore).toBeUndefined()
+    expect(outbox.stats().lanes.sms?.pausedUntil).toBe(0)
+    outbox.wake(item.id)
+    await wasSent
+    expect(sent).toEqual([item.id])
+    await outbox.close()
+  })
+
+  it("a wake does not cut a server's Retry-After short", async () => {
+    let refusedOnce: () => void = () => undefined
+    const refused = new Promise<void>((resolve) => (refusedOnce = resolve))
+    const outbox = createOutbox({
+      ...lanesOf,
+      async send() {
+        setImmediate(refusedOnce)
+        throw recoverable(3_600_000)
+      },
+    })
+    const item = outbox.enqueue('sms', { name: 'limited', lane: 'sms' })
+    await refused
+    outbox.wake(item.id)
+    expect(outbox.pendingItems()[0]?.nextAttemptAt).toBeGreaterThan(Date.now() + 3_500_000)
+    expect(outbox.stats().inFlight).toBe(0)
+    await outbox.close()
+  })
+
   it('a crash with several in flight: each of them is sent again at the next start, in order per incident, once', async () => {
     const path = join(dir, 'crash', 'outbox.jsonl')
     const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
