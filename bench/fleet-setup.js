@@ -148,6 +148,7 @@ async function startSandboxProcess() {
   })().catch(() => {})
   await live
   return {
+    pid: child.pid,
     api: { baseUrl, apiKey: message.apiKey },
     onSms(listener) {
       listeners.add(listener)
@@ -179,4 +180,25 @@ ${fleet}`)
   return file
 }
 
-module.exports = { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig }
+/**
+ * What two busy processes get of this machine: the same CPU-bound loop alone (pinned to CPU 0), then
+ * two at once (CPUs 0 and 1); each one's speed at the same time over its speed alone. On a VM whose
+ * vCPUs share a core or a host, this is well below 1, and no two agents can do better.
+ */
+async function machineScaling() {
+  const { pinTo } = require('./agent-process')
+  const loop = 'const t=process.hrtime.bigint();let x=0;for(let i=0;i<2e8;i++)x=(x*31+i)|0;if(x===42)console.error(x);process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))'
+  const run = (cpu) =>
+    new Promise((resolve, reject) => {
+      const command = [...pinTo(cpu), process.execPath, '-e', loop]
+      const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
+      let out = ''
+      child.stdout.on('data', (chunk) => (out += chunk))
+      child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`spin loop exited ${code}`))))
+    })
+  const alone = await run(0)
+  const together = await Promise.all([run(0), run(1)])
+  return alone / Math.max(...together)
+}
+
+module.exports = { machineScaling, REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig }

@@ -5,8 +5,10 @@
 // agents as bin/logx-agent.js runs them (the node flags of `npm start`/pm2, bench/agent-process.js).
 //
 //  1. Throughput. An NDJSON file (--mb, pino-http lines, 1% errors; the errors of every
-//     --lines-per-incident lines share an incident id and the rule groups by it) is read from the
-//     beginning by each shape, fresh agents on empty directories, the file renamed in:
+//     --lines-per-incident lines share an incident id and the rule groups by it; by default two
+//     files: 100000, an outage of a few incidents every host logs, and 1000, a storm of 521 distinct
+//     incidents) is read from the beginning by each shape, fresh agents on empty directories, the
+//     file renamed in:
 //       lone   one agent, no `cluster:`, pinned to CPU 0;
 //       solo   one agent with `cluster:` on the Redis, alone in its fleet (every claim won at once):
 //              what the fleet's client costs an agent, without a second agent on this machine;
@@ -29,7 +31,7 @@
 //  Per run, the Redis commands the agents sent (INFO commandstats before/after, by command) beside
 //  the lines and incidents: the fleet touches Redis per incident and per notice, never per line.
 //
-// Usage: npm run build && node bench/fleet.js [--mb 100] [--rounds 3] [--lines-per-incident 1000]
+// Usage: npm run build && node bench/fleet.js [--mb 100] [--rounds 3] [--lines-per-incident 100000,1000]
 //   [--rate 2000] [--seconds 6] [--noise 99] [--warmup-seconds 2] [--shapes lone,solo,pair,fleet]
 //   [--only throughput|latency] [--cpu-prof DIR]   (--cpu-prof: every agent writes a profile to DIR)
 // Without redis-server (apt-get install redis-server) it says so in one line and exits 0.
@@ -49,7 +51,9 @@ const option = (name, fallback) => {
 }
 const mb = Number(option('mb', '100'))
 const rounds = Number(option('rounds', '3'))
-const linesPerIncident = Number(option('lines-per-incident', '1000'))
+// Two files by default: an outage (the same few incidents on every host: what a fleet is for) and a
+// storm of distinct incidents (a claim and a mark per page: the fleet's cost per notice).
+const incidentSpacings = option('lines-per-incident', '100000,1000').split(',').map(Number)
 const rate = Number(option('rate', '2000'))
 const seconds = Number(option('seconds', '6'))
 const noise = Number(option('noise', '99'))
@@ -59,7 +63,7 @@ const shapes = option('shapes', Object.keys(SHAPES).join(',')).split(',')
 const only = option('only', undefined)
 const cpuProf = option('cpu-prof', undefined) === undefined ? undefined : resolve(option('cpu-prof'))
 for (const s of shapes) if (SHAPES[s] === undefined) throw new Error(`--shapes: ${Object.keys(SHAPES).join(', ')}; got ${s}`)
-if (!(mb > 0 && rounds > 0 && rate > 0 && seconds > 0 && linesPerIncident >= 100)) throw new Error('--mb, --rounds, --rate, --seconds take positive numbers; --lines-per-incident at least 100')
+if (!(mb > 0 && rounds > 0 && rate > 0 && seconds > 0 && incidentSpacings.every((n) => n >= 100))) throw new Error('--mb, --rounds, --rate, --seconds take positive numbers; --lines-per-incident at least 100 (a list: 100000,1000)')
 
 const AGENTS = ['bench-a', 'bench-b']
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -172,7 +176,7 @@ async function throughputRun(shape, copies, generated, size) {
   }
 }
 
-async function throughput() {
+async function throughput(linesPerIncident) {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-fleet-file-'))
   try {
     const copies = [join(dir, 'a.log'), join(dir, 'b.log')]
@@ -368,9 +372,12 @@ async function main() {
     sandbox = await startSandboxProcess()
     console.log(`redis-server ${redis.url} (pid ${redis.pid}); sandbox in its own process at ${sandbox.api.baseUrl}`)
     if (only !== 'latency') {
-      const t = await throughput()
-      if (t.ratios['fleet/lone'] !== undefined) summary.push({ case: 'fleet agent throughput (2 agents, 1 Redis)', logx: t.medians.fleet, peer: 'lone agent', peerValue: t.medians.lone, unit: 'MB/s', better: 'higher', ratio: t.ratios['fleet/lone'] })
-      if (t.ratios['fleet/pair'] !== undefined) summary.push({ case: 'fleet agent throughput (2 agents, 1 Redis)', logx: t.medians.fleet, peer: '2 agents without Redis', peerValue: t.medians.pair, unit: 'MB/s', better: 'higher', ratio: t.ratios['fleet/pair'] })
+      for (const spacing of incidentSpacings) {
+        const t = await throughput(spacing)
+        const file = `fleet agent throughput (2 agents, 1 Redis), an incident per ${spacing.toLocaleString('en-US')} lines`
+        if (t.ratios['fleet/lone'] !== undefined) summary.push({ case: file, logx: t.medians.fleet, peer: 'lone agent', peerValue: t.medians.lone, unit: 'MB/s', better: 'higher', ratio: t.ratios['fleet/lone'] })
+        if (t.ratios['fleet/pair'] !== undefined) summary.push({ case: file, logx: t.medians.fleet, peer: '2 agents without Redis', peerValue: t.medians.pair, unit: 'MB/s', better: 'higher', ratio: t.ratios['fleet/pair'] })
+      }
     }
     if (only !== 'throughput') {
       const l = await latency()

@@ -12,27 +12,28 @@ import type { Claim, FleetNotice } from './index'
 import type { Acknowledgement, AckVia } from '../../alerts'
 import { luaScript, type RedisLink } from './redis-connection'
 
-// KEYS[1] = the incident hash. ARGV: head, tail, kind, agent, lease ms, retention ms, repeat ('1'/'0').
-// Sets `key`, `gen` and `now`. A resolved notice whose generation was closed already (the resolve
-// won elsewhere) takes the closed one's (`pgen`), so it finds that resolve's claim rather than
+// Both scripts take a batch: the claims (or marks) asked for in one turn of the event loop go in one
+// call (batch.ts). KEYS = the incident hash of each notice; ARGV[1] = agent, ARGV[2] = lease ms, then
+// NOTICE_ARGS per notice: head, tail, kind, retention ms, repeat ('1'/'0'), and for a mark the mode,
+// the seed to write when there is no claim, and the notice's name to announce. The functions set a
+// notice's key from its generation; a resolved notice whose generation was closed already (the
+// resolve won elsewhere) takes the closed one's (`pgen`), so it finds that resolve's claim rather than
 // opening a generation of its own.
-const CLAIM_KEY = `
-local inc, kind, me = KEYS[1], ARGV[3], ARGV[4]
+const NOTICE_KEY = `
+local me, lease = ARGV[1], tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local gen, key = '', ''
-if ARGV[7] == '1' then
-  key = ARGV[1] .. ARGV[2]
-else
-  gen = redis.call('HGET', inc, 'gen')
+local function notice_key(inc, head, tail, kind, repeats)
+  if repeats == '1' then return '', head .. tail end
+  local gen = redis.call('HGET', inc, 'gen')
   if not gen and kind == 'resolved' then gen = redis.call('HGET', inc, 'pgen') end
   if not gen then
     gen = tostring(now)
     redis.call('HSET', inc, 'gen', gen)
   end
-  key = ARGV[1] .. gen .. ':' .. ARGV[2]
+  return gen, head .. gen .. ':' .. tail
 end
-local function close_generation()
+local function close_generation(inc, gen)
   if redis.call('HGET', inc, 'gen') == gen then
     redis.call('HSET', inc, 'pgen', gen)
     redis.call('HDEL', inc, 'gen', 'status', 'ack')
@@ -40,65 +41,79 @@ local function close_generation()
 end
 `
 
-const CLAIM = luaScript(`${CLAIM_KEY}
-if kind == 'repeat' or kind == 'escalated' then
-  if redis.call('HGET', inc, 'status') == 'acknowledged' then
-    local by = ''
-    local ack = redis.call('HGET', inc, 'ack')
-    if ack then
-      local ok, v = pcall(cjson.decode, ack)
-      if ok and type(v) == 'table' and v.by then by = tostring(v.by) end
+const CLAIM = luaScript(`${NOTICE_KEY}
+local function claim(inc, head, tail, kind, keep, repeats)
+  local gen, key = notice_key(inc, head, tail, kind, repeats)
+  if kind == 'repeat' or kind == 'escalated' then
+    if redis.call('HGET', inc, 'status') == 'acknowledged' then
+      local by = ''
+      local ack = redis.call('HGET', inc, 'ack')
+      if ack then
+        local ok, v = pcall(cjson.decode, ack)
+        if ok and type(v) == 'table' and v.by then by = tostring(v.by) end
+      end
+      return {'acked', by, ack or ''}
     end
-    return {'acked', by, ack or ''}
   end
+  local function won(seed, failover)
+    redis.call('SET', key, 'c|' .. me .. '|' .. seed .. '|' .. (now + lease), 'PX', math.max(keep, lease))
+    if kind == 'resolved' then close_generation(inc, gen) end
+    return {'won', seed, failover}
+  end
+  local v = redis.call('GET', key)
+  if not v then
+    if repeats == '1' then return won(tostring(now), '0') end
+    return won(gen, '0')
+  end
+  local state, holder, seed, deadline = string.match(v, '^([cs])|([^|]*)|([^|]*)|?(%d*)$')
+  if not state then return {'bad', v} end
+  if state == 's' then return {'done', holder} end
+  if holder == me then return won(seed, '0') end
+  local ends = tonumber(deadline) or 0
+  if now >= ends then return won(seed, '1') end
+  return {'held', holder, tostring(ends - now)}
 end
-local lease, keep = tonumber(ARGV[5]), tonumber(ARGV[6])
-local function won(seed, failover)
-  redis.call('SET', key, 'c|' .. me .. '|' .. seed .. '|' .. (now + lease), 'PX', math.max(keep, lease))
-  if kind == 'resolved' then close_generation() end
-  return {'won', seed, failover}
+local out = {}
+for i = 1, #KEYS do
+  local a = 3 + (i - 1) * 5
+  out[i] = claim(KEYS[i], ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4])
 end
-local v = redis.call('GET', key)
-if not v then
-  if ARGV[7] == '1' then return won(tostring(now), '0') end
-  return won(gen, '0')
-end
-local state, holder, seed, deadline = string.match(v, '^([cs])|([^|]*)|([^|]*)|?(%d*)$')
-if not state then return {'bad', v} end
-if state == 's' then return {'done', holder} end
-if holder == me then return won(seed, '0') end
-local ends = tonumber(deadline) or 0
-if now >= ends then return won(seed, '1') end
-return {'held', holder, tostring(ends - now)}
+return out
 `)
 
-// ARGV as the claim's, then mode ('won' | 'merge'), the seed to write when there is no claim, and
-// the channel and message announcing the mark (sent-announcements.ts).
-// merge (a send made while Redis was down): written only where nobody else claimed it (SET NX, or
-// over this agent's own lease), so what another agent paged is not marked as ours.
-const SENT = luaScript(`${CLAIM_KEY}
-local keep, mode, seed = tonumber(ARGV[6]), ARGV[8], ARGV[9]
-if ARGV[7] ~= '1' then seed = gen end
-local v = redis.call('GET', key)
-if v then
-  local state, holder, s = string.match(v, '^([cs])|([^|]*)|([^|]*)')
-  if mode == 'merge' and not (state == 'c' and holder == me) then return 0 end
-  if s and s ~= '' then seed = s end
+// A mark: merge (a send made while Redis was down) is written only where nobody else claimed it
+// (no claim, or this agent's own lease), so what another agent paged is not marked as ours. The
+// last ARGV is the channel the marks are announced on (sent-announcements.ts).
+const SENT = luaScript(`${NOTICE_KEY}
+local channel = ARGV[#ARGV]
+local function mark(inc, head, tail, kind, keep, repeats, mode, seed, name)
+  local gen, key = notice_key(inc, head, tail, kind, repeats)
+  if repeats ~= '1' then seed = gen end
+  local v = redis.call('GET', key)
+  if v then
+    local state, holder, s = string.match(v, '^([cs])|([^|]*)|([^|]*)')
+    if mode == 'merge' and not (state == 'c' and holder == me) then return 0 end
+    if s and s ~= '' then seed = s end
+  end
+  redis.call('SET', key, 's|' .. me .. '|' .. seed, 'PX', keep)
+  if kind == 'resolved' and mode == 'merge' then close_generation(inc, gen) end
+  redis.call('PUBLISH', channel, name)
+  return 1
 end
-redis.call('SET', key, 's|' .. me .. '|' .. seed, 'PX', keep)
-if kind == 'resolved' and mode == 'merge' then close_generation() end
-redis.call('PUBLISH', ARGV[10], ARGV[11])
-return 1
+local out = {}
+for i = 1, #KEYS do
+  local a = 3 + (i - 1) * 8
+  out[i] = mark(KEYS[i], ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7])
+end
+return out
 `)
 
 export type ClaimAnswer = Exclude<Claim, { outcome: 'degraded' }>
 
-function scriptArgs(keys: Keys, agentId: string, leaseMs: number, n: FleetNotice): { keys: string[]; args: string[] } {
+/** A notice's part of a script's arguments. */
+function noticeArgs(keys: Keys, n: FleetNotice): string[] {
   const { head, tail } = claimKeyParts(keys, n)
-  return {
-    keys: [keys.incident(n.incident)],
-    args: [head, tail, n.kind, agentId, String(leaseMs), String(sentRetentionMs(n)), isRepeat(n) ? '1' : '0'],
-  }
+  return [head, tail, n.kind, String(sentRetentionMs(n)), isRepeat(n) ? '1' : '0']
 }
 
 /** The `ack` field of the incident hash ({by, via, at, detail?} as JSON), or undefined. */
@@ -135,14 +150,25 @@ export function readClaimReply(n: FleetNotice, reply: unknown): ClaimAnswer {
   }
 }
 
-export async function runClaim(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, n: FleetNotice): Promise<ClaimAnswer> {
-  const call = scriptArgs(keys, agentId, leaseMs, n)
-  return readClaimReply(n, await link.script(CLAIM, call.keys, call.args))
+/**
+ * Claims `notices` in one script call: each one's claim, or the error its answer is (a value another
+ * program wrote under the prefix). Rejects as a whole when Redis cannot be reached.
+ */
+export async function runClaims(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, notices: readonly FleetNotice[]): Promise<(ClaimAnswer | ClusterError)[]> {
+  const args = [agentId, String(leaseMs), ...notices.flatMap((n) => noticeArgs(keys, n))]
+  const replies = await link.script(CLAIM, notices.map((n) => keys.incident(n.incident)), args)
+  return notices.map((n, i) => {
+    try {
+      return readClaimReply(n, Array.isArray(replies) ? replies[i] : undefined)
+    } catch (err) {
+      return err as ClusterError
+    }
+  })
 }
 
-/** Marks the notice sent. `merge`: a send made while degraded; true when the mark was written. */
-export async function runSent(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, n: FleetNotice, mode: 'won' | 'merge'): Promise<boolean> {
-  const call = scriptArgs(keys, agentId, leaseMs, n)
-  const reply = await link.script(SENT, call.keys, [...call.args, mode, String(n.firedAt), keys.sent, noticeIdOf(n)])
-  return Number(reply) === 1
+/** Marks `marks` sent in one script call and announces them; each one's answer: whether its mark was written. */
+export async function runSents(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, marks: readonly { n: FleetNotice; mode: 'won' | 'merge' }[]): Promise<boolean[]> {
+  const args = [agentId, String(leaseMs), ...marks.flatMap(({ n, mode }) => [...noticeArgs(keys, n), mode, String(n.firedAt), noticeIdOf(n)]), keys.sent]
+  const replies = await link.script(SENT, marks.map(({ n }) => keys.incident(n.incident)), args)
+  return marks.map((_, i) => Array.isArray(replies) && Number(replies[i]) === 1)
 }

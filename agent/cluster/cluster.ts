@@ -6,7 +6,8 @@
 import { hostname } from 'node:os'
 import type { ClusterConfig } from '../config/types'
 import type { DeliveryLog } from '../delivery/dispatcher'
-import { runClaim, runSent } from './claim-script'
+import { batched } from './batch'
+import { runClaims, runSents, type ClaimAnswer } from './claim-script'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import { listIncidents, listSilences } from './fleet-incidents'
 import { createFleetLeads } from './fleet-leads'
@@ -46,6 +47,9 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
   const reader = createActionReader({ link, keys, agentId, commandTimeoutMs: config.commandTimeoutMs, log })
   const announcements = createSentAnnouncements(link, keys, log)
   const beat = createPeerBeat({ link, keys, agentId, host: options.host ?? hostname(), heartbeatMs: config.heartbeatMs, started: Date.now() })
+  // Claims and won marks of one turn go to Redis in one script call each (batch.ts).
+  const claimOne = batched<FleetNotice, ClaimAnswer>((notices) => runClaims(link, keys, agentId, config.leaseMs, notices))
+  const markWon = batched<FleetNotice, boolean>((notices) => runSents(link, keys, agentId, config.leaseMs, notices.map((n) => ({ n, mode: 'won' }))))
   const degradedMarks: FleetNotice[] = []
   let merging: Promise<void> | undefined
   let closed = false
@@ -54,7 +58,8 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
     while (degradedMarks.length > 0 && link.isUp()) {
       const n = degradedMarks[0] as FleetNotice
       try {
-        if (await runSent(link, keys, agentId, config.leaseMs, n, 'merge')) counts.merged++
+        const [written] = await runSents(link, keys, agentId, config.leaseMs, [{ n, mode: 'merge' }])
+        if (written === true) counts.merged++
       } catch (err) {
         if (!isErrorReply(err)) return
         log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', incident: n.incident, err: (err as Error).message }, 'cluster: Redis refused a sent mark')
@@ -103,7 +108,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
       if (!link.isUp()) return degraded(n, new Error('not connected'))
       let answer
       try {
-        answer = await runClaim(link, keys, agentId, config.leaseMs, n)
+        answer = await claimOne(n)
       } catch (err) {
         // A refused or unreadable answer fails open too (a duplicate beats silence), and is logged:
         // unlike an unreachable Redis, status() does not say it.
@@ -135,7 +140,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
         return
       }
       try {
-        await runSent(link, keys, agentId, config.leaseMs, n, 'won')
+        await markWon(n)
       } catch (err) {
         // Down between claim and sent: marked on reconnect, over our own lease.
         if (!isErrorReply(err)) remember(n)

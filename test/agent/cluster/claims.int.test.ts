@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
 import { noticeIdOf } from '../../../agent/delivery/fleet-gate'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
 describeWithRedis('cluster claims on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
@@ -38,6 +38,24 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(await winner.claim(n)).toEqual({ outcome: 'done', by: winner.agentId })
     expect(winner.stats()).toMatchObject({ claimsWon: 1 })
     expect(other.stats()).toMatchObject({ claimsHeld: 1, claimsLost: 1 })
+  })
+
+  it("the claims and marks of one turn are one script call each, every notice answered on its own", async () => {
+    const [a, b] = await agents()
+    const admin = await adminClient(suite.server.url)
+    const scriptCalls = async (): Promise<number> => {
+      const info = String(await admin.send(['INFO', 'commandstats']))
+      return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0), 0)
+    }
+    await b.claim(notice({ incident: 'taken' }))
+    const before = await scriptCalls()
+    const notices = ['taken', 'free-1', 'free-2'].map((incident) => notice({ incident }))
+    const claims = await Promise.all(notices.map((n) => a.claim(n)))
+    expect(claims.map((c) => c.outcome)).toEqual(['held', 'won', 'won'])
+    await Promise.all(notices.slice(1).map((n, i) => a.sent(n, claims[i + 1] as Claim)))
+    expect((await scriptCalls()) - before).toBe(2)
+    expect((await b.claim(notices[1] as (typeof notices)[number])).outcome).toBe('done')
+    admin.close()
   })
 
   it('two fleets on one Redis under their own key_prefix share nothing: each sends the same notice once', async () => {
