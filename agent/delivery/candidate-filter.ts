@@ -13,9 +13,10 @@
 //   the search (and put back before the filter returns), and one memchr-speed search for `vel"`
 //   finds only the other ones;
 // - other lines (plain text): the head rules (glog, logcat, `error:`) read at the line's start
-//   when its first byte allows one (a table read per line); then, over the buffer, the upper-case
-//   level words with Windows CBS's `, Error`, searched through a few rare bytes that together
-//   occur in all of them (see anchored-search.ts), and `level` / `lvl=` / `severity=`, `[` and
+//   when its first byte allows one (a table read per line, and Windows CBS's `, Error` read where
+//   the stamp puts it); then, over the buffer, the upper-case level words, searched through a few
+//   rare anchors that together occur in all of them (see anchored-search.ts), and `level` / `lvl=` /
+//   `severity=`, `[` and
 //   `<`, each hit checked in place for the token detect-level would read there (the keys too are
 //   searched through their rarest byte).
 // A line completed across two reads, a line cut at max_line_bytes and a line starting with `{` in
@@ -36,7 +37,6 @@ import {
   otherLevelKeyAt,
   syslogPriorityAt,
   upperCaseNeedles,
-  windowsNeedles,
 } from './level-evidence'
 
 export interface CandidateScan {
@@ -51,6 +51,7 @@ export type CandidateFilter = (batch: LineBatch) => CandidateScan
 const NEWLINE = 0x0a
 const LESS = 0x3c
 const DASH = 0x2d
+const COMMA = 0x2c
 const OPEN_BRACKET = 0x5b
 const LETTER_V = 0x76
 /** Stands in for a blanked prefix `v`: any byte that is not `v` would do. */
@@ -59,8 +60,7 @@ const BLANK = 0x00
 type TokenCheck = (buf: Buffer, at: number, end: number, threshold: number) => boolean
 
 export function createCandidateFilter(threshold: number): CandidateFilter {
-  // Windows CBS's `, Error` with them: a search that shares their anchor bytes where it can.
-  const upper = createAnchoredSearch([...upperCaseNeedles(threshold), ...windowsNeedles(threshold)].map((needle) => Buffer.from(needle)))
+  const upper = createAnchoredSearch(upperCaseNeedles(threshold).map((needle) => Buffer.from(needle)))
   // `level`, `lvl=` and `severity=` through their rarest byte too (`v` in most logs, which all three
   // hold): `l` and `e` are everywhere in prose.
   const levelKey = createAnchoredSearch(LEVEL_KEYS)
@@ -112,9 +112,10 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
           }
         } else {
           notJson++
-          // The head rules only where the first bytes allow one (a table read, and for a digit the third byte).
+          // The head rules only where the first bytes allow one (a table read, and for a digit the third or twentieth byte).
           const head = HEAD_RULE_BY_BYTE[first] as number
-          if (end - start > maxLineBytes || ((head === 1 || (head === 2 && buffer[start + 2] === DASH)) && headLevel(buffer, start, end) >= threshold)) marks[k] = 1
+          const ruled = head === 1 || (head === 2 && (buffer[start + 2] === DASH || buffer[start + 19] === COMMA))
+          if (end - start > maxLineBytes || (ruled && headLevel(buffer, start, end) >= threshold)) marks[k] = 1
           else text = true
         }
         start = end + 1

@@ -92,21 +92,25 @@ const isDigit = (c: number): boolean => c >= DIGIT_0 && c <= DIGIT_9
 
 /**
  * By first byte: 1 for a line a head rule may apply to (a letter: glog, logcat's brief layout, a
- * level name and a colon), 2 for one whose third byte decides (a digit: logcat's `03-17 ...`, whose
- * third byte is `-`, where an ISO date's is a digit), 0 for the rest. Read before `headLevel` is
+ * level name and a colon), 2 for one whose third or twentieth byte decides (a digit: logcat's
+ * `03-17 ...`, whose third byte is `-`, where an ISO date's is a digit; Windows CBS's
+ * `2016-09-28 04:30:30, Error`, whose twentieth is `,`), 0 for the rest. Read before `headLevel` is
  * called, so most lines cost one table read.
  */
 export const HEAD_RULE_BY_BYTE = new Uint8Array(256)
 for (let c = 0; c < 256; c++) HEAD_RULE_BY_BYTE[c] = isLetter(c) ? 1 : isDigit(c) ? 2 : 0
 
 /**
- * The highest level detect-level's head rules (glog, Android logcat, a level name and a colon at
- * the start) could give the line at buf[start..end), or -1: each rule checked on fewer bytes than
+ * The highest level detect-level's head rules (glog, Android logcat, Windows CBS, a level name and a
+ * colon at the start) could give the line at buf[start..end), or -1: each rule checked on fewer bytes than
  * its regex reads, so never below what the full path finds.
  */
 export function headLevel(buf: Buffer, start: number, end: number): number {
   const first = buf[start] as number
-  if (isDigit(first)) return end - start > 20 && buf[start + 2] === DASH ? androidStampedLevel(buf, start, end) : -1
+  if (isDigit(first)) {
+    if (end - start > 20 && buf[start + 2] === DASH) return androidStampedLevel(buf, start, end)
+    return end - start > 21 && buf[start + 19] === COMMA ? windowsLevel(buf, start, end) : -1
+  }
   if (!isLetter(first)) return -1
   let level = GLOG_BY_BYTE[first] as number
   if (buf[start + 1] === SLASH && start + 1 < end) level = Math.max(level, ANDROID_BY_BYTE[first] as number)
@@ -114,6 +118,13 @@ export function headLevel(buf: Buffer, start: number, end: number): number {
   const stop = wordEnd(buf, start, end)
   if (stop !== -1 && stop < end && buf[stop] === COLON) level = Math.max(level, levelOfWord(buf.toString('latin1', start, stop)) ?? -1)
   return level
+}
+
+/** Windows CBS/DISM (`2016-09-28 04:30:30, Error   CBS msg`): the word after the stamp's `, `. */
+function windowsLevel(buf: Buffer, start: number, end: number): number {
+  if (buf[start + 20] !== SPACE) return -1
+  const stop = wordEnd(buf, start + 21, end)
+  return stop === -1 ? -1 : (levelFromName(buf.toString('latin1', start + 21, stop)) ?? -1)
 }
 
 /** logcat's threadtime (`03-17 16:13:38.811  1702  2395 E Tag: msg`) and time (`03-17 16:13:38.811 E/Tag( 1702): msg`) layouts, from the time on. */
@@ -144,11 +155,6 @@ function androidStampedLevel(buf: Buffer, start: number, end: number): number {
  */
 export function upperCaseNeedles(threshold: number): string[] {
   return shortest(namesAtLeast(threshold).map((name) => name.toUpperCase()))
-}
-
-/** What the Windows CBS rule (`2016-09-28 04:30:30, Error   CBS ...`) reads at or above `threshold`: `, ` and a capitalised name. */
-export function windowsNeedles(threshold: number): string[] {
-  return shortest(namesAtLeast(threshold).map((name) => `, ${(name[0] as string).toUpperCase()}${name.slice(1)}`))
 }
 
 function namesAtLeast(threshold: number): string[] {

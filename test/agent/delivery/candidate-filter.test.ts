@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { LineFormat } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { createCandidateFilter } from '../../../agent/delivery/candidate-filter'
-import { headLevel, jsonPrefixLevel, upperCaseNeedles, windowsNeedles } from '../../../agent/delivery/level-evidence'
+import { headLevel, jsonPrefixLevel, upperCaseNeedles } from '../../../agent/delivery/level-evidence'
 import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
 import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
@@ -252,11 +252,6 @@ describe('level evidence', () => {
     expect(upperCaseNeedles(40)).toContain('WARN')
   })
 
-  it("searches for Windows CBS's `, Error` and the like, shortest form only", () => {
-    expect(windowsNeedles(50)).toEqual([', Alert', ', Crit', ', Emerg', ', Err', ', Fatal', ', Panic', ', Severe'])
-    expect(windowsNeedles(60)).not.toContain(', Err')
-  })
-
   it('reads the head rules in place: never below the level the full path gives', () => {
     const at = (text: string): number => headLevel(Buffer.from(text), 0, Buffer.byteLength(text))
     expect(at('03-17 16:13:38.811  1702  2395 E Tag: x')).toBe(50)
@@ -266,5 +261,11 @@ describe('level evidence', () => {
     expect(at('fail: x')).toBe(50)
     expect(at('Nov 25 10:00:01 host app: x')).toBe(-1)
     expect(at('2015-10-18 18:04:11,034 ERROR x')).toBe(-1)
+    // Windows CBS: the word after the stamp's `, ` (the full path's [A-Z][a-z]{2,10}).
+    expect(at('2016-09-28 04:30:30, Error                 CBS    Failed')).toBe(50)
+    expect(at('2016-09-28 04:30:30, Critical CBS x')).toBe(60)
+    expect(at('2016-09-28 04:30:30, Info   CBS x')).toBe(30)
+    expect(at('2016-09-28 04:30:30, Errors CBS not a level')).toBe(-1)
+    expect(at('2016-09-28 04:30:30,Error CBS x')).toBe(-1)
   })
 })
