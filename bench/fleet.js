@@ -41,7 +41,7 @@ const { join, resolve } = require('node:path')
 const { bytesReadBy, cpuSecondsOf, scrape } = require('./agent-probes')
 const { startAgent, waitFor } = require('./agent-process')
 const { infoLines, errorLine } = require('./latency-peer')
-const { REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig } = require('./fleet-setup')
+const { machineScaling, REDIS_SERVER, startRedis, commandCalls, callsBetween, startSandboxProcess, agentConfig } = require('./fleet-setup')
 const { generateLog } = require('./generate-log')
 
 const args = process.argv.slice(2)
@@ -140,6 +140,10 @@ async function throughputRun(shape, copies, generated, size) {
       a.readBefore = bytesReadBy(a.pid)
       a.cpuBefore = cpuSecondsOf(a.pid)
     }
+    // How busy the machine was: every process of the run (agents, sandbox, Redis) over the cores.
+    const everyPid = [...agents.map((a) => a.pid), sandbox.pid, redis.pid]
+    const machineBefore = everyPid.map(cpuSecondsOf)
+    const machineStart = process.hrtime.bigint()
     for (const [i, a] of agents.entries()) {
       a.start = process.hrtime.bigint()
       renameSync(copies[i], join(a.dir, 'logs', 'app.log'))
@@ -161,12 +165,14 @@ async function throughputRun(shape, copies, generated, size) {
         return true
       })
     }))
+    const machineS = Number(process.hrtime.bigint() - machineStart) / 1e9
+    const busy = everyPid.reduce((sum, pid, i) => sum + cpuSecondsOf(pid) - machineBefore[i], 0) / (machineS * cpus().length)
     for (const a of agents) if (a.matches !== generated.errors) throw new Error(`${shape} ${a.name} matched ${a.matches} lines, expected ${generated.errors}`)
     // Every page of the run on the sandbox's feed (a fleet pages each incident once, a pair twice).
     const expected = generated.incidents * (shape === 'pair' ? 2 : 1)
     await waitFor(() => sms.total() >= expected, 5000, 10).catch(() => {})
     const redisCalls = await commands()
-    return { shape, agents: agents.map(({ name, ns, readNs, cpu, sent, claims }) => ({ name, ns, readNs, cpu, sent, claims })), paged: sms.counts.size, duplicates: sms.duplicates() - (shape === 'pair' ? generated.incidents : 0), redisCalls }
+    return { shape, agents: agents.map(({ name, ns, readNs, cpu, sent, claims }) => ({ name, ns, readNs, cpu, sent, claims })), paged: sms.counts.size, duplicates: sms.duplicates() - (shape === 'pair' ? generated.incidents : 0), redisCalls, busy }
   } finally {
     sms.off()
     // The copies go back before the directories are removed: the next run reads them again.
@@ -191,7 +197,7 @@ async function throughput(linesPerIncident) {
         const run = await throughputRun(shape, copies, generated, size)
         runs.push({ round, ...run })
         const each = run.agents.map((a) => `${a.name} ${mbps(size, a.ns).toFixed(1)} MB/s (read ${mbps(size, a.readNs).toFixed(1)}, CPU ${a.cpu.toFixed(2)} s, sent ${a.sent}${SHAPES[run.shape].cluster ? `, claims won ${a.claims.won} lost ${a.claims.lost} held ${a.claims.held} degraded ${a.claims.degraded}` : ''})`).join('; ')
-        console.log(`  round ${round + 1} ${shape}: ${each}; incidents paged ${run.paged}/${generated.incidents}, duplicates ${run.duplicates}; Redis ${describeCalls(run.redisCalls)}`)
+        console.log(`  round ${round + 1} ${shape}: ${each}; incidents paged ${run.paged}/${generated.incidents}, duplicates ${run.duplicates}; machine busy ${(run.busy * 100).toFixed(0)}%; Redis ${describeCalls(run.redisCalls)}`)
       }
     }
     return reportThroughput(runs, generated, size)
@@ -213,10 +219,10 @@ function reportThroughput(runs, generated, size) {
     if (of(shape).length === 0) continue
     medians[shape] = median(agentValues(shape, (a) => mbps(size, a.ns)))
     const calls = of(shape).map((r) => totalCalls(r.redisCalls))
-    rows.push(`| ${shape} | ${of(shape)[0].agents.length} | ${medians[shape].toFixed(1)} | ${median(agentValues(shape, (a) => mbps(size, a.readNs))).toFixed(1)} | ${median(agentValues(shape, (a) => a.cpu)).toFixed(2)} | ${median(calls)} | ${(median(calls) / generated.incidents).toFixed(1)} | ${((median(calls) / (generated.lines * of(shape)[0].agents.length)) * 1000).toFixed(2)} | ${of(shape).map((r) => `${r.paged}/${r.duplicates}`).join(' ')} |`)
+    rows.push(`| ${shape} | ${of(shape)[0].agents.length} | ${medians[shape].toFixed(1)} | ${median(agentValues(shape, (a) => mbps(size, a.readNs))).toFixed(1)} | ${median(agentValues(shape, (a) => a.cpu)).toFixed(2)} | ${(median(of(shape).map((r) => r.busy)) * 100).toFixed(0)}% | ${median(calls)} | ${(median(calls) / generated.incidents).toFixed(1)} | ${((median(calls) / (generated.lines * of(shape)[0].agents.length)) * 1000).toFixed(2)} | ${of(shape).map((r) => `${r.paged}/${r.duplicates}`).join(' ')} |`)
   }
-  console.log(`\n| shape | agents | MB/s per agent (median), to outbox empty | to last line read | CPU s | Redis commands (run) | per incident | per 1,000 lines read | paged/duplicates per run |`)
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|')
+  console.log(`\n| shape | agents | MB/s per agent (median), to outbox empty | to last line read | CPU s per agent | machine busy | Redis commands (run) | per incident | per 1,000 lines read | paged/duplicates per run |`)
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|')
   for (const row of rows) console.log(row)
   // Each round's own ratio (the shapes of a round ran minutes apart at most), then their median.
   const ratio = (a, b, clock) => {
@@ -235,7 +241,9 @@ function reportThroughput(runs, generated, size) {
     if (settled === undefined) continue
     out[`${a}/${b}`] = settled.median
     out[`${a}/${b} read`] = read.median
-    console.log(`${a}/${b}: ${settled.median.toFixed(3)} to the outbox empty (rounds: ${settled.all.map((v) => v.toFixed(3)).join(', ')}); ${read.median.toFixed(3)} to the last line read (rounds: ${read.all.map((v) => v.toFixed(3)).join(', ')})`)
+    const cpu = median(agentValues(b, (g) => g.cpu)) / median(agentValues(a, (g) => g.cpu))
+    out[`${a}/${b} per CPU s`] = cpu
+    console.log(`${a}/${b}: ${settled.median.toFixed(3)} to the outbox empty (rounds: ${settled.all.map((v) => v.toFixed(3)).join(', ')}); ${read.median.toFixed(3)} to the last line read (rounds: ${read.all.map((v) => v.toFixed(3)).join(', ')}); ${cpu.toFixed(3)} per CPU second of an agent`)
   }
   const fleetRuns = of('fleet')
   if (fleetRuns.length > 0) {
@@ -243,6 +251,7 @@ function reportThroughput(runs, generated, size) {
     for (const r of fleetRuns) for (const [name, n] of r.redisCalls) byName.set(name, [...(byName.get(name) ?? []), n])
     console.log(`fleet's Redis commands per run (median, by command): ${[...byName].map(([name, ns]) => [name, median(ns)]).sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ')}`)
   }
+  console.log('machine busy: the CPU seconds of every process of the run (the agents, the sandbox, Redis) over the run\'s time and the cores; near 100%, the shape is bound by the machine, not by the agents')
   console.log('MB/s: the file\'s size over each agent\'s time from the rename to its outbox empty (every page sent, or dropped as sent by the other agent), or to its last line read; medians over the agents of all rounds; ratios: the median of each round\'s own ratio')
   console.log(`Redis commands: INFO commandstats, every command Redis executed, those inside a Lua script or a MULTI counted one by one (a claim is one EVALSHA round trip, about 6 commands); background ones (heartbeats, the incident listing every 2 s) included`)
   return { medians, ratios: out }
@@ -366,6 +375,8 @@ async function main() {
   }
   console.log(`node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? ''}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   if (cpuProf !== undefined) mkdirSync(cpuProf, { recursive: true })
+  const scaling = await machineScaling()
+  console.log(`this machine: two CPU-bound processes at once (CPUs 0 and 1) each run at ${scaling.toFixed(2)}x the speed of one alone`)
   redis = await startRedis()
   const summary = []
   try {
