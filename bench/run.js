@@ -31,6 +31,7 @@ const BENCHES = [
   { name: 'messaging', quick: ['--sends', '500', '--concurrency', '1,8', '--rounds', '1'] },
   { name: 'alerts', quick: ['--rounds', '3', '--lines', '100000'] },
   { name: 'candidates', quick: ['--lines', '3000', '--rounds', '3'] },
+  { name: 'text-filter', quick: ['--mb', '50', '--rounds', '3'], needs: ['grep'] },
   { name: 'tail', quick: ['--mb', '50', '--rounds', '1', '--files', '100'], needs: ['grep'] },
   { name: 'agent', quick: ['--mb', '50', '--rounds', '1', '--samples', '20'], needs: ['grep'] },
   { name: 'agent-instructions', quick: ['--mb', '10'], needs: ['valgrind'] },
