@@ -205,8 +205,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * goes, and should this agent die, the others wait out that lease for each item it claimed.
    */
   function claimAhead(entries: readonly { kind: string; payload: unknown }[]): void {
+    if (claims === undefined) return
     const stats = outbox.stats()
-    if (claims === undefined || stats.spilled > 0) return
+    if (stats.spilled > 0) return
     const notices: FleetNotice[] = []
     for (const { kind, payload } of entries) {
       const notice = (payload as Queued | QueuedRecord).fleet
