@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { onCallAt, zonedInstant, type ScheduleConfig } from '../../../alerts'
 import {
-  createWorkspace, messagingYaml, metric, records, recordsWhen, startAgentProcess, startSandboxProcess,
+  createWorkspace, messagingYaml, metric, recordsWhen, startAgentProcess, startSandboxProcess,
   type RunningAgent, type SandboxProcess, type SandboxRecord, type Workspace,
 } from './helpers'
 
@@ -84,10 +84,15 @@ rules:
     const all = await recordsWhen(sandbox.api.baseUrl, 'the escalation to the next person on call', (r) => smsTo(r, PHONES[after] as string).some((t) => t.includes('payments queue stuck')), 30_000)
     expect(smsTo(all, PHONES[before] as string).filter((t) => t.includes('payments queue stuck'))).toHaveLength(1)
     expect(smsTo(all, PHONES[after] as string).filter((t) => t.includes('payments queue stuck'))[0]).toMatch(/^ESCALATED/)
-    // The lead says who was on call each time.
-    const trail = activities(await records(sandbox.api.baseUrl, 'activity')).filter((a) => a.startsWith('MESSAGE'))
-    expect(trail.some((a) => a.includes(`on call: ${before} (schedule ops, primary)`))).toBe(true)
-    expect(trail.some((a) => a.includes(`on call: ${after} (schedule ops, primary)`))).toBe(true)
+    // The lead says who was on call each time (each message's activity is recorded once it is sent).
+    const onCall = (who: string): string => `on call: ${who} (schedule ops, primary)`
+    const recorded = await recordsWhen(sandbox.api.baseUrl, 'both messages on the lead', (r) => {
+      const trail = activities(r).filter((a) => a.startsWith('MESSAGE'))
+      return trail.some((a) => a.includes(onCall(before))) && trail.some((a) => a.includes(onCall(after)))
+    }, 30_000)
+    const trail = activities(recorded).filter((a) => a.startsWith('MESSAGE'))
+    expect(trail.filter((a) => a.includes(onCall(before)))).toHaveLength(1)
+    expect(trail.filter((a) => a.includes(onCall(after)))).toHaveLength(1)
     await agent.kill('SIGKILL')
   }, 60_000)
 
