@@ -59,8 +59,11 @@ export function placeInitialFiles(found: readonly FoundFile[], saved: readonly C
       placements[index] = { kind: 'parked', copyOf: twin }
       continue
     }
+    // Hashed only when a saved entry could match: a first start loads no node:crypto before reading.
+    const candidates = saved.filter((candidate) => !claimed.has(candidate) && candidate.headLength === HEAD_BYTES)
+    if (candidates.length === 0) continue
     const hash = hashHead(file.head)
-    const entry = saved.find((candidate) => !claimed.has(candidate) && candidate.headLength === HEAD_BYTES && candidate.head === hash)
+    const entry = candidates.find((candidate) => candidate.head === hash)
     if (entry === undefined || file.size < entry.offset) continue
     claimed.add(entry)
     placements[index] = { kind: 'resume', offset: entry.offset, pending: false }
