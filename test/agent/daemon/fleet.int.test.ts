@@ -8,19 +8,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
 import {
-  createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, startAgentProcess, startSandboxProcess, until, type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace, metric, records, recordsWhen, smsRulesConfig, smsTexts, startAgentProcess, startSandboxProcess, until, type RunningAgent, type SandboxProcess, type Workspace,
 } from './helpers'
 
 function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agentId: string): string {
-  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - name: app
-    paths: [${ws.logs}/*.log]
-    start_at: beginning
-channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-  lead-sms: { type: sms, numbers: [919800000002] }
-rules:
+  const rules = `
   - name: storm
     group_by: [msg]
     message: "^order"
@@ -49,8 +41,8 @@ rules:
     escalate:
       - after: 3s
         notify: lead-sms
-metrics: { listen: 127.0.0.1:0 }
-cluster:
+`
+  const cluster = `cluster:
   agent_id: ${agentId}
   redis:
     url: ${redis.url}
@@ -58,6 +50,7 @@ cluster:
   heartbeat: 200ms
   flush: 50ms
 `
+  return smsRulesConfig(ws, rules, sandbox.api, { channels: ['lead-sms: { type: sms, numbers: [919800000002] }'], sections: cluster })
 }
 
 const line = (msg: string): string => `${JSON.stringify({ level: 50, time: Date.now(), msg })}\n`

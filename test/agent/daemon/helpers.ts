@@ -59,19 +59,21 @@ export function messagingYaml(api?: RemoteApi): string {
 /**
  * The config most end-to-end tests run: `app` tailing the workspace's logs/*.log from the
  * beginning, an `oncall-sms` channel, the rules given (YAML list items), and metrics on a free port.
+ * `more.channels`: further channel lines (indented as under `channels:`); `more.sections`: YAML
+ * appended at the top level (a fleet's `cluster:`).
  */
-export function smsRulesConfig(ws: Workspace, rules: string, api?: RemoteApi): string {
+export function smsRulesConfig(ws: Workspace, rules: string, api?: RemoteApi, more: { channels?: string[]; sections?: string } = {}): string {
+  const channels = ['oncall-sms: { type: sms, numbers: [919800000001] }', ...(more.channels ?? [])].map((line) => `  ${line}\n`).join('')
   return `${messagingYaml(api)}state_dir: ${ws.state}
 sources:
   - name: app
     paths: [${ws.logs}/*.log]
     start_at: beginning
 channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-rules:
+${channels}rules:
 ${rules.replace(/^\n+/, '').trimEnd()}
 metrics: { listen: 127.0.0.1:0 }
-`
+${more.sections ?? ''}`
 }
 
 export interface RunningAgent {

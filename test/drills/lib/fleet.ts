@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createWorkspace, messagingYaml, metric, startAgentProcess, startSandboxProcess, until, type RemoteApi, type RunningAgent, type SandboxProcess, type SandboxRecord, type Workspace,
+  createWorkspace, metric, smsRulesConfig, startAgentProcess, startSandboxProcess, until, type RemoteApi, type RunningAgent, type SandboxProcess, type SandboxRecord, type Workspace,
 } from '../../agent/daemon/helpers'
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
 
@@ -32,18 +32,7 @@ export function fleetYaml(ws: Workspace, api: RemoteApi, redisUrl: string, agent
     writeFileSync(file, `${options.password}\n`, { mode: 0o600 })
     auth.push(`    password_file: ${file}`)
   }
-  return `${messagingYaml(api)}state_dir: ${ws.state}
-sources:
-  - name: app
-    paths: [${ws.logs}/*.log]
-    start_at: beginning
-channels:
-  oncall-sms: { type: sms, numbers: [${ONCALL}] }
-  lead-sms: { type: sms, numbers: [${LEAD}] }
-rules:
-${options.rules.replace(/^\n+/, '').trimEnd()}
-metrics: { listen: 127.0.0.1:0 }
-cluster:
+  const cluster = `cluster:
   agent_id: ${agentId}
   redis:
     url: ${redisUrl}
@@ -52,6 +41,7 @@ ${auth.map((l) => `${l}\n`).join('')}  lease: ${options.lease ?? '2s'}
   flush: 50ms
   command_timeout: 3s
 `
+  return smsRulesConfig(ws, options.rules, api, { channels: [`lead-sms: { type: sms, numbers: [${LEAD}] }`], sections: cluster })
 }
 
 /** One agent of the fleet: its workspace, its copy of the log, and the process running now (if any). */
