@@ -28,6 +28,11 @@ buildSync({
   supported: { 'dynamic-import': false },
   logLevel: 'error',
   legalComments: 'none',
+  // A third less to read, hash and keep as the Script's source (about 1 MB of the agent's heap less);
+  // names stay (keepNames, no identifier minifying). The map beside it serves --enable-source-maps.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
 })
 // Caches made for an earlier bundle would be rejected by V8 anyway; they go with it.
 rmSync(join(root, 'dist', 'agent', 'code-cache'), { recursive: true, force: true })

@@ -1,13 +1,13 @@
 // What both clients share: the keep-alive agents, the User-Agent, the redactor and the caller.
 
 import * as http from 'node:http'
-import * as https from 'node:https'
+import type * as https from 'node:https'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
-import { CLIENT_CLOSED, exchange, idleSince, serverIdleTimeoutMs, type Exchange, type HttpAgent, type OutgoingRequest } from './transport'
+import { CLIENT_CLOSED, exchange, httpsModule, idleSince, serverIdleTimeoutMs, type Exchange, type HttpAgent, type OutgoingRequest } from './transport'
 import { userAgent } from './version'
 
 export interface ConnectionOptions {
@@ -97,7 +97,7 @@ export function createConnection(
   let httpsAgent: https.Agent | undefined
   function agentFor(url: URL): HttpAgent {
     if (given !== undefined) return given
-    if (url.protocol === 'https:') return (httpsAgent ??= withShortIdle(new https.Agent(agentOptions)))
+    if (url.protocol === 'https:') return (httpsAgent ??= withShortIdle(new (httpsModule().Agent)(agentOptions)))
     return (httpAgent ??= withShortIdle(new http.Agent(agentOptions)))
   }
   const withShortIdle = <A extends http.Agent>(agent: A): A => {

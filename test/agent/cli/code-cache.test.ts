@@ -57,3 +57,15 @@ describe.runIf(bundle !== undefined && existsSync(bundle))('the built command li
     rmSync(cache, { force: true })
   })
 })
+
+describe.runIf(bundle !== undefined && existsSync(bundle))('the caches npm run build makes (scripts/train-code-cache.js)', () => {
+  it("are there for npm start's node flags, validate and test-rule: the first start reads from a cache that holds the reading path", () => {
+    const { startFlags } = require(join(root, 'scripts', 'train-code-cache.js')) as { startFlags(): string[] }
+    // The training run takes its flags from package.json's start script (it throws when it finds none):
+    // a cache made under other flags would never be used.
+    const path = builtCachePathFor as typeof cachePathFor
+    expect(existsSync(path(['run', '--config', 'config/agent.yaml'], startFlags()))).toBe(true)
+    expect(existsSync(path(['validate'], []))).toBe(true)
+    expect(existsSync(path(['test-rule'], []))).toBe(true)
+  })
+})

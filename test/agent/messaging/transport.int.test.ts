@@ -1,6 +1,7 @@
 // The node:http / node:https transport under the client: TLS, agents, phases of a failure, the body
 // cap and close(). Real servers on 127.0.0.1; the certificate is a test-only fixture (CN and SAN
 // 127.0.0.1, valid 2000-2126).
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer, Agent as HttpsAgent } from 'node:https'
@@ -222,5 +223,27 @@ describe('close()', () => {
     expect(late).toMatchObject({ recoverable: false, ambiguous: false, attempts: 1 })
     expect(late.message).toContain('closed')
     expect(server.seen).toHaveLength(1)
+  })
+})
+
+describe('node:https is loaded on the first https exchange', () => {
+  it('not for a client that talks http (the embedded sandbox), and then for an https one', () => {
+    // In a process of its own (the test runner has loaded node:https above), its script on stdin.
+    const probe = [
+      "const http = require('node:http')",
+      "const { exchange } = require('./dist/agent/messaging/transport')",
+      "require('./dist/agent/messaging/connection')",
+      "const loaded = () => process.moduleLoadList.includes('NativeModule https')",
+      'const server = http.createServer((req, res) => res.end("ok")).listen(0, "127.0.0.1", async () => {',
+      '  const request = (url) => ({ url: new URL(url), method: "GET", headers: {}, signal: new AbortController().signal, maxBodyBytes: 1024 })',
+      '  const plain = await exchange(request(`http://127.0.0.1:${server.address().port}/`), new http.Agent())',
+      '  const afterHttp = loaded()',
+      '  const tls = await exchange(request("https://127.0.0.1:1/"), undefined).catch((err) => err.phase)',
+      '  process.stdout.write(JSON.stringify({ text: plain.text, afterHttp, tls, afterHttps: loaded() }))',
+      '  server.close()',
+      '})',
+    ].join('\n')
+    const out = execFileSync(process.execPath, ['-'], { input: probe, cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' })
+    expect(JSON.parse(out)).toEqual({ text: 'ok', afterHttp: false, tls: 'connect', afterHttps: true })
   })
 })
