@@ -28,9 +28,14 @@ export interface LevelMatch {
   end: number
 }
 
+/** The upper-case words that are a token on their own (not next to a letter, digit or `_`). */
+export const UPPER_CASE_TOKENS: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'NOTICE', 'WARN', 'WARNING', 'ERROR', 'ERR', 'SEVERE', 'CRIT', 'CRITICAL', 'FATAL', 'PANIC', 'ALERT', 'EMERG']
+
 // One pass over the head; the earliest token that names a level wins.
-const TOKEN =
-  /\[(?:[A-Za-z0-9_]{1,30}:)?([A-Za-z]{3,11})\d?\]|<([A-Za-z]{3,11})>|\b(?:level\s*[=:]|lvl=|severity=)\s*"?([A-Za-z]{3,11})|(?<![A-Za-z0-9_])(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRIT|CRITICAL|FATAL|PANIC|ALERT|EMERG)(?![A-Za-z0-9_])/g
+const TOKEN = new RegExp(
+  String.raw`\[(?:[A-Za-z0-9_]{1,30}:)?([A-Za-z]{3,11})\d?\]|<([A-Za-z]{3,11})>|\b(?:level\s*[=:]|lvl=|severity=)\s*"?([A-Za-z]{3,11})|(?<![A-Za-z0-9_])(${UPPER_CASE_TOKENS.join('|')})(?![A-Za-z0-9_])`,
+  'g',
+)
 
 const SYSLOG_PRI = /^<(\d{1,3})>/
 // A JSON line that did not parse (cut short, a stray byte) still says its numeric level.

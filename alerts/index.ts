@@ -4,7 +4,7 @@ export { LEVELS, levelFromName, levelLabel, levelNames, parseLevel } from './lev
 export { compilePath, createRedactor, getPath, redactPaths } from './dot-path'
 export type { RedactPath } from './dot-path'
 export type { PathGetter, Redactor } from './dot-path'
-export { ANDROID_LEVELS, detectLevel, findLevel, fromSyslogPriority, GLOG_LEVELS, levelOfWord, type LevelMatch } from './detect-level'
+export { ANDROID_LEVELS, detectLevel, findLevel, fromSyslogPriority, GLOG_LEVELS, levelOfWord, UPPER_CASE_TOKENS, type LevelMatch } from './detect-level'
 export { textMessage, textMessageStart } from './text-head'
 export { MAX_DEPTH, parseLine, textLine, TOO_DEEP } from './line'
 export type { AlertLine } from './line'

@@ -14,11 +14,14 @@
 //   finds only the other ones;
 // - other lines (plain text): the head rules (glog, logcat, `error:`) read at the line's start
 //   when its first byte allows one (a table read per line, and Windows CBS's `, Error` read where
-//   the stamp puts it); then, over the buffer, the upper-case level words, searched through a few
-//   rare anchors that together occur in all of them (see anchored-search.ts), and `level` / `lvl=` /
-//   `severity=`, `[` and
-//   `<`, each hit checked in place for the token detect-level would read there (the keys too are
-//   searched through their rarest byte).
+//   the stamp puts it). Where none applies, detect-level takes the line's earliest token, so a
+//   line whose stamp is followed by an upper-case level word (log4j, Spark, Zookeeper, Python's
+//   logging) is settled by that word: a candidate at or above the threshold, never one below it,
+//   whatever the rest of the line holds. Then, over the stretch of lines left unsettled, the
+//   upper-case level words, searched through a few rare anchors that together occur in all of
+//   them (see anchored-search.ts), and `level` / `lvl=` / `severity=`, `[` and `<`, each hit
+//   checked in place for the token detect-level would read there (the keys too are searched
+//   through their rarest byte). A file whose every line starts that way is never searched.
 // A line completed across two reads, a line cut at max_line_bytes and a line starting with `{` in
 // any other layout are always candidates. Line objects are built for the candidates only.
 import { batchLine, type LineBatch, type LineChunk, type TailLine } from '../tail'
@@ -31,6 +34,7 @@ import {
   JSON_KEY_ESCAPE,
   JSON_LEVEL_KEY_END,
   JSON_PREFIX_V_AT,
+  leadingTokenLevel,
   LEVEL_KEYS,
   levelKeyTokenAt,
   OPEN_BRACE_BYTE,
@@ -56,6 +60,9 @@ const OPEN_BRACKET = 0x5b
 const LETTER_V = 0x76
 /** Stands in for a blanked prefix `v`: any byte that is not `v` would do. */
 const BLANK = 0x00
+/** A line's mark: a candidate, or a line whose level is known to be below the threshold (no search may make it one). */
+const CANDIDATE = 1
+const BELOW = 2
 
 type TokenCheck = (buf: Buffer, at: number, end: number, threshold: number) => boolean
 
@@ -84,7 +91,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     if (marks.length < count) marks = new Uint8Array(count)
     else marks.fill(0, 0, count)
     notJson += scanChunk(chunk, marks)
-    for (let k = 0; k < count; k++) if (marks[k] === 1) candidates.push(batchLine(batch, first + k))
+    for (let k = 0; k < count; k++) if (marks[k] === CANDIDATE) candidates.push(batchLine(batch, first + k))
     return { candidates, notJson }
   }
 
@@ -95,7 +102,10 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     if (blanked.length < count) blanked = new Int32Array(count)
     let low = 0
     let notJson = 0
-    let text = false
+    // The bytes the searches for plain-text evidence must cover: from the first line whose level
+    // is not settled by its first bytes to the end of the last one.
+    let textFrom = -1
+    let textTo = -1
     let start = chunk.start
     try {
       for (let k = 0; k < count; k++) {
@@ -105,7 +115,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
           // A cut line: the full path sees only its first bytes, and decides.
           const level = end - start > maxLineBytes ? -1 : jsonPrefixLevel(buffer, start, end)
           if (level === -1 || level >= threshold) {
-            marks[k] = 1
+            marks[k] = CANDIDATE
           } else {
             buffer[start + JSON_PREFIX_V_AT] = BLANK
             blanked[low++] = start + JSON_PREFIX_V_AT
@@ -115,24 +125,32 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
           // The head rules only where the first bytes allow one (a table read, and for a digit the third or twentieth byte).
           const head = HEAD_RULE_BY_BYTE[first] as number
           const ruled = head === 1 || (head === 2 && (buffer[start + 2] === DASH || buffer[start + 19] === COMMA))
-          if (end - start > maxLineBytes || (ruled && headLevel(buffer, start, end) >= threshold)) marks[k] = 1
-          else text = true
+          const headMost = ruled ? headLevel(buffer, start, end) : -1
+          // With no head rule, a level word after the stamp is the line's first token, which decides.
+          const leading = headMost === -1 ? leadingTokenLevel(buffer, start, end) : -1
+          if (end - start > maxLineBytes || headMost >= threshold || leading >= threshold) marks[k] = CANDIDATE
+          else if (leading !== -1) marks[k] = BELOW
+          else {
+            if (textFrom === -1) textFrom = start
+            textTo = end + 1
+          }
         }
         start = end + 1
       }
       if (low > 0) {
-        markHits(chunk, marks, JSON_LEVEL_KEY_END, otherLevelKeyAt)
-        markHits(chunk, marks, JSON_KEY_ESCAPE, undefined)
+        const end = (ends[count - 1] as number) + 1
+        markHits(chunk, marks, chunk.start, end, JSON_LEVEL_KEY_END, otherLevelKeyAt)
+        markHits(chunk, marks, chunk.start, end, JSON_KEY_ESCAPE, undefined)
       }
     } finally {
       for (let i = 0; i < low; i++) buffer[blanked[i] as number] = LETTER_V
     }
-    if (text) {
-      const end = (ends[count - 1] as number) + 1
-      upper.search(buffer, chunk.start, end, (at) => markLine(chunk, marks, at))
-      levelKey.search(buffer, chunk.start, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
-      markHits(chunk, marks, OPEN_BRACKET, bracketTokenAt)
-      markHits(chunk, marks, LESS, angleTokenAt)
+    if (textFrom !== -1) {
+      const end = textTo
+      upper.search(buffer, textFrom, end, (at) => markLine(chunk, marks, at))
+      levelKey.search(buffer, textFrom, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
+      markHits(chunk, marks, textFrom, end, OPEN_BRACKET, bracketTokenAt)
+      markHits(chunk, marks, textFrom, end, LESS, angleTokenAt)
     }
     return notJson
   }
@@ -143,7 +161,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     return (at === 0 || buf[at - 1] === NEWLINE) && syslogPriorityAt(buf, at, end, threshold)
   }
 
-  /** Marks the line holding buffer position `at` (binary search on the line ends); returns where that line ends. */
+  /** Marks the line holding buffer position `at` (binary search on the line ends) unless its level is known to be below; returns where that line ends. */
   function markLine(chunk: LineChunk, marks: Uint8Array, at: number): number {
     const { ends } = chunk
     let low = 0
@@ -153,19 +171,18 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
       if ((ends[middle] as number) < at) low = middle + 1
       else high = middle
     }
-    marks[low] = 1
+    if (marks[low] !== BELOW) marks[low] = CANDIDATE
     return ends[low] as number
   }
 
   /**
-   * Marks the lines of the chunk holding `needle` (where `check`, given the hit's position and the
-   * end of the chunk's lines, says the token there counts). The search goes on after the end of
+   * Marks the lines of the chunk holding `needle` in buffer[from..end) (where `check`, given the
+   * hit's position and `end`, says the token there counts). The search goes on after the end of
    * each line it marks.
    */
-  function markHits(chunk: LineChunk, marks: Uint8Array, needle: Buffer | number, check: TokenCheck | undefined): void {
-    const { buffer, ends } = chunk
-    const end = (ends[ends.length - 1] as number) + 1
-    let at = buffer.indexOf(needle, chunk.start)
+  function markHits(chunk: LineChunk, marks: Uint8Array, from: number, end: number, needle: Buffer | number, check: TokenCheck | undefined): void {
+    const { buffer } = chunk
+    let at = buffer.indexOf(needle, from)
     while (at !== -1 && at < end) {
       if (check !== undefined && !check(buffer, at, end, threshold)) {
         at = buffer.indexOf(needle, at + 1)

@@ -3,7 +3,7 @@
 // a level (`alerts/line.ts` for JSON, `alerts/detect-level.ts` for plain text), and errs on the
 // side of "yes": the candidate filter (`candidate-filter.ts`) drops a line only when none of them
 // can apply, and every line it keeps still goes through the full path.
-import { ANDROID_LEVELS, fromSyslogPriority, GLOG_LEVELS, levelFromName, levelNames, levelOfWord } from '../../alerts'
+import { ANDROID_LEVELS, fromSyslogPriority, GLOG_LEVELS, levelFromName, levelNames, levelOfWord, UPPER_CASE_TOKENS } from '../../alerts'
 
 const QUOTE = 0x22
 const COLON = 0x3a
@@ -150,6 +150,53 @@ function androidStampedLevel(buf: Buffer, start: number, end: number): number {
 }
 
 /**
+ * Bytes no token of detect-level can start with: a token starts with `[`, `<`, the `l` of `level` /
+ * `lvl=`, the `s` of `severity=` or an upper-case letter. A line's stamp (`2026-11-22 10:00:00,003 `,
+ * `2026/11/22 10:00:00 `) is made of them.
+ */
+const NO_TOKEN_START = new Uint8Array(256)
+for (let c = 0; c < 256; c++) NO_TOKEN_START[c] = c === 0x5b || c === LESS || c === 0x6c || c === 0x73 || (c >= 0x41 && c <= 0x5a) ? 0 : 1
+/** How far into a line the stamp before its first token is looked for. */
+const LEAD_MAX = 64
+/** `[A-Za-z0-9_]`: what may not touch an upper-case token on either side; Apache's module names, and the word and digit of `[trace3]`. */
+const WORD_BYTE = new Uint8Array(256)
+for (let c = 0; c < 256; c++) WORD_BYTE[c] = isLetter(c) || isDigit(c) || c === 0x5f /* _ */ ? 1 : 0
+
+// The upper-case token words, grouped by first byte in flat arrays: this runs for every plain-text line.
+const TOKEN_WORDS = [...UPPER_CASE_TOKENS].sort().map((word) => Buffer.from(word))
+const TOKEN_LEVELS = Int32Array.from(TOKEN_WORDS, (word) => levelFromName(word.toString('latin1')) as number)
+const TOKENS_FROM = new Int32Array(256).fill(-1)
+const TOKENS_TO = new Int32Array(256).fill(-1)
+TOKEN_WORDS.forEach((word, index) => {
+  const first = word[0] as number
+  if (TOKENS_FROM[first] === -1) TOKENS_FROM[first] = index
+  TOKENS_TO[first] = index + 1
+})
+
+/**
+ * The level of the line's first token when that token is an upper-case level word after bytes that
+ * start no token (log4j's `2026-11-22 10:00:00,003 INFO  [main] ...`, Python's `... - name - ERROR
+ * - ...`), or -1. When no head rule applies, detect-level takes the earliest token: this one, so it
+ * is the line's level whatever the rest of the line holds.
+ */
+export function leadingTokenLevel(buf: Buffer, start: number, end: number): number {
+  const limit = end < start + LEAD_MAX ? end : start + LEAD_MAX
+  let i = start
+  while (i < limit && NO_TOKEN_START[buf[i] as number] === 1) i++
+  if (i >= limit || (i > start && WORD_BYTE[buf[i - 1] as number] === 1)) return -1
+  const first = buf[i] as number
+  for (let w = TOKENS_FROM[first] as number; w < (TOKENS_TO[first] as number); w++) {
+    const word = TOKEN_WORDS[w] as Buffer
+    const after = i + word.length
+    if (after > end || (after < end && WORD_BYTE[buf[after] as number] === 1)) continue
+    let k = 1
+    while (k < word.length && buf[i + k] === word[k]) k++
+    if (k === word.length) return TOKEN_LEVELS[w] as number
+  }
+  return -1
+}
+
+/**
  * The level names detect-level's uppercase-token rule can report at or above `threshold`, in
  * upper case, leaving out a name that holds another one (`ERR` finds `ERROR`).
  */
@@ -190,15 +237,11 @@ export function bracketTokenAt(buf: Buffer, at: number, end: number, threshold: 
   // `[api-7f9c]`) stop it at a byte that is neither `:` nor `]`. The module may be any length
   // here (the full path takes 1 to 30 of these characters).
   let i = at + 1
-  while (i < end && MODULE_BYTE[buf[i] as number] === 1) i++
+  while (i < end && WORD_BYTE[buf[i] as number] === 1) i++
   if (i >= end) return false
   if (buf[i] === COLON) return i > at + 1 && closedWordAt(buf, i + 1, end, CLOSE_BRACKET, true, threshold)
   return buf[i] === CLOSE_BRACKET && closedWordAt(buf, at + 1, end, CLOSE_BRACKET, true, threshold)
 }
-
-/** Letters, digits and `_`: Apache's module names, and the word and digit of `[trace3]`. */
-const MODULE_BYTE = new Uint8Array(256)
-for (let c = 0; c < 256; c++) MODULE_BYTE[c] = isLetter(c) || isDigit(c) || c === 0x5f /* _ */ ? 1 : 0
 
 /** A word at buf[at] (3 to 11 letters), a digit if `digit` allows one, then `close`; the word names a level at or above the threshold. */
 function closedWordAt(buf: Buffer, at: number, end: number, close: number, digit: boolean, threshold: number): boolean {

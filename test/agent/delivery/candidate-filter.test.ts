@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { LineFormat } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/delivery/alert-line'
 import { createCandidateFilter } from '../../../agent/delivery/candidate-filter'
-import { headLevel, jsonPrefixLevel, upperCaseNeedles } from '../../../agent/delivery/level-evidence'
+import { headLevel, jsonPrefixLevel, leadingTokenLevel, upperCaseNeedles } from '../../../agent/delivery/level-evidence'
 import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
 import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
@@ -146,6 +146,24 @@ const TRICKY = [
   'ts=1 severity= "alert" msg=x',
   'ts=1 level=eror msg=x',
   'ts=1 level=fail msg=x',
+  // A stamp, then the first token (leadingTokenLevel): it decides, or the line is searched as before.
+  '2026-11-22 10:00:00,003 INFO  [main] x [error] later',
+  '2026-11-22 10:00:00,003 ERROR [main] x',
+  '2026-11-22 10:00:00,003INFO [error] no boundary before the word',
+  '2026-11-22 10:00:00,003 INFO_X [error] no boundary after it',
+  '2026-11-22 10:00:00,003 INFOS [error] not a token word',
+  '2026-11-22 10:00:00,003 WARNING level=error',
+  '2026-11-22 10:00:00,003 WARN1NG <error>',
+  '2026-11-22 10:00:00.003 - app.payments - ERROR - capture failed',
+  '2026-11-22 10:00:00.003 - app - CRITICAL - down',
+  '2026-11-22T10:00:00Z ERROR iso stamp',
+  '2026/11/22 10:00:00 [error] 7#7: nginx',
+  '1700000000.123 FATAL epoch',
+  `${'1'.repeat(70)} ERROR past the stamp limit`,
+  'ERR',
+  '12 CRIT',
+  '12 CRITICALITY [error]',
+  'été 2026 ERROR accents before',
 ]
 
 describe('createCandidateFilter', () => {
@@ -190,7 +208,9 @@ describe('createCandidateFilter', () => {
   it('keeps random mixes of level tokens and noise that the full path selects', () => {
     const pieces = ['{"level":', '30', '50', ',', '"level"', ':', ' ', '"msg":"x"', '}', 'ERROR', 'error', '[', ']', '<', '>', 'level', '=', 'Err', 'FATAL', 'E1122 ', '<3>', '\\u', 'INFO', 'warn', '"', 'crit', 'x', '\t', '{',
       // The formats of #17.
-      '03-17 16:13:38.811 ', '03-17 16:13:38.811  1702  2395 ', '1702', 'E ', 'F', 'A', 'E/', '/', 'Tag( 12): ', '(', ')', ', Error', ', Fatal ', '2016-09-28 04:30:30', '[core:', 'core:', 'mod_1:', '3', 'lvl=', 'severity=', 'eror', 'fail', 'Fatal', 'emerg']
+      '03-17 16:13:38.811 ', '03-17 16:13:38.811  1702  2395 ', '1702', 'E ', 'F', 'A', 'E/', '/', 'Tag( 12): ', '(', ')', ', Error', ', Fatal ', '2016-09-28 04:30:30', '[core:', 'core:', 'mod_1:', '3', 'lvl=', 'severity=', 'eror', 'fail', 'Fatal', 'emerg',
+      // Stamps before a first token (leadingTokenLevel).
+      '2026-11-22 10:00:00,003 ', ' - ', 'WARNING', 'CRITICAL', 'ERRORS', '_', 'T10']
     let seed = 42
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648
@@ -227,6 +247,20 @@ describe('createCandidateFilter', () => {
     }
   })
 
+  it('drops a stamped line whose first token is a level word below the threshold, whatever follows it', () => {
+    const lines = [
+      '2026-11-22 10:00:00,003 INFO  [main] retry after [error] upstream',
+      '2026-11-22 10:00:00,004 WARN  [main] level=error in a message',
+      '2026-11-22 10:00:00,005 ERROR [main] failed',
+      '2026-11-22 10:00:00.006 - app - DEBUG - <fatal> in a payload',
+      '2026-11-22 10:00:00,007 INFOS [main] [error] not a token word: searched, kept',
+    ]
+    const result = dropped(Buffer.from(`${lines.join('\n')}\n`), 'text', 50, 4096)
+    expect(result.missed).toEqual([])
+    expect(result.selected).toBe(2)
+    expect(result.kept).toBe(2)
+  })
+
   it('counts the lines that do not start with {', () => {
     const content = Buffer.from('{"level":30,"a":1}\nplain\n\n{"level":50}\n')
     const [batch] = batchesOf(content, 1024)
@@ -244,6 +278,20 @@ describe('level evidence', () => {
     expect(at('{"level":5e1,"msg":"x"}')).toBe(-1)
     expect(at('{"level": 30,"msg":"x"}')).toBe(-1)
     expect(at('{"msg":"x","level":30}')).toBe(-1)
+  })
+
+  it('reads the first token after a stamp: an upper-case level word on its own, or -1', () => {
+    const at = (text: string): number => leadingTokenLevel(Buffer.from(text), 0, Buffer.byteLength(text))
+    expect(at('2026-11-22 10:00:00,003 INFO  [main] x')).toBe(30)
+    expect(at('2026-11-22 10:00:00,003 WARNING x')).toBe(40)
+    expect(at('2026-11-22 10:00:00,003 ERROR')).toBe(50)
+    expect(at('DEBUG x')).toBe(20)
+    expect(at('2026-11-22 10:00:00,003INFO x')).toBe(-1)
+    expect(at('2026-11-22 10:00:00,003 INFOS x')).toBe(-1)
+    expect(at('2026-11-22 10:00:00,003 [INFO] x')).toBe(-1)
+    expect(at('2026-11-22 10:00:00 level=info x')).toBe(-1)
+    expect(at('2026-11-22T10:00:00Z INFO x')).toBe(-1)
+    expect(at(`${'1'.repeat(70)} INFO`)).toBe(-1)
   })
 
   it('searches for the upper-case level words at or above the threshold, shortest form only', () => {
