@@ -41,6 +41,7 @@ import {
   otherLevelKeyAt,
   syslogPriorityAt,
   upperCaseNeedles,
+  viewOf,
 } from './level-evidence'
 
 export interface CandidateScan {
@@ -107,6 +108,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     let textFrom = -1
     let textTo = -1
     let start = chunk.start
+    const view = viewOf(buffer)
     try {
       for (let k = 0; k < count; k++) {
         const end = ends[k] as number
@@ -127,7 +129,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
           const ruled = head === 1 || (head === 2 && (buffer[start + 2] === DASH || buffer[start + 19] === COMMA))
           const headMost = ruled ? headLevel(buffer, start, end) : -1
           // With no head rule, a level word after the stamp is the line's first token, which decides.
-          const leading = headMost === -1 ? leadingTokenLevel(buffer, start, end) : -1
+          const leading = headMost === -1 ? leadingTokenLevel(buffer, start, end, view) : -1
           if (end - start > maxLineBytes || headMost >= threshold || leading >= threshold) marks[k] = CANDIDATE
           else if (leading !== -1) marks[k] = BELOW
           else {
@@ -145,14 +147,20 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
     } finally {
       for (let i = 0; i < low; i++) buffer[blanked[i] as number] = LETTER_V
     }
-    if (textFrom !== -1) {
-      const end = textTo
-      upper.search(buffer, textFrom, end, (at) => markLine(chunk, marks, at))
-      levelKey.search(buffer, textFrom, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
-      markHits(chunk, marks, textFrom, end, OPEN_BRACKET, bracketTokenAt)
-      markHits(chunk, marks, textFrom, end, LESS, angleTokenAt)
-    }
+    if (textFrom !== -1) searchText(chunk, marks, textFrom, textTo)
     return notJson
+  }
+
+  /**
+   * The searches for plain-text evidence over buffer[from..end). A function of its own: V8 inlines
+   * the searches' checks into it, which it no longer did once they were part of the per-line loop.
+   */
+  function searchText(chunk: LineChunk, marks: Uint8Array, from: number, end: number): void {
+    const { buffer } = chunk
+    upper.search(buffer, from, end, (at) => markLine(chunk, marks, at))
+    levelKey.search(buffer, from, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
+    markHits(chunk, marks, from, end, OPEN_BRACKET, bracketTokenAt)
+    markHits(chunk, marks, from, end, LESS, angleTokenAt)
   }
 
   /** `<word>` anywhere, or `<PRI>` at the start of a line. */

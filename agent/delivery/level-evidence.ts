@@ -151,11 +151,13 @@ function androidStampedLevel(buf: Buffer, start: number, end: number): number {
 
 /**
  * Bytes no token of detect-level can start with: a token starts with `[`, `<`, the `l` of `level` /
- * `lvl=`, the `s` of `severity=` or an upper-case letter. A line's stamp (`2026-11-22 10:00:00,003 `,
- * `2026/11/22 10:00:00 `) is made of them.
+ * `lvl=`, the `s` of `severity=` or an upper-case letter (`Z` starts none). A line's stamp
+ * (`2026-11-22 10:00:00,003 `, `2026/11/22 10:00:00 `, `... 10:00:00.003Z `) is made of them.
  */
 const NO_TOKEN_START = new Uint8Array(256)
-for (let c = 0; c < 256; c++) NO_TOKEN_START[c] = c === 0x5b || c === LESS || c === 0x6c || c === 0x73 || (c >= 0x41 && c <= 0x5a) ? 0 : 1
+for (let c = 0; c < 256; c++) NO_TOKEN_START[c] = c === 0x5b || c === LESS || c === 0x6c || c === 0x73 || (c >= 0x41 && c <= 0x59) ? 0 : 1
+const LETTER_T = 0x54
+const OPEN_BRACKET = 0x5b
 /** How far into a line the stamp before its first token is looked for. */
 const LEAD_MAX = 64
 /** `[A-Za-z0-9_]`: what may not touch an upper-case token on either side; Apache's module names, and the word and digit of `[trace3]`. */
@@ -173,16 +175,48 @@ TOKEN_WORDS.forEach((word, index) => {
   TOKENS_TO[first] = index + 1
 })
 
+/** A DataView over a Buffer's bytes, for reading four at a time. */
+export function viewOf(buf: Buffer): DataView {
+  return new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
+}
+
+/**
+ * The stamp's `T` and `[` that start no token: ISO 8601's `T` before a digit (only `TRACE` starts
+ * with it), and a `[` before a byte that starts no word, or before digits not followed by `:` (a
+ * bracket token holds letters, or a `module:` first): `[2026-11-22 10:00:00]`.
+ */
+function startsNoToken(buf: Buffer, i: number, limit: number): boolean {
+  const c = buf[i] as number
+  if (i + 1 >= limit) return false
+  const next = buf[i + 1] as number
+  if (c === LETTER_T) return isDigit(next)
+  if (c !== OPEN_BRACKET || isLetter(next)) return false
+  let j = i + 1
+  while (j < limit && WORD_BYTE[buf[j] as number] === 1) j++
+  return j < limit && buf[j] !== COLON
+}
+
 /**
  * The level of the line's first token when that token is an upper-case level word after bytes that
  * start no token (log4j's `2026-11-22 10:00:00,003 INFO  [main] ...`, Python's `... - name - ERROR
  * - ...`), or -1. When no head rule applies, detect-level takes the earliest token: this one, so it
  * is the line's level whatever the rest of the line holds.
  */
-export function leadingTokenLevel(buf: Buffer, start: number, end: number): number {
+export function leadingTokenLevel(buf: Buffer, start: number, end: number, view: DataView = viewOf(buf)): number {
   const limit = end < start + LEAD_MAX ? end : start + LEAD_MAX
   let i = start
-  while (i < limit && NO_TOKEN_START[buf[i] as number] === 1) i++
+  for (;;) {
+    // Four bytes at a time while all are below `A` and none is `<` (a stamp's digits and
+    // separators): none starts a token. The bit tricks flag a byte >= 0x41 and a byte equal to `<`.
+    while (i + 4 <= limit) {
+      const word = view.getUint32(i, true)
+      const less = word ^ 0x3c3c3c3c
+      if ((((word + 0x3f3f3f3f) | word) & 0x80808080) !== 0 || ((less - 0x01010101) & ~less & 0x80808080) !== 0) break
+      i += 4
+    }
+    if (i < limit && (NO_TOKEN_START[buf[i] as number] === 1 || startsNoToken(buf, i, limit))) i++
+    else break
+  }
   if (i >= limit || (i > start && WORD_BYTE[buf[i - 1] as number] === 1)) return -1
   const first = buf[i] as number
   for (let w = TOKENS_FROM[first] as number; w < (TOKENS_TO[first] as number); w++) {

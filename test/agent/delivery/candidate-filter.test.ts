@@ -164,6 +164,24 @@ const TRICKY = [
   '2026-11-22 10:00:00.003 - app.payments - ERROR - capture failed',
   '2026-11-22 10:00:00.003 - app - CRITICAL - down',
   '2026-11-22T10:00:00Z ERROR iso stamp',
+  '2023-11-14T22:13:20.007Z INFO  [api-7f9c] retried after [error]',
+  '2023-11-14T22:13:20.007+05:30 WARN level=error',
+  '2023-11-14TRACE [error] no T skipped before a letter',
+  '2023-11-14T22:13:20ZINFO [error] no boundary after Z',
+  '[2026-11-22 10:00:00] production.ERROR: Monolog',
+  '[2026-11-22 10:00:00] production.INFO: [error] later',
+  '[12:error] INFO a module of digits',
+  '[2026:crit] INFO',
+  '[ INFO] [error] a space after the bracket',
+  '[_x:error] INFO',
+  '[12345678901234567890123456789012345:error] INFO a module past 30',
+  '1<error> INFO',
+  '12<error> INFO',
+  '123<error> INFO',
+  '1234<error> INFO',
+  '1234567<crit> DEBUG',
+  '12345678 INFO',
+  '12 \u00ff\u00fe <error> INFO bytes above 0x80',
   '2026/11/22 10:00:00 [error] 7#7: nginx',
   '1700000000.123 FATAL epoch',
   `${'1'.repeat(70)} ERROR past the stamp limit`,
@@ -217,7 +235,7 @@ describe('createCandidateFilter', () => {
       // The formats of #17.
       '03-17 16:13:38.811 ', '03-17 16:13:38.811  1702  2395 ', '1702', 'E ', 'F', 'A', 'E/', '/', 'Tag( 12): ', '(', ')', ', Error', ', Fatal ', '2016-09-28 04:30:30', '[core:', 'core:', 'mod_1:', '3', 'lvl=', 'severity=', 'eror', 'fail', 'Fatal', 'emerg',
       // Stamps before a first token (leadingTokenLevel).
-      '2026-11-22 10:00:00,003 ', ' - ', 'WARNING', 'CRITICAL', 'ERRORS', '_', 'T10']
+      '2026-11-22 10:00:00,003 ', ' - ', 'WARNING', 'CRITICAL', 'ERRORS', '_', 'T10', 'Z', '2026-11-22T10:00:00.003Z ', '[2026-11-22 10:00:00] ', '[12', ':']
     let seed = 42
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648
@@ -297,7 +315,10 @@ describe('level evidence', () => {
     expect(at('2026-11-22 10:00:00,003 INFOS x')).toBe(-1)
     expect(at('2026-11-22 10:00:00,003 [INFO] x')).toBe(-1)
     expect(at('2026-11-22 10:00:00 level=info x')).toBe(-1)
-    expect(at('2026-11-22T10:00:00Z INFO x')).toBe(-1)
+    expect(at('2026-11-22T10:00:00Z INFO x')).toBe(30)
+    expect(at('[2026-11-22 10:00:00] app.ERROR: x')).toBe(50)
+    expect(at('[12:error] INFO')).toBe(-1)
+    expect(at('2023-11-14TRACE x')).toBe(-1)
     expect(at(`${'1'.repeat(70)} INFO`)).toBe(-1)
   })
 
