@@ -4,6 +4,7 @@ import * as http from 'node:http'
 import type * as https from 'node:https'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { monotonicMs } from '../monotonic-clock'
 import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
@@ -49,7 +50,7 @@ function keepIdleWellBelowServer(agent: http.Agent): void {
   const keep = agent.keepSocketAlive.bind(agent) as (socket: Duplex) => boolean
   agent.keepSocketAlive = (socket: Duplex): boolean => {
     if (!keep(socket)) return false
-    idleSince.set(socket, performance.now())
+    idleSince.set(socket, monotonicMs())
     const server = serverIdleTimeoutMs.get(socket)
     const idle = (socket as Socket).timeout
     if (server !== undefined && idle !== undefined && (idle === 0 || idle > server / 2)) (socket as Socket).setTimeout(server / 2)

@@ -6,6 +6,7 @@
 // What it does keep is the server's Retry-After: until it passes, a call to that operation fails
 // at once without a request (LOGX_MSG_ERR_RETRY_AFTER), whoever makes it.
 
+import { monotonicMs } from '../monotonic-clock'
 import {
   MessagingAbortedError,
   MessagingApiError,
@@ -248,7 +249,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
     const headers = { 'user-agent': options.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...spec.headers }
     debug({ type: 'request', operation: spec.operation, method: spec.method, url: describeUrl(spec.url, spec.secretUrl), headers: maskedHeaders(headers) })
-    const started = performance.now()
+    const started = monotonicMs()
     let response: IncomingResponse
     try {
       response = await exchange({ url: spec.url, method: spec.method, headers, body: spec.body, signal: combined, maxBodyBytes: MAX_RESPONSE_BYTES })
@@ -261,7 +262,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       type: 'response',
       operation: spec.operation,
       status: response.status,
-      durationMs: performance.now() - started,
+      durationMs: monotonicMs() - started,
       body: redact(clipBody(response.text)),
     })
     return readResponse(spec, response)

@@ -5,6 +5,7 @@
 
 import * as http from 'node:http'
 import type * as https from 'node:https'
+import { monotonicMs } from '../monotonic-clock'
 import { HttpAttemptError, type AttemptPhase } from './errors'
 
 /** The code a closed connection's attempts fail with (see connection.ts). */
@@ -40,7 +41,7 @@ export type Exchange = (request: OutgoingRequest) => Promise<IncomingResponse>
 
 /** What a server said of its idle keep-alive timeout (`Keep-Alive: timeout=<s>`), per socket, in ms: connection.ts keeps idle sockets well below it. */
 export const serverIdleTimeoutMs = new WeakMap<object, number>()
-/** When a pooled socket went idle (performance.now()), set by connection.ts's agents when they keep it. */
+/** When a pooled socket went idle (monotonicMs()), set by connection.ts's agents when they keep it. */
 export const idleSince = new WeakMap<object, number>()
 
 /** The codes of a socket the server closed under a request just written to it. */
@@ -57,7 +58,7 @@ const STALE_MARGIN_MS = 1000
 function idledOut(socket: object): boolean {
   const since = idleSince.get(socket)
   const server = serverIdleTimeoutMs.get(socket)
-  return since !== undefined && server !== undefined && performance.now() - since >= server - STALE_MARGIN_MS
+  return since !== undefined && server !== undefined && monotonicMs() - since >= server - STALE_MARGIN_MS
 }
 
 function codeOf(err: unknown): string | undefined {

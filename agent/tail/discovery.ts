@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
+import { monotonicMs } from '../monotonic-clock'
 import { compileExclusion, compileGlob, type CompiledGlob } from './glob'
 
 /** 'rename': the name was moved or replaced (it may now be another file); 'change': its content changed. */
@@ -221,16 +222,16 @@ interface FloodMeter {
 
 /** Counts raw events; says why when FLOOD_EVENTS of them came within FLOOD_WINDOW_MS. */
 function createFloodMeter(): FloodMeter {
-  let windowStart = performance.now()
+  let windowStart = monotonicMs()
   let windowEvents = 0
   const reset = (): void => {
-    windowStart = performance.now()
+    windowStart = monotonicMs()
     windowEvents = 0
   }
   return {
     count() {
       if (++windowEvents < FLOOD_EVENTS) return undefined
-      const elapsed = performance.now() - windowStart
+      const elapsed = monotonicMs() - windowStart
       if (elapsed < FLOOD_WINDOW_MS) return `${windowEvents} file events in ${Math.ceil(elapsed)} ms`
       reset()
       return undefined

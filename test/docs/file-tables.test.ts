@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const repoRoot = join(__dirname, '..', '..')
 
-/** Each README, and the folders its file table covers (relative to the README's folder, subfolders included). */
+/** Each README, and the folders its file table covers (relative to the README's folder, subfolders included; `*.ts`: the folder's own files). */
 const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
-  'agent/README.md': ['cli', 'daemon'],
+  'agent/README.md': ['cli', 'daemon', '*.ts'],
   'agent/cluster/README.md': ['.'],
   'agent/config/README.md': ['.'],
   'agent/delivery/README.md': ['.'],
@@ -43,6 +43,14 @@ function filesUnder(dir: string, base: string, keep: (name: string) => boolean):
 }
 
 const isSource = (name: string): boolean => name.endsWith('.ts')
+
+/** The source files one scope entry of a README in `readmeDir` covers, relative to `base`. */
+function scopeFiles(readmeDir: string, folder: string, base: string): string[] {
+  if (folder !== '*.ts') return filesUnder(join(readmeDir, folder), base, isSource)
+  return readdirSync(readmeDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && isSource(entry.name))
+    .map((entry) => relative(base, join(readmeDir, entry.name)).split(sep).join('/'))
+}
 
 interface FileTableRow {
   /** 1-based line of the row in the README. */
@@ -80,7 +88,7 @@ function fileTableProblems(root: string, readme: string, scope: readonly string[
   const markdown = readFileSync(join(root, readme), 'utf8')
   const rows = parseFileTables(markdown)
   if (rows.length === 0) return [`${readme}: no file table (a markdown table whose first column is \`file\`)`]
-  const sources = new Set(scope.flatMap((folder) => filesUnder(join(readmeDir, folder), readmeDir, isSource)))
+  const sources = new Set(scope.flatMap((folder) => scopeFiles(readmeDir, folder, readmeDir)))
   const problems: string[] = []
   const listed = new Set<string>()
   for (const row of rows) {
@@ -147,7 +155,7 @@ describe('README file tables', () => {
     for (const [readme, scope] of Object.entries(README_SCOPES)) {
       const readmeDir = join(repoRoot, dirname(readme))
       for (const folder of scope) {
-        for (const file of filesUnder(join(readmeDir, folder), repoRoot, isSource)) owners.set(file, [...(owners.get(file) ?? []), readme])
+        for (const file of scopeFiles(readmeDir, folder, repoRoot)) owners.set(file, [...(owners.get(file) ?? []), readme])
       }
     }
     const problems: string[] = []

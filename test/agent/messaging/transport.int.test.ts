@@ -226,24 +226,29 @@ describe('close()', () => {
   })
 })
 
-describe('node:https is loaded on the first https exchange', () => {
-  it('not for a client that talks http (the embedded sandbox), and then for an https one', () => {
+describe('the built-in modules the client loads', () => {
+  it('node:https on the first https exchange, not for http (the embedded sandbox); node:perf_hooks never', () => {
     // In a process of its own (the test runner has loaded node:https above), its script on stdin.
     const probe = [
       "const http = require('node:http')",
       "const { exchange } = require('./dist/agent/messaging/transport')",
-      "require('./dist/agent/messaging/connection')",
+      "const { createConnection } = require('./dist/agent/messaging/connection')",
+      "require('./dist/agent/tail/discovery')",
       "const loaded = () => process.moduleLoadList.includes('NativeModule https')",
       'const server = http.createServer((req, res) => res.end("ok")).listen(0, "127.0.0.1", async () => {',
       '  const request = (url) => ({ url: new URL(url), method: "GET", headers: {}, signal: new AbortController().signal, maxBodyBytes: 1024 })',
       '  const plain = await exchange(request(`http://127.0.0.1:${server.address().port}/`), new http.Agent())',
+      '  const connection = createConnection({}, [], [])',
+      '  await connection.call({ operation: "send_sms", method: "GET", url: new URL(`http://127.0.0.1:${server.address().port}/`), headers: {}, secretUrl: false, sends: false }).catch(() => undefined)',
+      '  await connection.close()',
       '  const afterHttp = loaded()',
       '  const tls = await exchange(request("https://127.0.0.1:1/"), undefined).catch((err) => err.phase)',
-      '  process.stdout.write(JSON.stringify({ text: plain.text, afterHttp, tls, afterHttps: loaded() }))',
+      "  const perf = process.moduleLoadList.includes('NativeModule perf_hooks')",
+      '  process.stdout.write(JSON.stringify({ text: plain.text, afterHttp, tls, afterHttps: loaded(), perf }))',
       '  server.close()',
       '})',
     ].join('\n')
     const out = execFileSync(process.execPath, ['-'], { input: probe, cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' })
-    expect(JSON.parse(out)).toEqual({ text: 'ok', afterHttp: false, tls: 'connect', afterHttps: true })
+    expect(JSON.parse(out)).toEqual({ text: 'ok', afterHttp: false, tls: 'connect', afterHttps: true, perf: false })
   })
 })
