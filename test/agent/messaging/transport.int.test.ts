@@ -1,7 +1,6 @@
 // The node:http / node:https transport under the client: TLS, agents, phases of a failure, the body
 // cap and close(). Real servers on 127.0.0.1; the certificate is a test-only fixture (CN and SAN
 // 127.0.0.1, valid 2000-2126).
-import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer, Agent as HttpsAgent } from 'node:https'
@@ -20,6 +19,7 @@ import {
   MessagingTimeoutError,
 } from '../../../agent/messaging'
 import { MAX_RESPONSE_BYTES } from '../../../agent/messaging/http-call'
+import { inFreshProcess } from '../../helpers/fresh-process'
 import { caught } from './helpers'
 
 const API_KEY = 'sk-live-transport-1'
@@ -228,8 +228,7 @@ describe('close()', () => {
 
 describe('the built-in modules the client loads', () => {
   it('node:https on the first https exchange, not for http (the embedded sandbox); node:perf_hooks never', () => {
-    // In a process of its own (the test runner has loaded node:https above), its script on stdin.
-    const probe = [
+    const out = inFreshProcess<Record<string, unknown>>([
       "const http = require('node:http')",
       "const { exchange } = require('./dist/agent/messaging/transport')",
       "const { createConnection } = require('./dist/agent/messaging/connection')",
@@ -247,8 +246,7 @@ describe('the built-in modules the client loads', () => {
       '  process.stdout.write(JSON.stringify({ text: plain.text, afterHttp, tls, afterHttps: loaded(), perf }))',
       '  server.close()',
       '})',
-    ].join('\n')
-    const out = execFileSync(process.execPath, ['-'], { input: probe, cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' })
-    expect(JSON.parse(out)).toEqual({ text: 'ok', afterHttp: false, tls: 'connect', afterHttps: true, perf: false })
+    ])
+    expect(out).toEqual({ text: 'ok', afterHttp: false, tls: 'connect', afterHttps: true, perf: false })
   })
 })

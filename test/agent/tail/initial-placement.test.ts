@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { execFileSync } from 'node:child_process'
-import { resolve } from 'node:path'
 import type { CheckpointEntry } from '../../../agent/tail/checkpoint-store'
 import { hashHead, HEAD_BYTES } from '../../../agent/tail/file-identity'
 import { initialStart, placeInitialFiles, type FoundFile } from '../../../agent/tail/initial-placement'
+import { inFreshProcess } from '../../helpers/fresh-process'
 
 const content = (tag: string, bytes = 1000): Buffer => Buffer.from(`${tag} `.repeat(bytes).slice(0, bytes))
 const found = (fileId: string, text: Buffer): FoundFile => ({ fileId, size: text.length, head: text.subarray(0, HEAD_BYTES) })
@@ -81,14 +80,11 @@ describe('initialStart', () => {
 
 describe('a first start', () => {
   it('places its files without hashing their heads: node:crypto is not loaded before the first read', () => {
-    // In a process of its own (the test runner has loaded node:crypto long ago), its script on stdin
-    // (`node -e` loads node:crypto itself).
-    const probe = [
+    const out = inFreshProcess<{ placed: unknown; crypto: boolean }>([
       "const { placeInitialFiles } = require('./dist/agent/tail/initial-placement')",
       "const placed = placeInitialFiles([{ fileId: '1:2', size: 5000, head: Buffer.alloc(4096, 120) }], [])",
       "process.stdout.write(JSON.stringify({ placed, crypto: process.moduleLoadList.includes('NativeModule crypto') }))",
-    ].join(';')
-    const out = JSON.parse(execFileSync(process.execPath, ['-'], { cwd: resolve(__dirname, '../../..'), encoding: 'utf8', input: probe })) as { placed: unknown; crypto: boolean }
+    ])
     expect(out).toEqual({ placed: [{ kind: 'fresh', rewritten: false }], crypto: false })
   })
 })
