@@ -146,10 +146,11 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const { exchange, redact, onDebug } = options
   const holds = createRetryAfterHolds()
 
-  function debug(event: DebugEvent): void {
+  /** The event is built only when someone listens: masking the headers and redacting the body cost more than the call's own bookkeeping. */
+  function debug(event: () => DebugEvent): void {
     if (onDebug === undefined) return
     try {
-      onDebug(event)
+      onDebug(event())
     } catch {
       // A broken debug hook must not break delivery.
     }
@@ -248,7 +249,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const timeout = timeoutController.signal
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
     const headers = { 'user-agent': options.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...spec.headers }
-    debug({ type: 'request', operation: spec.operation, method: spec.method, url: describeUrl(spec.url, spec.secretUrl), headers: maskedHeaders(headers) })
+    debug(() => ({ type: 'request', operation: spec.operation, method: spec.method, url: describeUrl(spec.url, spec.secretUrl), headers: maskedHeaders(headers) }))
     const started = monotonicMs()
     let response: IncomingResponse
     try {
@@ -258,13 +259,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     } finally {
       clearTimeout(timer)
     }
-    debug({
-      type: 'response',
-      operation: spec.operation,
-      status: response.status,
-      durationMs: monotonicMs() - started,
-      body: redact(clipBody(response.text)),
-    })
+    const durationMs = monotonicMs() - started
+    debug(() => ({ type: 'response', operation: spec.operation, status: response.status, durationMs, body: redact(clipBody(response.text)) }))
     return readResponse(spec, response)
   }
 
@@ -283,14 +279,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     } catch (err) {
       if (err instanceof MessagingApiError) {
         if (err.attempts > 0 && err.retryAfterMs !== undefined) holds.hold(spec.operation, err.retryAfterMs, Date.now())
-        debug({
-          type: 'failure',
-          operation: spec.operation,
-          code: err.code,
-          message: err.message,
-          recoverable: err.recoverable,
-          retryAfterMs: err.retryAfterMs,
-        })
+        const failure = err
+        debug(() => ({ type: 'failure', operation: spec.operation, code: failure.code, message: failure.message, recoverable: failure.recoverable, retryAfterMs: failure.retryAfterMs }))
       }
       throw err
     }
