@@ -115,7 +115,7 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
         const first = buffer[start] as number
         if (first === OPEN_BRACE_BYTE) {
           // A cut line: the full path sees only its first bytes, and decides.
-          const level = end - start > maxLineBytes ? -1 : jsonPrefixLevel(buffer, start, end)
+          const level = end - start > maxLineBytes ? -1 : jsonPrefixLevel(buffer, start, end, view)
           if (level === -1 || level >= threshold) {
             marks[k] = CANDIDATE
           } else {

@@ -32,23 +32,11 @@ const isSpaceLike = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0
  * detect-level's broken-JSON rule (`^\{.{0,200}?"level"\s*:\s*(\d{1,3})\b`) matches V first when
  * it is not.
  */
-export function jsonPrefixLevel(buf: Buffer, start: number, end: number): number {
-  // `{"level":V,` is at least 11 bytes. Spelled out byte by byte: this runs for every JSON line,
-  // and constants compare faster than a loop over a prefix buffer.
+export function jsonPrefixLevel(buf: Buffer, start: number, end: number, view: DataView = viewOf(buf)): number {
+  // `{"level":V,` is at least 11 bytes. This runs for every JSON line: `{"le` and `vel"` are
+  // compared as two little-endian words, which costs less than nine byte compares.
   if (end - start < 11) return -1
-  if (
-    buf[start] !== 0x7b /* { */ ||
-    buf[start + 1] !== QUOTE ||
-    buf[start + 2] !== 0x6c /* l */ ||
-    buf[start + 3] !== 0x65 /* e */ ||
-    buf[start + 4] !== 0x76 /* v */ ||
-    buf[start + 5] !== 0x65 /* e */ ||
-    buf[start + 6] !== 0x6c /* l */ ||
-    buf[start + 7] !== QUOTE ||
-    buf[start + 8] !== COLON
-  ) {
-    return -1
-  }
+  if (view.getUint32(start, true) !== PREFIX_OPEN_LE || view.getUint32(start + 4, true) !== PREFIX_VEL_LE || buf[start + 8] !== COLON) return -1
   const a = (buf[start + 9] as number) - DIGIT_0
   if (a < 0 || a > 9) return -1
   const b = (buf[start + 10] as number) - DIGIT_0
@@ -58,6 +46,10 @@ export function jsonPrefixLevel(buf: Buffer, start: number, end: number): number
   if (c < 0 || c > 9) return buf[start + 11] === COMMA ? a * 10 + b : -1
   return end - start >= 13 && buf[start + 12] === COMMA ? a * 100 + b * 10 + c : -1
 }
+
+/** `{"le` and `vel"` as little-endian words. */
+const PREFIX_OPEN_LE = 0x656c227b
+const PREFIX_VEL_LE = 0x226c6576
 
 /** Where the `v` of `level` sits in a line starting `{"level":`. */
 export const JSON_PREFIX_V_AT = 4
