@@ -59,13 +59,14 @@ function run(args, onLine = () => undefined) {
   return new Promise((resolve) => child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ code, signal }) }))
 }
 
-function smsCount(baseUrl) {
+/** Whether both sources' last lines have paged: their SMS are in the sandbox's listing. */
+function bothPaged(baseUrl) {
   return new Promise((resolve) => {
     const req = http.get(`${baseUrl}/api/v1/?apirequest=sms_record&per_page=100`, { headers: { apikey: 'train' } }, (res) => {
       let body = ''
-      res.setEncoding('utf8').on('data', (d) => { body += d }).on('end', () => resolve(body.split('TRAIN-').length - 1))
+      res.setEncoding('utf8').on('data', (d) => { body += d }).on('end', () => resolve(body.includes('TRAIN-text') && body.includes('TRAIN-json')))
     })
-    req.on('error', () => resolve(0))
+    req.on('error', () => resolve(false))
   })
 }
 
@@ -75,7 +76,7 @@ async function trainRun(dir, config) {
     const url = /embedded sandbox .* at (http:\/\/\S+)/.exec(line)?.[1]
     if (url === undefined) return
     const poll = async () => {
-      if ((await smsCount(url)) >= 2) {
+      if (await bothPaged(url)) {
         trained = true
         child.kill('SIGTERM')
       } else setTimeout(poll, 20)

@@ -1,7 +1,7 @@
 // bin/logx-agent.js runs the bundle through a code cache: each Node version, flag set and command has
 // its own cache file, a run without a cache makes one, and a run with it starts from it.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -67,5 +67,10 @@ describe.runIf(bundle !== undefined && existsSync(bundle))('the caches npm run b
     expect(existsSync(path(['run', '--config', 'config/agent.yaml'], startFlags()))).toBe(true)
     expect(existsSync(path(['validate'], []))).toBe(true)
     expect(existsSync(path(['test-rule'], []))).toBe(true)
+  })
+
+  it('leave the minified bundle a source map for --enable-source-maps', () => {
+    expect(readFileSync(bundle as string, 'utf8').trimEnd().endsWith('//# sourceMappingURL=logx-agent.bundle.js.map')).toBe(true)
+    expect(existsSync(`${bundle as string}.map`)).toBe(true)
   })
 })
