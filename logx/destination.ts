@@ -2,7 +2,7 @@
 // asynchronous destinations are flushed when the process exits).
 import SonicBoom from 'sonic-boom'
 import { fstatSync } from 'node:fs'
-import { isMainThread } from 'node:worker_threads'
+import { isMainThread } from './main-thread'
 import { registerExitHandler, unregisterExitHandler, type ExitEvent } from './on-exit'
 
 export interface DestinationOptions {
@@ -182,7 +182,7 @@ export function createSafeDestination(options: DestinationOptions & { fd?: unkno
   if ((options as { contentMode?: string }).contentMode !== 'buffer') installIncrementalWrite(stream)
   if (options.sync !== true && isRegularFile((stream as unknown as SonicBoomInternals).fd)) installWriteBehind(stream)
   stream.on('error', onError)
-  if (!options.sync && isMainThread) {
+  if (!options.sync && isMainThread()) {
     registerExitHandler(stream, flushOnExit)
     stream.on('close', () => unregisterExitHandler(stream))
   }

@@ -8,7 +8,7 @@
 // signals while they live: when the app has no listener of its own, it ends them as 'exit' does and
 // raises the signal again with the default action, so the process still dies of that signal (same
 // exit status, no 'exit' event). An app with its own listener keeps full control.
-import { isMainThread } from 'node:worker_threads'
+import { isMainThread } from './main-thread'
 
 export type ExitEvent = 'exit' | 'beforeExit'
 export type ExitHandler<T extends object> = (target: T, event: ExitEvent) => void
@@ -70,8 +70,8 @@ function stopSignalListeners(): void {
 }
 
 function wantsSignals(): boolean {
-  if (!isMainThread) return false // signals are only delivered to the main thread
-  for (const registration of registrations) if (registration.signals) return true
+  // Signals are only delivered to the main thread.
+  for (const registration of registrations) if (registration.signals) return isMainThread()
   return false
 }
 

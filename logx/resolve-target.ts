@@ -3,7 +3,6 @@
 // taken as given, and a file that is missing or is not a target is reported by the worker as an
 // 'error' event on the stream.
 
-import { createRequire } from 'node:module'
 import { isAbsolute, join } from 'node:path'
 import { LogxError, LogxErrorCodes } from './errors.js'
 import { builtinTargetPath, packageTargetPath } from './targets.js'
@@ -18,6 +17,11 @@ export function bundlerOverride(name: string): string | undefined {
   if (overrides === null || typeof overrides !== 'object' || !Object.hasOwn(overrides, name)) return undefined
   const file = (overrides as Record<string, unknown>)[name]
   return typeof file === 'string' && file.length > 0 ? file : undefined
+}
+
+/** A require() as `file` has it; node:module is loaded only when a transport names a module (0.2 MB). */
+function requireFrom(file: string): NodeJS.Require {
+  return (require('node:module') as typeof import('node:module')).createRequire(file)
 }
 
 function isPath(target: string): boolean {
@@ -44,7 +48,7 @@ export function resolveTarget(target: unknown, callers: readonly string[], path 
   const anchors = callers.length > 0 ? callers : [join(process.cwd(), 'noop.js')]
   for (const anchor of anchors) {
     try {
-      return createRequire(anchor).resolve(target)
+      return requireFrom(anchor).resolve(target)
     } catch {
       // Not visible from this file; try the next caller up the stack.
     }

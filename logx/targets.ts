@@ -4,7 +4,6 @@
 // those targets decides where their files live, so this folder can be published on its own.
 
 import { join } from 'node:path'
-import { createRequire } from 'node:module'
 
 const ownTargets: Readonly<Record<string, string>> = Object.freeze({
   'logx/file': join(__dirname, 'file-target.js'),
@@ -26,7 +25,7 @@ const exportableName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 export function packageTargetPath(name: string): string | undefined {
   if (!exportableName.test(name)) return undefined
   try {
-    return createRequire(__filename).resolve(`logx/targets/${name}`)
+    return require.resolve(`logx/targets/${name}`)
   } catch {
     // Not exported (or logx runs outside its package, e.g. bundled): the caller reports the name.
     return undefined

@@ -7,7 +7,6 @@
 // written beside the bundle when that folder is writable; `npm run build` makes the usual ones.
 // Without a bundle, or with one older than the modules (tsc run alone), the modules load as they are.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import Module, { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Script } from 'node:vm'
 
@@ -15,6 +14,10 @@ export const BUNDLE_PATH = join(__dirname, '..', 'logx-agent.bundle.js')
 export const CACHE_DIR = join(__dirname, '..', 'code-cache')
 /** A long-running command saves its cache once start-up is over: by then it has compiled what starting needs. */
 const SAVE_AFTER_MS = 3000
+
+// The loader's own Module class, as every CommonJS module's `module.constructor`: requiring the public
+// node:module would also load the ES module loader and source-map support (0.2 MB) for one function.
+const Module = module.constructor as typeof import('node:module')
 
 interface CliModule {
   main(argv: readonly string[]): Promise<void>
@@ -68,7 +71,8 @@ function compileBundle(cachePath: string): { script: Script; hadCache: boolean }
   const source = readOrUndefined(BUNDLE_PATH)
   if (source === undefined) return undefined
   const cachedData = readOrUndefined(cachePath)
-  const script = new Script(Module.wrap(source.toString('utf8')), { filename: BUNDLE_PATH, cachedData })
+  // The bundle is already the loader's wrapper function (scripts/bundle-agent.js): one string, as read.
+  const script = new Script(source.toString('utf8'), { filename: BUNDLE_PATH, cachedData })
   return { script, hadCache: cachedData !== undefined }
 }
 
@@ -81,7 +85,7 @@ export function loadBundle(argv: readonly string[]): CliModule | undefined {
   const { script, hadCache } = compiled
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void
   const module = { exports: {} }
-  wrapper.call(module.exports, module.exports, createRequire(BUNDLE_PATH), module, BUNDLE_PATH, dirname(BUNDLE_PATH))
+  wrapper.call(module.exports, module.exports, Module.createRequire(BUNDLE_PATH), module, BUNDLE_PATH, dirname(BUNDLE_PATH))
   if (!hadCache || script.cachedDataRejected === true) {
     let saved = false
     const save = (): void => {

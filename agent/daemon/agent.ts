@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { AlertPipeline } from '../delivery/alert-pipeline'
 import type { Dispatcher } from '../delivery/dispatcher'
 import type { AgentCounters } from './agent-metrics'
+import type { ConsoleAccess } from './console-access'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import { acquireInstanceLock, type InstanceLock } from './instance-lock'
 import type { AgentLogger } from './logger'
@@ -187,14 +188,18 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     let metrics: MetricsServer | undefined
     const loadedAt = now()
     const backend = createConsoleBackend(path, () => config, () => loadedAt, now, fleet)
-    // The token is made (or read) once per start: a reload that moves the console keeps it.
-    const access = config.console.enabled ? consoleAccess(config) : undefined
+    // The token is made (or read) when a console is first served, once per start: a reload that moves
+    // the console keeps it. An agent without metrics.listen serves none, and makes no token.
+    const servesConsole = config.console.enabled
+    let access: ConsoleAccess | undefined
     cleanup.push(() => removeConsoleFiles(config.stateDir))
-    const consoleFor = (listen: ListenAddress) =>
-      access === undefined || !config.console.enabled
-        ? undefined
-        : createConsoleHandler({ backend, ...access, host: listen.host, now, onError: (err) => log.error({ err }, 'console: the request failed') })
+    const consoleFor = (listen: ListenAddress) => {
+      if (!servesConsole || !config.console.enabled) return undefined
+      access ??= consoleAccess(config)
+      return createConsoleHandler({ backend, ...access, host: listen.host, now, onError: (err) => log.error({ err }, 'console: the request failed') })
+    }
     const startMetrics = async (listen: ListenAddress): Promise<MetricsServer> => {
+      const consoleHandler = consoleFor(listen)
       const server = await startMetricsServer(
         listen,
         () => [...collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }), ...(fleet?.metrics() ?? [])],
@@ -204,10 +209,10 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           // Redis out of reach is degraded, not down: the agent still pages, on its own (fail open).
           return fleet === undefined ? health : { ...health, status: fleet.health().status, cluster: fleet.health() }
         },
-        consoleFor(listen),
+        consoleHandler,
       )
       // Where the command line finds the running agent's console.
-      if (access !== undefined) writeConsoleAddress(config.stateDir, server.url)
+      if (consoleHandler !== undefined) writeConsoleAddress(config.stateDir, server.url)
       return server
     }
     if (config.metrics !== undefined) metrics = await startMetrics(config.metrics.listen)

@@ -2,12 +2,12 @@
 // they live in `<state_dir>/silences.json`, outlive restarts and reloads (every new engine gets them),
 // and expire by themselves. Matchers are written as in the YAML (dot path -> value, a "/pattern/flags"
 // value is a regular expression) and checked by the config's own checks.
-import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { replaceFile } from './replace-file'
 import type { SilenceConfig } from '../../alerts'
 import { toFieldMatches } from '../config/field-match'
+import { nodeCrypto } from '../node-crypto'
 import { checkDotPath, checkMatchValue } from '../config/value-checks'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
 
@@ -99,7 +99,7 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
       const problem = silenceProblem(request, now)
       if (problem !== undefined) return { ok: false, error: problem }
       const silence: RuntimeSilence = {
-        id: `rt-${randomBytes(4).toString('hex')}`,
+        id: `rt-${nodeCrypto().randomBytes(4).toString('hex')}`,
         matchers: { ...request.matchers },
         startsAt: now,
         endsAt: request.endsAt,

@@ -21,12 +21,12 @@
 // included: a later item of the key waits for the earlier one to be settled. The journal does not
 // change with this: each item is `add`ed before enqueue returns and `done` once sent, so a crash
 // with several in flight leaves each of them pending, to be sent again (with its id) at the start.
-import { randomUUID } from 'node:crypto'
 import { DEFAULT_OUTBOX_BACKOFF, retryDelay, type OutboxBackoff } from './backoff'
 import { OutboxError, OutboxErrorCodes } from './errors'
 import { describeFailure } from './failure'
 import { createLanes, type LaneOptions, type LaneStats } from './lanes'
 import type { DeadLetter, JournalRecord, OutboxItem } from './item'
+import { newItemId } from './item-id'
 import { createFileStore, createMemoryStore, type OutboxStore } from './store'
 
 export type SendFn = (item: OutboxItem) => Promise<void>
@@ -327,7 +327,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   function enqueueAll(entries: ReadonlyArray<{ kind: string; payload: unknown }>): OutboxItem[] {
     if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')
     const t = now()
-    const items = entries.map(({ kind, payload }): OutboxItem => ({ id: randomUUID(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }))
+    const items = entries.map(({ kind, payload }): OutboxItem => ({ id: newItemId(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }))
     if (items.length === 0) return items
     // All to the spill or all to the journal, one write either way (the window may go past
     // memoryItems by a batch): a crash keeps every item of the batch or none.

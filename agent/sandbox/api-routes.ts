@@ -1,7 +1,6 @@
 // The `/api/v1/` operations: the `apirequest` dispatcher and one handler per operation.
 // Every request is checked for `apikey` before anything else is looked at.
 
-import { timingSafeEqual } from 'node:crypto'
 import type { ValidationProblem } from '../messaging/errors'
 import {
   validateChatGroupBody,
@@ -27,6 +26,7 @@ import {
   type WireSendAccepted,
   type WireSocialProfile,
 } from '../messaging/wire'
+import { secretEquals } from '../secret-equal'
 import type { ListingCache } from './listing'
 import { apiError, invalid, json, JSON_CONTENT_TYPE, type Reply } from './reply'
 import { socialProfiles } from './seed'
@@ -47,13 +47,6 @@ export function resolveApiOperation(pathname: string, query: QueryValues): Opera
   if (pathname !== API_PATH && pathname !== API_PATH.slice(0, -1)) return undefined
   const apirequest = query['apirequest']
   return apirequest === undefined ? 'unknown' : (operationForApiRequest(apirequest) ?? 'unknown')
-}
-
-export function secretEquals(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== 'string') return false
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 const SEND_KIND: Partial<Record<OperationName, { kind: StoredKind; validate: (b: unknown) => ValidationProblem[]; label: string }>> = {

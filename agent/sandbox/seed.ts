@@ -1,8 +1,8 @@
 // Data the sandbox holds for clients to read but never receives from them: instances, chat groups,
 // missed calls, and profile search results.
 
-import { createHash } from 'node:crypto'
 import type { WireSocialProfile } from '../messaging/wire'
+import { sha256 } from '../sha256'
 import { SANDBOX_MISSED_CALL_NUMBER } from './missed-calls'
 import type { Store, StoredKind } from './store'
 
@@ -12,7 +12,7 @@ const NETWORKS = ['facebook', 'instagram', 'linkedin', 'x'] as const
 export const SEARCH_RESULTS_PER_KEYWORD = 45
 
 export function socialProfiles(keyword: string): WireSocialProfile[] {
-  const tag = createHash('sha256').update(keyword).digest('hex').slice(0, 8)
+  const tag = sha256(Buffer.from(keyword)).toString('hex').slice(0, 8)
   const out: WireSocialProfile[] = []
   for (let i = 1; i <= SEARCH_RESULTS_PER_KEYWORD; i++) {
     const network = NETWORKS[i % NETWORKS.length] ?? 'x'

@@ -3,7 +3,7 @@
 
 import { validateActivities, validateLead } from '../messaging/validate'
 import type { OperationName, WireActivityRequest, WireLeadCreated, WireLeadRequest } from '../messaging/wire'
-import { secretEquals } from './api-routes'
+import { secretEquals } from '../secret-equal'
 import { apiError, json, type Reply } from './reply'
 import type { Store } from './store'
 

@@ -5,6 +5,7 @@
 
 import { readSync, type BigIntStats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
+import { sha256 } from '../sha256'
 
 /** How many leading bytes the head holds once the file is that long. */
 export const HEAD_BYTES = 256
@@ -38,9 +39,7 @@ export function readHeadSync(handle: FileHandle, size: number): Buffer {
 
 /** Checksum stored in checkpoints, so that log content never lands in the state directory. */
 export function hashHead(head: Buffer): string {
-  // node:crypto is loaded at the first checkpoint, not at start: compiling it delays the first read.
-  const { createHash } = require('node:crypto') as typeof import('node:crypto')
-  return createHash('sha256').update(head).digest('hex').slice(0, 32)
+  return sha256(head).toString('hex').slice(0, 32)
 }
 
 /** The file whose head we remember (`known`) still starts with those bytes (`current` may be longer). */

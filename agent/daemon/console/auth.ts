@@ -1,5 +1,5 @@
 // Who may use the console. Decisions are pure functions of the request's headers; the token is
-// compared in constant time (both sides hashed to the same length, then timingSafeEqual).
+// compared in constant time (both sides hashed to the same length, then every byte compared).
 //
 // 1. Listening on loopback, the Host header must name loopback (127.0.0.1, localhost or [::1]) with
 //    the port the request came in on: a page of another site whose name was re-pointed at 127.0.0.1
@@ -9,7 +9,8 @@
 //    token the agent generated at start, which the page served on loopback carries.
 // No cookies are read or set: a request from another site cannot borrow a session (no CSRF).
 
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { bytesEqual } from '../../secret-equal'
+import { sha256 } from '../../sha256'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
@@ -28,7 +29,7 @@ export function hostHeaderAllowed(header: string | undefined, port: number): boo
 }
 
 function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest()
+  return sha256(Buffer.from(text, 'utf8'))
 }
 
 /** Checks `authorization` headers against one token, hashed once here. */
@@ -38,7 +39,7 @@ export function createTokenCheck(token: string): (authorization: string | undefi
     if (authorization === undefined) return false
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
     // A missing token is hashed too, so the answer takes as long whatever was sent.
-    return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null
+    return bytesEqual(digest(match?.[1] ?? ''), expected) && match !== null
   }
 }
 
