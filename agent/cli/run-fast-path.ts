@@ -1,40 +1,37 @@
-// `logx-agent run` without yargs: the command pm2, npm start and the benchmarks use is parsed here
-// with node:util's parseArgs, so the long-running process never loads yargs (about 14 MB of RSS for
-// an argument parser used once). Anything else, or anything unusual about a `run` command line
-// (help, an unknown or repeated option, a port that is not plain digits), returns undefined and
-// goes to yargs, which gives the usual messages.
-import { parseArgs } from 'node:util'
+// `logx-agent run` without yargs: the command pm2, npm start and the benchmarks use is parsed here,
+// so the long-running process never loads yargs (about 14 MB of RSS for an argument parser used
+// once), nor node:util's parseArgs (0.2 MB). Anything else, or anything unusual about a `run` command
+// line (help, a short, unknown or repeated option, a missing value or one that looks like an option,
+// a port that is not plain digits), returns undefined and goes to yargs, which gives the usual messages.
 import type { RunArgs } from './run-command'
 
 const DEFAULT_CONFIG = 'config/agent.yaml'
+const OPTIONS = new Set(['config', 'port', 'host', 'tap'])
 
 export function parseRunFastPath(argv: readonly string[]): RunArgs | undefined {
-  let parsed: ReturnType<typeof parseArgs<{ options: { config: { type: 'string' }; port: { type: 'string' }; host: { type: 'string' }; tap: { type: 'string' } }; allowPositionals: true; tokens: true; strict: true }>>
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, tap: { type: 'string' } },
-      allowPositionals: true,
-      tokens: true,
-      strict: true,
-    })
-  } catch {
-    return undefined
+  const values = new Map<string, string>()
+  let commands = 0
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (!arg.startsWith('-')) {
+      if (arg !== 'run' || ++commands > 1) return undefined
+      continue
+    }
+    if (!arg.startsWith('--') || arg === '--') return undefined
+    const equals = arg.indexOf('=')
+    const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals)
+    const value = equals === -1 ? argv[++i] : arg.slice(equals + 1)
+    if (!OPTIONS.has(name) || values.has(name) || value === undefined || value === '') return undefined
+    // `--config --port 0`: the value was forgotten, not `--port`. A lone `-` is a value (stdout).
+    if (equals === -1 && value.length > 1 && value.startsWith('-')) return undefined
+    values.set(name, value)
   }
-  const { positionals, values, tokens } = parsed
-  if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== 'run')) return undefined
-  const seen = new Set<string>()
-  for (const token of tokens) {
-    if (token.kind === 'option-terminator') return undefined
-    if (token.kind !== 'option') continue
-    if (seen.has(token.name) || token.value === undefined || token.value === '') return undefined
-    seen.add(token.name)
-  }
-  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) return undefined
+  const port = values.get('port')
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) return undefined
   return {
-    config: values.config ?? DEFAULT_CONFIG,
-    port: values.port === undefined ? undefined : Number(values.port),
-    host: values.host,
-    tap: values.tap,
+    config: values.get('config') ?? DEFAULT_CONFIG,
+    port: port === undefined ? undefined : Number(port),
+    host: values.get('host'),
+    tap: values.get('tap'),
   }
 }

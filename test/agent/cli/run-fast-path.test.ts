@@ -9,6 +9,7 @@ describe('parseRunFastPath', () => {
     expect(parseRunFastPath(['run', '--port=4011'])).toEqual({ config: 'config/agent.yaml', port: 4011, host: undefined })
     expect(parseRunFastPath(['run', '--tap', '/tmp/tap.ndjson'])).toEqual({ config: 'config/agent.yaml', port: undefined, host: undefined, tap: '/tmp/tap.ndjson' })
     expect(parseRunFastPath(['run', '--tap', '-'])?.tap).toBe('-')
+    expect(parseRunFastPath(['--config', 'run', 'run'])?.config).toBe('run')
   })
 
   it('leaves everything else to yargs', () => {
@@ -27,6 +28,10 @@ describe('parseRunFastPath', () => {
       ['run', '--config='],
       ['run', '--', '--config', 'a.yaml'],
       ['-c', 'a.yaml'],
+      ['run', 'run'],
+      ['run', '--config', '--port', '0'],
+      ['run', '--port'],
+      ['run', '--host='],
     ]) {
       expect(parseRunFastPath(argv), argv.join(' ')).toBeUndefined()
     }
