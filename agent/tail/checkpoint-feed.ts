@@ -93,7 +93,7 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
     request,
     requestAfterCommit,
     // With the commits' delay: the write a file's arrival asks for is never urgent, and at start it
-    // would come before the first read (hashing a head loads node:crypto).
+    // would come before the first read.
     inBackground: () => void requestAfterCommit(),
     flush: () => (writer === undefined ? Promise.resolve() : writer.request()),
     get writes() {

@@ -59,7 +59,7 @@ export function placeInitialFiles(found: readonly FoundFile[], saved: readonly C
       placements[index] = { kind: 'parked', copyOf: twin }
       continue
     }
-    // Hashed only when a saved entry could match: a first start loads no node:crypto before reading.
+    // Hashed only when a saved entry could match: a first start hashes nothing before its first read.
     const candidates = saved.filter((candidate) => !claimed.has(candidate) && candidate.headLength === HEAD_BYTES)
     if (candidates.length === 0) continue
     const hash = hashHead(file.head)

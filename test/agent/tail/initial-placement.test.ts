@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import type { CheckpointEntry } from '../../../agent/tail/checkpoint-store'
 import { hashHead, HEAD_BYTES } from '../../../agent/tail/file-identity'
 import { initialStart, placeInitialFiles, type FoundFile } from '../../../agent/tail/initial-placement'
-import { inFreshProcess } from '../../helpers/fresh-process'
 
 const content = (tag: string, bytes = 1000): Buffer => Buffer.from(`${tag} `.repeat(bytes).slice(0, bytes))
 const found = (fileId: string, text: Buffer): FoundFile => ({ fileId, size: text.length, head: text.subarray(0, HEAD_BYTES) })
@@ -75,16 +74,5 @@ describe('initialStart', () => {
   it('9. any other file starts where startAt says', () => {
     expect(initialStart({ kind: 'fresh', rewritten: false }, 'end')).toEqual({ phase: 'active', start: 'last-line-end' })
     expect(initialStart({ kind: 'fresh', rewritten: false }, 'beginning')).toEqual({ phase: 'active', start: 0 })
-  })
-})
-
-describe('a first start', () => {
-  it('places its files without hashing their heads: node:crypto is not loaded before the first read', () => {
-    const out = inFreshProcess<{ placed: unknown; crypto: boolean }>([
-      "const { placeInitialFiles } = require('./dist/agent/tail/initial-placement')",
-      "const placed = placeInitialFiles([{ fileId: '1:2', size: 5000, head: Buffer.alloc(4096, 120) }], [])",
-      "process.stdout.write(JSON.stringify({ placed, crypto: process.moduleLoadList.includes('NativeModule crypto') }))",
-    ])
-    expect(out).toEqual({ placed: [{ kind: 'fresh', rewritten: false }], crypto: false })
   })
 })
