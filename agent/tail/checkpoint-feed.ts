@@ -21,6 +21,11 @@ export interface CheckpointFeed {
   inBackground(): void
   /** A write now whose failure only the caller sees. */
   flush(): Promise<void>
+  /**
+   * The last write (as flush), and no other after it: a delayed write that came due once the
+   * tailer had closed its files wrote a checkpoint without them, and the next start read them again.
+   */
+  close(): Promise<void>
   readonly writes: number
 }
 
@@ -66,8 +71,9 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
     }
   }
 
+  let closed = false
   function request(): Promise<void> {
-    if (writer === undefined) return Promise.resolve()
+    if (writer === undefined || closed) return Promise.resolve()
     const durable = writer.request()
     durable.catch((error: unknown) => {
       if (error instanceof TailError) config.onWarning(error)
@@ -96,6 +102,10 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
     // would come before the first read.
     inBackground: () => void requestAfterCommit(),
     flush: () => (writer === undefined ? Promise.resolve() : writer.request()),
+    close() {
+      closed = true
+      return writer === undefined ? Promise.resolve() : writer.request()
+    },
     get writes() {
       return writer?.writes ?? 0
     },

@@ -118,7 +118,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
       ctx.outlet.close()
       await discovery.close()
       await loopDone
-      await ctx.checkpoints.flush()
+      await ctx.checkpoints.close()
       for (const file of ctx.files.live) await file.handle?.close().catch(() => undefined)
       ctx.files.live.clear()
     },

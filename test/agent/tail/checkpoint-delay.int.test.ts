@@ -38,4 +38,21 @@ describe('checkpointDelayMs', () => {
     const saved = JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }
     expect(saved.files.map((entry) => entry.offset)).toEqual([(batches[batches.length - 1] as LineBatch).offset])
   })
+
+  it('a delayed write that comes due after close() does not replace the last checkpoint with one without the files', async () => {
+    const { dir, cleanup } = makeTempDir('delay-close')
+    cleanups.push(cleanup)
+    const file = join(dir, 'app.log')
+    const checkpointPath = join(dir, 'tail.json')
+    writeFileSync(file, 'first line\nsecond line\n')
+    const tailer = await createTailer({ paths: file, startAt: 'beginning', checkpointPath, checkpointDelayMs: 50 })
+    const iterator = tailer[Symbol.asyncIterator]()
+    const { value: batch } = (await iterator.next()) as IteratorResult<LineBatch>
+    // The commit's write is due in 50 ms; the agent stops before that (SIGTERM right after a page).
+    const committed = tailer.commit(batch)
+    await tailer.close()
+    await committed
+    const saved = JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { path: string; offset: number }[] }
+    expect(saved.files.map((entry) => [entry.path, entry.offset])).toEqual([[file, 23]])
+  })
 })
