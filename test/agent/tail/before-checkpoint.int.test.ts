@@ -4,17 +4,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch, type Tailer } from '../../../agent/tail'
-import { makeTempDir } from './helpers'
+import { firstBatch, makeTempDir } from './helpers'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-async function firstBatch(tailer: Tailer): Promise<LineBatch> {
-  for await (const batch of tailer) return batch
-  throw new Error('the tailer ended without a batch')
-}
 
 it('runs the hook before every checkpoint write, and a throwing hook keeps the checkpoint where it was', async () => {
   const { dir, cleanup } = makeTempDir('before-checkpoint')

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
-import { makeTempDir } from './helpers'
+import { firstBatch, makeTempDir } from './helpers'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -46,8 +46,7 @@ describe('checkpointDelayMs', () => {
     const checkpointPath = join(dir, 'tail.json')
     writeFileSync(file, 'first line\nsecond line\n')
     const tailer = await createTailer({ paths: file, startAt: 'beginning', checkpointPath, checkpointDelayMs: 50 })
-    const iterator = tailer[Symbol.asyncIterator]()
-    const { value: batch } = (await iterator.next()) as IteratorResult<LineBatch>
+    const batch = await firstBatch(tailer)
     // The commit's write is due in 50 ms; the agent stops before that (SIGTERM right after a page).
     const committed = tailer.commit(batch)
     await tailer.close()

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
-import { createTailer, type Tailer, type TailerOptions } from '../../../agent/tail'
+import { createTailer, type LineBatch, type Tailer, type TailerOptions } from '../../../agent/tail'
 
 export interface SeenLine {
   readonly fileId: string
@@ -107,4 +107,10 @@ export function expectEachOnceInOrder(lines: readonly SeenLine[], from: number, 
     throw new Error(`missing ${JSON.stringify(missing.slice(0, 20))} (${missing.length}), repeated ${JSON.stringify(repeated.slice(0, 20))} (${repeated.length})`)
   }
   if (counts.size !== to - from + 1) throw new Error(`unexpected numbers: ${[...counts.keys()].filter((n) => n < from || n > to).slice(0, 10)}`)
+}
+
+/** The tailer's first batch (the iteration stops there; the tailer stays open). */
+export async function firstBatch(tailer: Tailer): Promise<LineBatch> {
+  for await (const batch of tailer) return batch
+  throw new Error('the tailer ended without a batch')
 }
