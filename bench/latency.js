@@ -21,6 +21,8 @@
 //
 // Usage: npm run build && node bench/latency.js [--rate 2000] [--seconds 10] [--format json|text]
 //   [--poll-ms 10] [--noise 99] [--warmup-seconds 2] [--targets embedded,remote,naive]
+//   [--neighbours N]    N other files beside each target's log, as in /var/log (none by default, as
+//                       agentbench has); they are not tailed, but a watcher may still look at them
 //   [--profile [DIR]]   the agents run with --cpu-prof, profiles written to DIR (printed at the end)
 //   [--csv FILE]        every sample: target, id, when written (ms into the run, and epoch ms to match
 //                       an agent's own traces), latency ms, and the embedded record's created_at - write
@@ -51,11 +53,13 @@ const pollMs = Number(option('poll-ms', '10'))
 const noise = Number(option('noise', '99'))
 const warmupSeconds = Number(option('warmup-seconds', '2'))
 const targets = String(option('targets', 'embedded,remote,naive')).split(',')
+const neighbours = Number(option('neighbours', '0'))
 const profile = option('profile', undefined)
 const csv = option('csv', undefined)
 const root = resolve(String(option('root', join(__dirname, '..'))))
 if (!(rate > 0 && seconds > 0 && pollMs > 0 && warmupSeconds >= 0)) fail('--rate, --seconds and --poll-ms take positive numbers')
 if (!(Number.isInteger(noise) && noise >= 0)) fail('--noise takes a whole number of info lines per error line')
+if (!(Number.isInteger(neighbours) && neighbours >= 0)) fail('--neighbours takes a whole number of files')
 if (format !== 'json' && format !== 'text') fail(`--format: json or text, got ${format}`)
 for (const t of targets) if (!['embedded', 'remote', 'naive'].includes(t)) fail(`--targets: embedded, remote, naive; got ${t}`)
 if (csv === true) fail('--csv takes a file name')
@@ -227,7 +231,7 @@ async function main() {
   const period = (1000 * (noise + 1)) / rate
   const warmWrites = Math.round((warmupSeconds * 1000) / period)
   const writes = Math.round((seconds * 1000) / period)
-  console.log(`latency: ${format}, ${rate} lines/s (${noise} info + 1 error line per write, a write every ${period.toFixed(1)} ms) for ${seconds} s after ${warmupSeconds} s of warm-up; targets ${targets.join(', ')}; listing polled every ${pollMs} ms`)
+  console.log(`latency: ${format}, ${rate} lines/s (${noise} info + 1 error line per write, a write every ${period.toFixed(1)} ms) for ${seconds} s after ${warmupSeconds} s of warm-up; targets ${targets.join(', ')}; listing polled every ${pollMs} ms${neighbours > 0 ? `; ${neighbours} other files beside each log` : ''}`)
   console.log(`node ${process.version}, ${cpus().length} CPUs, ${cpus()[0]?.model ?? ''}; agent from ${root}; load average ${load0.map((l) => l.toFixed(2)).join(' ')}`)
   const dir = mkdtempSync(join(tmpdir(), 'logx-latency-'))
   const ts = []
@@ -237,6 +241,7 @@ async function main() {
     for (const name of targets) {
       const sub = join(dir, name)
       mkdirSync(sub)
+      for (let i = 0; i < neighbours; i++) writeFileSync(join(sub, `other-${i}.log`), '')
       const t = target(name, sub)
       ts.push(t)
       if (name === 'embedded') await startEmbedded(t, sub)

@@ -1,6 +1,9 @@
-// Finds the files that match the patterns and reports what happens to them by path. chokidar 4
-// has no globs: it watches each pattern's base directory (inotify on Linux, no timers) and the
-// `ignored` filter keeps it from watching files no pattern wants.
+// Finds the files that match the patterns and reports what happens to them by path. Each pattern
+// is split into a base directory and a matcher (glob.ts). Node's fs.watch (inotify on Linux) watches
+// every directory a pattern can reach, for the names that come and go in it, and every matching
+// file, for its content (watch-set.ts). Scans (readdir) turn names into 'add' and 'unlink' and say
+// what to watch. A write to a file reads no directory: only a name that came, went or was replaced
+// starts a scan.
 //
 // A flood of file events starves the whole process: libuv reads the inotify queue until it is
 // empty before it runs anything else, so a writer filling several files faster than their events
@@ -9,11 +12,11 @@
 // tried again later, each failed try waiting twice as long.
 
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
-import { basename, join } from 'node:path'
-import { watch, type FSWatcher } from 'chokidar'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { monotonicMs } from '../monotonic-clock'
 import { compileExclusion, compileGlob, type CompiledGlob } from './glob'
+import { createWatchSet, type WatchKind, type WatchSet } from './watch-set'
 
 /** 'rename': the name was moved or replaced (it may now be another file); 'change': its content changed. */
 export type PathEvent = 'add' | 'change' | 'unlink' | 'rename'
@@ -42,6 +45,10 @@ const FLOOD_WINDOW_MS = 100
 const POLL_MS = 100
 const FIRST_REWATCH_MS = 2_000
 const MAX_REWATCH_MS = 60_000
+/** How soon a scan looks again for a matching name that could not be watched (gone mid-rotation, a dangling symlink). */
+const RETRY_MS = 1_000
+/** How deep `**` follows directories (and symlinks to them, which can make a loop). */
+const MAX_WALK_LEVELS = 32
 
 /** What one discovery holds between events; the functions below take it as their first argument. */
 interface DiscoveryState {
@@ -55,9 +62,13 @@ interface DiscoveryState {
   mode: DiscoveryMode
   closed: boolean
   scanning: boolean
-  watcher: FSWatcher | undefined
+  /** A scan was asked for while one ran: it runs again once done, to see what the first may have missed. */
+  rescan: boolean
+  /** The watches while in 'watch' mode; undefined while polling. */
+  watches: WatchSet | undefined
   pollTimer: NodeJS.Timeout | undefined
   rewatchTimer: NodeJS.Timeout | undefined
+  retryTimer: NodeJS.Timeout | undefined
   /** How long the next stretch of polling lasts before watching is tried again. */
   rewatchMs: number
 }
@@ -66,15 +77,15 @@ interface DiscoveryState {
 export async function createDiscovery(options: DiscoveryOptions): Promise<Discovery> {
   const globs = options.patterns.map((pattern) => compileGlob(pattern, options.cwd))
   const excluded = compileExclusion(options.exclude ?? [], options.cwd)
-  // Every path the tailer hears of passes here (events, scans, the watcher's filter): an excluded
-  // file is never reported, so it is never opened, whenever it appears.
+  // Every path the tailer hears of passes here (events and scans): an excluded file is never
+  // reported, so it is never opened, whenever it appears.
   const matches = excluded === undefined
     ? (path: string): boolean => globs.some((glob) => glob.matches(path))
     : (path: string): boolean => globs.some((glob) => glob.matches(path)) && !excluded(path)
   const bases = [...new Set(globs.map((glob) => glob.base))]
   const depth = maxDepth(globs)
   for (const base of bases) {
-    // chokidar would wait on a missing directory silently and never report what appears in it.
+    // Only a directory's parent would see it appear, and nothing watches that.
     if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: nothing under it is tailed until the tailer is restarted`))
   }
 
@@ -88,18 +99,22 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     mode: 'watch',
     closed: false,
     scanning: false,
-    watcher: undefined,
+    rescan: false,
+    watches: undefined,
     pollTimer: undefined,
     rewatchTimer: undefined,
+    retryTimer: undefined,
     rewatchMs: FIRST_REWATCH_MS,
   }
-  await startWatching(state, true)
+  await startWatching(state)
   return {
     async close() {
       state.closed = true
       clearInterval(state.pollTimer)
       clearTimeout(state.rewatchTimer)
-      await state.watcher?.close()
+      clearTimeout(state.retryTimer)
+      state.watches?.closeAll()
+      state.watches = undefined
     },
   }
 }
@@ -110,49 +125,64 @@ function emit(state: DiscoveryState, event: PathEvent, path: string): void {
   state.options.onEvent(event, path)
 }
 
-function startWatching(state: DiscoveryState, initial: boolean): Promise<void> {
-  const { options, matches } = state
-  const current: FSWatcher = watch(state.bases, {
-    persistent: true,
-    ignoreInitial: !initial,
-    followSymlinks: true,
-    depth: state.depth,
-    ignored: (path, stats) => stats?.isFile() === true && !matches(path),
-    ignorePermissionErrors: true,
+/** Watches the bases, then scans: a name that comes while the scan reads asks for another scan. */
+function startWatching(state: DiscoveryState): Promise<void> {
+  const watches = createWatchSet({
+    onEvent: (kind, watched, event, name) => {
+      if (state.watches === watches && !state.closed) onWatchEvent(state, watches, kind, watched, event, name)
+    },
+    onError: (path, error) => {
+      if (!state.closed) state.options.onError(new Error(`cannot watch ${path}: ${error.message}`))
+    },
   })
-  state.watcher = current
-  // Events already queued when the watcher was closed for a flood are dropped: the scans cover them.
-  const live = (): boolean => state.watcher === current && !state.closed
-  const report = (event: PathEvent) => (path: string) => {
-    if (live() && matches(path)) emit(state, event, path)
+  state.watches = watches
+  watches.sync(new Set(state.bases), new Set())
+  return scan(state)
+}
+
+function onWatchEvent(state: DiscoveryState, watches: WatchSet, kind: WatchKind, watched: string, event: string, name: string | null): void {
+  const flooded = state.flood.count()
+  if (flooded !== undefined) {
+    startPolling(state, flooded)
+    return
   }
-  current.on('add', report('add'))
-  current.on('change', report('change'))
-  current.on('unlink', report('unlink'))
-  // chokidar drops a file's 'change' events that come within 5 ms of the previous one, and the
-  // last write of a burst must not wait for the scheduler tick: the raw fs.watch events are all kept.
-  current.on('raw', (event, name, details) => {
-    if (!live()) return
-    const flooded = state.flood.count()
-    if (flooded !== undefined) {
-      startPolling(state, flooded)
-      return
+  const { matches, options } = state
+  if (kind === 'file') {
+    if (event === 'rename') {
+      // Moved or deleted (through a symlink too): what the path names now is for a scan to find.
+      watches.forget(watched)
+      options.onEvent('rename', watched)
+      void scan(state)
+    } else {
+      options.onEvent('change', watched)
     }
-    const path = rawEventPath((details as { watchedPath?: string } | undefined)?.watchedPath, name, matches)
-    if (path !== undefined) options.onEvent(event === 'rename' ? 'rename' : 'change', path)
-  })
-  current.on('error', (error) => {
-    if (live()) options.onError(error instanceof Error ? error : new Error(String(error)))
-  })
-  return new Promise<void>((resolve) => current.once('ready', resolve))
+    return
+  }
+  if (name === null) {
+    void scan(state)
+    return
+  }
+  const path = join(watched, name)
+  if (event === 'rename') {
+    // The name came, went or now names another file or directory: its old watch goes, a scan
+    // watches what is there now and reports what came and went.
+    watches.forget(path)
+    if (matches(path)) options.onEvent('rename', path)
+    void scan(state)
+  } else if (!watches.watchesFile(path) && matches(path)) {
+    // A file with a watch of its own has reported this write already.
+    options.onEvent('change', path)
+  }
 }
 
 function startPolling(state: DiscoveryState, reason: string): void {
-  const flooded = state.watcher
-  state.watcher = undefined
+  const flooded = state.watches
+  state.watches = undefined
   state.mode = 'poll'
   // Closing the watches from inside their own event is what lets libuv's inotify loop end.
-  void flooded?.close().catch(() => undefined)
+  flooded?.closeAll()
+  clearTimeout(state.retryTimer)
+  state.retryTimer = undefined
   state.options.onModeChange?.('poll', `${reason}: polling every ${POLL_MS} ms, watching again in ${state.rewatchMs / 1000} s`)
   state.pollTimer = setInterval(() => void scan(state), POLL_MS)
   void scan(state)
@@ -166,9 +196,8 @@ async function rewatch(state: DiscoveryState): Promise<void> {
   state.pollTimer = undefined
   state.flood.reset()
   state.mode = 'watch'
-  await startWatching(state, false)
-  // What happened between the last scan and the new watches.
-  await scan(state)
+  // Its scan reports what happened since the last poll.
+  await startWatching(state)
   if (state.mode !== 'watch' || state.closed) return
   state.options.onModeChange?.('watch', 'file events calmed down')
   // A watch that holds for a while earns the short retry back.
@@ -178,39 +207,84 @@ async function rewatch(state: DiscoveryState): Promise<void> {
   state.rewatchTimer.unref()
 }
 
+/** One scan at a time; asked for during one, it runs once more after it. */
 async function scan(state: DiscoveryState): Promise<void> {
-  if (state.scanning || state.closed) return
+  if (state.closed) return
+  if (state.scanning) {
+    state.rescan = true
+    return
+  }
   state.scanning = true
   try {
-    const found = new Set<string>()
-    for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found)
-    if (state.closed) return
-    for (const path of state.present) if (!found.has(path)) emit(state, 'unlink', path)
-    for (const path of found) {
-      if (!state.present.has(path)) emit(state, 'add', path)
-      // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.
-      else if (state.mode === 'poll') state.options.onEvent('change', path)
-    }
+    do {
+      state.rescan = false
+      const found = new Set<string>()
+      const walked: Walked = { dirs: new Set<string>(), dangling: false }
+      for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found, walked)
+      if (state.closed) return
+      for (const path of state.present) if (!found.has(path)) emit(state, 'unlink', path)
+      for (const path of found) {
+        if (!state.present.has(path)) emit(state, 'add', path)
+        // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.
+        else if (state.mode === 'poll') state.options.onEvent('change', path)
+      }
+      const gone = state.watches?.sync(walked.dirs, found) ?? []
+      if (gone.length > 0 || walked.dangling) retrySoon(state)
+    } while (state.rescan && !state.closed)
+  } catch (error) {
+    state.options.onError(error instanceof Error ? error : new Error(String(error)))
   } finally {
     state.scanning = false
   }
 }
 
+/**
+ * A matching name that could not be watched (renamed away between the scan and its watch), or a
+ * symlink whose target is missing (a container runtime replacing the log it points to): nothing
+ * would tell when it is back, so a scan looks again soon.
+ */
+function retrySoon(state: DiscoveryState): void {
+  if (state.retryTimer !== undefined || state.mode !== 'watch' || state.closed) return
+  state.retryTimer = setTimeout(() => {
+    state.retryTimer = undefined
+    void scan(state)
+  }, RETRY_MS)
+}
+
+interface Walked {
+  /** The directories read: the ones to watch. */
+  readonly dirs: Set<string>
+  /** A symlink that points nowhere (yet) was passed over. */
+  dangling: boolean
+}
+
 /** Adds the matching files under `dir` (down to `depth` levels below the base) to `found`. */
-async function walk(dir: string, level: number, depth: number | undefined, matches: (path: string) => boolean, found: Set<string>): Promise<void> {
+async function walk(dir: string, level: number, depth: number | undefined, matches: (path: string) => boolean, found: Set<string>, walked: Walked): Promise<void> {
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
   } catch {
     return
   }
+  walked.dirs.add(dir)
+  const deeper = depth === undefined ? level < MAX_WALK_LEVELS : level < depth
   for (const entry of entries) {
     const path = join(dir, entry.name)
-    if (entry.isDirectory() || (entry.isSymbolicLink() && depth !== 0)) {
-      if (depth === undefined || level < depth) await walk(path, level + 1, depth, matches, found)
-      if (!entry.isSymbolicLink()) continue
+    let isDirectory = entry.isDirectory()
+    if (entry.isSymbolicLink()) {
+      // Followed, as a file or a directory, whichever it points to.
+      try {
+        isDirectory = (await stat(path)).isDirectory()
+      } catch {
+        if (matches(path)) walked.dangling = true
+        continue
+      }
     }
-    if (matches(path)) found.add(path)
+    if (isDirectory) {
+      if (deeper) await walk(path, level + 1, depth, matches, found, walked)
+    } else if (matches(path)) {
+      found.add(path)
+    }
   }
 }
 
@@ -238,14 +312,6 @@ function createFloodMeter(): FloodMeter {
     },
     reset,
   }
-}
-
-/** The matching path a raw fs.watch event is about: an entry of a watched directory, or a watched file itself. */
-function rawEventPath(watched: string | undefined, name: unknown, matches: (path: string) => boolean): string | undefined {
-  if (typeof watched !== 'string' || typeof name !== 'string') return undefined
-  const inDirectory = join(watched, name)
-  if (matches(inDirectory)) return inDirectory
-  return basename(watched) === name && matches(watched) ? watched : undefined
 }
 
 function maxDepth(globs: readonly CompiledGlob[]): number | undefined {

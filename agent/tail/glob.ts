@@ -1,6 +1,6 @@
-// chokidar 4 dropped glob support, so a pattern is split here into the directory to watch (the
-// longest prefix without wildcards) and a matcher for the full path. Supported syntax: `*` and `?`
-// within one path segment, `**` as a whole segment (any depth), `[abc]` / `[!abc]`, `{a,b}`.
+// A pattern is split here into the directory to watch (the longest prefix without wildcards) and a
+// matcher for the full path. Supported syntax: `*` and `?` within one path segment, `**` as a whole
+// segment (any depth), `[abc]` / `[!abc]`, `{a,b}`.
 
 import { isAbsolute, resolve, sep } from 'node:path'
 

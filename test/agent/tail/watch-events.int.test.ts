@@ -1,0 +1,100 @@
+// Lines reach the tailer by file events alone: the scheduler's tick, which would read every file
+// anyway, is an hour away in these tests. Each case is a way a watch can go stale: a directory that
+// appears after start, a file replaced under its name, a symlink whose target a container runtime
+// replaces (the symlink's own directory sees nothing of that). A new file's first write is over
+// the 256 bytes the tailer reads of its head to tell it from a copy, so that needs no tick either.
+import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TailerOptions } from '../../../agent/tail'
+import { collect, numbered, numberedRange, useTailerScope, waitFor } from './helpers'
+
+const { tempDir, tail } = useTailerScope()
+const NO_TICK: Partial<TailerOptions> = { pollIntervalMs: 3_600_000, startAt: 'beginning' }
+
+const texts = (seen: ReturnType<typeof collect>['seen']): string[] => seen.map((line) => line.text)
+/** Lines from..to as the tailer hands them out, without their `\n`. */
+const lines = (tag: string, from: number, to: number): string[] => numberedRange(tag, from, to).split('\n').slice(0, -1)
+
+describe('file events, with no tick to fall back on', () => {
+  it('reads appends, and a file in a directory made after start', async () => {
+    const dir = tempDir('events-subdir')
+    mkdirSync(join(dir, 'a'))
+    writeFileSync(join(dir, 'a', 'app.log'), numbered('a', 1))
+    const { seen } = collect(await tail({ ...NO_TICK, paths: [join(dir, '*', 'app.log')] }))
+    await waitFor(() => seen.length === 1, 'the line present at start')
+
+    appendFileSync(join(dir, 'a', 'app.log'), numbered('a', 2))
+    await waitFor(() => seen.length === 2, 'an appended line')
+
+    mkdirSync(join(dir, 'b'))
+    writeFileSync(join(dir, 'b', 'app.log'), numberedRange('b', 3, 8))
+    await waitFor(() => seen.length === 8, 'the first lines of a file in a new directory')
+    appendFileSync(join(dir, 'b', 'app.log'), numbered('b', 9))
+    await waitFor(() => seen.length === 9, 'a line appended to it')
+
+    expect(texts(seen)).toEqual([...lines('a', 1, 2), ...lines('b', 3, 9)])
+  })
+
+  it('follows a file replaced under its name (rename over it), then its appends', async () => {
+    const dir = tempDir('events-replaced')
+    const path = join(dir, 'app.log')
+    writeFileSync(path, numbered('old', 1))
+    const { seen } = collect(await tail({ ...NO_TICK, paths: [path] }))
+    await waitFor(() => seen.length === 1, 'the old file\'s line')
+
+    writeFileSync(join(dir, 'app.log.new'), numberedRange('new', 2, 7))
+    renameSync(join(dir, 'app.log.new'), path)
+    await waitFor(() => seen.length === 7, 'the replacing file\'s lines')
+    // The watch of the old file went with its name: this write is seen by the new file's own.
+    appendFileSync(path, numbered('new', 8))
+    await waitFor(() => seen.length === 8, 'a line appended to the replacing file')
+    expect(texts(seen)).toEqual([...lines('old', 1, 1), ...lines('new', 2, 8)])
+  })
+
+  it('follows a symlink to a file elsewhere, through the replacement of its target', async () => {
+    const dir = tempDir('events-symlink')
+    const pods = join(dir, 'pods')
+    const containers = join(dir, 'containers')
+    mkdirSync(pods)
+    mkdirSync(containers)
+    const target = join(pods, '0.log')
+    writeFileSync(target, numbered('first', 1))
+    symlinkSync(target, join(containers, 'web.log'))
+    const { seen } = collect(await tail({ ...NO_TICK, paths: [join(containers, '*.log')] }))
+    await waitFor(() => seen.length === 1, 'the line present at start, through the symlink')
+
+    // Only the target's own watch sees this: nothing changes in the symlink's directory.
+    appendFileSync(target, numbered('first', 2))
+    await waitFor(() => seen.length === 2, 'a line appended to the target')
+
+    // The runtime rotates: the target is renamed away, and a new one made a moment later.
+    renameSync(target, join(pods, '0.log.20261126'))
+    writeFileSync(target, numberedRange('second', 3, 8))
+    await waitFor(() => seen.length === 8, 'the new target\'s lines')
+    appendFileSync(target, numbered('second', 9))
+    await waitFor(() => seen.length === 9, 'a line appended to the new target')
+    expect(texts(seen)).toEqual([...lines('first', 1, 2), ...lines('second', 3, 9)])
+    expect(seen.every((line) => line.path === join(containers, 'web.log'))).toBe(true)
+  })
+
+  it('picks a symlink up again once its target is back, after pointing nowhere for a while', async () => {
+    const dir = tempDir('events-dangling')
+    const target = join(dir, 'pods', '0.log')
+    const link = join(dir, 'containers', 'web.log')
+    mkdirSync(join(dir, 'pods'))
+    mkdirSync(join(dir, 'containers'))
+    writeFileSync(target, numbered('first', 1))
+    symlinkSync(target, link)
+    const tailer = await tail({ ...NO_TICK, paths: [join(dir, 'containers', '*.log')] })
+    const { seen } = collect(tailer)
+    await waitFor(() => seen.length === 1, 'the line present at start')
+
+    renameSync(target, join(dir, 'pods', '0.log.1'))
+    await waitFor(() => tailer.files().every((file) => file.path !== link || file.detached), 'the symlink to point nowhere')
+    // No event tells of this write (the pods directory is not watched): discovery looks again by itself.
+    writeFileSync(target, numberedRange('second', 2, 7))
+    await waitFor(() => seen.length === 7, 'the lines of the new target')
+    expect(texts(seen)).toEqual([...lines('first', 1, 1), ...lines('second', 2, 7)])
+  })
+})
