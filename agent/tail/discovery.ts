@@ -129,6 +129,7 @@ function emit(state: DiscoveryState, event: PathEvent, path: string): void {
 function startWatching(state: DiscoveryState): Promise<void> {
   const watches = createWatchSet({
     onEvent: (kind, watched, event, name) => {
+      // Events still queued when a flood closed these watches are dropped: the scans cover them.
       if (state.watches === watches && !state.closed) onWatchEvent(state, watches, kind, watched, event, name)
     },
     onError: (path, error) => {
