@@ -45,7 +45,7 @@ const FLOOD_WINDOW_MS = 100
 const POLL_MS = 100
 const FIRST_REWATCH_MS = 2_000
 const MAX_REWATCH_MS = 60_000
-/** How soon a scan looks again for a matching name that could not be watched (gone mid-rotation, a dangling symlink). */
+/** How soon a scan looks again for what no watch can tell the return of: a matching name gone mid-rotation, a dangling symlink, a missing base directory. */
 const RETRY_MS = 1_000
 /** How deep `**` follows directories (and symlinks to them, which can make a loop). */
 const MAX_WALK_LEVELS = 32
@@ -85,8 +85,8 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
   const bases = [...new Set(globs.map((glob) => glob.base))]
   const depth = maxDepth(globs)
   for (const base of bases) {
-    // Only a directory's parent would see it appear, and nothing watches that.
-    if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: nothing under it is tailed until the tailer is restarted`))
+    // Not fatal (an app may make its log directory after the agent starts), but a typo looks the same.
+    if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: it is looked for every second, and its files are read from when it appears`))
   }
 
   const state: DiscoveryState = {
@@ -220,7 +220,7 @@ async function scan(state: DiscoveryState): Promise<void> {
     do {
       state.rescan = false
       const found = new Set<string>()
-      const walked: Walked = { dirs: new Set<string>(), dangling: false }
+      const walked: Walked = { dirs: new Set<string>(), dangling: false, missingBase: false }
       for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found, walked)
       if (state.closed) return
       for (const path of state.present) if (!found.has(path)) emit(state, 'unlink', path)
@@ -230,7 +230,7 @@ async function scan(state: DiscoveryState): Promise<void> {
         else if (state.mode === 'poll') state.options.onEvent('change', path)
       }
       const gone = state.watches?.sync(walked.dirs, found) ?? []
-      if (gone.length > 0 || walked.dangling) retrySoon(state)
+      if (gone.length > 0 || walked.dangling || walked.missingBase) retrySoon(state)
     } while (state.rescan && !state.closed)
   } catch (error) {
     state.options.onError(error instanceof Error ? error : new Error(String(error)))
@@ -240,9 +240,9 @@ async function scan(state: DiscoveryState): Promise<void> {
 }
 
 /**
- * A matching name that could not be watched (renamed away between the scan and its watch), or a
- * symlink whose target is missing (a container runtime replacing the log it points to): nothing
- * would tell when it is back, so a scan looks again soon.
+ * A matching name that could not be watched (renamed away between the scan and its watch), a
+ * symlink whose target is missing (a container runtime replacing the log it points to), a base
+ * directory not made yet or removed: nothing would tell when it is back, so a scan looks again soon.
  */
 function retrySoon(state: DiscoveryState): void {
   if (state.retryTimer !== undefined || state.mode !== 'watch' || state.closed) return
@@ -257,6 +257,8 @@ interface Walked {
   readonly dirs: Set<string>
   /** A symlink that points nowhere (yet) was passed over. */
   dangling: boolean
+  /** A base directory is not there. */
+  missingBase: boolean
 }
 
 /** Adds the matching files under `dir` (down to `depth` levels below the base) to `found`. */
@@ -264,7 +266,8 @@ async function walk(dir: string, level: number, depth: number | undefined, match
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
-  } catch {
+  } catch (error) {
+    if (level === 0 && (error as NodeJS.ErrnoException).code === 'ENOENT') walked.missingBase = true
     return
   }
   walked.dirs.add(dir)

@@ -1,9 +1,9 @@
 // Lines reach the tailer by file events alone: the scheduler's tick, which would read every file
 // anyway, is an hour away in these tests. Each case is a way a watch can go stale: a directory that
 // appears after start, a file replaced under its name, a symlink whose target a container runtime
-// replaces (the symlink's own directory sees nothing of that). A new file's first write is over
+// replaces (the symlink's own directory sees nothing of that), a log directory made after start. A new file's first write is over
 // the 256 bytes the tailer reads of its head to tell it from a copy, so that needs no tick either.
-import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TailerOptions } from '../../../agent/tail'
@@ -96,5 +96,25 @@ describe('file events, with no tick to fall back on', () => {
     writeFileSync(target, numberedRange('second', 2, 7))
     await waitFor(() => seen.length === 7, 'the lines of the new target')
     expect(texts(seen)).toEqual([...lines('first', 1, 1), ...lines('second', 2, 7)])
+  })
+
+  it('reads a log directory made after start, and made again after it was removed', async () => {
+    const dir = tempDir('events-late-dir')
+    const logs = join(dir, 'logs')
+    const warnings: string[] = []
+    const tailer = await tail({ ...NO_TICK, paths: [join(logs, '*.log')], onWarning: (warning) => warnings.push(warning.message) })
+    const { seen } = collect(tailer)
+    expect(warnings).toEqual([`watcher error: directory ${logs} does not exist: it is looked for every second, and its files are read from when it appears`])
+
+    mkdirSync(logs)
+    writeFileSync(join(logs, 'app.log'), numberedRange('first', 1, 6))
+    await waitFor(() => seen.length === 6, 'the lines of a file in the directory made after start')
+
+    rmSync(logs, { recursive: true })
+    await waitFor(() => tailer.files().every((file) => file.detached), 'the removed file to be let go')
+    mkdirSync(logs)
+    writeFileSync(join(logs, 'app.log'), numberedRange('second', 7, 12))
+    await waitFor(() => seen.length === 12, 'the lines of a file in the directory made again')
+    expect(texts(seen)).toEqual([...lines('first', 1, 6), ...lines('second', 7, 12)])
   })
 })
