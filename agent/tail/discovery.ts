@@ -176,7 +176,8 @@ function onWatchEvent(state: DiscoveryState, watches: WatchSet, kind: WatchKind,
   }
 }
 
-function startPolling(state: DiscoveryState, reason: string): void {
+/** `cause`: a flood of events (told through onModeChange), or a watch the system refused (an error). */
+function startPolling(state: DiscoveryState, reason: string, cause: 'flood' | 'refused' = 'flood'): void {
   const flooded = state.watches
   state.watches = undefined
   state.mode = 'poll'
@@ -184,7 +185,9 @@ function startPolling(state: DiscoveryState, reason: string): void {
   flooded?.closeAll()
   clearTimeout(state.retryTimer)
   state.retryTimer = undefined
-  state.options.onModeChange?.('poll', `${reason}: polling every ${POLL_MS} ms, watching again in ${state.rewatchMs / 1000} s`)
+  const told = `${reason}: polling every ${POLL_MS} ms, watching again in ${state.rewatchMs / 1000} s`
+  if (cause === 'flood') state.options.onModeChange?.('poll', told)
+  else state.options.onError(new Error(told))
   state.pollTimer = setInterval(() => void scan(state), POLL_MS)
   void scan(state)
   state.rewatchTimer = setTimeout(() => void rewatch(state), state.rewatchMs)
@@ -229,8 +232,14 @@ async function scan(state: DiscoveryState): Promise<void> {
         // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.
         else if (state.mode === 'poll') state.options.onEvent('change', path)
       }
-      const gone = state.watches?.sync(walked.dirs, found) ?? []
-      if (gone.length > 0 || walked.dangling || walked.missingBase) retrySoon(state)
+      const synced = state.watches?.sync(walked.dirs, found)
+      if (synced?.failure !== undefined) {
+        // Most often the inotify watch limit (fs.inotify.max_user_watches): polled instead, with one
+        // warning, and watching tried again later as after a flood.
+        startPolling(state, `cannot watch ${synced.failure.path}: ${synced.failure.error.message}`, 'refused')
+        continue
+      }
+      if ((synced !== undefined && synced.gone.length > 0) || walked.dangling || walked.missingBase) retrySoon(state)
     } while (state.rescan && !state.closed)
   } catch (error) {
     state.options.onError(error instanceof Error ? error : new Error(String(error)))

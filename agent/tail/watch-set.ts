@@ -10,17 +10,23 @@ export type WatchKind = 'dir' | 'file'
 export interface WatchSetOptions {
   /** A raw event of a watch: 'rename' (a name came, went or was replaced), 'change' (content, metadata). */
   readonly onEvent: (kind: WatchKind, watched: string, event: string, name: string | null) => void
-  /** A watch that could not be opened or failed later, for a reason other than the path being gone or unreadable. */
+  /** A watch that failed after it was opened, for a reason other than its path being gone or unreadable. */
   readonly onError: (path: string, error: Error) => void
 }
 
-export interface WatchSet {
+export interface SyncResult {
   /**
-   * Watches exactly these directories and files from now on: opens what is new, closes what is not
-   * listed. Returns the paths that could not be watched because they are gone (a file renamed away
-   * between the scan and now, a symlink whose target is being replaced), for a later try.
+   * Paths not watched because they are gone (a file renamed away between the scan and now, a
+   * symlink whose target is being replaced), for a later try.
    */
-  sync(dirs: ReadonlySet<string>, files: ReadonlySet<string>): string[]
+  readonly gone: string[]
+  /** The first watch that could not be opened for another reason (ENOSPC: the inotify watch limit). */
+  readonly failure: { readonly path: string; readonly error: Error } | undefined
+}
+
+export interface WatchSet {
+  /** Watches exactly these directories and files from now on: opens what is new, closes what is not listed. */
+  sync(dirs: ReadonlySet<string>, files: ReadonlySet<string>): SyncResult
   /** Closes the watch of `path`: its name may now be another file or directory, which the next sync watches. */
   forget(path: string): void
   /** True when `path` has a file watch of its own (its directory's 'change' events add nothing). */
@@ -35,15 +41,15 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
   const dirs = new Map<string, FSWatcher>()
   const files = new Map<string, FSWatcher>()
 
-  function open(kind: WatchKind, path: string, into: Map<string, FSWatcher>): 'ok' | 'gone' | 'failed' {
+  /** undefined when watched (or not watchable for a quiet reason), else why not. */
+  function open(kind: WatchKind, path: string, into: Map<string, FSWatcher>): 'gone' | Error | undefined {
     let watcher: FSWatcher
     try {
       watcher = watch(path, { persistent: true }, (event, name) => options.onEvent(kind, path, event, typeof name === 'string' ? name : null))
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? ''
       if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone'
-      if (!QUIET.has(code)) options.onError(path, error as Error)
-      return 'failed'
+      return QUIET.has(code) ? undefined : (error as Error)
     }
     watcher.on('error', (error) => {
       // The path was deleted under the watch (or is no longer readable): drop it; a scan decides.
@@ -53,27 +59,30 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
       if (!QUIET.has(code)) options.onError(path, error)
     })
     into.set(path, watcher)
-    return 'ok'
+    return undefined
   }
 
-  function reconcile(kind: WatchKind, into: Map<string, FSWatcher>, wanted: ReadonlySet<string>, gone: string[]): void {
+  function reconcile(kind: WatchKind, into: Map<string, FSWatcher>, wanted: ReadonlySet<string>, result: { gone: string[]; failure: SyncResult['failure'] }): void {
     for (const [path, watcher] of into) {
       if (wanted.has(path)) continue
       watcher.close()
       into.delete(path)
     }
     for (const path of wanted) {
-      if (into.has(path)) continue
-      if (open(kind, path, into) === 'gone') gone.push(path)
+      // After one failure (the watch limit), trying the rest would only fail the same way.
+      if (into.has(path) || result.failure !== undefined) continue
+      const outcome = open(kind, path, into)
+      if (outcome === 'gone') result.gone.push(path)
+      else if (outcome !== undefined) result.failure = { path, error: outcome }
     }
   }
 
   return {
     sync(wantedDirs, wantedFiles) {
-      const gone: string[] = []
-      reconcile('dir', dirs, wantedDirs, gone)
-      reconcile('file', files, wantedFiles, gone)
-      return gone
+      const result = { gone: [] as string[], failure: undefined as SyncResult['failure'] }
+      reconcile('dir', dirs, wantedDirs, result)
+      reconcile('file', files, wantedFiles, result)
+      return result
     },
     forget(path) {
       for (const into of [files, dirs]) {
