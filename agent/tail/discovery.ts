@@ -178,11 +178,11 @@ function onWatchEvent(state: DiscoveryState, watches: WatchSet, kind: WatchKind,
 
 /** `cause`: a flood of events (told through onModeChange), or a watch the system refused (an error). */
 function startPolling(state: DiscoveryState, reason: string, cause: 'flood' | 'refused' = 'flood'): void {
-  const flooded = state.watches
+  const closing = state.watches
   state.watches = undefined
   state.mode = 'poll'
   // Closing the watches from inside their own event is what lets libuv's inotify loop end.
-  flooded?.closeAll()
+  closing?.closeAll()
   clearTimeout(state.retryTimer)
   state.retryTimer = undefined
   const told = `${reason}: polling every ${POLL_MS} ms, watching again in ${state.rewatchMs / 1000} s`

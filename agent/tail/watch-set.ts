@@ -37,6 +37,9 @@ export interface WatchSet {
 /** Errors that mean "not watchable here", not a fault worth a warning: the scan decides again. */
 const QUIET = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM'])
 
+/** A SyncResult while it is made. */
+type Progress = { gone: string[]; failure: SyncResult['failure'] }
+
 export function createWatchSet(options: WatchSetOptions): WatchSet {
   const dirs = new Map<string, FSWatcher>()
   const files = new Map<string, FSWatcher>()
@@ -62,7 +65,7 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
     return undefined
   }
 
-  function reconcile(kind: WatchKind, into: Map<string, FSWatcher>, wanted: ReadonlySet<string>, result: { gone: string[]; failure: SyncResult['failure'] }): void {
+  function reconcile(kind: WatchKind, into: Map<string, FSWatcher>, wanted: ReadonlySet<string>, result: Progress): void {
     for (const [path, watcher] of into) {
       if (wanted.has(path)) continue
       watcher.close()
@@ -79,7 +82,7 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
 
   return {
     sync(wantedDirs, wantedFiles) {
-      const result = { gone: [] as string[], failure: undefined as SyncResult['failure'] }
+      const result: Progress = { gone: [], failure: undefined }
       reconcile('dir', dirs, wantedDirs, result)
       reconcile('file', files, wantedFiles, result)
       return result
