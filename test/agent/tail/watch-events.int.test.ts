@@ -1,8 +1,9 @@
 // Lines reach the tailer by file events alone: the scheduler's tick, which would read every file
 // anyway, is an hour away in these tests. Each case is a way a watch can go stale: a directory that
 // appears after start, a file replaced under its name, a symlink whose target a container runtime
-// replaces (the symlink's own directory sees nothing of that), a log directory made after start. A new file's first write is over
-// the 256 bytes the tailer reads of its head to tell it from a copy, so that needs no tick either.
+// replaces (the symlink's own directory sees nothing of that), a log directory made after start.
+// A new file's first write is over the 256 bytes the tailer reads of its head to tell it from a
+// copy, so that needs no tick either.
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
