@@ -226,9 +226,9 @@ async function scan(state: DiscoveryState): Promise<void> {
       const walked: Walked = { dirs: new Set<string>(), dangling: false, missingBase: false }
       for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found, walked)
       if (state.closed) return
-      // A name can come back between the readdir and now (rename-and-create): an unlink from a
-      // listing older than the events already handled would detach the file that replaced it.
-      for (const path of state.present) if (!found.has(path) && !existsSync(path)) emit(state, 'unlink', path)
+      // The tailer checks each of these against the path as it is then (path-tracker.ts): a listing
+      // can be older than the events already handled.
+      for (const path of state.present) if (!found.has(path)) emit(state, 'unlink', path)
       for (const path of found) {
         if (!state.present.has(path)) emit(state, 'add', path)
         // A replaced file (rename-and-create) keeps its path: the tailer's stat tells it apart.

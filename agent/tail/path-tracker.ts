@@ -47,12 +47,10 @@ export function createPathTracker(ctx: TailContext, rotation: Rotation, adoption
   }
 
   return {
-    async onPathEvent(event, path) {
-      if (event === 'unlink') {
-        const known = files.byPath.get(path)
-        if (known !== undefined) rotation.detach(known)
-        return
-      }
+    // Every event, an unlink too, is checked against what the path names when its job runs: an
+    // event can be older than the state (a scan's listing read before a rename-and-create), and an
+    // unlink taken on trust would detach the new file the later events had already adopted.
+    async onPathEvent(_event, path) {
       await applyPath(path, await statOrUndefined(path), false)
     },
     applyPath,
