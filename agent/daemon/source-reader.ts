@@ -60,7 +60,7 @@ const CHECKPOINT_DELAY_MS = 100
 /** An event as the tap writes it: one record, its lines joined by '\n', at its first line's offset. */
 function tapBatch(from: LineBatch, event: PendingEvent, text: string): LineBatch {
   const line = { data: Buffer.from(text), offset: event.line?.offset ?? from.offset, truncated: event.line?.truncated ?? false }
-  return createLineBatch({ fileId: from.fileId, generation: from.generation, path: from.path }, line)
+  return createLineBatch(from, line)
 }
 
 export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {

@@ -9,7 +9,7 @@ export interface StreamLines {
   end(onBatch: (batch: LineBatch) => void): void
 }
 
-const STREAM: BatchOrigin = { fileId: 'stream', generation: 0, path: undefined }
+const STREAM: BatchOrigin = { fileId: 'stream', followId: 0, generation: 0, path: undefined }
 export const STREAM_MAX_LINE_BYTES = 1024 * 1024
 
 export function createStreamLines(maxLineBytes = STREAM_MAX_LINE_BYTES): StreamLines {

@@ -13,10 +13,10 @@ import { createEventStream, holds, type EventStream } from './event-stream'
 
 export interface EventStreams {
   /**
-   * The stream `key` (created on first use) of a batch of `fileId`'s `generation` read at `path`;
-   * `ended` gets each stream this batch ends (rules 1 and 2), removed.
+   * The stream `key` (created on first use) of a batch of the followed file `followId`'s
+   * `generation` read at `path`; `ended` gets each stream this batch ends (rules 1 and 2), removed.
    */
-  streamOf(key: string, fileId: string, generation: number, path: string | undefined, ended: (stream: EventStream) => void): EventStream
+  streamOf(key: string, followId: number, generation: number, path: string | undefined, ended: (stream: EventStream) => void): EventStream
   /** Removes and returns the streams quiet since `now - timeoutMs` (open events first among them to end). */
   takeQuiet(now: number): EventStream[]
   /** When the earliest stream holding something (an open event, a part of a line) times out (epoch ms). */
@@ -32,17 +32,17 @@ interface Entry {
 
 export function createEventStreams(timeoutMs: number): EventStreams {
   const streams = new Map<string, EventStream>()
-  /** The latest stream of each file. */
-  const latest = new Map<string, Entry>()
+  /** The latest stream of each followed file (by followId, not inode: a new file may have a dead one's). */
+  const latest = new Map<number, Entry>()
 
   return {
-    streamOf(key, fileId, generation, path, ended) {
+    streamOf(key, followId, generation, path, ended) {
       let stream = streams.get(key)
       if (stream !== undefined) {
         if (path !== undefined) stream.path = path
         return stream
       }
-      const previous = latest.get(fileId)
+      const previous = latest.get(followId)
       if (previous !== undefined && previous.generation < generation) {
         const old = streams.get(previous.key)
         streams.delete(previous.key)
@@ -55,7 +55,7 @@ export function createEventStreams(timeoutMs: number): EventStreams {
           ended(other)
         }
       }
-      if (previous === undefined || previous.generation <= generation) latest.set(fileId, { key, generation })
+      if (previous === undefined || previous.generation <= generation) latest.set(followId, { key, generation })
       stream = createEventStream()
       stream.path = path
       streams.set(key, stream)
@@ -68,7 +68,7 @@ export function createEventStreams(timeoutMs: number): EventStreams {
         streams.delete(key)
         quiet.push(stream)
       }
-      for (const [fileId, entry] of latest) if (!streams.has(entry.key)) latest.delete(fileId)
+      for (const [followId, entry] of latest) if (!streams.has(entry.key)) latest.delete(followId)
       return quiet
     },
     nextDeadline() {

@@ -24,7 +24,7 @@ export interface JournalctlRun {
   kill(): void
 }
 
-const ORIGIN = { fileId: 'journalctl', generation: 0, path: undefined }
+const ORIGIN = { fileId: 'journalctl', followId: 0, generation: 0, path: undefined }
 
 /** Starts `command args`; `onLines` gets the lines of each stdout chunk (none once kill() was called). */
 export function runJournalctl(command: string, args: readonly string[], onLines: (batch: LineBatch) => void): JournalctlRun {

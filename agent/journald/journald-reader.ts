@@ -244,6 +244,7 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
       truncations: 0,
       copiesFollowed: 0,
       released: 0,
+      ticks: 0,
       checkpointWrites,
     }),
     files: () => [],

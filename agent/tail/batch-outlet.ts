@@ -20,7 +20,7 @@ export interface BatchOutlet extends AsyncIterable<LineBatch> {
   /** The batch is committed whole: its read buffer may be read into again. */
   committedWhole(batch: LineBatch): void
   /**
-   * The stream of lines the batch belongs to: its generation's `fileId:generation`, which the copy
+   * The stream of lines the batch belongs to: its generation's `followId:generation`, which the copy
    * that continues a generation after copy-and-truncate shares.
    */
   streamOf(batch: LineBatch): string | undefined
@@ -46,7 +46,7 @@ export function createBatchOutlet(config: NormalizedTailerOptions, counters: { l
     for (const earlier of recent) {
       if (earlier.successor === file) key = streamKey(earlier)
     }
-    key ??= `${file.fileId}:${file.generation}`
+    key ??= `${file.followId}:${file.generation}`
     streams.set(file, key)
     recent.add(file)
     if (recent.size > MAX_RECENT) recent.delete(recent.values().next().value as FileGeneration)

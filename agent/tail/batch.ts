@@ -24,6 +24,8 @@ export interface LineChunk {
 export interface LineBatch {
   /** `dev:ino` of the file the lines were read from. */
   readonly fileId: string
+  /** Which file, over time: unique in the process, shared by a file's generations (a reused inode gets another). */
+  readonly followId: number
   /** 0, then +1 each time the file is found truncated in place (copy-and-truncate). */
   readonly generation: number
   /** Path at read time; undefined once the file was deleted or renamed outside the patterns. */
@@ -64,6 +66,7 @@ class Batch implements LineBatch {
   private built: TailLine[] | undefined = undefined
   constructor(
     readonly fileId: string,
+    readonly followId: number,
     readonly generation: number,
     readonly path: string | undefined,
     readonly head: TailLine | undefined,
@@ -94,6 +97,7 @@ class Batch implements LineBatch {
 
 export interface BatchOrigin {
   readonly fileId: string
+  readonly followId: number
   readonly generation: number
   readonly path: string | undefined
 }
@@ -105,12 +109,12 @@ export function createChunkBatch(from: BatchOrigin, split: SplitChunk, buffer: B
   if (first + count === 0) return undefined
   const chunk: LineChunk | undefined = count === 0 ? undefined : { buffer, bufferOffset, first, start: split.start, ends: split.ends, maxLineBytes }
   const offset = count === 0 ? (split.head as TailLine).offset : bufferOffset + (split.ends[count - 1] as number) + 1
-  return new Batch(from.fileId, from.generation, from.path, split.head, chunk, first + count, offset)
+  return new Batch(from.fileId, from.followId, from.generation, from.path, split.head, chunk, first + count, offset)
 }
 
 /** A batch of one line that is not in any read buffer (a file's unterminated last line, at release). */
 export function createLineBatch(from: BatchOrigin, line: TailLine): LineBatch {
-  return new Batch(from.fileId, from.generation, from.path, line, undefined, 1, line.offset)
+  return new Batch(from.fileId, from.followId, from.generation, from.path, line, undefined, 1, line.offset)
 }
 
 function makeLine(batch: Batch, index: number): TailLine {

@@ -6,7 +6,7 @@
 import type { BigIntStats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import type { BatchOrigin } from './batch'
-import { fileIdOf } from './file-identity'
+import { fileIdOf, nextFollowId } from './file-identity'
 import { createLineSplitter, type LineSplitter } from './line-splitter'
 
 /**
@@ -24,6 +24,8 @@ export type FileGenerationPhase = 'probation' | 'parked' | 'active' | 'released'
 export interface FileGeneration {
   /** `dev:ino` */
   readonly fileId: string
+  /** The following of this file: shared by its generations, never by another file (file-identity.ts). */
+  readonly followId: number
   readonly dev: string
   readonly ino: string
   readonly generation: number
@@ -73,11 +75,14 @@ export interface NewFileGeneration {
   readonly startOffset: number
   readonly committed: number
   readonly maxLineBytes: number
+  /** The generation this one follows on the same file (truncated); undefined for a file just found. */
+  readonly follows?: FileGeneration
 }
 
 export function createFileGeneration(init: NewFileGeneration): FileGeneration {
   return {
     fileId: fileIdOf(init.stats),
+    followId: init.follows?.followId ?? nextFollowId(),
     dev: String(init.stats.dev),
     ino: String(init.stats.ino),
     generation: init.generation,
@@ -110,5 +115,5 @@ export function restartAt(file: FileGeneration, offset: number, maxLineBytes: nu
 
 /** What a batch of this generation says it came from. */
 export function batchOrigin(file: FileGeneration): BatchOrigin {
-  return { fileId: file.fileId, generation: file.generation, path: file.path }
+  return { fileId: file.fileId, followId: file.followId, generation: file.generation, path: file.path }
 }

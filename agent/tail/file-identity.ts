@@ -20,6 +20,17 @@ export function fileIdOf(stats: Pick<BigIntStats, 'dev' | 'ino'>): string {
   return `${stats.dev}:${stats.ino}`
 }
 
+let lastFollowId = 0
+
+/**
+ * A number for a file the tailer begins to follow, unique in the process. `dev:ino` is not enough
+ * to tell files apart over time: ext4 gives a file created just after another is deleted the inode
+ * that one had (logrotate's rename over `app.log.1`, then the new `app.log`).
+ */
+export function nextFollowId(): number {
+  return ++lastFollowId
+}
+
 /** The first min(size, HEAD_BYTES) bytes of the file. */
 export async function readHead(handle: FileHandle, size: number): Promise<Buffer> {
   const want = Math.min(size, HEAD_BYTES)

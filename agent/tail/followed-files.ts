@@ -10,8 +10,10 @@ export interface AwaitingCopy {
   readonly ended: FileGeneration
   /** Where its next unread line starts: its copy is read from there. */
   readonly lineStart: number
-  /** The truncated file's new generation, held until the copy is found or a tick passes. */
+  /** The truncated file's new generation, held until the copy is found or a whole tick passes. */
   readonly next: FileGeneration
+  /** Ticks that came since the truncation was noticed. */
+  ticks: number
 }
 
 export interface FollowedFiles {

@@ -58,6 +58,7 @@ export function createRotation(ctx: TailContext): Rotation {
       head,
       size,
       generation: ended.generation + 1,
+      follows: ended,
       phase: 'active',
       startOffset: 0,
       committed: 0,
@@ -74,7 +75,7 @@ export function createRotation(ctx: TailContext): Rotation {
       continueInCopy(ctx, plan.copy, ended, ended.splitter.lineStart)
       next.waitsFor = plan.copy
     } else if (plan.kind === 'await-copy') {
-      files.awaitCopy({ ended, lineStart: ended.splitter.lineStart, next })
+      files.awaitCopy({ ended, lineStart: ended.splitter.lineStart, next, ticks: 0 })
       next.held = true
     }
     files.track(next)

@@ -34,6 +34,8 @@ export interface TailStats {
   /** A truncated file's unread rest was taken from its copy. */
   readonly copiesFollowed: number
   readonly released: number
+  /** Scheduler ticks run (each one stats every followed path: pollIntervalMs apart). */
+  readonly ticks: number
   readonly checkpointWrites: number
 }
 

@@ -21,7 +21,8 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
     for (const file of files.live) {
       if (!file.held) continue
       const awaiting = files.awaitingCopy.find((entry) => entry.next === file)
-      file.held = keepsWaitingForCopy(awaiting?.ended.head, unclassified)
+      file.held = keepsWaitingForCopy(awaiting && { endedHead: awaiting.ended.head, ticks: awaiting.ticks }, unclassified)
+      if (awaiting !== undefined) awaiting.ticks++
     }
   }
 
@@ -71,6 +72,7 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
     for (const [index, path] of watched.entries()) await paths.applyPath(path, found[index], true)
     letGoOfHeldFiles()
     for (const file of [...files.live]) await tickFile(file)
+    ctx.counters.ticks++
   }
 }
 

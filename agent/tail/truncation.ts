@@ -11,9 +11,12 @@
 //    moment after it; a new file that starts like the ended generation is that copy (new-file.ts);
 // 3. a head too short to recognise a copy: the new generation is read at once.
 // At each tick, a held generation (keepsWaitingForCopy):
-// 4. stays held while its truncation still waits for a copy and a file in probation (not
+// 4. stays held at the first tick after its truncation was noticed: that can be a moment before
+//    the tick (or at it), and discovery, polling every 100 ms through a flood of events, needs
+//    that long to find the copy; a whole tick is what it is given;
+// 5. stays held while its truncation still waits for a copy and a file in probation (not
 //    classified yet: under a backlog that can take longer than a tick) starts like it;
-// 5. is read otherwise: a copy outside the patterns is never found, and waiting longer would only
+// 6. is read otherwise: a copy outside the patterns is never found, and waiting longer would only
 //    delay the new lines.
 
 import { MIN_COPY_MATCH_BYTES, startsLike } from './file-identity'
@@ -31,7 +34,16 @@ export function planTruncation<F>(endedHead: Buffer, parkedCopies: readonly F[])
   return { kind: 'no-copy' }
 }
 
-/** `endedHead`: the head of the generation it waits for a copy of, undefined when that wait is over (or forgotten); `unclassified`: the heads of the files in probation. */
-export function keepsWaitingForCopy(endedHead: Buffer | undefined, unclassified: readonly Buffer[]): boolean {
-  return endedHead !== undefined && unclassified.some((head) => startsLike(endedHead, head))
+/** A held generation's wait, as the tick sees it. */
+export interface CopyWait {
+  /** The head of the generation whose copy is awaited. */
+  readonly endedHead: Buffer
+  /** Ticks that came since the wait began, this one not counted. */
+  readonly ticks: number
+}
+
+/** `wait`: undefined when the wait is over (or forgotten); `unclassified`: the heads of the files in probation. */
+export function keepsWaitingForCopy(wait: CopyWait | undefined, unclassified: readonly Buffer[]): boolean {
+  if (wait === undefined) return false
+  return wait.ticks === 0 || unclassified.some((head) => startsLike(wait.endedHead, head))
 }

@@ -11,7 +11,7 @@
 // order, and whole (all its frames, no frame of another).
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { createWorkspace, messagingYaml, spawnAgent, until } from '../agent/daemon/helpers'
@@ -123,8 +123,10 @@ rules:
       agent.child.kill('SIGKILL')
       await agent.exited
     }
-    // DRILL_KEEP=1 keeps the logs and the tap to look at a failure.
-    if (process.env.DRILL_KEEP === '1') process.stdout.write(`[rotation drill] kept ${ws.dir}\n`)
-    else ws.remove()
+    // DRILL_KEEP=1 keeps the logs, the tap and what the agent printed, to look at a failure.
+    if (process.env.DRILL_KEEP === '1') {
+      writeFileSync(join(ws.dir, 'agent.log'), agent.output() + agent.errors())
+      process.stdout.write(`[rotation drill] kept ${ws.dir}\n`)
+    } else ws.remove()
   }
 })

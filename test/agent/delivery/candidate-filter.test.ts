@@ -18,7 +18,7 @@ function batchesOf(content: Buffer, chunkBytes: number, maxLineBytes = 256 * 102
   const batches: LineBatch[] = []
   for (let at = 0; at < content.length; at += chunkBytes) {
     const chunk = Buffer.from(content.subarray(at, Math.min(content.length, at + chunkBytes)))
-    const batch = createChunkBatch({ fileId: '1:1', generation: 0, path: 'app.log' }, splitter.push(chunk, at), chunk, at, maxLineBytes)
+    const batch = createChunkBatch({ fileId: '1:1', followId: 1, generation: 0, path: 'app.log' }, splitter.push(chunk, at), chunk, at, maxLineBytes)
     if (batch !== undefined) batches.push(batch)
   }
   return batches

@@ -18,29 +18,29 @@ describe('event streams', () => {
   it('a later generation of the same file ends the earlier one', () => {
     const streams = createEventStreams(1000)
     const ended: EventStream[] = []
-    const first = streams.streamOf('1:5:0', '1:5', 0, '/logs/app.log', (s) => ended.push(s))
+    const first = streams.streamOf('5:0', 5, 0, '/logs/app.log', (s) => ended.push(s))
     open(first, 'ERROR a')
     // The copy continues generation 0 under its key: nothing ends.
-    expect(streams.streamOf('1:5:0', '1:9', 0, '/logs/app__1.log', (s) => ended.push(s))).toBe(first)
+    expect(streams.streamOf('5:0', 9, 0, '/logs/app__1.log', (s) => ended.push(s))).toBe(first)
     expect(ended).toEqual([])
-    streams.streamOf('1:5:1', '1:5', 1, '/logs/app.log', (s) => ended.push(s))
+    streams.streamOf('5:1', 5, 1, '/logs/app.log', (s) => ended.push(s))
     expect(ended).toEqual([first])
   })
 
   it('another file read at a path ends the stream last read there (rename-and-create)', () => {
     const streams = createEventStreams(1000)
     const ended: EventStream[] = []
-    const old = streams.streamOf('1:5:0', '1:5', 0, '/logs/app.log', (s) => ended.push(s))
-    const other = streams.streamOf('1:6:0', '1:6', 0, '/logs/other.log', (s) => ended.push(s))
-    streams.streamOf('1:7:0', '1:7', 0, '/logs/app.log', (s) => ended.push(s))
+    const old = streams.streamOf('5:0', 5, 0, '/logs/app.log', (s) => ended.push(s))
+    const other = streams.streamOf('6:0', 6, 0, '/logs/other.log', (s) => ended.push(s))
+    streams.streamOf('7:0', 7, 0, '/logs/app.log', (s) => ended.push(s))
     expect(ended).toEqual([old])
     expect(ended).not.toContain(other)
   })
 
   it('a stream quiet for the timeout is taken; the deadline is its open event\'s', () => {
     const streams = createEventStreams(1000)
-    const a = streams.streamOf('a', 'a', 0, '/a.log', () => undefined)
-    const b = streams.streamOf('b', 'b', 0, '/b.log', () => undefined)
+    const a = streams.streamOf('a', 1, 0, '/a.log', () => undefined)
+    const b = streams.streamOf('b', 2, 0, '/b.log', () => undefined)
     a.lastAt = 10_000
     b.lastAt = 10_500
     expect(streams.nextDeadline()).toBeUndefined()

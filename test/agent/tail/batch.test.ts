@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { batchLine, createChunkBatch, lineEndOffset } from '../../../agent/tail/batch'
 import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
-const FILE = { fileId: '1:1', generation: 0, path: 'app.log' }
+const FILE = { fileId: '1:1', followId: 1, generation: 0, path: 'app.log' }
 
 describe('LineBatch', () => {
   it('builds one line on demand, all of them on first access to lines, and the same objects after that', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createChunkBatch } from '../../../agent/tail/batch'
 import { createLineSplitter, type LineSplitter, type TailLine } from '../../../agent/tail/line-splitter'
 
-const FILE = { fileId: '1:1', generation: 0, path: undefined }
+const FILE = { fileId: '1:1', followId: 1, generation: 0, path: undefined }
 
 /** The lines one push completes, as the tailer's batch gives them. */
 function push(splitter: LineSplitter, chunk: Buffer, offset: number, maxLineBytes: number): TailLine[] {

@@ -1,12 +1,13 @@
 // Per-file order through rotations that land while the tailer is far behind: the rest of the old
 // content (the renamed file, or the copy of a truncated one) comes before the new content, even
 // when the copy is found after the truncation. The consumer holds back, so the tailer is stuck
-// with most of the file unread when the file rotates.
-import { appendFileSync, copyFileSync, renameSync, truncateSync } from 'node:fs'
+// with most of the file unread when the file rotates. And a copy found a whole tick after the
+// truncation was noticed, as under a flood of events, when discovery polls.
+import { appendFileSync, closeSync, copyFileSync, openSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type LineBatch } from '../../../agent/tail'
-import { makeTempDir, numberedRange, numberOf, waitFor } from './helpers'
+import { collect, makeTempDir, numberedRange, numberOf, waitFor } from './helpers'
 
 async function runBehind(lines: number, rotate: (file: string, dir: string, next: number) => number): Promise<number[]> {
   const { dir, cleanup } = makeTempDir('order')
@@ -64,3 +65,33 @@ it('reads the rest of a renamed file before the new file at its path', async () 
   })
   ascendingOnce(numbers, 205_000)
 }, 60_000)
+
+it('waits a whole tick for the copy: one found just after the first tick still comes before the new lines', async () => {
+  const { dir, cleanup } = makeTempDir('late-copy')
+  const file = join(dir, 'app.log')
+  writeFileSync(file, '')
+  const tailer = await createTailer({ paths: join(dir, '*.log'), readChunkBytes: 1024, pollIntervalMs: 200 })
+  const fd = openSync(file, 'a')
+  try {
+    const { seen } = collect(tailer)
+    writeSync(fd, numberedRange('line', 1, 100))
+    await waitFor(() => seen.length >= 100, '100 lines')
+    // Lines the tailer has not read, then the truncation, in one go; the copy holding them comes later.
+    writeSync(fd, numberedRange('line', 101, 160))
+    truncateSync(file, 0)
+    writeSync(fd, numberedRange('line', 161, 200))
+    await waitFor(() => tailer.stats().truncations === 1, 'the truncation noticed')
+    const ticks = tailer.stats().ticks
+    await waitFor(() => tailer.stats().ticks > ticks, 'a tick since')
+    writeSync(fd, numberedRange('line', 201, 210))
+    // Made whole elsewhere and renamed in, so it is found complete.
+    writeFileSync(join(dir, 'copy.tmp'), numberedRange('line', 1, 160))
+    renameSync(join(dir, 'copy.tmp'), join(dir, 'app__rotated.log'))
+    await waitFor(() => seen.length >= 210, '210 lines')
+    ascendingOnce(seen.map((line) => numberOf(line.text)), 210)
+  } finally {
+    closeSync(fd)
+    await tailer.close()
+    cleanup()
+  }
+})

@@ -73,7 +73,7 @@ describe('commit', () => {
     const file = join(dir, 'app.log')
     writeFileSync(file, 'a\n')
     const tailer = await createTailer({ paths: file, startAt: 'beginning' })
-    await expect(tailer.commit({ fileId: '1:2', generation: 0, path: file, lines: [], lineCount: 0, offset: 2, chunk: undefined })).rejects.toMatchObject({ code: TailErrorCodes.FOREIGN_BATCH })
+    await expect(tailer.commit({ fileId: '1:2', followId: 1, generation: 0, path: file, lines: [], lineCount: 0, offset: 2, chunk: undefined })).rejects.toMatchObject({ code: TailErrorCodes.FOREIGN_BATCH })
     let first: LineBatch | undefined
     for await (const batch of tailer) {
       first = batch

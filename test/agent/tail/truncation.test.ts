@@ -21,13 +21,19 @@ describe('planTruncation', () => {
 })
 
 describe('keepsWaitingForCopy', () => {
-  it('4. stays held while a file in probation starts like the ended generation', () => {
-    expect(keepsWaitingForCopy(text('a', 100), [text('b', 40), text('a', 256)])).toBe(true)
+  const waited = (ticks: number) => ({ endedHead: text('a', 100), ticks })
+
+  it('4. stays held at the first tick after the truncation, copy in sight or not', () => {
+    expect(keepsWaitingForCopy(waited(0), [])).toBe(true)
+    expect(keepsWaitingForCopy(waited(1), [])).toBe(false)
   })
 
-  it('5. is read when no file in probation may be its copy, or its wait is over', () => {
-    expect(keepsWaitingForCopy(text('a', 100), [text('b', 256)])).toBe(false)
-    expect(keepsWaitingForCopy(text('a', 100), [])).toBe(false)
+  it('5. stays held while a file in probation starts like the ended generation', () => {
+    expect(keepsWaitingForCopy(waited(3), [text('b', 40), text('a', 256)])).toBe(true)
+  })
+
+  it('6. is read when no file in probation may be its copy, or its wait is over', () => {
+    expect(keepsWaitingForCopy(waited(1), [text('b', 256)])).toBe(false)
     expect(keepsWaitingForCopy(undefined, [text('a', 256)])).toBe(false)
   })
 })
