@@ -134,10 +134,13 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   // Every incident queued its SMS and its opened note.
   await until('every incident in the outbox', async () => ((await m('logx_agent_outbox_depth')) >= 2 * INCIDENTS ? true : undefined))
   const downRssAtQueued = rssOf(pid)
+  // On a quick machine the whole down phase can fit between two of the sampler's ticks: this
+  // sample, with everything queued, is always among them.
+  const [depthQueued, spilledQueued] = await Promise.all([m('logx_agent_outbox_depth'), m('logx_agent_outbox_spilled')])
   // Stay down a little longer: the outbox keeps retrying the window against refused connections.
   const failedWhileDown = await m('logx_agent_notifications_failed_total')
   await until('retries while down', async () => ((await m('logx_agent_notifications_failed_total')) >= failedWhileDown + 10 ? true : undefined))
-  const downSamples = window.stop()
+  const downSamples = [...window.stop(), { depth: depthQueued, spilled: spilledQueued, inMemory: depthQueued - spilledQueued }]
   const downRss = rss.stop()
   const peakDownRss = peakRssOf(pid)
   const downMs = Date.now() - started
