@@ -15,7 +15,7 @@
 //     `%(asctime)s - name - ERROR - msg`, BGL's `RAS KERNEL FATAL`): wherever the format puts it
 //     among the header fields, not only first.
 // Lower- and title-case words count only where a format writes them (rules 5-7's delimiters).
-// `agent/delivery/level-evidence.ts` mirrors each rule on bytes for the pre-filter: a change here
+// `agent/prefilter/level-evidence.ts` mirrors each rule on bytes for the pre-filter: a change here
 // needs one there (candidate-filter.test.ts checks the mirror on every corpus).
 import { levelFromName } from './levels'
 

@@ -222,7 +222,7 @@ function absenceInput() {
 }
 
 function absenceEngines() {
-  const { parseAgentConfig } = require(join(dist, 'agent/config/load-config.js'))
+  const { parseAgentConfig } = require(join(dist, 'agent/config/load/load-config.js'))
   const { createAlertEngine } = require(join(dist, 'alerts/index.js'))
   const configOf = (rules) => {
     const parsed = parseAgentConfig(`sources: [{ name: app, paths: [${join(dir, '*.log')}] }]

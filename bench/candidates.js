@@ -29,10 +29,10 @@ const dist = resolve(option('dist', join(__dirname, '..', 'dist')))
 // optimised the path yet (cold), and no scenario's objects make another's code polymorphic (warm).
 const only = option('scenario', undefined)
 
-const { parseAgentConfig } = require(join(dist, 'agent/config/load-config.js'))
-const { toAlertLine } = require(join(dist, 'agent/delivery/alert-line.js'))
+const { parseAgentConfig } = require(join(dist, 'agent/config/load/load-config.js'))
+const { toAlertLine } = require(join(dist, 'agent/events/alert-line.js'))
 const { createAlertPipeline } = require(join(dist, 'agent/delivery/alert-pipeline.js'))
-const { createIncidentState } = require(join(dist, 'agent/delivery/incident-state.js'))
+const { createIncidentState } = require(join(dist, 'agent/incidents/incident-state.js'))
 const { setupOfConfig } = require(join(dist, 'agent/delivery/alert-setup.js'))
 const { createAgentLogger } = require(join(dist, 'agent/daemon/logger.js'))
 

@@ -83,7 +83,7 @@ async function serve() {
       ...require(join(dist, 'agent/daemon/metrics-server.js')),
       ...require(join(dist, 'agent/daemon/console-backend.js')),
       ...require(join(dist, 'agent/delivery/alert-path.js')),
-      ...require(join(dist, 'agent/delivery/alert-line.js')),
+      ...require(join(dist, 'agent/events/alert-line.js')),
     }
   } catch (error) {
     console.error(`bench/console.js: cannot load the console from ${dist} (run npm run build first): ${error.message}`)

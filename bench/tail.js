@@ -1,6 +1,6 @@
 'use strict'
 // Tail-and-filter throughput: agent/tail reads a ~200 MB NDJSON file (1% of lines at "level":50)
-// from the beginning, and the agent's byte pre-filter (agent/delivery/candidate-filter.ts, level
+// from the beginning, and the agent's byte pre-filter (agent/prefilter/candidate-filter.ts, level
 // error and up) picks the error lines out of each batch by looking at bytes, never JSON.parse.
 // Peers on the same file in the same run: `grep -F -c '"level":50'` and a naive
 // Node reader (fs stream -> split2 -> JSON.parse per line). Each reader runs in its own process,
@@ -43,7 +43,7 @@ const tailVariants = {
 
 async function tailReader(file, variant) {
   const { createTailer } = require('../dist/agent/tail')
-  const { createCandidateFilter } = require('../dist/agent/delivery/candidate-filter')
+  const { createCandidateFilter } = require('../dist/agent/prefilter/candidate-filter')
   const size = statSync(file).size
   const start = process.hrtime.bigint()
   const tailer = await createTailer({ paths: file, startAt: 'beginning', pollIntervalMs: 60_000, reuseBuffers: variant.reuseBuffers, syncReads: variant.syncReads === true })
@@ -126,7 +126,7 @@ async function child(name, file) {
   }
   // Loaded before the clocks start, as an agent has them loaded before it tails.
   require('../dist/agent/tail')
-  require('../dist/agent/delivery/candidate-filter')
+  require('../dist/agent/prefilter/candidate-filter')
   require('split2')
   const cpuBefore = process.cpuUsage()
   const result = await readers[name](file)

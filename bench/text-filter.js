@@ -1,5 +1,5 @@
 'use strict'
-// The plain-text pre-filter's searches, pass by pass (agent/delivery/candidate-filter.ts), over a text
+// The plain-text pre-filter's searches, pass by pass (agent/prefilter/candidate-filter.ts), over a text
 // log in 4 MB reads as the tailer reads it, beside `grep -cF ' ERROR '` on the same file (the peer:
 // one needle, in C). Each pass is what the filter runs over every read of a text source: the
 // upper-case level words and the level keys through the anchors anchored-search.ts chooses on the
@@ -24,9 +24,9 @@ const option = (name, fallback) => {
 }
 const rounds = Number(option('rounds', '5'))
 const threshold = Number(option('threshold', '50'))
-const evidence = require('../dist/agent/delivery/level-evidence.js')
-const { createAnchoredSearch } = require('../dist/agent/delivery/anchored-search.js')
-const { createCandidateFilter } = require('../dist/agent/delivery/candidate-filter.js')
+const evidence = require('../dist/agent/prefilter/level-evidence.js')
+const { createAnchoredSearch } = require('../dist/agent/prefilter/anchored-search.js')
+const { createCandidateFilter } = require('../dist/agent/prefilter/candidate-filter.js')
 const { createChunkBatch } = require('../dist/agent/tail/batch.js')
 const { createLineSplitter } = require('../dist/agent/tail/line-splitter.js')
 

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { formatProblem } from '../config/errors'
-import { readAgentConfig } from '../config/load-config'
+import { readAgentConfig } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
 import { createConsoleClient, type ConsoleClient, type ConsoleTarget } from './console-client'
 

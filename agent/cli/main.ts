@@ -18,7 +18,7 @@ const commands = {
   oncall: () => import('./oncall-command.js'),
   sandbox: () => import('./sandbox-command.js'),
   silence: () => import('./silence-command.js'),
-  testRule: () => import('./test-rule-command.js'),
+  testRule: () => import('./test-rule/test-rule-command.js'),
   validate: () => import('./validate-command.js'),
 }
 

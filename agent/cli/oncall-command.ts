@@ -3,7 +3,7 @@
 // in each schedule's own zone. It reads the config only: no running agent is needed, and what it
 // prints is what the agent would resolve `oncall:` to at that moment.
 import { formatProblem } from '../config/errors'
-import { readAgentConfig } from '../config/load-config'
+import { readAgentConfig } from '../config/load/load-config'
 import type { ScheduleView } from '../daemon/console/types'
 import { scheduleViews } from '../daemon/schedule-views'
 import type { CliIo } from './io'

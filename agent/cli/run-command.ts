@@ -3,7 +3,7 @@
 // when the config file changes. An invalid config at start is every problem and exit 1; an invalid
 // config at reload is every problem in the log, and the running one stays.
 import { formatProblem } from '../config/errors'
-import { readAgentConfig } from '../config/load-config'
+import { readAgentConfig } from '../config/load/load-config'
 import type { AgentConfig, SourceConfig } from '../config/types'
 import { startAgent, type Agent } from '../daemon/agent'
 import { watchConfigFile } from '../daemon/config-watch'

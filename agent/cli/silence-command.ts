@@ -3,8 +3,8 @@
 // agent (POST/GET /api/silences, DELETE /api/silences/:id). The agent keeps them in its state
 // directory, not in the YAML; the config's own silences are listed too (origin `config`) and are
 // expired by editing the config, not from here.
-import { parseDuration } from '../config/duration'
-import { isRegexLiteral, parseRegex } from '../config/regex-literal'
+import { parseDuration } from '../config/values/duration'
+import { isRegexLiteral, parseRegex } from '../config/values/regex-literal'
 import type { SilenceSummary } from '../daemon/console/types'
 import { connectToAgent, type ConsoleArgs } from './agent-locator'
 import { actorName } from './ack-command'

@@ -1,7 +1,7 @@
 // `logx-agent validate <config>`: every problem at once, one per line, as file:line:col path: message.
 // Exit 0 when the config is valid, 1 when it is not (2 stays the code for a bad command line).
 import { formatProblem } from '../config/errors'
-import { readAgentConfig, type LoadConfigOptions } from '../config/load-config'
+import { readAgentConfig, type LoadConfigOptions } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
 import type { CliIo } from './io'
 

@@ -2,7 +2,7 @@
 //   { id, agent, type, key?, actor?, silence?, silenceId?, at }   (actor and silence as JSON)
 // An entry that is not a well-formed action (another version, a hand-made XADD) reads as undefined.
 import type { ReceivedAction, SharedAction } from './index'
-import type { RuntimeSilence } from '../delivery/runtime-silences'
+import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { Actor } from '../../alerts'
 
 export function encodeAction(action: SharedAction, id: string, agent: string): string[] {

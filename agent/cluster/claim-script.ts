@@ -5,7 +5,7 @@
 // The key of a leased claim outlives its lease (it keeps the seed, so whoever takes over an expired
 // lease sends with the same idempotency key, and says it was a failover). Time is Redis's (TIME), so
 // leases do not depend on the hosts' clocks agreeing.
-import { noticeIdOf } from '../delivery/fleet-gate'
+import { noticeIdOf } from '../delivery/fleet/fleet-gate'
 import { claimKeyParts, idempotencyKey, isRepeat, sentRetentionMs, type Keys } from './keys'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import type { Claim, FleetNotice } from './index'

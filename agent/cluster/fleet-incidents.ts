@@ -3,7 +3,7 @@
 import type { FleetIncident } from './index'
 import type { Keys } from './keys'
 import type { RedisLink } from './redis-connection'
-import type { RuntimeSilence } from '../delivery/runtime-silences'
+import type { RuntimeSilence } from '../incidents/runtime-silences'
 
 /** A flat HGETALL answer as a map. */
 function fieldsOf(flat: unknown): Map<string, string> {

@@ -2,13 +2,13 @@
 // creates one Cluster when `cluster:` is configured; nothing here is loaded otherwise (the Redis
 // client is required lazily by redis-connection.ts). README.md has the key layout and the promises.
 import type { FleetSeen as EngineFleetSeen } from '../../alerts'
-import type { Claim, FleetNotice } from '../delivery/fleet-gate'
-import type { PeopleAction } from '../delivery/incident-actions'
-import type { SharedLeads } from '../delivery/lead-map'
-import type { RuntimeSilence } from '../delivery/runtime-silences'
+import type { Claim, FleetNotice } from '../delivery/fleet/fleet-gate'
+import type { PeopleAction } from '../acknowledge/incident-actions'
+import type { SharedLeads } from '../delivery/record/lead-map'
+import type { RuntimeSilence } from '../incidents/runtime-silences'
 
 // The notification log's names and answers are the alert path's (a notice as every agent names it).
-export type { Claim, FleetNotice } from '../delivery/fleet-gate'
+export type { Claim, FleetNotice } from '../delivery/fleet/fleet-gate'
 
 export type { ClusterConfig } from '../config/types'
 export { createCluster } from './cluster'
@@ -35,7 +35,7 @@ export interface IncidentDelta {
  */
 export type FleetSeen = EngineFleetSeen & { key: string }
 
-/** What a person did, as every agent takes it (agent/delivery/incident-actions.ts). */
+/** What a person did, as every agent takes it (agent/acknowledge/incident-actions.ts). */
 export type SharedAction = PeopleAction
 
 /** What onAction hands over: `id` is the action's id (the step of the notices it makes), `agent` who made it. */

@@ -1,7 +1,7 @@
 // The notification log's announcements: the sent script publishes every mark on `<P>sent` with the
 // notice's name (noticeIdOf), and each agent listens on a connection of its own, so an item it found
 // held by another agent is looked at again (and dropped) the moment that agent marks it sent, instead
-// of after its wait (agent/delivery/fleet-claims.ts). Best effort, as pub/sub is: a message missed while the
+// of after its wait (agent/delivery/fleet/fleet-claims.ts). Best effort, as pub/sub is: a message missed while the
 // connection was down only leaves the item to its own wait.
 import type { DeliveryLog } from '../delivery/dispatcher'
 import type { Keys } from './keys'

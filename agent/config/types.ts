@@ -7,7 +7,7 @@ import type {
   ActiveHours, ChannelDefinition, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, RedactPath, Rotation,
   RuleConfig, ScheduleConfig, SilenceConfig,
 } from '../../alerts'
-import type { Secret } from './secret'
+import type { Secret } from './values/secret'
 
 export type {
   ActiveHours, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, Rotation, RuleConfig, ScheduleConfig,

@@ -1,7 +1,7 @@
 // The agent's metrics, gathered at scrape time from the readers, the pipeline and the dispatcher.
 import type { AlertPipeline } from '../delivery/alert-pipeline'
 import type { Dispatcher } from '../delivery/dispatcher'
-import type { IncidentActions } from '../delivery/incident-actions'
+import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { MissedCallAcks } from './missed-call-acks'
 import type { Metric } from './metrics-server'
 import type { SourceReader } from './source-reader'

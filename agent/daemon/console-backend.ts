@@ -6,7 +6,7 @@ import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '
 import type { FleetIncident } from '../cluster'
 import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../delivery/alert-path'
-import type { RuntimeSilence } from '../delivery/runtime-silences'
+import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
 import { scheduleViews } from './schedule-views'
 

@@ -7,8 +7,8 @@
 import type { Cluster, ClusterStatus, FleetIncident } from '../cluster'
 import type { ClusterConfig } from '../config/types'
 import type { AlertPipeline } from '../delivery/alert-pipeline'
-import type { FleetHooks } from '../delivery/fleet-gate'
-import type { IncidentActions } from '../delivery/incident-actions'
+import type { FleetHooks } from '../delivery/fleet/fleet-gate'
+import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { Metric } from './metrics-server'
 import type { AgentLogger } from './logger'
 

@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../delivery/alert-path'
 import type { DeliveryLog } from '../delivery/dispatcher'
-import { createMissedCallPoller, type MissedCallPoller } from '../delivery/missed-calls'
-import { createPhoneBook } from '../delivery/phone-book'
+import { createMissedCallPoller, type MissedCallPoller } from '../acknowledge/missed-calls'
+import { createPhoneBook } from '../acknowledge/phone-book'
 import { createMessagingClient, type MessagingClient } from '../messaging'
 
 export interface MissedCallAcks {

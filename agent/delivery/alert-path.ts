@@ -9,12 +9,12 @@ import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
 import { engineOptionsOfSetup, type AlertSetup } from './alert-setup'
 import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOptions } from './dispatcher'
 import { DeliveryError, DeliveryErrorCodes } from './errors'
-import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './incident-recorder'
-import { createIncidentActions, type IncidentActions } from './incident-actions'
-import type { FleetHooks } from './fleet-gate'
-import { createIncidentState, type IncidentState } from './incident-state'
-import { createIncidentTimeline, type IncidentTimeline } from './incident-timeline'
-import { createRuntimeSilences, type RuntimeSilences } from './runtime-silences'
+import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './record/incident-recorder'
+import { createIncidentActions, type IncidentActions } from '../acknowledge/incident-actions'
+import type { FleetHooks } from './fleet/fleet-gate'
+import { createIncidentState, type IncidentState } from '../incidents/incident-state'
+import { createIncidentTimeline, type IncidentTimeline } from '../incidents/incident-timeline'
+import { createRuntimeSilences, type RuntimeSilences } from '../incidents/runtime-silences'
 
 export interface AlertPathOptions {
   setup: AlertSetup

@@ -6,12 +6,12 @@ import {
   createAlertEngine, lowestLevel, type FleetSeen, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
 } from '../../alerts'
 import type { RuleConfig } from '../config/types'
-import { keptLine, lineOfKept } from './kept-line'
+import { keptLine, lineOfKept } from '../incidents/kept-line'
 import { engineOptionsOfSetup, incidentRulesOf, type AlertSetup } from './alert-setup'
 import type { DeliveryLog, Dispatcher } from './dispatcher'
-import type { IncidentState } from './incident-state'
-import { dropRepages, pageRecords, retentionOf } from './page-record'
-import { restoredSnapshot, storedIncident } from './stored-incident'
+import type { IncidentState } from '../incidents/incident-state'
+import { dropRepages, pageRecords, retentionOf } from '../incidents/page-record'
+import { restoredSnapshot, storedIncident } from '../incidents/stored-incident'
 
 export interface PipelineStats {
   matches: number

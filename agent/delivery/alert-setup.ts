@@ -2,7 +2,7 @@
 // YAML config or from a target's options, both normalized by agent/config), the redacted paths and
 // the strings no message may hold, plus whether incidents get their notes on the CRM.
 import type { AlertEngineOptions } from '../../alerts'
-import { engineOptionsOf, type EngineParts } from '../config/engine-options'
+import { engineOptionsOf, type EngineParts } from '../config/normalize/engine-options'
 import type { AgentConfig, ChannelConfig, PersonConfig } from '../config/types'
 import { INCIDENT_CHANNEL } from './dispatcher'
 

@@ -19,7 +19,7 @@
 import type { AlertLine } from '../../alerts'
 import { containerPathFields } from './kubernetes-path'
 
-/** Every record key a decoder adds (`fields`): what a kept line must keep beside its text (delivery/kept-line.ts). */
+/** Every record key a decoder adds (`fields`): what a kept line must keep beside its text (incidents/kept-line.ts). */
 export const CONTAINER_FIELD_KEYS = ['stream', 'kubernetes', 'container_id'] as const
 
 export interface ContainerLine {

@@ -4,7 +4,7 @@
 // mail bodies and test-rule show the trace and the fingerprint takes its type and top frame.
 import { parseTrace, type AlertLine } from '../../alerts'
 import type { LineFormat } from '../config/types'
-import { toAlertLine, type ParsedLine } from '../delivery/alert-line'
+import { toAlertLine, type ParsedLine } from './alert-line'
 import { withContainerFields } from './container-lines'
 import type { PendingEvent } from './event-stream'
 

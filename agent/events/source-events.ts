@@ -2,7 +2,7 @@
 // logs (container-events.ts) over the tailer's batches, the streams they hold open, the commits
 // that stop before what is held, and the one timer (per source, unref'd) that ends what a quiet
 // file holds. Each ended event goes to `ingest`; a batch is committed as far as its events are.
-import { DEFAULT_MULTILINE_TIMEOUT_MS } from '../config/normalize-multiline'
+import { DEFAULT_MULTILINE_TIMEOUT_MS } from '../config/normalize/multiline'
 import type { LineFormat, MultilineConfig } from '../config/types'
 import type { LineBatch, TailLine } from '../tail'
 import { assembleBatch } from './batch-events'

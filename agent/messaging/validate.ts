@@ -2,7 +2,7 @@
 // naming the field). Each returns every problem found, each naming its field path, so a caller
 // fixes its input in one go. The address grammars (phone and chat numbers, e-mail addresses) are
 // the only ones: the agent's YAML config and the transport targets' options check what users
-// write with them too (agent/config/value-checks.ts), so what they accept, the API is sent.
+// write with them too (agent/config/values/value-checks.ts), so what they accept, the API is sent.
 
 import type { ValidationProblem } from './errors'
 import { ACTIVITY_TYPES, PAGING } from './wire'

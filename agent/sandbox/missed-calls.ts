@@ -4,7 +4,7 @@
 // not its fields) and goes through the store like every other record: journaled, retained, listed
 // newest first and streamed to the inbox.
 
-import { SANDBOX_MISSED_CALL_NUMBER } from '../config/normalize-acknowledge'
+import { SANDBOX_MISSED_CALL_NUMBER } from '../config/normalize/acknowledge'
 import type { ValidationProblem } from '../messaging/errors'
 import { isPhoneNumber } from '../messaging/validate'
 import type { WireMissedCallRecord } from '../messaging/wire'

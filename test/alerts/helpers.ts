@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os'
 import { parseAgentConfig, type AgentConfig } from '../../agent/config'
-import { readAlertOptions } from '../../agent/config/target-options'
+import { readAlertOptions } from '../../agent/config/normalize/target-options'
 import { createAlertEngine, type AlertEngine } from '../../alerts/engine'
 import { DEFAULT_SMS_MAX_LENGTH, type ChannelDefinition, type KindTemplates } from '../../alerts/channels'
 import { parseLine, type AlertLine } from '../../alerts/line'

@@ -1,8 +1,8 @@
 // Request bodies -> checked values, pure. Every refusal names the field (`matchers.rule: must be a
 // string`), unknown fields included, so a typo in a client is an error and not a silent default.
-// Durations are read with the project's one grammar (agent/config/duration.ts).
+// Durations are read with the project's one grammar (agent/config/values/duration.ts).
 
-import { DURATION_HINT, parseDuration } from '../../config/duration'
+import { DURATION_HINT, parseDuration } from '../../config/values/duration'
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string }
 

@@ -3,8 +3,8 @@
 // line below every rule's level is dropped without being decoded or parsed.
 import { Transform } from 'node:stream'
 import { lowestLevel, parseLine, selectRule } from '../../../alerts'
-import { createCandidateFilter } from '../../delivery/candidate-filter'
-import { createStreamLines } from '../../delivery/stream-lines'
+import { createCandidateFilter } from '../../prefilter/candidate-filter'
+import { createStreamLines } from '../../prefilter/stream-lines'
 import type { LineBatch } from '../../tail'
 import { annotateLine } from './annotate'
 import { normalizeTailFilterOptions } from './options'

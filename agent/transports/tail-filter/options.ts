@@ -1,7 +1,7 @@
 // logx-tail-filter options: written (what users pass) -> normalized. Its `rules` are the YAML
 // config's, read by the same normalizer (agent/config), then compiled for matching.
 import { compileRules, type Rule } from '../../../alerts'
-import { readAlertOptions } from '../../config/target-options'
+import { readAlertOptions } from '../../config/normalize/target-options'
 import { asObject, optionalString, rejectUnknown } from '../shared/check'
 import { asOptionError, readOrThrow, warnings, type TargetRuleInput } from '../shared/common-options'
 import { optionError } from '../shared/errors'

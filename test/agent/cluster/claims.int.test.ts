@@ -1,7 +1,7 @@
 // Two agents on one real Redis claim the same notices: one page per notice, fleet-wide.
 import { expect, it } from 'vitest'
 import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
-import { noticeIdOf } from '../../../agent/delivery/fleet-gate'
+import { noticeIdOf } from '../../../agent/delivery/fleet/fleet-gate'
 import { describeWithRedis } from '../../helpers/redis-server'
 import { adminClient, clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 

@@ -2,7 +2,7 @@
 // told, polling with a deadline, and a plain client for what a test does to Redis behind the agents.
 import { createClient } from '@redis/client'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { createSecret } from '../../../agent/config/secret'
+import { createSecret } from '../../../agent/config/values/secret'
 import type { ClusterConfig } from '../../../agent/config/types'
 import type { DeliveryLog } from '../../../agent/delivery/dispatcher'
 import type { Cluster, FleetNotice } from '../../../agent/cluster'

@@ -4,7 +4,7 @@ import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { formatProblem, loadAgentConfig, parseAgentConfig, type AgentConfig, type LoadConfigOptions } from '../../../agent/config'
 import { ConfigError } from '../../../agent/config/errors'
-import { SANDBOX_MISSED_CALL_NUMBER } from '../../../agent/config/normalize-acknowledge'
+import { SANDBOX_MISSED_CALL_NUMBER } from '../../../agent/config/normalize/acknowledge'
 import { fakeSecretFile, fixtures, repoRoot, SECRET_VALUES, testEnv } from './helpers'
 
 const cwd = '/srv/app'

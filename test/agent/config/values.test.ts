@@ -2,9 +2,9 @@
 // did-you-mean, and line:col positions.
 import { describe, expect, it } from 'vitest'
 import { didYouMean, editDistance, interpolateEnv, parseDuration, parseRegex } from '../../../agent/config'
-import { formatPath } from '../../../agent/config/config-path'
-import { readYamlSource } from '../../../agent/config/yaml-source'
-import { checkHint, fillHint, isLoopbackHost, parseListen } from '../../../agent/config/value-checks'
+import { formatPath } from '../../../agent/config/shape/config-path'
+import { readYamlSource } from '../../../agent/config/load/yaml-source'
+import { checkHint, fillHint, isLoopbackHost, parseListen } from '../../../agent/config/values/value-checks'
 
 describe('parseDuration', () => {
   it.each([

@@ -1,10 +1,10 @@
 // The console's backend over a real alert path (in memory, nothing sent: the rule pages no channel
 // but the trail): what the console and the command line are shown and what they may change.
 import { describe, expect, it } from 'vitest'
-import { parseAgentConfig } from '../../../agent/config/load-config'
+import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import type { AgentConfig } from '../../../agent/config/types'
 import { createConsoleBackend, shortIdOf } from '../../../agent/daemon/console-backend'
-import { toAlertLine } from '../../../agent/delivery/alert-line'
+import { toAlertLine } from '../../../agent/events/alert-line'
 import { createAlertPath } from '../../../agent/delivery/alert-path'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 

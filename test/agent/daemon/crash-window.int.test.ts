@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createIncidentState } from '../../../agent/delivery/incident-state'
+import { createIncidentState } from '../../../agent/incidents/incident-state'
 import {
   createWorkspace, metric, records, smsTexts, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
   type RunningAgent, type SandboxProcess, type Workspace,

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DaemonError } from '../../../agent/daemon/errors'
-import { createIncidentState } from '../../../agent/delivery/incident-state'
+import { createIncidentState } from '../../../agent/incidents/incident-state'
 import { acquireInstanceLock } from '../../../agent/daemon/instance-lock'
 import { renderMetrics } from '../../../agent/daemon/metrics-server'
 

@@ -3,7 +3,7 @@
 // deliveries come from a real engine built from a YAML config, as the dispatcher gets them.
 import { describe, expect, it } from 'vitest'
 import { createAlertEngine, type Delivery } from '../../../alerts'
-import { parseAgentConfig } from '../../../agent/config/load-config'
+import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import type { AgentConfig, ChannelConfig } from '../../../agent/config/types'
 import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { addressed, type PeopleDirectory } from '../../../agent/delivery/channels/recipients'

@@ -2,7 +2,7 @@
 // (copy-and-truncate), another file at its path (rename-and-create), or quiet for the timeout. And
 // container logs: a part of a split line holds the commit back like an open event does.
 import { describe, expect, it } from 'vitest'
-import { createStreamLines } from '../../../agent/delivery/stream-lines'
+import { createStreamLines } from '../../../agent/prefilter/stream-lines'
 import { assembleContainerBatch } from '../../../agent/events/container-events'
 import { createContainerDecoder } from '../../../agent/events/container-lines'
 import { createEventStream, endStream, eventOf, type EventStream, type PendingEvent } from '../../../agent/events/event-stream'

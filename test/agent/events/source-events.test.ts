@@ -1,7 +1,7 @@
 // A source's events over a tailer: commits stop before the open event, and a quiet file's last
 // event is ended by the timer, then committed whole.
 import { describe, expect, it } from 'vitest'
-import { createStreamLines } from '../../../agent/delivery/stream-lines'
+import { createStreamLines } from '../../../agent/prefilter/stream-lines'
 import type { PendingEvent } from '../../../agent/events/event-stream'
 import { createSourceEvents } from '../../../agent/events/source-events'
 import type { LineBatch } from '../../../agent/tail'

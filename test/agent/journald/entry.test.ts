@@ -1,7 +1,7 @@
 // A journal entry as alerts see it: msg, level, the fields rules match, and a raw text that
 // replays to the same line (an incident stored as pending, after a restart).
 import { describe, expect, it } from 'vitest'
-import { toAlertLine } from '../../../agent/delivery/alert-line'
+import { toAlertLine } from '../../../agent/events/alert-line'
 import { entryToAlertLine, parseEntryLine, type JournalEntry } from '../../../agent/journald/entry'
 
 const CURSOR = 's=193b7a352ab042849e9c8a0decf28132;i=3;b=0123456789abcdef0123456789abcdef;m=3;t=6611ef9e35;x=45bd9942f2318d35'

@@ -1,0 +1,111 @@
+// fingerprint -> lead, so one incident stays one lead across restarts. Kept in memory and, with a
+// state directory, in `incident-leads.json`, rewritten through a temp file and rename on every
+// change. A resolved incident keeps its entry, marked, because other targets may still record its
+// resolve; only the next *firing* of that fingerprint opens a new lead. Bounded: past `max`
+// entries the least recently used is forgotten.
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { replaceFile } from '../../storage/replace-file'
+
+export interface LeadEntry {
+  /** '' while only a creation is recorded (`creating`), before the CRM answered. */
+  leadId: string
+  resolved: boolean
+  /**
+   * The Idempotency-Key of a lead creation that may have reached the CRM: written before the call,
+   * so whoever records the incident next (the same event resent after a crash, or another target's
+   * event) creates it under the same key, and the CRM answers with the same lead.
+   */
+  creating?: string
+}
+
+/** What a fleet's leads say of an incident (see SharedLeads.claim). */
+export type SharedLeadAnswer =
+  | { kind: 'lead'; leadId: string }
+  | { kind: 'create'; idempotencyKey: string }
+  | { kind: 'wait'; by: string; retryAfterMs: number }
+  | { kind: 'degraded' }
+
+/**
+ * A fleet's leads (agent/cluster): one lead per incident whichever agent records it. This map stays
+ * each agent's own cache, and the one used while the fleet's state is out of reach.
+ */
+export interface SharedLeads {
+  /**
+   * The incident's lead; or `create` it under the key given (or under the key another agent began a
+   * creation with and left); or `wait` for the agent creating it. `opening`: the record opens the
+   * incident (a firing), which does not reuse a resolved lead.
+   */
+  claim(incident: string, idempotencyKey: string, opening: boolean): Promise<SharedLeadAnswer>
+  /** Never rejects. */
+  created(incident: string, leadId: string): Promise<void>
+  /** The incident is over: its next firing opens a new lead. Never rejects. */
+  resolved(incident: string): Promise<void>
+}
+
+export interface LeadMap {
+  get(key: string): LeadEntry | undefined
+  /** Records that a lead for `key` is being created under `idempotencyKey`; written before the call. */
+  creating(key: string, idempotencyKey: string): void
+  set(key: string, leadId: string): void
+  markResolved(key: string): void
+  readonly size: number
+}
+
+interface LeadFile {
+  version: 2
+  leads: Record<string, LeadEntry>
+}
+
+function isEntry(value: unknown): value is LeadEntry {
+  const e = value as Partial<LeadEntry> | null
+  return typeof e === 'object' && e !== null && typeof e.leadId === 'string' && typeof e.resolved === 'boolean' && (e.creating === undefined || typeof e.creating === 'string')
+}
+
+export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadMap {
+  const leads = new Map<string, LeadEntry>()
+  const file = stateDir === undefined ? undefined : join(stateDir, 'incident-leads.json')
+  if (stateDir !== undefined && file !== undefined) {
+    mkdirSync(stateDir, { recursive: true })
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LeadFile>
+      if (parsed.version === 2 && typeof parsed.leads === 'object' && parsed.leads !== null) {
+        for (const [key, entry] of Object.entries(parsed.leads)) if (isEntry(entry)) leads.set(key, entry)
+      }
+    } catch (err) {
+      // A missing or unreadable map costs at most a second lead for an open incident, not an alert.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && !(err instanceof SyntaxError)) throw err
+    }
+  }
+
+  function save(): void {
+    if (file === undefined) return
+    const body: LeadFile = { version: 2, leads: Object.fromEntries(leads) }
+    replaceFile(file, JSON.stringify(body))
+  }
+
+  return {
+    get: (key) => leads.get(key),
+    creating(key, idempotencyKey) {
+      leads.delete(key)
+      leads.set(key, { leadId: '', resolved: false, creating: idempotencyKey })
+      while (leads.size > max) leads.delete(leads.keys().next().value as string)
+      save()
+    },
+    set(key, leadId) {
+      leads.delete(key)
+      leads.set(key, { leadId, resolved: false })
+      while (leads.size > max) leads.delete(leads.keys().next().value as string)
+      save()
+    },
+    markResolved(key) {
+      const entry = leads.get(key)
+      if (entry === undefined || entry.resolved) return
+      entry.resolved = true
+      save()
+    },
+    get size() {
+      return leads.size
+    },
+  }
+}
