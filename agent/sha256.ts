@@ -40,7 +40,8 @@ export function sha256(data: Uint8Array): Buffer {
     }
     let [a, b, c, d, e, f, g, h] = state as unknown as [number, number, number, number, number, number, number, number]
     for (let i = 0; i < 64; i++) {
-      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + ROUND_CONSTANTS[i]! + schedule[i]!) | 0
+      const t1 =
+        (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + ROUND_CONSTANTS[i]! + schedule[i]!) | 0
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0
       h = g
       g = f

@@ -117,7 +117,12 @@ interface Watched {
 export function formatDuration(ms: number): string {
   let rest = Math.max(0, Math.round(ms))
   let out = ''
-  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (rest < size) continue
     out += `${Math.floor(rest / size)}${unit}`
     rest %= size
@@ -144,7 +149,8 @@ function put(record: Record<string, unknown>, path: string, value: unknown): voi
   let at = record
   for (const segment of segments.slice(0, -1)) {
     const next = Object.hasOwn(at, segment) ? at[segment] : undefined
-    const object: Record<string, unknown> = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {}
+    const object: Record<string, unknown> =
+      typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {}
     define(at, segment, object)
     at = object
   }
@@ -195,7 +201,14 @@ export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatch
   for (const rule of rules) {
     if (rule.absent === undefined) continue
     const paths = rule.groupBy ?? []
-    watched.push({ rule, forMs: rule.absent.forMs, paths, getters: paths.map(compilePath), live: new Map(), restored: new Map() })
+    watched.push({
+      rule,
+      forMs: rule.absent.forMs,
+      paths,
+      getters: paths.map(compilePath),
+      live: new Map(),
+      restored: new Map(),
+    })
   }
   let evicted = 0
 
@@ -261,7 +274,8 @@ export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatch
           if (now - entry.placedAt < w.forMs) break
           if (entry.open || now - entry.lastSeen < w.forMs) continue
           entry.open = true
-          if (!options.isOpen(entry.key)) out.push({ rule: w.rule, key: entry.key, line: absenceLine(w.rule, w.forMs, entry) })
+          if (!options.isOpen(entry.key))
+            out.push({ rule: w.rule, key: entry.key, line: absenceLine(w.rule, w.forMs, entry) })
         }
       }
     }
@@ -284,7 +298,8 @@ export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatch
     const out: AbsenceEntry[] = []
     for (const w of watched) {
       for (const entries of [w.restored, w.live]) {
-        for (const e of entries.values()) out.push({ rule: w.rule.name, key: e.key, lastSeen: e.lastSeen, labels: { ...e.labels } })
+        for (const e of entries.values())
+          out.push({ rule: w.rule.name, key: e.key, lastSeen: e.lastSeen, labels: { ...e.labels } })
       }
     }
     return out
@@ -297,7 +312,13 @@ export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatch
     // Oldest first, so that the maps keep their recency order.
     for (const s of [...saved].sort((a, b) => a.lastSeen - b.lastSeen)) {
       const w = byName.get(s.rule)
-      if (w === undefined || typeof s.key !== 'string' || !Number.isFinite(s.lastSeen) || !sameGrouping(w.paths, s.labels)) continue
+      if (
+        w === undefined ||
+        typeof s.key !== 'string' ||
+        !Number.isFinite(s.lastSeen) ||
+        !sameGrouping(w.paths, s.labels)
+      )
+        continue
       if (live.has(s.key) || w.restored.has(s.key)) continue
       const lastSeen = Math.max(s.lastSeen, resumedAt)
       w.restored.set(s.key, { key: s.key, labels: { ...s.labels }, lastSeen, placedAt: lastSeen, open: false })

@@ -72,7 +72,8 @@ export function pages(status: IncidentStatus): boolean {
 /** Rule 4 (and 5, once the timeout is due). */
 export function decideUnacknowledge(incident: AckView | undefined, now: number): AckDecision {
   if (incident === undefined) return { kind: 'refuse', reason: 'unknown' }
-  if (incident.status !== 'acknowledged' || incident.ack === undefined) return { kind: 'refuse', reason: 'not-acknowledged' }
+  if (incident.status !== 'acknowledged' || incident.ack === undefined)
+    return { kind: 'refuse', reason: 'not-acknowledged' }
   // A missed call's time may lie a poll interval behind the clock; never move the clock back.
   const acked = Math.max(0, now - incident.ack.at)
   return { kind: 'unacknowledge', firedAt: incident.firedAt + acked }
@@ -80,7 +81,12 @@ export function decideUnacknowledge(incident: AckView | undefined, now: number):
 
 /** Rule 5: whether an acknowledged incident's ack has timed out at `now`. */
 export function ackTimedOut(incident: AckView, ackTimeoutMs: number | undefined, now: number): boolean {
-  return ackTimeoutMs !== undefined && incident.status === 'acknowledged' && incident.ack !== undefined && now >= incident.ack.at + ackTimeoutMs
+  return (
+    ackTimeoutMs !== undefined &&
+    incident.status === 'acknowledged' &&
+    incident.ack !== undefined &&
+    now >= incident.ack.at + ackTimeoutMs
+  )
 }
 
 /** Rule 6. */
@@ -102,7 +108,12 @@ export interface PagedView {
  * Rule 7: the keys a missed call from `person` at `now` acknowledges. `incidents` in recency order
  * (least recently seen first), as the incident table holds them.
  */
-export function pickAcknowledgeable(incidents: Iterable<PagedView>, person: string, now: number, all: boolean): string[] {
+export function pickAcknowledgeable(
+  incidents: Iterable<PagedView>,
+  person: string,
+  now: number,
+  all: boolean,
+): string[] {
   const picked: string[] = []
   let latest: { key: string; at: number } | undefined
   for (const incident of incidents) {
@@ -117,7 +128,10 @@ export function pickAcknowledgeable(incidents: Iterable<PagedView>, person: stri
 }
 
 /** Rule 8: the people a notice delivered on `channel` paged. */
-export function peoplePaged(notice: Notice, channel: { readonly type: string; readonly people?: readonly string[] | undefined }): readonly string[] {
+export function peoplePaged(
+  notice: Notice,
+  channel: { readonly type: string; readonly people?: readonly string[] | undefined },
+): readonly string[] {
   if (!PAGE_KINDS.has(notice.kind) || channel.type === 'incident') return []
   return notice.people ?? channel.people ?? []
 }

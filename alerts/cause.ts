@@ -12,7 +12,8 @@ function text(value: unknown): string | undefined {
 }
 
 function parts(value: unknown): { type: string | undefined; message: string | undefined } | undefined {
-  if (typeof value === 'string') return text(value) === undefined ? undefined : { type: undefined, message: text(value) }
+  if (typeof value === 'string')
+    return text(value) === undefined ? undefined : { type: undefined, message: text(value) }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const err = value as Record<string, unknown>
   const type = Object.hasOwn(err, 'type') ? text(err.type) : Object.hasOwn(err, 'name') ? text(err.name) : undefined
@@ -22,11 +23,14 @@ function parts(value: unknown): { type: string | undefined; message: string | un
 
 /** The cause of the line whose record and message these are, on one line; '' when it names none. */
 export function causeOf(record: Readonly<Record<string, unknown>>, msg: string): string {
-  const found = (Object.hasOwn(record, 'err') ? parts(record.err) : undefined) ?? (Object.hasOwn(record, 'error') ? parts(record.error) : undefined)
+  const found =
+    (Object.hasOwn(record, 'err') ? parts(record.err) : undefined) ??
+    (Object.hasOwn(record, 'error') ? parts(record.error) : undefined)
   if (found === undefined) return ''
   const message = found.message === msg.trim() ? undefined : found.message
   if (message === undefined && found.type === 'Error') return ''
-  const cause = found.type !== undefined && message !== undefined ? `${found.type}: ${message}` : found.type ?? message ?? ''
+  const cause =
+    found.type !== undefined && message !== undefined ? `${found.type}: ${message}` : (found.type ?? message ?? '')
   // Multi-line messages (a stack pasted into `message`) would break an SMS into pieces. A line may
   // be megabytes long: what a page can show is far shorter (the renderer cuts it to its limit).
   return (cause.length > CAUSE_SCAN ? cause.slice(0, CAUSE_SCAN) : cause).replace(/\s+/g, ' ')

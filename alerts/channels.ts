@@ -84,7 +84,11 @@ export const CHAT_DEFAULT_VARIABLES: readonly string[] = ['{{status}}', '{{headl
 
 export const DEFAULT_SMS_MAX_LENGTH = 160
 
-function kindTemplates(written: KindTemplates, defaults: Readonly<Record<keyof KindTemplates, string>>, path: string): CompiledKindTemplates {
+function kindTemplates(
+  written: KindTemplates,
+  defaults: Readonly<Record<keyof KindTemplates, string>>,
+  path: string,
+): CompiledKindTemplates {
   return {
     firing: compileTemplate(written.firing ?? defaults.firing, `${path}.firing`),
     resolved: compileTemplate(written.resolved ?? defaults.resolved, `${path}.resolved`),
@@ -93,13 +97,28 @@ function kindTemplates(written: KindTemplates, defaults: Readonly<Record<keyof K
 }
 
 export function compileChannel(def: ChannelDefinition, path = def.name): Channel {
-  const common = { name: def.name, maxPerHour: def.maxPerHour, people: def.people, oncall: def.oncall, activeHours: def.activeHours }
+  const common = {
+    name: def.name,
+    maxPerHour: def.maxPerHour,
+    people: def.people,
+    oncall: def.oncall,
+    activeHours: def.activeHours,
+  }
   switch (def.type) {
     case 'sms':
-      return { ...common, type: 'sms', templates: kindTemplates(def.template, SMS_DEFAULTS, `${path}.template`), maxLength: def.maxLength }
+      return {
+        ...common,
+        type: 'sms',
+        templates: kindTemplates(def.template, SMS_DEFAULTS, `${path}.template`),
+        maxLength: def.maxLength,
+      }
     case 'chat': {
       const variables = def.variables ?? CHAT_DEFAULT_VARIABLES
-      return { ...common, type: 'chat', variables: variables.map((v, i) => compileTemplate(v, `${path}.variables[${i}]`)) }
+      return {
+        ...common,
+        type: 'chat',
+        variables: variables.map((v, i) => compileTemplate(v, `${path}.variables[${i}]`)),
+      }
     }
     case 'mail':
       return { ...common, type: 'mail', subjects: kindTemplates(def.subject, MAIL_SUBJECT_DEFAULTS, `${path}.subject`) }
@@ -114,7 +133,12 @@ export function compileChannel(def: ChannelDefinition, path = def.name): Channel
 export function compileChannels(defs: readonly ChannelDefinition[]): Channel[] {
   const seen = new Set<string>()
   return defs.map((def, i) => {
-    if (seen.has(def.name)) throw new AlertsError(AlertsErrorCodes.INVALID_CHANNEL, `channels[${i}].name`, `duplicate channel name "${def.name}"`)
+    if (seen.has(def.name))
+      throw new AlertsError(
+        AlertsErrorCodes.INVALID_CHANNEL,
+        `channels[${i}].name`,
+        `duplicate channel name "${def.name}"`,
+      )
     seen.add(def.name)
     return compileChannel(def, `channels[${i}]`)
   })

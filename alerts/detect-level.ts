@@ -29,7 +29,23 @@ export interface LevelMatch {
 }
 
 /** The upper-case words that are a token on their own (not next to a letter, digit or `_`). */
-export const UPPER_CASE_TOKENS: readonly string[] = ['TRACE', 'DEBUG', 'INFO', 'NOTICE', 'WARN', 'WARNING', 'ERROR', 'ERR', 'SEVERE', 'CRIT', 'CRITICAL', 'FATAL', 'PANIC', 'ALERT', 'EMERG']
+export const UPPER_CASE_TOKENS: readonly string[] = [
+  'TRACE',
+  'DEBUG',
+  'INFO',
+  'NOTICE',
+  'WARN',
+  'WARNING',
+  'ERROR',
+  'ERR',
+  'SEVERE',
+  'CRIT',
+  'CRITICAL',
+  'FATAL',
+  'PANIC',
+  'ALERT',
+  'EMERG',
+]
 
 // One pass over the head; the earliest token that names a level wins.
 const TOKEN = new RegExp(
@@ -99,7 +115,8 @@ function headLevel(head: string): LevelMatch | undefined {
   }
   // Each layout is tried only where the line's first bytes can start it: most lines try none.
   if (first >= 48 && first <= 57) {
-    const android = head.charCodeAt(2) === 45 /* - */ ? (ANDROID_THREADTIME.exec(head) ?? ANDROID_BRIEF.exec(head)) : null
+    const android =
+      head.charCodeAt(2) === 45 /* - */ ? (ANDROID_THREADTIME.exec(head) ?? ANDROID_BRIEF.exec(head)) : null
     if (android) return spanOf(android, 1, ANDROID_LEVELS[android[1] as string] as number)
     const windows = head.charCodeAt(19) === 44 /* , */ ? WINDOWS_CBS.exec(head) : null
     const level = windows ? levelFromName(windows[1] as string) : undefined

@@ -67,7 +67,10 @@ function censorAt(value: unknown, path: RedactPath, index: number, censor: strin
     const current = (value as Record<string, unknown>)[key]
     const next = last ? censor : censorAt(current, path, index + 1, censor)
     if (next === current && !last) continue
-    copy ??= (Array.isArray(value) ? value.slice() : { ...(value as Record<string, unknown>) }) as Record<string, unknown>
+    copy ??= (Array.isArray(value) ? value.slice() : { ...(value as Record<string, unknown>) }) as Record<
+      string,
+      unknown
+    >
     // Spread and slice define own properties: an own "__proto__" key stays data, as JSON.parse made it.
     Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true })
   }
@@ -86,6 +89,10 @@ export function createRedactor(paths: readonly RedactPath[], censor = '[redacted
 }
 
 /** A copy of `record` with each path's value replaced by `censor` (`record` itself when it has none); the input is not touched. */
-export function redactPaths(record: Record<string, unknown>, paths: readonly RedactPath[], censor = '[redacted]'): Record<string, unknown> {
+export function redactPaths(
+  record: Record<string, unknown>,
+  paths: readonly RedactPath[],
+  censor = '[redacted]',
+): Record<string, unknown> {
   return createRedactor(paths, censor)(record)
 }

@@ -53,8 +53,7 @@ export interface AlertEngineOptions {
 
 /** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
 export type AckOutcome =
-  | { ok: true; deliveries: Delivery[]; incident: IncidentSnapshot }
-  | { ok: false; reason: AckRefusal }
+  { ok: true; deliveries: Delivery[]; incident: IncidentSnapshot } | { ok: false; reason: AckRefusal }
 
 export interface Delivery {
   notice: Notice & { channel: string }
@@ -173,12 +172,24 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const silences = createSilenceSet(options.silences ?? [], options.now ?? 0)
   const budget = createBudgetStage(Object.fromEntries(channels.map((c) => [c.name, c.maxPerHour])))
   let inhibited = 0
-  const route = createRouteStage(channels.map((c) => c.name), channels.filter((c) => c.type === 'incident').map((c) => c.name))
+  const route = createRouteStage(
+    channels.map((c) => c.name),
+    channels.filter((c) => c.type === 'incident').map((c) => c.name),
+  )
   // Alertmanager's order: inhibition, then silences, then routing and the budget.
   const notify: Stage =
     options.inhibit === undefined || options.inhibit.length === 0
       ? sequence(silences.stage, route, budget.stage)
-      : sequence(createInhibitStage(createInhibitor(options.inhibit), () => incidents.list().filter((i) => i.status !== 'pending'), () => inhibited++), silences.stage, route, budget.stage)
+      : sequence(
+          createInhibitStage(
+            createInhibitor(options.inhibit),
+            () => incidents.list().filter((i) => i.status !== 'pending'),
+            () => inhibited++,
+          ),
+          silences.stage,
+          route,
+          budget.stage,
+        )
   const reach = createReach(byName, options.schedules ?? [])
   let lines = 0
   let selectedCount = 0
@@ -190,7 +201,8 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   function deliver(now: number, notices: Notice[], pipeline: Stage = notify): Delivery[] {
     // Most selected lines change an incident without a notice: of the stages, only the budget has
     // anything to say then (digests it owes), and silences and routes need not run.
-    const routed = notices.length === 0 && pipeline === notify ? budget.stage({ now }, notices) : pipeline({ now }, notices)
+    const routed =
+      notices.length === 0 && pipeline === notify ? budget.stage({ now }, notices) : pipeline({ now }, notices)
     const out: Delivery[] = []
     for (const routedNotice of routed) {
       const channel = routedNotice.channel === undefined ? undefined : channelByName.get(routedNotice.channel)
@@ -230,7 +242,12 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     return { ok: true, deliveries, incident: incidents.get(change.incident.key) ?? change.incident }
   }
 
-  function acknowledgeFor(person: string, actor: Actor, now: number, all: boolean): { keys: string[]; deliveries: Delivery[] } {
+  function acknowledgeFor(
+    person: string,
+    actor: Actor,
+    now: number,
+    all: boolean,
+  ): { keys: string[]; deliveries: Delivery[] } {
     const keys: string[] = []
     const notices: Notice[] = []
     for (const key of incidents.acknowledgeable(person, now, all)) {
@@ -314,7 +331,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       return rule === undefined ? undefined : selected(rule, line)
     },
     ingestSelected,
-    observeAbsence: (line, now) => (absence.active ? observeAbsence(line, now) ?? [] : []),
+    observeAbsence: (line, now) => (absence.active ? (observeAbsence(line, now) ?? []) : []),
     absenceState: () => absence.state(),
     restoreAbsence: (state, resumedAt) => absence.restore(state, resumedAt),
     seenElsewhere: (key, seen, now) => deliver(now, incidents.seenElsewhere(key, seen, now)),
@@ -337,7 +354,8 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
       const a = absence.stats()
       let absenceIncidents = 0
       // From the table, not the watch: an incident restored without its watched key counts too.
-      if (absence.active) for (const v of incidents.views()) if (byName.get(v.rule.name)?.absent !== undefined) absenceIncidents++
+      if (absence.active)
+        for (const v of incidents.views()) if (byName.get(v.rule.name)?.absent !== undefined) absenceIncidents++
       return {
         lines,
         selected: selectedCount,

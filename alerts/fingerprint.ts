@@ -22,7 +22,8 @@ const HAS_DIGIT = /\d/
 /** A dash followed by dashes 5, 10 and 15 characters on, as the dashes of a UUID are. */
 function hasUuidDashes(text: string): boolean {
   for (let at = text.indexOf('-'); at !== -1; at = text.indexOf('-', at + 1)) {
-    if (text.charCodeAt(at + 5) === 45 && text.charCodeAt(at + 10) === 45 && text.charCodeAt(at + 15) === 45) return true
+    if (text.charCodeAt(at + 5) === 45 && text.charCodeAt(at + 10) === 45 && text.charCodeAt(at + 15) === 45)
+      return true
   }
   return false
 }
@@ -48,7 +49,8 @@ export function maskMessage(message: string): string {
   const digits = HAS_DIGIT.test(out)
   // No digit and no dash: no pattern can match.
   if (!digits && !out.includes('-')) return out
-  for (const [pattern, replacement, canMatch] of MASKS) if (canMatch(out, digits)) out = out.replace(pattern, replacement)
+  for (const [pattern, replacement, canMatch] of MASKS)
+    if (canMatch(out, digits)) out = out.replace(pattern, replacement)
   return out
 }
 

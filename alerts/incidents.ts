@@ -54,7 +54,8 @@ export interface IncidentStats {
 }
 
 /** An acknowledge, unacknowledge or resolve: the incident after it and the notices it makes. */
-export type IncidentChange = { ok: true; incident: IncidentSnapshot; notices: Notice[] } | { ok: false; reason: AckRefusal }
+export type IncidentChange =
+  { ok: true; incident: IncidentSnapshot; notices: Notice[] } | { ok: false; reason: AckRefusal }
 
 export interface IncidentTable {
   /** `key` is `fingerprint(rule, line)`, given when the caller already has it. */
@@ -105,7 +106,13 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
   let evicted = 0
 
   /** A notice; the incident in it is as the notice leaves it. Pages reset the repeat clock. */
-  function notice(s: IncidentState, kind: NoticeKind, now: number, channels: readonly string[] | undefined, actor?: Actor): Notice {
+  function notice(
+    s: IncidentState,
+    kind: NoticeKind,
+    now: number,
+    channels: readonly string[] | undefined,
+    actor?: Actor,
+  ): Notice {
     const newCount = s.sinceNotice
     if (kind !== 'acknowledged') {
       s.sinceNotice = 0
@@ -153,7 +160,10 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
         key,
         rule,
         // The title names the lead and heads every message: a giant line must not make it giant.
-        title: truncate(rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }), MAX_TITLE),
+        title: truncate(
+          rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }),
+          MAX_TITLE,
+        ),
         parts: fingerprintParts(rule, line),
         status: 'pending',
         ack: undefined,

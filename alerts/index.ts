@@ -4,7 +4,16 @@ export { LEVELS, levelFromName, levelLabel, levelNames, parseLevel } from './lev
 export { compilePath, createRedactor, getPath, redactPaths } from './dot-path'
 export type { RedactPath } from './dot-path'
 export type { PathGetter, Redactor } from './dot-path'
-export { ANDROID_LEVELS, detectLevel, findLevel, fromSyslogPriority, GLOG_LEVELS, levelOfWord, UPPER_CASE_TOKENS, type LevelMatch } from './detect-level'
+export {
+  ANDROID_LEVELS,
+  detectLevel,
+  findLevel,
+  fromSyslogPriority,
+  GLOG_LEVELS,
+  levelOfWord,
+  UPPER_CASE_TOKENS,
+  type LevelMatch,
+} from './detect-level'
 export { textMessage, textMessageStart } from './text-head'
 export { MAX_DEPTH, parseLine, textLine, TOO_DEEP } from './line'
 export type { AlertLine } from './line'
@@ -21,7 +30,14 @@ export type { Trace } from './trace'
 export { PAGE_KINDS } from './notice'
 export type { Acknowledgement, AckVia, Actor, IncidentSnapshot, IncidentStatus, Notice, NoticeKind } from './notice'
 export { createIncidentTable, MAX_TITLE } from './incidents'
-export type { FleetSeen, IncidentChange, IncidentTable, IncidentTableOptions, IncidentStats, IncidentView } from './incidents'
+export type {
+  FleetSeen,
+  IncidentChange,
+  IncidentTable,
+  IncidentTableOptions,
+  IncidentStats,
+  IncidentView,
+} from './incidents'
 export {
   ACK_TIMEOUT_ACTOR,
   ackTimedOut,
@@ -41,11 +57,27 @@ export type { Silence, SilenceConfig, SilenceSet } from './silences'
 export { createRouteStage } from './route'
 export { createBudgetStage } from './budget'
 export type { BudgetStage, BudgetStats } from './budget'
-export { CHAT_DEFAULT_VARIABLES, compileChannel, compileChannels, DEFAULT_SMS_MAX_LENGTH, MAIL_SUBJECT_DEFAULTS, SMS_DEFAULTS } from './channels'
+export {
+  CHAT_DEFAULT_VARIABLES,
+  compileChannel,
+  compileChannels,
+  DEFAULT_SMS_MAX_LENGTH,
+  MAIL_SUBJECT_DEFAULTS,
+  SMS_DEFAULTS,
+} from './channels'
 export type { Channel, ChannelDefinition, ChannelType, KindTemplates } from './channels'
 export { censorLine, createCensor, scrubLine, scrubText, SECRET_MASK, UNPARSED_WITHHELD } from './secrets'
 export type { Censor } from './secrets'
-export { renderMessage, scrubSecrets, escapeHtml, truncate, noticeVars, ackHintOf, asksForAck, withHint } from './render'
+export {
+  renderMessage,
+  scrubSecrets,
+  escapeHtml,
+  truncate,
+  noticeVars,
+  ackHintOf,
+  asksForAck,
+  withHint,
+} from './render'
 export type { RenderedMessage, RenderOptions } from './render'
 export { createAlertEngine, RULE_ANNOTATION } from './engine'
 export type { AckOutcome, AlertEngine, AlertEngineOptions, AlertEngineStats, Delivery, SelectedLine } from './engine'

@@ -6,7 +6,11 @@ import { PAGE_KINDS, type IncidentSnapshot, type Notice } from './notice'
 import type { Stage } from './stage'
 
 /** `sources()`: the open incidents, asked for only when a page could be muted. */
-export function createInhibitStage(inhibitor: Inhibitor, sources: () => IncidentSnapshot[], onMuted: () => void): Stage {
+export function createInhibitStage(
+  inhibitor: Inhibitor,
+  sources: () => IncidentSnapshot[],
+  onMuted: () => void,
+): Stage {
   return (_ctx, notices) => {
     let open: IncidentSnapshot[] | undefined
     // Made on first use: the inhibitor looks at sources only for a notice some rule targets.

@@ -82,16 +82,25 @@ const hasValue = (value: unknown): boolean => value !== undefined && value !== n
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (!hasValue(a) || !hasValue(b)) return false
-  if (typeof a === 'object' || typeof b === 'object') return typeof a === typeof b && JSON.stringify(a) === JSON.stringify(b)
+  if (typeof a === 'object' || typeof b === 'object')
+    return typeof a === typeof b && JSON.stringify(a) === JSON.stringify(b)
   return a === b
 }
 
-function equalOn(rule: CompiledRule, a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+function equalOn(
+  rule: CompiledRule,
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): boolean {
   return rule.equal.every((get) => sameValue(get(a), get(b)))
 }
 
 /** Rule 1's link, the target's side already known to match. */
-function sourceSideHolds(rule: CompiledRule, sourceLabels: Readonly<Record<string, unknown>>, targetLabels: Readonly<Record<string, unknown>>): boolean {
+function sourceSideHolds(
+  rule: CompiledRule,
+  sourceLabels: Readonly<Record<string, unknown>>,
+  targetLabels: Readonly<Record<string, unknown>>,
+): boolean {
   return matchesAll(rule.source, sourceLabels) && equalOn(rule, sourceLabels, targetLabels)
 }
 
@@ -111,9 +120,18 @@ export function createInhibitor(rules: readonly InhibitRule[]): Inhibitor {
   }
 
   /** Whether `source` mutes `target` by some rule (rules 1-4), peers not considered. */
-  function links(source: IncidentSnapshot, sourceLabels: Record<string, unknown>, target: IncidentSnapshot, targetLabels: Record<string, unknown>): boolean {
+  function links(
+    source: IncidentSnapshot,
+    sourceLabels: Record<string, unknown>,
+    target: IncidentSnapshot,
+    targetLabels: Record<string, unknown>,
+  ): boolean {
     if (!MUTING.has(source.status) || source.key === target.key) return false
-    return targeting(target, targetLabels).some((rule) => (rule.sourceRule === undefined || rule.sourceRule === source.rule) && sourceSideHolds(rule, sourceLabels, targetLabels))
+    return targeting(target, targetLabels).some(
+      (rule) =>
+        (rule.sourceRule === undefined || rule.sourceRule === source.rule) &&
+        sourceSideHolds(rule, sourceLabels, targetLabels),
+    )
   }
 
   function mutedBy(target: IncidentSnapshot, sources: Iterable<IncidentSnapshot>): IncidentSnapshot | undefined {
@@ -133,7 +151,9 @@ export function createInhibitor(rules: readonly InhibitRule[]): Inhibitor {
       const named = bySourceRule.get(source.rule)
       if (named === undefined && anySource.length === 0) continue
       const sourceLabels = incidentLabels(source)
-      const linked = (named ?? []).some((rule) => sourceSideHolds(rule, sourceLabels, targetLabels)) || anySource.some((rule) => sourceSideHolds(rule, sourceLabels, targetLabels))
+      const linked =
+        (named ?? []).some((rule) => sourceSideHolds(rule, sourceLabels, targetLabels)) ||
+        anySource.some((rule) => sourceSideHolds(rule, sourceLabels, targetLabels))
       if (linked && !links(target, targetLabels, source, sourceLabels)) return source
     }
     return undefined

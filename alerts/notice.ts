@@ -3,7 +3,8 @@
 import type { AlertLine } from './line'
 
 /** `inhibited`: a page that an inhibit rule muted, for the trail only (it says which incident muted it). */
-export type NoticeKind = 'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest' | 'acknowledged' | 'unacknowledged' | 'inhibited'
+export type NoticeKind =
+  'firing' | 'repeat' | 'escalated' | 'resolved' | 'digest' | 'acknowledged' | 'unacknowledged' | 'inhibited'
 
 /** How an acknowledgement (or un-acknowledgement, or a resolve by hand) came in. */
 export type AckVia = 'missed_call' | 'console' | 'cli' | 'timeout'
@@ -98,4 +99,9 @@ export interface Notice {
 }
 
 /** The notices that page someone (and make an acknowledgement by missed call possible). */
-export const PAGE_KINDS: ReadonlySet<NoticeKind> = new Set<NoticeKind>(['firing', 'repeat', 'escalated', 'unacknowledged'])
+export const PAGE_KINDS: ReadonlySet<NoticeKind> = new Set<NoticeKind>([
+  'firing',
+  'repeat',
+  'escalated',
+  'unacknowledged',
+])

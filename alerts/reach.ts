@@ -24,7 +24,9 @@ export function createReach(rules: ReadonlyMap<string, Rule>, schedules: readonl
     // The trail (the recording channel) hears of everything, whenever it happens.
     if (channel.type === 'incident') return notice
     if (!isActive(channel.activeHours, now)) return undefined
-    const step = PAGE_KINDS.has(notice.kind) ? rules.get(notice.incident.rule)?.escalation[notice.incident.step] : undefined
+    const step = PAGE_KINDS.has(notice.kind)
+      ? rules.get(notice.incident.rule)?.escalation[notice.incident.step]
+      : undefined
     if (step !== undefined && !isActive(step.activeHours, now)) return undefined
     const ref = step?.oncall ?? channel.oncall
     return ref === undefined ? notice : onCall(ref, notice, now)

@@ -130,7 +130,10 @@ export function fieldRows(record: Readonly<Record<string, unknown>>): [string, s
       more++
       continue
     }
-    rows.push([truncate(key, MAX_FIELD), truncate(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), MAX_FIELD)])
+    rows.push([
+      truncate(key, MAX_FIELD),
+      truncate(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), MAX_FIELD),
+    ])
   }
   if (more > 0) rows.push(['…', `${more} more field(s)`])
   return rows
@@ -191,7 +194,8 @@ function mailBodies(notice: Notice, vars: Record<string, unknown>): { text: stri
     ...(fields.length > 0 ? ['', 'fields:', ...fields.map(([k, v]) => `  ${k}: ${v}`)] : []),
     ...(stack !== '' ? ['', 'stack:', stack] : []),
   ].join('\n')
-  const row = ([k, v]: [string, string]): string => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
+  const row = ([k, v]: [string, string]): string =>
+    `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`
   const html = [
     `<h2>${escapeHtml(notice.incident.title)}</h2>`,
     hint !== '' ? `<p><strong>${escapeHtml(hint)}</strong></p>` : '',
@@ -219,14 +223,23 @@ function incidentNotes(notice: Notice, vars: Record<string, unknown>): string {
   if (notice.kind === 'digest') lines.push(`suppressed: ${notice.suppressed ?? 0}`)
   const by = actorText(notice)
   if (by !== undefined) lines.push(`by: ${by}`)
-  if (notice.kind === 'acknowledged' && incident.ack !== undefined) lines.push(`acknowledged at: ${new Date(incident.ack.at).toISOString()}`)
+  if (notice.kind === 'acknowledged' && incident.ack !== undefined)
+    lines.push(`acknowledged at: ${new Date(incident.ack.at).toISOString()}`)
   if (notice.kind === 'unacknowledged') lines.push(`escalation resumes from step: ${incident.step}`)
-  if (notice.inhibitedBy !== undefined) lines.push(`muted while this incident fires: ${notice.inhibitedBy.title} (rule ${notice.inhibitedBy.rule}, ${notice.inhibitedBy.key})`)
-  if (notice.oncall !== undefined) lines.push(`on call: ${notice.oncall.map((o) => `${o.user} (${o.schedule}/${o.layer})`).join(', ')}`)
+  if (notice.inhibitedBy !== undefined)
+    lines.push(
+      `muted while this incident fires: ${notice.inhibitedBy.title} (rule ${notice.inhibitedBy.rule}, ${notice.inhibitedBy.key})`,
+    )
+  if (notice.oncall !== undefined)
+    lines.push(`on call: ${notice.oncall.map((o) => `${o.user} (${o.schedule}/${o.layer})`).join(', ')}`)
   return lines.join('\n')
 }
 
-function chatVariables(templates: readonly Template[], ctx: { vars: Record<string, unknown>; record: Readonly<Record<string, unknown>> }, hint: string): string[] {
+function chatVariables(
+  templates: readonly Template[],
+  ctx: { vars: Record<string, unknown>; record: Readonly<Record<string, unknown>> },
+  hint: string,
+): string[] {
   const values = templates.map((t) => t.render(ctx))
   // The hint rides on the last variable when no variable places it.
   const appendTo = hint !== '' && !templates.some(usesAck) ? values.length - 1 : -1
@@ -238,7 +251,9 @@ function voiceAudio(channel: Extract<Channel, { type: 'voice' }>, notice: Notice
   if (notice.kind === 'resolved' || notice.kind === 'acknowledged') return channel.audio.resolved
   if (notice.kind === 'digest') return channel.audio.digest
   const howTo = options.ackAudio
-  return howTo !== undefined && howTo !== '' && asksForAck(notice) ? [...channel.audio.firing, howTo] : channel.audio.firing
+  return howTo !== undefined && howTo !== '' && asksForAck(notice)
+    ? [...channel.audio.firing, howTo]
+    : channel.audio.firing
 }
 
 export function renderMessage(channel: Channel, notice: Notice, options: RenderOptions = {}): RenderedMessage {
@@ -249,12 +264,19 @@ export function renderMessage(channel: Channel, notice: Notice, options: RenderO
     case 'sms': {
       const template = pick(channel.templates, notice.kind)
       const text = template.render(ctx).replace(/\s+/g, ' ').trim()
-      return { type: 'sms', text: usesAck(template) ? truncate(text, channel.maxLength) : withHint(text, hint, channel.maxLength) }
+      return {
+        type: 'sms',
+        text: usesAck(template) ? truncate(text, channel.maxLength) : withHint(text, hint, channel.maxLength),
+      }
     }
     case 'chat':
       return { type: 'chat', variables: chatVariables(channel.variables, ctx, hint) }
     case 'mail':
-      return { type: 'mail', subject: truncate(pick(channel.subjects, notice.kind).render(ctx).replace(/\s+/g, ' ').trim(), MAX_FIELD), ...mailBodies(notice, vars) }
+      return {
+        type: 'mail',
+        subject: truncate(pick(channel.subjects, notice.kind).render(ctx).replace(/\s+/g, ' ').trim(), MAX_FIELD),
+        ...mailBodies(notice, vars),
+      }
     case 'voice':
       return { type: 'voice', receivers: channel.receivers, audioFiles: voiceAudio(channel, notice, options) }
     case 'incident':

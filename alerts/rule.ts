@@ -108,7 +108,13 @@ export function compileRule(config: RuleConfig, path = config.name): Rule {
     ackTimeoutMs: config.ackTimeoutMs,
     escalation: [
       { afterMs: 0, channels: config.notify, people: undefined, oncall: undefined, activeHours: undefined },
-      ...config.escalate.map((s) => ({ afterMs: s.afterMs, channels: s.notify, people: s.people, oncall: s.oncall, activeHours: s.activeHours })),
+      ...config.escalate.map((s) => ({
+        afterMs: s.afterMs,
+        channels: s.notify,
+        people: s.people,
+        oncall: s.oncall,
+        activeHours: s.activeHours,
+      })),
     ],
     title: compileTemplate(config.title ?? DEFAULT_TITLE, `${path}.title`),
     absent,
@@ -119,7 +125,8 @@ export function compileRule(config: RuleConfig, path = config.name): Rule {
 export function compileRules(configs: readonly RuleConfig[]): Rule[] {
   const seen = new Set<string>()
   return configs.map((config, i) => {
-    if (seen.has(config.name)) throw new AlertsError(AlertsErrorCodes.INVALID_RULE, `rules[${i}].name`, `duplicate rule name "${config.name}"`)
+    if (seen.has(config.name))
+      throw new AlertsError(AlertsErrorCodes.INVALID_RULE, `rules[${i}].name`, `duplicate rule name "${config.name}"`)
     seen.add(config.name)
     return compileRule(config, `rules[${i}]`)
   })

@@ -27,7 +27,8 @@
 // over the layer's overrides; handoffs() the same per change.
 import { localParts, utcOfWall, zonedInstant } from './zoned-time'
 
-export type Rotation = { kind: 'daily' } | { kind: 'weekly'; day: number /* 0=Sunday..6 */ } | { kind: 'every'; ms: number }
+export type Rotation =
+  { kind: 'daily' } | { kind: 'weekly'; day: number /* 0=Sunday..6 */ } | { kind: 'every'; ms: number }
 
 export interface LayerConfig {
   name: string
@@ -98,7 +99,10 @@ function dayNumber(year: number, month: number, day: number): number {
 /** The handoff instant on the day `offset` local days after the layer's start (rules 2, 3, 6). */
 function handoffOn(layer: LayerConfig, offset: number): number {
   const { year, month, day } = layer.start
-  return zonedInstant({ year, month, day: day + offset, hour: layer.handoff.hour, minute: layer.handoff.minute }, layer.timeZone)
+  return zonedInstant(
+    { year, month, day: day + offset, hour: layer.handoff.hour, minute: layer.handoff.minute },
+    layer.timeZone,
+  )
 }
 
 /** Days from start to turn 1 of a weekly layer: the first handoff_day after start (rule 3). */
@@ -115,7 +119,8 @@ function everyMs(rotation: Rotation): number | undefined {
 /** Local days from start to the last handoff day whose handoff is at or before `at` (may be negative). */
 function daysIntoRotation(layer: LayerConfig, at: number): number {
   const local = localParts(at, layer.timeZone)
-  let days = dayNumber(local.year, local.month, local.day) - dayNumber(layer.start.year, layer.start.month, layer.start.day)
+  let days =
+    dayNumber(local.year, local.month, local.day) - dayNumber(layer.start.year, layer.start.month, layer.start.day)
   // Today's handoff not yet reached: yesterday's (or, after a gap longer than a day, earlier) holds.
   while (handoffOn(layer, days) > at) days -= 1
   return days
@@ -149,7 +154,11 @@ function userOfTurn(layer: LayerConfig, turn: number): string {
 }
 
 /** Who is on call at `at` and why (rules 5, 7). */
-function personAt(layer: LayerConfig, overrides: readonly OverrideConfig[], at: number): { user: string; override: boolean } {
+function personAt(
+  layer: LayerConfig,
+  overrides: readonly OverrideConfig[],
+  at: number,
+): { user: string; override: boolean } {
   for (let index = overrides.length - 1; index >= 0; index -= 1) {
     const override = overrides[index] as OverrideConfig
     if (override.from <= at && at < override.to) return { user: override.user, override: true }
@@ -194,10 +203,12 @@ function nextChange(layer: LayerConfig, overrides: readonly OverrideConfig[], af
   for (;;) {
     const boundary = nextBoundary(overrides, cursor)
     const person = cursor > after ? personAt(layer, overrides, cursor) : current
-    if (person.user !== current.user) return { at: cursor, user: person.user, layer: layer.name, override: person.override }
+    if (person.user !== current.user)
+      return { at: cursor, user: person.user, layer: layer.name, override: person.override }
     if (!person.override) {
       const change = nextRotationChange(layer, cursor, current.user)
-      if (change !== undefined && change.at < boundary) return { at: change.at, user: change.user, layer: layer.name, override: false }
+      if (change !== undefined && change.at < boundary)
+        return { at: change.at, user: change.user, layer: layer.name, override: false }
     }
     if (!Number.isFinite(boundary)) return undefined
     cursor = boundary
@@ -240,7 +251,8 @@ export function overlappingOverrides(schedule: ScheduleConfig): [number, number]
   for (const [position, { override, index }] of spans.entries()) {
     for (const other of spans.slice(position + 1)) {
       if (other.override.from >= override.to) break
-      if (other.override.layer === override.layer) pairs.push(index < other.index ? [index, other.index] : [other.index, index])
+      if (other.override.layer === override.layer)
+        pairs.push(index < other.index ? [index, other.index] : [other.index, index])
     }
   }
   return pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1])

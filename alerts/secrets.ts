@@ -58,7 +58,8 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (!changed) return record
   const copy: Record<string, unknown> = {}
   // defineProperty: an own "__proto__" key stays data, as JSON.parse made it.
-  for (const [key, v] of entries) Object.defineProperty(copy, key, { value: v, writable: true, enumerable: true, configurable: true })
+  for (const [key, v] of entries)
+    Object.defineProperty(copy, key, { value: v, writable: true, enumerable: true, configurable: true })
   return copy
 }
 
@@ -96,7 +97,12 @@ export const UNPARSED_WITHHELD = '[unparsed JSON line withheld: redact paths can
  */
 function withheld(line: AlertLine): AlertLine {
   const record: Record<string, unknown> = { ...line.record }
-  Object.defineProperty(record, 'msg', { value: UNPARSED_WITHHELD, writable: true, enumerable: true, configurable: true })
+  Object.defineProperty(record, 'msg', {
+    value: UNPARSED_WITHHELD,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
   return { ...line, record, msg: UNPARSED_WITHHELD, raw: UNPARSED_WITHHELD }
 }
 

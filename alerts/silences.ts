@@ -44,7 +44,6 @@ export function compileSilence(config: SilenceConfig, now: number, id: string): 
   }
 }
 
-
 export function createSilenceSet(initial: readonly SilenceConfig[] = [], now = 0): SilenceSet {
   const silences = new Map<string, Silence>()
   let next = 1

@@ -158,7 +158,8 @@ function hasProse(line: string, end: number): boolean {
 /** The `msg` (or `message`) value of a logfmt line, unquoted, or undefined when the line is not logfmt or the value is empty. */
 function logfmtMessage(line: string): string | undefined {
   const first = line.charCodeAt(0)
-  if (!(isUpper(first) || (first >= 97 && first <= 122) || first === 95) || endOf(LOGFMT_KEY, line, 0) === -1) return undefined
+  if (!(isUpper(first) || (first >= 97 && first <= 122) || first === 95) || endOf(LOGFMT_KEY, line, 0) === -1)
+    return undefined
   const key = LOGFMT_MSG.exec(line)
   if (key === null) return undefined
   let i = key.index + key[0].length

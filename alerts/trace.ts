@@ -23,7 +23,12 @@ const PYTHON_RAISED = /^([A-Za-z_][\w.]*)(?::\s?(.*))?$/
 const TRACEBACK = 'Traceback (most recent call last):'
 const GO_PANIC = /^(panic|fatal error): (.*?)(?: \[recovered\])?$/
 const GOROUTINE = /^goroutine \d+ \[/
-const PYTHON_MARKERS = ['Traceback (', 'Stack (', 'During handling of the above exception', 'The above exception was the direct cause']
+const PYTHON_MARKERS = [
+  'Traceback (',
+  'Stack (',
+  'During handling of the above exception',
+  'The above exception was the direct cause',
+]
 
 /** `first`: the event's first line; `rest`: the lines that continued it. */
 export function parseTrace(first: string, rest: readonly string[]): Trace {
@@ -43,7 +48,8 @@ export function parseTrace(first: string, rest: readonly string[]): Trace {
 function pythonRaised(lines: readonly string[]): { type: string; message: string } | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = (lines[i] as string).trimEnd()
-    if (line === '' || line.startsWith(' ') || line.startsWith('\t') || PYTHON_MARKERS.some((m) => line.startsWith(m))) continue
+    if (line === '' || line.startsWith(' ') || line.startsWith('\t') || PYTHON_MARKERS.some((m) => line.startsWith(m)))
+      continue
     const m = PYTHON_RAISED.exec(line)
     if (m !== null) return { type: m[1] as string, message: m[2] ?? '' }
   }

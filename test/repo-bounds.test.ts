@@ -39,7 +39,8 @@ function pathsOutside(file: string, source: string, root: string): string[] {
   for (const { at, segments } of dirnamePaths(source)) {
     const target = resolve(file, '..', ...segments)
     const inside = relative(root, target)
-    if (inside.startsWith('..') || isAbsolute(inside)) problems.push(`${lineOf(at)}: __dirname + ${segments.join('/')} is ${target}`)
+    if (inside.startsWith('..') || isAbsolute(inside))
+      problems.push(`${lineOf(at)}: __dirname + ${segments.join('/')} is ${target}`)
   }
   return problems
 }
@@ -58,7 +59,8 @@ describe('tests stay inside the repository', () => {
     for (const file of sourceFiles(join(repoRoot, 'test'))) {
       // This file names the forbidden patterns in its own checks below.
       if (file === __filename) continue
-      for (const problem of pathsOutside(file, readFileSync(file, 'utf8'), repoRoot)) problems.push(`${relative(repoRoot, file)}:${problem}`)
+      for (const problem of pathsOutside(file, readFileSync(file, 'utf8'), repoRoot))
+        problems.push(`${relative(repoRoot, file)}:${problem}`)
     }
     expect(problems).toEqual([])
   })
@@ -67,18 +69,22 @@ describe('tests stay inside the repository', () => {
     const file = join(repoRoot, 'test', 'alerts', 'some.test.ts')
     const check = (source: string) => pathsOutside(file, source, repoRoot)
     expect(check("const corpus = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'loghub')")).toHaveLength(2)
-    expect(check("const c = join(__dirname, '..', '..', '..', other)")).toEqual([expect.stringContaining('__dirname + ../../..')])
+    expect(check("const c = join(__dirname, '..', '..', '..', other)")).toEqual([
+      expect.stringContaining('__dirname + ../../..'),
+    ])
     expect(check("readFileSync(__dirname + '/../../../shared/corpus/x.log')")).toHaveLength(1)
     expect(check("readFileSync('/work/shared/corpus/x.log')")).toHaveLength(1)
     expect(check('const dir = `${root}/../shared/spec`')).toHaveLength(1)
   })
 
-  it('lets paths inside the repository and the machine\'s own folders through', () => {
+  it("lets paths inside the repository and the machine's own folders through", () => {
     const file = join(repoRoot, 'test', 'alerts', 'some.test.ts')
     const check = (source: string) => pathsOutside(file, source, repoRoot)
     expect(check("const corpus = join(__dirname, '..', 'fixtures', 'corpus', 'loghub')")).toEqual([])
     expect(check("const dist = resolve(__dirname, '..', '..', 'dist', name)")).toEqual([])
     expect(check("import { x } from '../../agent/transports/shared/errors'")).toEqual([])
-    expect(check("const log = '/var/log/app.log'; const t = join(tmpdir(), 'x'); const c = '/usr/bin/chromium'")).toEqual([])
+    expect(
+      check("const log = '/var/log/app.log'; const t = join(tmpdir(), 'x'); const c = '/usr/bin/chromium'"),
+    ).toEqual([])
   })
 })

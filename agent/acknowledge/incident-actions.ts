@@ -18,7 +18,8 @@ export type PeopleAction =
   | { type: 'silence'; silence: RuntimeSilence; at: number }
   | { type: 'expire-silence'; silenceId: string; at: number }
 
-export type ActionOutcome = { ok: true; incident: IncidentSnapshot; resolved: boolean } | { ok: false; status: 404 | 409; error: string }
+export type ActionOutcome =
+  { ok: true; incident: IncidentSnapshot; resolved: boolean } | { ok: false; status: 404 | 409; error: string }
 
 export interface MissedCallStats {
   /** Calls that acknowledged at least one incident. */
@@ -60,17 +61,32 @@ export interface IncidentActionsOptions {
 
 const MIN_PREFIX = 4
 
-const done = (action: ManualAction): string => (action === 'ack' ? 'acknowledged' : action === 'unack' ? 'unacknowledged' : 'resolved')
+const done = (action: ManualAction): string =>
+  action === 'ack' ? 'acknowledged' : action === 'unack' ? 'unacknowledged' : 'resolved'
 
-function refusal(outcome: Extract<AckOutcome, { ok: false }>, incident: IncidentSnapshot | undefined): { ok: false; status: 404 | 409; error: string } {
+function refusal(
+  outcome: Extract<AckOutcome, { ok: false }>,
+  incident: IncidentSnapshot | undefined,
+): { ok: false; status: 404 | 409; error: string } {
   switch (outcome.reason) {
     case 'unknown':
       return { ok: false, status: 404, error: 'no such open incident' }
     case 'pending':
-      return { ok: false, status: 409, error: 'the incident is still pending (group_wait or threshold): nobody was paged yet' }
+      return {
+        ok: false,
+        status: 409,
+        error: 'the incident is still pending (group_wait or threshold): nobody was paged yet',
+      }
     case 'already-acknowledged': {
       const ack = incident?.ack
-      return { ok: false, status: 409, error: ack === undefined ? 'already acknowledged' : `already acknowledged by ${ack.by} (${ack.via.replace('_', ' ')}) at ${new Date(ack.at).toISOString()}` }
+      return {
+        ok: false,
+        status: 409,
+        error:
+          ack === undefined
+            ? 'already acknowledged'
+            : `already acknowledged by ${ack.by} (${ack.via.replace('_', ' ')}) at ${new Date(ack.at).toISOString()}`,
+      }
     }
     case 'not-acknowledged':
       return { ok: false, status: 409, error: 'the incident is not acknowledged' }
@@ -114,7 +130,10 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
     if (keys.length === 0) {
       calls.nothingOpen++
       // The call's id went with the write the change above made.
-      log.info({ call: call.id, person }, `missed call from ${person}: nothing firing and unacknowledged was paged to them`)
+      log.info(
+        { call: call.id, person },
+        `missed call from ${person}: nothing firing and unacknowledged was paged to them`,
+      )
       return
     }
     calls.acknowledged++
@@ -138,7 +157,12 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
     act(key, action, actor, now) {
       const before = pipeline.incident(key)
       const outcome = run(now, (engine) =>
-        action === 'ack' ? engine.acknowledge(key, actor, now) : action === 'unack' ? engine.unacknowledge(key, actor, now) : engine.resolve(key, actor, now))
+        action === 'ack'
+          ? engine.acknowledge(key, actor, now)
+          : action === 'unack'
+            ? engine.unacknowledge(key, actor, now)
+            : engine.resolve(key, actor, now),
+      )
       if (!outcome.ok) return refusal(outcome, before)
       // A pending incident resolves without a notice (nobody was paged): its waiting line must not be replayed.
       if (action === 'resolve') state.resolved(key)
@@ -160,7 +184,15 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
         if (config !== undefined) engine.addSilence(config, now)
         return { deliveries: [], result: undefined }
       })
-      log.info({ silence: silence.id, matchers: silence.matchers, until: new Date(silence.endsAt).toISOString(), by: silence.createdBy }, 'silence added')
+      log.info(
+        {
+          silence: silence.id,
+          matchers: silence.matchers,
+          until: new Date(silence.endsAt).toISOString(),
+          by: silence.createdBy,
+        },
+        'silence added',
+      )
       shared({ type: 'silence', silence, at: now })
       return added
     },
@@ -180,21 +212,32 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
       if (action.type === 'silence') {
         silences.put(action.silence)
         const [config] = silences.configs(now).filter((s) => s.id === action.silence.id)
-        if (config !== undefined) pipeline.change(now, (engine) => ({ deliveries: [], result: engine.addSilence(config, now) }))
+        if (config !== undefined)
+          pipeline.change(now, (engine) => ({ deliveries: [], result: engine.addSilence(config, now) }))
         return
       }
       if (action.type === 'expire-silence') {
-        if (silences.remove(action.silenceId) !== undefined) pipeline.change(now, (engine) => ({ deliveries: [], result: engine.removeSilence(action.silenceId) }))
+        if (silences.remove(action.silenceId) !== undefined)
+          pipeline.change(now, (engine) => ({ deliveries: [], result: engine.removeSilence(action.silenceId) }))
         return
       }
       const { key, actor, at } = action
       // Its time is the fleet's: an ack_timeout counts from when it was acknowledged, wherever.
       const outcome = pipeline.change(now, (engine) => {
-        const result = action.type === 'ack' ? engine.acknowledge(key, actor, at) : action.type === 'unack' ? engine.unacknowledge(key, actor, at) : engine.resolve(key, actor, at)
+        const result =
+          action.type === 'ack'
+            ? engine.acknowledge(key, actor, at)
+            : action.type === 'unack'
+              ? engine.unacknowledge(key, actor, at)
+              : engine.resolve(key, actor, at)
         return { deliveries: [], result }
       })
       if (outcome.ok && action.type === 'resolve') state.resolved(key)
-      if (outcome.ok) log.info({ incident: key, by: actor.by, via: actor.via }, `incident ${done(action.type)} by ${actor.by} on another agent`)
+      if (outcome.ok)
+        log.info(
+          { incident: key, by: actor.by, via: actor.via },
+          `incident ${done(action.type)} by ${actor.by} on another agent`,
+        )
     },
     onAction(listener) {
       shared = listener

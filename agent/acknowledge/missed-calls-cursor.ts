@@ -87,7 +87,11 @@ export interface PageJudgement {
 }
 
 /** Rules 1-6 for one page; `readThisPoll` holds the ids already read by earlier pages of the poll. */
-export function judgePage(state: SeenState, records: readonly unknown[], readThisPoll: ReadonlySet<string>): PageJudgement {
+export function judgePage(
+  state: SeenState,
+  records: readonly unknown[],
+  readThisPoll: ReadonlySet<string>,
+): PageJudgement {
   const fresh: ListedCall[] = []
   const onPage = new Set<string>()
   let reachedKnown = false
@@ -114,7 +118,13 @@ export function judgePage(state: SeenState, records: readonly unknown[], readThi
 export type PagingStep = 'next' | 'done' | 'capped'
 
 /** Rule 7: after `pagesRead` pages, whether to read the next. */
-export function nextStep(page: PageJudgement, hasMore: boolean, pagesRead: number, firstStart: boolean, maxPages = MAX_PAGES): PagingStep {
+export function nextStep(
+  page: PageJudgement,
+  hasMore: boolean,
+  pagesRead: number,
+  firstStart: boolean,
+  maxPages = MAX_PAGES,
+): PagingStep {
   if (page.reachedKnown || !hasMore || firstStart) return 'done'
   return pagesRead >= maxPages ? 'capped' : 'next'
 }
@@ -193,7 +203,8 @@ const numberOrNull = (v: unknown): v is number | null => v === null || (typeof v
 export function stateOfStored(value: unknown): SeenState | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const v = value as Record<string, unknown>
-  if (v['version'] !== 1 || !numberOrNull(v['cursor']) || !numberOrNull(v['floor']) || !Array.isArray(v['seen'])) return undefined
+  if (v['version'] !== 1 || !numberOrNull(v['cursor']) || !numberOrNull(v['floor']) || !Array.isArray(v['seen']))
+    return undefined
   const ids = new Map<string, number | undefined>()
   for (const entry of v['seen'] as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !numberOrNull(entry[1])) return undefined

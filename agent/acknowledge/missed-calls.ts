@@ -85,7 +85,8 @@ function loadState(file: string, log: DeliveryLog): SeenState | undefined {
     state = undefined
   }
   // A torn file cannot happen (rename); a foreign one is a first start: old calls are not handed over.
-  if (state === undefined) log.warn({ file }, 'missed-call state unreadable: starting afresh, calls listed now are taken as seen')
+  if (state === undefined)
+    log.warn({ file }, 'missed-call state unreadable: starting afresh, calls listed now are taken as seen')
   return state
 }
 
@@ -106,7 +107,12 @@ interface Failure {
 }
 
 function failureOf(err: unknown, stage: 'list' | 'hand over' | 'save' | 'poll'): Failure {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: unknown; status?: unknown; retryAfterMs?: unknown; message?: unknown }
+  const e = (typeof err === 'object' && err !== null ? err : {}) as {
+    code?: unknown
+    status?: unknown
+    retryAfterMs?: unknown
+    message?: unknown
+  }
   const code = typeof e.code === 'string' ? e.code : undefined
   const message = typeof e.message === 'string' ? e.message : String(err)
   const retryAfterMs = typeof e.retryAfterMs === 'number' && e.retryAfterMs > 0 ? e.retryAfterMs : undefined
@@ -121,7 +127,14 @@ export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPo
   if (o.statePath !== undefined) mkdirSync(dirname(o.statePath), { recursive: true })
   let state: SeenState | undefined = o.statePath === undefined ? undefined : loadState(o.statePath, o.log)
   const intervalMs = Number.isFinite(o.intervalMs) ? Math.max(MIN_INTERVAL_MS, o.intervalMs) : MIN_INTERVAL_MS
-  const stats: MissedCallPollerStats = { polls: 0, calls: 0, ignored: 0, errors: 0, lastError: undefined, lastPollAt: undefined }
+  const stats: MissedCallPollerStats = {
+    polls: 0,
+    calls: 0,
+    ignored: 0,
+    errors: 0,
+    lastError: undefined,
+    lastPollAt: undefined,
+  }
   let failing: string | undefined
   let malformedReported = false
   let waitMs = 0
@@ -146,7 +159,9 @@ export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPo
   }
 
   /** Pages until rule 7 says stop; undefined when a page failed. */
-  async function read(firstStart: boolean): Promise<{ fresh: ListedCall[]; pages: number; complete: boolean; capped: boolean } | undefined> {
+  async function read(
+    firstStart: boolean,
+  ): Promise<{ fresh: ListedCall[]; pages: number; complete: boolean; capped: boolean } | undefined> {
     const fresh: ListedCall[] = []
     const readThisPoll = new Set<string>()
     const known = state ?? EMPTY_STATE
@@ -185,12 +200,18 @@ export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPo
     const next = remember(state, got.fresh, got.complete)
     if (firstStart) {
       commit(next)
-      o.log.info({ seen: got.fresh.length }, 'missed calls: first start, the calls listed now are taken as seen and acknowledge nothing')
+      o.log.info(
+        { seen: got.fresh.length },
+        'missed calls: first start, the calls listed now are taken as seen and acknowledge nothing',
+      )
       recovered()
       return { calls: 0, pages: got.pages }
     }
     if (got.capped) {
-      o.log.warn({ pages: got.pages, read: got.fresh.length }, `missed calls: more new calls than ${MAX_PAGES} pages hold; older ones skipped`)
+      o.log.warn(
+        { pages: got.pages, read: got.fresh.length },
+        `missed calls: more new calls than ${MAX_PAGES} pages hold; older ones skipped`,
+      )
     }
     const { calls, ignored } = handover(got.fresh, o.calledNumber, pollTime)
     if (calls.length > 0) {
@@ -202,7 +223,10 @@ export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPo
       }
     }
     if (ignored.length > 0) {
-      o.log.info({ count: ignored.length, called: ignored.map((c) => c.called) }, 'missed calls to another number ignored')
+      o.log.info(
+        { count: ignored.length, called: ignored.map((c) => c.called) },
+        'missed calls to another number ignored',
+      )
     }
     stats.calls += calls.length
     stats.ignored += ignored.length

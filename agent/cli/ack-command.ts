@@ -15,9 +15,14 @@ export interface AckArgs extends ConsoleArgs {
   by: string | undefined
 }
 
-const DONE: Readonly<Record<IncidentAction, string>> = { ack: 'acknowledged', unack: 'unacknowledged', resolve: 'resolved' }
+const DONE: Readonly<Record<IncidentAction, string>> = {
+  ack: 'acknowledged',
+  unack: 'unacknowledged',
+  resolve: 'resolved',
+}
 
-export type Found = { kind: 'one'; incident: IncidentSummary } | { kind: 'none' } | { kind: 'many'; candidates: IncidentSummary[] }
+export type Found =
+  { kind: 'one'; incident: IncidentSummary } | { kind: 'none' } | { kind: 'many'; candidates: IncidentSummary[] }
 
 /** The part of a key after its rule name: `errors:3fa9c0` -> `3fa9c0`. */
 const hashPart = (key: string): string => key.slice(key.lastIndexOf(':') + 1)
@@ -32,7 +37,8 @@ export function findIncident(incidents: readonly IncidentSummary[], id: string):
 }
 
 /** Who acts: --by, else the login name, else `cli`. */
-export const actorName = (by: string | undefined, env: NodeJS.ProcessEnv): string => by ?? (env.USER !== undefined && env.USER !== '' ? env.USER : 'cli')
+export const actorName = (by: string | undefined, env: NodeJS.ProcessEnv): string =>
+  by ?? (env.USER !== undefined && env.USER !== '' ? env.USER : 'cli')
 
 export async function ackCommand(args: AckArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const fail = (message: string): number => {
@@ -49,9 +55,14 @@ export async function ackCommand(args: AckArgs, io: CliIo, env: NodeJS.ProcessEn
   if (found.kind === 'none') return fail(`no open incident ${args.incident}`)
   if (found.kind === 'many') {
     const lines = found.candidates.map((i) => `  ${i.id}  ${i.state}  ${i.title}`)
-    return fail(`${args.incident} names ${found.candidates.length} open incidents; give more of the key:\n${lines.join('\n')}`)
+    return fail(
+      `${args.incident} names ${found.candidates.length} open incidents; give more of the key:\n${lines.join('\n')}`,
+    )
   }
-  const answer = await client.post<{ incident?: IncidentDetail }>(`/api/incidents/${encodeURIComponent(found.incident.id)}/${args.action}`, { by })
+  const answer = await client.post<{ incident?: IncidentDetail }>(
+    `/api/incidents/${encodeURIComponent(found.incident.id)}/${args.action}`,
+    { by },
+  )
   if (!answer.ok) {
     // Resolved (by its own resolve_after, or someone else) between the listing and the action.
     if (answer.status === 404) return fail(`no open incident ${args.incident}`)

@@ -59,7 +59,9 @@ function processGone(pid: unknown): boolean {
  * names is gone, a connection failure says so; the request is still made, as the agent may run in
  * another pid namespace (a container sharing the state directory).
  */
-export async function readConsoleJson(stateDir: string): Promise<{ ok: true; url: string; hint: string | undefined } | { ok: false; message: string }> {
+export async function readConsoleJson(
+  stateDir: string,
+): Promise<{ ok: true; url: string; hint: string | undefined } | { ok: false; message: string }> {
   const path = join(stateDir, 'console.json')
   const file = await read(path)
   if (!file.ok) {
@@ -74,15 +76,21 @@ export async function readConsoleJson(stateDir: string): Promise<{ ok: true; url
     written = null
   }
   const url = written?.url
-  if (typeof url !== 'string') return { ok: false, message: `${path} is not what a logx-agent writes (expected {"url": ...})` }
+  if (typeof url !== 'string')
+    return { ok: false, message: `${path} is not what a logx-agent writes (expected {"url": ...})` }
   const bad = checkUrl(url, path)
   if (bad !== undefined) return { ok: false, message: bad }
   const pid = written?.pid
-  const hint = processGone(pid) ? `the agent that wrote ${path}, pid ${String(pid)}, is not running: it was killed, or stopped without removing it` : undefined
+  const hint = processGone(pid)
+    ? `the agent that wrote ${path}, pid ${String(pid)}, is not running: it was killed, or stopped without removing it`
+    : undefined
   return { ok: true, url, hint }
 }
 
-async function loadConfig(file: string, env: NodeJS.ProcessEnv): Promise<{ ok: true; config: AgentConfig } | { ok: false; message: string }> {
+async function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: true; config: AgentConfig } | { ok: false; message: string }> {
   const result = await readAgentConfig(file, { env })
   if (result.ok) return result
   const problems = result.problems.map((p) => `  ${formatProblem(p)}`).join('\n')
@@ -111,7 +119,11 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
   const loaded = await loadConfig(args.config, env)
   if (!loaded.ok) return loaded
   const { config } = loaded
-  if (!config.console.enabled) return { ok: false, message: `the console is disabled in ${args.config} (console.enabled: false); the CLI talks to the agent through it` }
+  if (!config.console.enabled)
+    return {
+      ok: false,
+      message: `the console is disabled in ${args.config} (console.enabled: false); the CLI talks to the agent through it`,
+    }
   token ??= config.console.token?.reveal()
   if (token === undefined) {
     // Written by the agent when no token is configured; an agent of an older version has none.
@@ -119,12 +131,18 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
     const file = await read(path)
     if (file.ok && file.text.trim() !== '') token = file.text.trim()
     else if (!file.ok && file.reason !== 'ENOENT') {
-      return { ok: false, message: `cannot read ${path} (${file.reason}): run as the agent's user, or pass --token-file or set ${TOKEN_ENV}` }
+      return {
+        ok: false,
+        message: `cannot read ${path} (${file.reason}): run as the agent's user, or pass --token-file or set ${TOKEN_ENV}`,
+      }
     }
   }
   if (args.url !== undefined) return { ok: true, target: { url: args.url, token } }
   if (config.metrics === undefined) {
-    return { ok: false, message: `${args.config} sets no metrics.listen, so its agent serves no console for the CLI to talk to (or pass --url)` }
+    return {
+      ok: false,
+      message: `${args.config} sets no metrics.listen, so its agent serves no console for the CLI to talk to (or pass --url)`,
+    }
   }
   const found = await readConsoleJson(config.stateDir)
   if (!found.ok) return found
@@ -137,7 +155,11 @@ export interface ConsoleArgs extends LocateArgs {
 }
 
 /** The client for the located agent, or undefined after saying on stderr why there is none. */
-export async function connectToAgent(args: LocateArgs, stderr: { write(text: string): unknown }, env: NodeJS.ProcessEnv): Promise<ConsoleClient | undefined> {
+export async function connectToAgent(
+  args: LocateArgs,
+  stderr: { write(text: string): unknown },
+  env: NodeJS.ProcessEnv,
+): Promise<ConsoleClient | undefined> {
   const located = await locateAgent(args, env)
   if (located.ok) return createConsoleClient(located.target)
   stderr.write(`logx-agent: ${located.message}\n`)

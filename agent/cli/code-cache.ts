@@ -83,9 +83,22 @@ export function loadBundle(argv: readonly string[]): CliModule | undefined {
   const compiled = compileBundle(cachePath)
   if (compiled === undefined) return undefined
   const { script, hadCache } = compiled
-  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void
+  const wrapper = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: { exports: object },
+    filename: string,
+    dirname: string,
+  ) => void
   const module = { exports: {} }
-  wrapper.call(module.exports, module.exports, Module.createRequire(BUNDLE_PATH), module, BUNDLE_PATH, dirname(BUNDLE_PATH))
+  wrapper.call(
+    module.exports,
+    module.exports,
+    Module.createRequire(BUNDLE_PATH),
+    module,
+    BUNDLE_PATH,
+    dirname(BUNDLE_PATH),
+  )
   if (!hadCache || script.cachedDataRejected === true) {
     let saved = false
     const save = (): void => {

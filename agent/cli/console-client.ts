@@ -13,7 +13,8 @@ export interface ConsoleTarget {
   unreachableHint?: string | undefined
 }
 
-export type ConsoleResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number | undefined; message: string }
+export type ConsoleResult<T> =
+  { ok: true; status: number; body: T } | { ok: false; status: number | undefined; message: string }
 
 export interface ConsoleClient {
   get<T>(path: string): Promise<ConsoleResult<T>>
@@ -80,7 +81,12 @@ function send<T>(target: ConsoleTarget, method: string, path: string, body: unkn
         (text) => {
           const json = parseJson(text)
           if (status >= 200 && status < 300) {
-            if (json === undefined) resolve({ ok: false, status, message: `the agent at ${target.url} answered ${method} ${url.pathname} with no JSON` })
+            if (json === undefined)
+              resolve({
+                ok: false,
+                status,
+                message: `the agent at ${target.url} answered ${method} ${url.pathname} with no JSON`,
+              })
             else resolve({ ok: true, status, body: json as T })
           } else {
             resolve({ ok: false, status, message: errorMessage(status, json) })

@@ -24,13 +24,29 @@ export function ackedBy(incident: IncidentSummary): string {
 
 /** In a fleet: which agents saw the incident's lines, and how many each (`web-1:120,web-2:3`). */
 export const hostsText = (incident: IncidentSummary): string =>
-  incident.hosts === undefined || incident.hosts.length === 0 ? '-' : incident.hosts.map((h) => `${h.agent}:${h.count}`).join(',')
+  incident.hosts === undefined || incident.hosts.length === 0
+    ? '-'
+    : incident.hosts.map((h) => `${h.agent}:${h.count}`).join(',')
 
-export function describeIncidents(incidents: readonly IncidentSummary[], hiddenPending: number, now: number, width: number): string {
+export function describeIncidents(
+  incidents: readonly IncidentSummary[],
+  hiddenPending: number,
+  now: number,
+  width: number,
+): string {
   const hint = hiddenPending > 0 ? `(${hiddenPending} pending, not paged yet: --all shows them)\n` : ''
   if (incidents.length === 0) return `no open incidents\n${hint}`
   if (incidents.some((i) => i.hosts !== undefined)) {
-    const rows = incidents.map((i) => [i.shortId, i.state, String(i.count), i.rule, i.title, hostsText(i), ackedBy(i), relativeTime(i.lastSeen, now)])
+    const rows = incidents.map((i) => [
+      i.shortId,
+      i.state,
+      String(i.count),
+      i.rule,
+      i.title,
+      hostsText(i),
+      ackedBy(i),
+      relativeTime(i.lastSeen, now),
+    ])
     return formatTable(FLEET_HEADER, rows, width, TITLE_COLUMN) + hint
   }
   const rows = incidents.map((i) => [
@@ -46,7 +62,11 @@ export function describeIncidents(incidents: readonly IncidentSummary[], hiddenP
   return formatTable(HEADER, rows, width, TITLE_COLUMN) + hint
 }
 
-export async function incidentsCommand(args: IncidentsArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function incidentsCommand(
+  args: IncidentsArgs,
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const client = await connectToAgent(args, io.stderr, env)
   if (client === undefined) return 1
   const answer = await client.get<{ incidents?: IncidentSummary[] }>('/api/incidents')

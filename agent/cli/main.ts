@@ -27,13 +27,26 @@ export type { CliIo } from './io'
 /** The options of every command that talks to the running agent (contract: how the CLI finds it). */
 function consoleOptions<T>(y: Argv<T>) {
   return y
-    .option('config', { type: 'string', default: 'config/agent.yaml', describe: "the agent's config: its state_dir tells where the running agent is, its console.token opens it" })
+    .option('config', {
+      type: 'string',
+      default: 'config/agent.yaml',
+      describe: "the agent's config: its state_dir tells where the running agent is, its console.token opens it",
+    })
     .option('url', { type: 'string', describe: "the agent's console URL (default: from <state_dir>/console.json)" })
-    .option('token-file', { type: 'string', describe: 'file with the console token (else $LOGX_CONSOLE_TOKEN, console.token of the config, <state_dir>/console.token)' })
+    .option('token-file', {
+      type: 'string',
+      describe:
+        'file with the console token (else $LOGX_CONSOLE_TOKEN, console.token of the config, <state_dir>/console.token)',
+    })
     .option('json', { type: 'boolean', default: false, describe: "print the agent's answer as JSON" })
 }
 
-const consoleArgs = (args: { config: string; url: string | undefined; 'token-file': string | undefined; json: boolean }): ConsoleArgs => ({
+const consoleArgs = (args: {
+  config: string
+  url: string | undefined
+  'token-file': string | undefined
+  json: boolean
+}): ConsoleArgs => ({
   config: args.config,
   url: args.url,
   tokenFile: args['token-file'],
@@ -63,9 +76,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       (y) =>
         y
           .option('config', { type: 'string', default: 'config/agent.yaml', describe: 'agent config file (YAML)' })
-          .option('port', { type: 'number', describe: 'port of the embedded sandbox (overrides messaging.sandbox.listen; 0 picks a free one)' })
-          .option('host', { type: 'string', describe: 'interface of the embedded sandbox (overrides messaging.sandbox.listen)' })
-          .option('tap', { type: 'string', describe: 'pass-everything mode: append every line read to this file as NDJSON (- for stdout)' })
+          .option('port', {
+            type: 'number',
+            describe: 'port of the embedded sandbox (overrides messaging.sandbox.listen; 0 picks a free one)',
+          })
+          .option('host', {
+            type: 'string',
+            describe: 'interface of the embedded sandbox (overrides messaging.sandbox.listen)',
+          })
+          .option('tap', {
+            type: 'string',
+            describe: 'pass-everything mode: append every line read to this file as NDJSON (- for stdout)',
+          })
           .example('$0 run --config config/agent.yaml', 'what npm start runs'),
       async (args) => {
         // With exitProcess(false) yargs still calls the handler after a strict-mode failure.
@@ -91,13 +113,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       (y) =>
         y
           .positional('config', { type: 'string', demandOption: true, describe: 'agent config file (YAML)' })
-          .positional('logfile', { type: 'string', array: true, demandOption: true, describe: 'log files, read from their first line' })
+          .positional('logfile', {
+            type: 'string',
+            array: true,
+            demandOption: true,
+            describe: 'log files, read from their first line',
+          })
           .option('rule', { type: 'string', describe: 'only this rule' })
           .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
-          .example('$0 test-rule config/agent.yaml logs/app.log --rule errors', 'what the errors rule would send for app.log'),
+          .example(
+            '$0 test-rule config/agent.yaml logs/app.log --rule errors',
+            'what the errors rule would send for app.log',
+          ),
       async (args) => {
         if (failure !== undefined) return
-        exitCode = await (await commands.testRule()).testRuleCommand({ config: args.config, files: args.logfile, rule: args.rule, json: args.json }, io)
+        exitCode = await (
+          await commands.testRule()
+        ).testRuleCommand({ config: args.config, files: args.logfile, rule: args.rule, json: args.json }, io)
       },
     )
     .command(
@@ -108,9 +140,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .option('port', { type: 'number', default: 4010, describe: 'port to listen on (0 picks a free one)' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to listen on' })
           .option('data', { type: 'string', describe: 'data directory: records survive restarts' })
-          .option('api-key', { type: 'string', describe: 'apikey header the sandbox accepts (default sandbox-api-key)' })
-          .option('activity-token', { type: 'string', describe: 'X-O-TOKEN the activity webhook accepts (default sandbox-activity-token)' })
-          .option('lead-account', { type: 'string', describe: 'account segment of the lead webhook URL (default sandbox)' })
+          .option('api-key', {
+            type: 'string',
+            describe: 'apikey header the sandbox accepts (default sandbox-api-key)',
+          })
+          .option('activity-token', {
+            type: 'string',
+            describe: 'X-O-TOKEN the activity webhook accepts (default sandbox-activity-token)',
+          })
+          .option('lead-account', {
+            type: 'string',
+            describe: 'account segment of the lead webhook URL (default sandbox)',
+          })
           .option('retention', { type: 'number', describe: 'most records kept per kind (default 10000)' })
           .option('fault', {
             type: 'string',
@@ -135,14 +176,31 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       (y) =>
         y
           .positional('schedule', { type: 'string', describe: 'only this schedule (default: every one)' })
-          .option('at', { type: 'string', describe: "when: 2026-03-08T09:00 (the schedule's own zone), 2026-03-08T03:30Z or with an offset, or epoch ms (default now)" })
+          .option('at', {
+            type: 'string',
+            describe:
+              "when: 2026-03-08T09:00 (the schedule's own zone), 2026-03-08T03:30Z or with an offset, or epoch ms (default now)",
+          })
           .option('config', { type: 'string', default: 'config/agent.yaml', describe: 'agent config file (YAML)' })
-          .option('handoffs', { type: 'number', default: 3, describe: 'how many next handoffs to list per layer (0 to 100)' })
+          .option('handoffs', {
+            type: 'number',
+            default: 3,
+            describe: 'how many next handoffs to list per layer (0 to 100)',
+          })
           .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
-          .example('$0 oncall ops --at 2026-03-08T09:00', "who holds each layer of ops at 09:00 on March 8th in ops' time zone"),
+          .example(
+            '$0 oncall ops --at 2026-03-08T09:00',
+            "who holds each layer of ops at 09:00 on March 8th in ops' time zone",
+          ),
       async (args) => {
         if (failure !== undefined) return
-        const oncall = { config: args.config, schedule: args.schedule, at: args.at, json: args.json, handoffs: args.handoffs }
+        const oncall = {
+          config: args.config,
+          schedule: args.schedule,
+          at: args.at,
+          json: args.json,
+          handoffs: args.handoffs,
+        }
         exitCode = await (await commands.oncall()).oncallCommand(oncall, io)
       },
     )
@@ -165,12 +223,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       describe,
       (y) =>
         consoleOptions(y)
-          .positional('incident', { type: 'string', demandOption: true, describe: 'incident key, or a unique prefix of it or of its hash' })
+          .positional('incident', {
+            type: 'string',
+            demandOption: true,
+            describe: 'incident key, or a unique prefix of it or of its hash',
+          })
           .option('by', { type: 'string', describe: 'who does it (default $USER, else cli)' })
-          .example(`$0 ${action} 3fa9 --by asha`, 'the open incident whose key (or its part after the rule name) starts with 3fa9, as asha'),
+          .example(
+            `$0 ${action} 3fa9 --by asha`,
+            'the open incident whose key (or its part after the rule name) starts with 3fa9, as asha',
+          ),
       async (args) => {
         if (failure !== undefined) return
-        exitCode = await (await commands.ack()).ackCommand({ ...consoleArgs(args), action, incident: args.incident, by: args.by }, io)
+        exitCode = await (
+          await commands.ack()
+        ).ackCommand({ ...consoleArgs(args), action, incident: args.incident, by: args.by }, io)
       },
     )
   }
@@ -180,21 +247,39 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       'mute alerts matching --match for --for (kept in the state directory, not the YAML); silence list, silence expire <id>',
       (y) =>
         consoleOptions(y)
-          .command('list', 'the silences of the running agent: run-time ones and the config\'s', (l) => consoleOptions(l), async (args) => {
-            if (failure !== undefined) return
-            exitCode = await (await commands.silence()).silenceListCommand(consoleArgs(args), io)
-          })
+          .command(
+            'list',
+            "the silences of the running agent: run-time ones and the config's",
+            (l) => consoleOptions(l),
+            async (args) => {
+              if (failure !== undefined) return
+              exitCode = await (await commands.silence()).silenceListCommand(consoleArgs(args), io)
+            },
+          )
           .command(
             'expire <id>',
             'end a run-time silence now',
-            (e) => consoleOptions(e).positional('id', { type: 'string', demandOption: true, describe: 'the silence id (silence list)' }),
+            (e) =>
+              consoleOptions(e).positional('id', {
+                type: 'string',
+                demandOption: true,
+                describe: 'the silence id (silence list)',
+              }),
             async (args) => {
               if (failure !== undefined) return
-              exitCode = await (await commands.silence()).silenceExpireCommand({ ...consoleArgs(args), id: args.id }, io)
+              exitCode = await (
+                await commands.silence()
+              ).silenceExpireCommand({ ...consoleArgs(args), id: args.id }, io)
             },
           )
           // global: false keeps these off `silence list` and `silence expire`.
-          .option('match', { type: 'string', array: true, global: false, describe: 'key=value to match (rule, fingerprint, title or a field of the line); a /regex/flags value is a pattern; repeatable, all must match' })
+          .option('match', {
+            type: 'string',
+            array: true,
+            global: false,
+            describe:
+              'key=value to match (rule, fingerprint, title or a field of the line); a /regex/flags value is a pattern; repeatable, all must match',
+          })
           .option('for', { type: 'string', global: false, describe: 'how long, e.g. 30m, 2h, 1h30m' })
           .option('comment', { type: 'string', global: false, describe: 'why (shown in silence list and the console)' })
           .option('by', { type: 'string', global: false, describe: 'who (default $USER, else cli)' })
@@ -203,7 +288,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           .example('$0 silence expire 7c1e2a90', 'end a silence now'),
       async (args) => {
         if (failure !== undefined) return
-        const silence = { ...consoleArgs(args), match: args.match ?? [], for: args.for, comment: args.comment, by: args.by }
+        const silence = {
+          ...consoleArgs(args),
+          match: args.match ?? [],
+          for: args.for,
+          comment: args.comment,
+          by: args.by,
+        }
         exitCode = await (await commands.silence()).silenceCommand(silence, io)
       },
     )
@@ -237,7 +328,12 @@ export async function main(argv: readonly string[]): Promise<void> {
     const ready = (): void => {
       process.send?.('ready')
     }
-    process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, signal: controller.signal, ready })
+    process.exitCode = await runCli(argv, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      signal: controller.signal,
+      ready,
+    })
   } catch (err) {
     process.stderr.write(`logx-agent: ${(err as Error).stack ?? String(err)}\n`)
     process.exitCode = 1

@@ -39,9 +39,14 @@ export function describeSchedule(report: OncallReport, asked: 'now' | 'at'): str
     const name = layer.timeZone === zone ? layer.name : `${layer.name} (handoffs in ${layer.timeZone})`
     const first = layer.next[0]
     let holder: string
-    if (layer.now === null) holder = first === undefined ? 'nobody' : `nobody until ${formatZoned(first.at, zone)} (${relativeTime(first.at, report.at)})`
+    if (layer.now === null)
+      holder =
+        first === undefined
+          ? 'nobody'
+          : `nobody until ${formatZoned(first.at, zone)} (${relativeTime(first.at, report.at)})`
     else if (layer.now.until === null) holder = `${who(layer.now.user, layer.now.override)}, no handoff ahead`
-    else holder = `${who(layer.now.user, layer.now.override)} until ${formatZoned(layer.now.until, zone)} (${relativeTime(layer.now.until, report.at)})`
+    else
+      holder = `${who(layer.now.user, layer.now.override)} until ${formatZoned(layer.now.until, zone)} (${relativeTime(layer.now.until, report.at)})`
     out.push(`  ${name}: ${holder}`)
     for (const next of layer.next) out.push(`    ${formatZoned(next.at, zone)}  ${who(next.user, next.override)}`)
   }
@@ -49,7 +54,11 @@ export function describeSchedule(report: OncallReport, asked: 'now' | 'at'): str
 }
 
 /** The moment asked about, for each schedule: a wall time is that wall time in the schedule's zone. */
-export function oncallReports(schedules: Parameters<typeof scheduleViews>[0], at: AtTime, handoffs: number): OncallReport[] {
+export function oncallReports(
+  schedules: Parameters<typeof scheduleViews>[0],
+  at: AtTime,
+  handoffs: number,
+): OncallReport[] {
   return schedules.map((schedule) => {
     const instant = instantIn(at, schedule.timeZone)
     const [view] = scheduleViews([schedule], instant, handoffs)

@@ -17,14 +17,21 @@ function mb(bytes: number): string {
   return (bytes / 1_048_576).toFixed(1)
 }
 
-export function createProgressBar(stream: TtyStream, label: string, total: number, minTotal = 4 * 1_048_576): ProgressBar {
+export function createProgressBar(
+  stream: TtyStream,
+  label: string,
+  total: number,
+  minTotal = 4 * 1_048_576,
+): ProgressBar {
   if (stream.isTTY !== true || total < minTotal) return noop
   let last = 0
   const draw = (done: number): void => {
     const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - label.length - 30))
     const ratio = Math.min(1, done / total)
     const filled = Math.round(ratio * width)
-    stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(ratio * 100)}% ${mb(done)}/${mb(total)} MB`)
+    stream.write(
+      `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(ratio * 100)}% ${mb(done)}/${mb(total)} MB`,
+    )
   }
   return {
     update(done) {

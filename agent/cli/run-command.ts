@@ -40,7 +40,9 @@ function sourceLine(source: SourceConfig): string {
 
 function banner(agent: Agent, file: string): string {
   const { config, endpoint } = agent
-  const lines = [`logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), state in ${config.stateDir}`]
+  const lines = [
+    `logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), state in ${config.stateDir}`,
+  ]
   for (const source of config.sources) lines.push(`  ${sourceLine(source)}`)
   if (endpoint.mode === 'sandbox') {
     lines.push(`  messaging: the embedded sandbox (no real API configured) at ${endpoint.baseUrl}`)
@@ -48,8 +50,10 @@ function banner(agent: Agent, file: string): string {
   } else {
     lines.push(`  messaging: ${endpoint.baseUrl}`)
   }
-  if (agent.metricsUrl !== undefined) lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)
-  if (agent.metricsUrl !== undefined && agent.config.console.enabled) lines.push(`  console: ${agent.metricsUrl}/  (incidents, acknowledge, resolve, silences; logx-agent incidents)`)
+  if (agent.metricsUrl !== undefined)
+    lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)
+  if (agent.metricsUrl !== undefined && agent.config.console.enabled)
+    lines.push(`  console: ${agent.metricsUrl}/  (incidents, acknowledge, resolve, silences; logx-agent incidents)`)
   if (endpoint.inboxUrl !== undefined) lines.push(`Open the inbox at ${endpoint.inboxUrl} ; stop with Ctrl-C.`)
   else lines.push('Stop with Ctrl-C.')
   return `${lines.join('\n')}\n`
@@ -64,12 +68,15 @@ function reloader(file: string, args: RunArgs, agent: Agent, log: AgentLogger, i
       agent.countReloadFailure()
       const problems = result.problems.map(formatProblem)
       log.error({ problems }, `config reload rejected: ${problems.length} problem(s); the running config stays`)
-      io.stderr.write(`logx-agent: config reload rejected, the running config stays:\n${problems.map((p) => `  ${p}\n`).join('')}`)
+      io.stderr.write(
+        `logx-agent: config reload rejected, the running config stays:\n${problems.map((p) => `  ${p}\n`).join('')}`,
+      )
       return
     }
     const ignored = await agent.apply(withListenOverride(result.config, args))
     log.info({ rules: result.config.rules.length, channels: result.config.channels.length }, 'config reloaded')
-    if (ignored.length > 0) log.warn({ keys: ignored }, `changes to ${ignored.join(', ')} take effect at the next restart`)
+    if (ignored.length > 0)
+      log.warn({ keys: ignored }, `changes to ${ignored.join(', ')} take effect at the next restart`)
   }
   return () => {
     if (running) {
@@ -120,7 +127,15 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     throw err
   }
   io.stdout.write(banner(agent, args.config))
-  log.info({ sources: agent.config.sources.map((s) => s.name), messaging: agent.endpoint.mode, inbox: agent.endpoint.inboxUrl, metrics: agent.metricsUrl }, 'agent started')
+  log.info(
+    {
+      sources: agent.config.sources.map((s) => s.name),
+      messaging: agent.endpoint.mode,
+      inbox: agent.endpoint.inboxUrl,
+      metrics: agent.metricsUrl,
+    },
+    'agent started',
+  )
 
   const reload = reloader(args.config, args, agent, log, io)
   const onHangup = (): void => {
@@ -137,7 +152,11 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   log.info('stopping: no more reading; draining the outbox')
   const stopped = await agent.stop(DRAIN_TIMEOUT_MS)
   if (stopped.drained) log.info('stopped; outbox empty')
-  else log.warn({ pending: stopped.pending }, `stopped with ${stopped.pending} notification(s) kept in the outbox for the next start`)
+  else
+    log.warn(
+      { pending: stopped.pending },
+      `stopped with ${stopped.pending} notification(s) kept in the outbox for the next start`,
+    )
   tap?.close()
   io.stdout.write('logx-agent stopped\n')
   return 0

@@ -26,13 +26,18 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string }
 
 /** `--match key=value` options as the API's matchers; a `/regex/flags` value passes through as written. */
 export function parseMatchers(values: readonly string[]): Parsed<Record<string, string>> {
-  if (values.length === 0) return { ok: false, message: 'silence needs at least one --match key=value (e.g. --match rule=db)' }
+  if (values.length === 0)
+    return { ok: false, message: 'silence needs at least one --match key=value (e.g. --match rule=db)' }
   const matchers: Record<string, string> = {}
   for (const text of values) {
     const eq = text.indexOf('=')
     const key = eq === -1 ? '' : text.slice(0, eq).trim()
     const value = eq === -1 ? '' : text.slice(eq + 1)
-    if (key === '' || value === '') return { ok: false, message: `--match "${text}": expected key=value, e.g. --match rule=db or --match 'msg=/timeout/i'` }
+    if (key === '' || value === '')
+      return {
+        ok: false,
+        message: `--match "${text}": expected key=value, e.g. --match rule=db or --match 'msg=/timeout/i'`,
+      }
     if (Object.hasOwn(matchers, key)) return { ok: false, message: `--match: ${key} is given twice` }
     if (isRegexLiteral(value)) {
       const regex = parseRegex(value, false)
@@ -59,12 +64,20 @@ export const matchersText = (matchers: Readonly<Record<string, string>>): string
     .map(([key, value]) => `${key}=${value}`)
     .join(' ')
 
-const until = (s: SilenceSummary, now: number): string => `${formatClock(s.endsAt)} (${s.endsAt <= now ? 'expired' : relativeTime(s.endsAt, now)})`
+const until = (s: SilenceSummary, now: number): string =>
+  `${formatClock(s.endsAt)} (${s.endsAt <= now ? 'expired' : relativeTime(s.endsAt, now)})`
 
 export function describeSilences(silences: readonly SilenceSummary[], now: number, width: number): string {
   if (silences.length === 0) return 'no silences\n'
   const header = ['ID', 'MATCHERS', 'UNTIL', 'COMMENT', 'BY', 'ORIGIN']
-  const rows = silences.map((s) => [s.id, matchersText(s.matchers), until(s, now), s.comment ?? '-', s.createdBy ?? '-', s.origin])
+  const rows = silences.map((s) => [
+    s.id,
+    matchersText(s.matchers),
+    until(s, now),
+    s.comment ?? '-',
+    s.createdBy ?? '-',
+    s.origin,
+  ])
   return formatTable(header, rows, width, header.indexOf('COMMENT'))
 }
 
@@ -78,14 +91,23 @@ function refused(io: CliIo, message: string): number {
   return 1
 }
 
-export async function silenceCommand(args: SilenceArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function silenceCommand(
+  args: SilenceArgs,
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const matchers = parseMatchers(args.match)
   if (!matchers.ok) return usage(io, matchers.message)
   const duration = parseFor(args.for)
   if (!duration.ok) return usage(io, duration.message)
   const client = await connectToAgent(args, io.stderr, env)
   if (client === undefined) return 1
-  const body = { matchers: matchers.value, duration: duration.value, comment: args.comment, by: actorName(args.by, env) }
+  const body = {
+    matchers: matchers.value,
+    duration: duration.value,
+    comment: args.comment,
+    by: actorName(args.by, env),
+  }
   const answer = await client.post<{ silence?: SilenceSummary }>('/api/silences', body)
   if (!answer.ok) return refused(io, answer.message)
   const { silence } = answer.body
@@ -95,7 +117,11 @@ export async function silenceCommand(args: SilenceArgs, io: CliIo, env: NodeJS.P
   return 0
 }
 
-export async function silenceListCommand(args: ConsoleArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function silenceListCommand(
+  args: ConsoleArgs,
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const client = await connectToAgent(args, io.stderr, env)
   if (client === undefined) return 1
   const answer = await client.get<{ silences?: SilenceSummary[] }>('/api/silences')
@@ -106,13 +132,18 @@ export async function silenceListCommand(args: ConsoleArgs, io: CliIo, env: Node
   return 0
 }
 
-export async function silenceExpireCommand(args: SilenceIdArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function silenceExpireCommand(
+  args: SilenceIdArgs,
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const client = await connectToAgent(args, io.stderr, env)
   if (client === undefined) return 1
   const answer = await client.delete<{ silence?: SilenceSummary }>(`/api/silences/${encodeURIComponent(args.id)}`)
   if (!answer.ok) return refused(io, answer.status === 404 ? `no silence ${args.id}` : answer.message)
   const { silence } = answer.body
   if (args.json) io.stdout.write(`${JSON.stringify(silence ?? null, null, 2)}\n`)
-  else io.stdout.write(`expired silence ${args.id}${silence === undefined ? '' : `: ${matchersText(silence.matchers)}`}\n`)
+  else
+    io.stdout.write(`expired silence ${args.id}${silence === undefined ? '' : `: ${matchersText(silence.matchers)}`}\n`)
   return 0
 }

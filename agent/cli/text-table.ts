@@ -21,7 +21,12 @@ export function cut(text: string, max: number): string {
  * Rows under a header, columns two spaces apart. Column `flex` (the title, a comment) takes what the
  * others leave of `width` and is cut to it; it keeps at least its header's width.
  */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], width: number, flex: number): string {
+export function formatTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  flex: number,
+): string {
   const all = [header, ...rows]
   const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)))
   const others = widths.reduce((sum, w, c) => (c === flex ? sum : sum + w + 2), 0)

@@ -33,7 +33,8 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function actorOf(value: unknown): Actor | undefined {
   if (!isObject(value) || typeof value.by !== 'string' || typeof value.via !== 'string') return undefined
@@ -43,7 +44,13 @@ function actorOf(value: unknown): Actor | undefined {
 }
 
 function silenceOf(value: unknown): RuntimeSilence | undefined {
-  if (!isObject(value) || typeof value.id !== 'string' || typeof value.endsAt !== 'number' || typeof value.startsAt !== 'number') return undefined
+  if (
+    !isObject(value) ||
+    typeof value.id !== 'string' ||
+    typeof value.endsAt !== 'number' ||
+    typeof value.startsAt !== 'number'
+  )
+    return undefined
   if (!isObject(value.matchers) || Object.keys(value.matchers).length === 0) return undefined
   return value as unknown as RuntimeSilence
 }

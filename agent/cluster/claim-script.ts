@@ -154,9 +154,19 @@ export function readClaimReply(n: FleetNotice, reply: unknown): ClaimAnswer {
  * Claims `notices` in one script call: each one's claim, or the error its answer is (a value another
  * program wrote under the prefix). Rejects as a whole when Redis cannot be reached.
  */
-export async function runClaims(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, notices: readonly FleetNotice[]): Promise<(ClaimAnswer | ClusterError)[]> {
+export async function runClaims(
+  link: RedisLink,
+  keys: Keys,
+  agentId: string,
+  leaseMs: number,
+  notices: readonly FleetNotice[],
+): Promise<(ClaimAnswer | ClusterError)[]> {
   const args = [agentId, String(leaseMs), ...notices.flatMap((n) => noticeArgs(keys, n))]
-  const replies = await link.script(CLAIM, notices.map((n) => keys.incident(n.incident)), args)
+  const replies = await link.script(
+    CLAIM,
+    notices.map((n) => keys.incident(n.incident)),
+    args,
+  )
   return notices.map((n, i) => {
     try {
       return readClaimReply(n, Array.isArray(replies) ? replies[i] : undefined)
@@ -167,8 +177,23 @@ export async function runClaims(link: RedisLink, keys: Keys, agentId: string, le
 }
 
 /** Marks `marks` sent in one script call and announces them; each one's answer: whether its mark was written. */
-export async function runSents(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, marks: readonly { n: FleetNotice; mode: 'won' | 'merge' }[]): Promise<boolean[]> {
-  const args = [agentId, String(leaseMs), ...marks.flatMap(({ n, mode }) => [...noticeArgs(keys, n), mode, String(n.firedAt), noticeIdOf(n)]), keys.sent]
-  const replies = await link.script(SENT, marks.map(({ n }) => keys.incident(n.incident)), args)
+export async function runSents(
+  link: RedisLink,
+  keys: Keys,
+  agentId: string,
+  leaseMs: number,
+  marks: readonly { n: FleetNotice; mode: 'won' | 'merge' }[],
+): Promise<boolean[]> {
+  const args = [
+    agentId,
+    String(leaseMs),
+    ...marks.flatMap(({ n, mode }) => [...noticeArgs(keys, n), mode, String(n.firedAt), noticeIdOf(n)]),
+    keys.sent,
+  ]
+  const replies = await link.script(
+    SENT,
+    marks.map(({ n }) => keys.incident(n.incident)),
+    args,
+  )
   return marks.map((_, i) => Array.isArray(replies) && Number(replies[i]) === 1)
 }

@@ -38,18 +38,40 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
     onStatus(status) {
       // The caller reports transitions when it listens; otherwise they are logged here.
       if (options.onStatus !== undefined) return options.onStatus(status)
-      if (status.status === 'up') log.info({ agent: agentId }, 'cluster: Redis is up; the fleet shares its incidents again')
-      else log.warn({ agent: agentId, reason: status.reason }, 'cluster: Redis is unreachable; paging on our own (fail open)')
+      if (status.status === 'up')
+        log.info({ agent: agentId }, 'cluster: Redis is up; the fleet shares its incidents again')
+      else
+        log.warn(
+          { agent: agentId, reason: status.reason },
+          'cluster: Redis is unreachable; paging on our own (fail open)',
+        )
     },
   })
   const flusher = createIncidentFlusher({ link, keys, agentId, flushMs: config.flushMs, log })
   const publisher = createActionPublisher({ link, keys, agentId, log })
   const reader = createActionReader({ link, keys, agentId, commandTimeoutMs: config.commandTimeoutMs, log })
   const announcements = createSentAnnouncements(link, keys, log)
-  const beat = createPeerBeat({ link, keys, agentId, host: options.host ?? hostname(), heartbeatMs: config.heartbeatMs, started: Date.now() })
+  const beat = createPeerBeat({
+    link,
+    keys,
+    agentId,
+    host: options.host ?? hostname(),
+    heartbeatMs: config.heartbeatMs,
+    started: Date.now(),
+  })
   // Claims and won marks of one turn go to Redis in one script call each (batch.ts).
-  const claimOne = batched<FleetNotice, ClaimAnswer>((notices) => runClaims(link, keys, agentId, config.leaseMs, notices))
-  const markWon = batched<FleetNotice, boolean>((notices) => runSents(link, keys, agentId, config.leaseMs, notices.map((n) => ({ n, mode: 'won' }))))
+  const claimOne = batched<FleetNotice, ClaimAnswer>((notices) =>
+    runClaims(link, keys, agentId, config.leaseMs, notices),
+  )
+  const markWon = batched<FleetNotice, boolean>((notices) =>
+    runSents(
+      link,
+      keys,
+      agentId,
+      config.leaseMs,
+      notices.map((n) => ({ n, mode: 'won' })),
+    ),
+  )
   const degradedMarks: FleetNotice[] = []
   let merging: Promise<void> | undefined
   let closed = false
@@ -62,7 +84,10 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
         if (written === true) counts.merged++
       } catch (err) {
         if (!isErrorReply(err)) return
-        log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', incident: n.incident, err: (err as Error).message }, 'cluster: Redis refused a sent mark')
+        log.error(
+          { code: 'LOGX_CLUSTER_ERR_PROTOCOL', incident: n.incident, err: (err as Error).message },
+          'cluster: Redis refused a sent mark',
+        )
       }
       degradedMarks.shift()
     }
@@ -89,7 +114,11 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
 
   function degraded(n: FleetNotice, err: unknown): Claim {
     counts.degradedSends++
-    return { outcome: 'degraded', idempotencyKey: idempotencyKey(n, String(n.firedAt)), reason: link.status().reason ?? reasonOf(err) }
+    return {
+      outcome: 'degraded',
+      idempotencyKey: idempotencyKey(n, String(n.firedAt)),
+      reason: link.status().reason ?? reasonOf(err),
+    }
   }
 
   return {
@@ -112,7 +141,11 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
       } catch (err) {
         // A refused or unreadable answer fails open too (a duplicate beats silence), and is logged:
         // unlike an unreachable Redis, status() does not say it.
-        if (isErrorReply(err) || err instanceof ClusterError) log.error({ code: ClusterErrorCodes.PROTOCOL, incident: n.incident, err: (err as Error).message }, 'cluster: a claim failed; sending anyway')
+        if (isErrorReply(err) || err instanceof ClusterError)
+          log.error(
+            { code: ClusterErrorCodes.PROTOCOL, incident: n.incident, err: (err as Error).message },
+            'cluster: a claim failed; sending anyway',
+          )
         return degraded(n, err)
       }
       switch (answer.outcome) {

@@ -67,8 +67,14 @@ export async function listSilences(link: RedisLink, keys: Keys, now: number): Pr
   for (const text of fieldsOf(await link.command(['HGETALL', keys.silences])).values()) {
     try {
       const s = JSON.parse(text) as Partial<RuntimeSilence>
-      const wellFormed = typeof s.id === 'string' && typeof s.endsAt === 'number' && typeof s.startsAt === 'number' && typeof s.matchers === 'object' && s.matchers !== null
-      if (wellFormed && (s.endsAt as number) > now && Object.keys(s.matchers as object).length > 0) silences.push(s as RuntimeSilence)
+      const wellFormed =
+        typeof s.id === 'string' &&
+        typeof s.endsAt === 'number' &&
+        typeof s.startsAt === 'number' &&
+        typeof s.matchers === 'object' &&
+        s.matchers !== null
+      if (wellFormed && (s.endsAt as number) > now && Object.keys(s.matchers as object).length > 0)
+        silences.push(s as RuntimeSilence)
     } catch {
       // Not ours: skipped.
     }

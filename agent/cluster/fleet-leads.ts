@@ -41,7 +41,13 @@ redis.call('SET', KEYS[1], cjson.encode(e), 'PX', tonumber(ARGV[1]))
 return 1
 `)
 
-export function createFleetLeads(link: RedisLink, keys: Keys, agentId: string, leaseMs: number, log: DeliveryLog): SharedLeads {
+export function createFleetLeads(
+  link: RedisLink,
+  keys: Keys,
+  agentId: string,
+  leaseMs: number,
+  log: DeliveryLog,
+): SharedLeads {
   const keyOf = (incident: string): string => `${keys.prefix}lead:${incident}`
   const quietly = async (what: string, incident: string, run: () => Promise<unknown>): Promise<void> => {
     if (!link.isUp()) return
@@ -56,7 +62,11 @@ export function createFleetLeads(link: RedisLink, keys: Keys, agentId: string, l
       if (!link.isUp()) return { kind: 'degraded' }
       let reply: unknown
       try {
-        reply = await link.script(CLAIM_LEAD, [keyOf(incident)], [agentId, idempotencyKey, opening ? '1' : '0', String(leaseMs), String(INCIDENT_RETENTION_MS)])
+        reply = await link.script(
+          CLAIM_LEAD,
+          [keyOf(incident)],
+          [agentId, idempotencyKey, opening ? '1' : '0', String(leaseMs), String(INCIDENT_RETENTION_MS)],
+        )
       } catch {
         // Fail open, as a notice's claim does: a second lead beats a record never made.
         return { kind: 'degraded' }
@@ -68,7 +78,12 @@ export function createFleetLeads(link: RedisLink, keys: Keys, agentId: string, l
       return { kind: 'degraded' }
     },
     created: (incident, leadId) =>
-      quietly('a new lead', incident, () => link.command(['SET', keyOf(incident), JSON.stringify({ l: leadId }), 'PX', String(INCIDENT_RETENTION_MS)])),
-    resolved: (incident) => quietly('a resolved lead', incident, () => link.script(RESOLVE_LEAD, [keyOf(incident)], [String(INCIDENT_RETENTION_MS)])),
+      quietly('a new lead', incident, () =>
+        link.command(['SET', keyOf(incident), JSON.stringify({ l: leadId }), 'PX', String(INCIDENT_RETENTION_MS)]),
+      ),
+    resolved: (incident) =>
+      quietly('a resolved lead', incident, () =>
+        link.script(RESOLVE_LEAD, [keyOf(incident)], [String(INCIDENT_RETENTION_MS)]),
+      ),
   }
 }

@@ -45,7 +45,15 @@ function merge(older: PendingIncident, newer: PendingIncident): PendingIncident 
 function pendingOf(delta: IncidentDelta): PendingIncident {
   const buckets = new Map<number, number>()
   if (delta.windowMs !== undefined && delta.count > 0) buckets.set(Math.floor(delta.last / 1000), delta.count)
-  return { rule: delta.rule, title: delta.title, count: delta.count, first: delta.first, last: delta.last, windowMs: delta.windowMs, buckets }
+  return {
+    rule: delta.rule,
+    title: delta.title,
+    count: delta.count,
+    first: delta.first,
+    last: delta.last,
+    windowMs: delta.windowMs,
+    buckets,
+  }
 }
 
 export function createIncidentBuffer(maxIncidents: number = MAX_BUFFERED_INCIDENTS): IncidentBuffer {

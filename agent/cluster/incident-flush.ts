@@ -60,13 +60,26 @@ return out
 `)
 
 /** One script call's keys and arguments for a chunk of the batch (pure). */
-export function flushCall(keys: Keys, agentId: string, chunk: readonly (readonly [string, PendingIncident])[]): { keys: string[]; args: string[] } {
+export function flushCall(
+  keys: Keys,
+  agentId: string,
+  chunk: readonly (readonly [string, PendingIncident])[],
+): { keys: string[]; args: string[] } {
   const names = [keys.incidents]
   const args = [agentId, String(INCIDENT_RETENTION_MS), String(MAX_LISTED_INCIDENTS)]
   for (const [key, p] of chunk) {
     names.push(keys.incident(key), keys.hits(key))
     const buckets = p.windowMs === undefined ? [] : [...p.buckets]
-    args.push(key, String(p.first), String(p.last), p.rule, p.title, String(p.count), p.windowMs === undefined ? '' : String(p.windowMs), String(buckets.length))
+    args.push(
+      key,
+      String(p.first),
+      String(p.last),
+      p.rule,
+      p.title,
+      String(p.count),
+      p.windowMs === undefined ? '' : String(p.windowMs),
+      String(buckets.length),
+    )
     for (const [second, lines] of buckets) args.push(String(second), String(lines))
   }
   return { keys: names, args }
@@ -87,7 +100,13 @@ export interface IncidentFlusher {
   stop(): void
 }
 
-export function createIncidentFlusher(options: { link: RedisLink; keys: Keys; agentId: string; flushMs: number; log: DeliveryLog }): IncidentFlusher {
+export function createIncidentFlusher(options: {
+  link: RedisLink
+  keys: Keys
+  agentId: string
+  flushMs: number
+  log: DeliveryLog
+}): IncidentFlusher {
   const { link, keys, agentId, log } = options
   const buffer = createIncidentBuffer()
   const handlers: ((seen: FleetSeen[]) => void)[] = []
@@ -108,7 +127,10 @@ export function createIncidentFlusher(options: { link: RedisLink; keys: Keys; ag
         } catch (err) {
           // Refused (a key of another type under our prefix): retrying cannot help. Unreachable: later.
           if (!isErrorReply(err)) return buffer.restore(new Map(chunk))
-          log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', incidents: chunk.length, err: (err as Error).message }, 'cluster: Redis refused an incident flush; its counts are dropped')
+          log.error(
+            { code: 'LOGX_CLUSTER_ERR_PROTOCOL', incidents: chunk.length, err: (err as Error).message },
+            'cluster: Redis refused an incident flush; its counts are dropped',
+          )
         }
       }),
     )

@@ -61,7 +61,14 @@ export interface PeerBeat {
   readonly seen: number
 }
 
-export function createPeerBeat(options: { link: RedisLink; keys: Keys; agentId: string; host: string; heartbeatMs: number; started: number }): PeerBeat {
+export function createPeerBeat(options: {
+  link: RedisLink
+  keys: Keys
+  agentId: string
+  host: string
+  heartbeatMs: number
+  started: number
+}): PeerBeat {
   const { link, keys, agentId } = options
   const windowMs = 3 * options.heartbeatMs
   let timer: NodeJS.Timeout | undefined
@@ -70,7 +77,11 @@ export function createPeerBeat(options: { link: RedisLink; keys: Keys; agentId: 
   async function beat(): Promise<number | undefined> {
     if (!link.isUp()) return undefined
     try {
-      const reply = await link.script(BEAT, [keys.peers, keys.peer(agentId)], [agentId, options.host, String(process.pid), String(options.started), String(windowMs)])
+      const reply = await link.script(
+        BEAT,
+        [keys.peers, keys.peer(agentId)],
+        [agentId, options.host, String(process.pid), String(options.started), String(windowMs)],
+      )
       seen = Number(reply)
       return seen
     } catch {

@@ -48,7 +48,11 @@ export function createSentAnnouncements(link: RedisLink, keys: Keys, log: Delive
           subscribed = true
         })
         .catch((err: unknown) => {
-          if (!closed) log.warn({ err: (err as Error).message }, 'cluster: cannot listen for sent marks; a notification another agent holds is looked at again on its own schedule')
+          if (!closed)
+            log.warn(
+              { err: (err as Error).message },
+              'cluster: cannot listen for sent marks; a notification another agent holds is looked at again on its own schedule',
+            )
         })
     },
     listening: () => subscribed && client?.isReady === true,

@@ -24,17 +24,31 @@ return 1
 
 /** The MULTI of one action: the stream entry, then the state it changes (pure). */
 export function actionCommands(keys: Keys, action: SharedAction, id: string, agentId: string): string[][] {
-  const commands = [['XADD', keys.actions, 'MAXLEN', '~', String(MAX_ACTIONS), '*', ...encodeAction(action, id, agentId)]]
+  const commands = [
+    ['XADD', keys.actions, 'MAXLEN', '~', String(MAX_ACTIONS), '*', ...encodeAction(action, id, agentId)],
+  ]
   switch (action.type) {
     case 'ack': {
       const inc = keys.incident(action.key)
-      const ack = JSON.stringify({ by: action.actor.by, via: action.actor.via, at: action.at, detail: action.actor.detail })
-      commands.push(['HSET', inc, 'status', 'acknowledged', 'ack', ack], ['PEXPIRE', inc, String(INCIDENT_RETENTION_MS)])
+      const ack = JSON.stringify({
+        by: action.actor.by,
+        via: action.actor.via,
+        at: action.at,
+        detail: action.actor.detail,
+      })
+      commands.push(
+        ['HSET', inc, 'status', 'acknowledged', 'ack', ack],
+        ['PEXPIRE', inc, String(INCIDENT_RETENTION_MS)],
+      )
       break
     }
     case 'unack': {
       const inc = keys.incident(action.key)
-      commands.push(['HSET', inc, 'status', 'firing'], ['HDEL', inc, 'ack'], ['PEXPIRE', inc, String(INCIDENT_RETENTION_MS)])
+      commands.push(
+        ['HSET', inc, 'status', 'firing'],
+        ['HDEL', inc, 'ack'],
+        ['PEXPIRE', inc, String(INCIDENT_RETENTION_MS)],
+      )
       break
     }
     case 'resolve':
@@ -57,7 +71,12 @@ export interface ActionPublisher {
   readonly pending: number
 }
 
-export function createActionPublisher(options: { link: RedisLink; keys: Keys; agentId: string; log: DeliveryLog }): ActionPublisher {
+export function createActionPublisher(options: {
+  link: RedisLink
+  keys: Keys
+  agentId: string
+  log: DeliveryLog
+}): ActionPublisher {
   const { link, keys, agentId, log } = options
   const waiting: { action: SharedAction; id: string }[] = []
   let sending: Promise<void> | undefined
@@ -69,7 +88,10 @@ export function createActionPublisher(options: { link: RedisLink; keys: Keys; ag
         await link.multi(actionCommands(keys, next.action, next.id, agentId))
       } catch (err) {
         if (!isErrorReply(err)) return
-        log.error({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', type: next.action.type, err: (err as Error).message }, 'cluster: Redis refused a shared action; it is dropped')
+        log.error(
+          { code: 'LOGX_CLUSTER_ERR_PROTOCOL', type: next.action.type, err: (err as Error).message },
+          'cluster: Redis refused a shared action; it is dropped',
+        )
       }
       waiting.shift()
     }
@@ -88,7 +110,10 @@ export function createActionPublisher(options: { link: RedisLink; keys: Keys; ag
       waiting.push({ action: action as SharedAction, id })
       if (waiting.length > MAX_PENDING_ACTIONS) {
         const lost = waiting.shift()
-        log.warn({ type: lost?.action.type, id: lost?.id }, 'cluster: too many actions waiting for Redis; the oldest is dropped')
+        log.warn(
+          { type: lost?.action.type, id: lost?.id },
+          'cluster: too many actions waiting for Redis; the oldest is dropped',
+        )
       }
       // Behind anything still waiting, so the fleet sees them in the order they were made.
       try {
@@ -125,13 +150,20 @@ export function streamEntries(reply: unknown): { id: string; fields: string[] }[
     const list = Array.isArray(stream) ? stream[1] : undefined
     if (!Array.isArray(list)) continue
     for (const entry of list) {
-      if (Array.isArray(entry) && Array.isArray(entry[1])) entries.push({ id: String(entry[0]), fields: entry[1].map(String) })
+      if (Array.isArray(entry) && Array.isArray(entry[1]))
+        entries.push({ id: String(entry[0]), fields: entry[1].map(String) })
     }
   }
   return entries
 }
 
-export function createActionReader(options: { link: RedisLink; keys: Keys; agentId: string; commandTimeoutMs: number; log: DeliveryLog }): ActionReader {
+export function createActionReader(options: {
+  link: RedisLink
+  keys: Keys
+  agentId: string
+  commandTimeoutMs: number
+  log: DeliveryLog
+}): ActionReader {
   const { link, keys, agentId, log } = options
   const handlers: ((action: ReceivedAction) => void)[] = []
   let reader: RedisClientLike | undefined
@@ -159,7 +191,10 @@ export function createActionReader(options: { link: RedisLink; keys: Keys; agent
   function deliver(id: string, fields: string[]): void {
     const action = decodeAction(fields)
     if (action === undefined) {
-      log.warn({ code: 'LOGX_CLUSTER_ERR_PROTOCOL', streamId: id }, 'cluster: skipped an entry of the action stream that is not an action')
+      log.warn(
+        { code: 'LOGX_CLUSTER_ERR_PROTOCOL', streamId: id },
+        'cluster: skipped an entry of the action stream that is not an action',
+      )
       return
     }
     if (action.agent === agentId) return

@@ -4,13 +4,35 @@
 // that owns them); a channel here adds its recipients and senders. The transport targets' options
 // normalize to these same types.
 import type {
-  ActiveHours, ChannelDefinition, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, RedactPath, Rotation,
-  RuleConfig, ScheduleConfig, SilenceConfig,
+  ActiveHours,
+  ChannelDefinition,
+  EscalationConfig,
+  FieldMatch,
+  InhibitRule,
+  KindTemplates,
+  LayerConfig,
+  OncallRef,
+  OverrideConfig,
+  RedactPath,
+  Rotation,
+  RuleConfig,
+  ScheduleConfig,
+  SilenceConfig,
 } from '../../alerts'
 import type { Secret } from './values/secret'
 
 export type {
-  ActiveHours, EscalationConfig, FieldMatch, InhibitRule, KindTemplates, LayerConfig, OncallRef, OverrideConfig, Rotation, RuleConfig, ScheduleConfig,
+  ActiveHours,
+  EscalationConfig,
+  FieldMatch,
+  InhibitRule,
+  KindTemplates,
+  LayerConfig,
+  OncallRef,
+  OverrideConfig,
+  Rotation,
+  RuleConfig,
+  ScheduleConfig,
   SilenceConfig,
 }
 
@@ -165,7 +187,13 @@ export interface ClusterConfig {
 }
 
 export type ChannelConfig =
-  | (Rendering<'sms'> & ChannelCommon & { numbers: string[]; senderId: string | undefined; route: string | undefined; templateId: string | undefined })
+  | (Rendering<'sms'> &
+      ChannelCommon & {
+        numbers: string[]
+        senderId: string | undefined
+        route: string | undefined
+        templateId: string | undefined
+      })
   | (Rendering<'chat'> & ChannelCommon & { numbers: string[]; templateId: number; attachment: string | undefined })
   | (Rendering<'mail'> & ChannelCommon & { from: string; to: string[]; format: 'html' | 'text' })
   | (Rendering<'voice'> & ChannelCommon)

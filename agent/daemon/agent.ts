@@ -50,7 +50,9 @@ export interface Agent {
 function restartOnly(a: AgentConfig, b: AgentConfig): string[] {
   const changed: string[] = []
   const listen = (c: AgentConfig): string =>
-    c.messaging.mode === 'sandbox' ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}` : `remote ${c.messaging.baseUrl}`
+    c.messaging.mode === 'sandbox'
+      ? `sandbox ${c.messaging.listen.host}:${c.messaging.listen.port}`
+      : `remote ${c.messaging.baseUrl}`
   if (listen(a) !== listen(b)) changed.push('messaging')
   if (a.stateDir !== b.stateDir) changed.push('state_dir')
   // Secrets print as [secret]: a new password alone is not seen here, and needs a restart all the same.
@@ -119,7 +121,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       // A file checkpoint waits for the outbox's fsync on libuv's threads: done on the event loop, it
       // held the alerts of lines read meanwhile for its few milliseconds, every checkpoint. Before
       // `ready` nothing was handled, so there is nothing to sync.
-      if (source.type !== 'journald') return startSourceReader({ ...readerOptions, ready, beforeCheckpointWrite: () => dispatcherRef?.syncAsync() })
+      if (source.type !== 'journald')
+        return startSourceReader({ ...readerOptions, ready, beforeCheckpointWrite: () => dispatcherRef?.syncAsync() })
       // Loaded only by configs that read the journal. A journald reader is a SourceReader; it
       // starts once the alert path is there.
       const { startJournaldReader } = await import('../journald/journald-reader.js')
@@ -134,16 +137,18 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     // No turn of the event loop is given to the readers here: reading 4 MB ahead while the rest
     // loads cost 5% of throughput and 3 MB of peak RSS on agentbench; they read while it waits.
 
-    const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] = await Promise.all([
-      import('./messaging-endpoint.js'),
-      import('../delivery/alert-path.js'),
-      import('../delivery/alert-setup.js'),
-      import('./missed-call-acks.js'),
-    ])
+    const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] =
+      await Promise.all([
+        import('./messaging-endpoint.js'),
+        import('../delivery/alert-path.js'),
+        import('../delivery/alert-setup.js'),
+        import('./missed-call-acks.js'),
+      ])
     const endpoint = await startMessagingEndpoint(config.messaging)
     cleanup.push(() => endpoint.close())
     // In a fleet, the shared state first: the outbox may send what the last run left as soon as it opens.
-    const fleet = config.cluster === undefined ? undefined : await (await import('./fleet.js')).startFleet(config.cluster, log, now)
+    const fleet =
+      config.cluster === undefined ? undefined : await (await import('./fleet.js')).startFleet(config.cluster, log, now)
     if (fleet !== undefined) cleanup.push(() => fleet.close())
     const path = createAlertPath({
       setup: setupOfConfig(config, endpoint.secrets),
@@ -156,7 +161,10 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         maxAgeMs: envNumber('LOGX_AGENT_OUTBOX_MAX_AGE_MS'),
       },
       api: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey },
-      crm: endpoint.crm === undefined ? undefined : { ...endpoint.crm, stateDir: config.stateDir, sharedLeads: fleet?.cluster.leads },
+      crm:
+        endpoint.crm === undefined
+          ? undefined
+          : { ...endpoint.crm, stateDir: config.stateDir, sharedLeads: fleet?.cluster.leads },
       timeoutMs: envNumber('LOGX_AGENT_MESSAGING_TIMEOUT_MS'),
       log,
       now: now(),
@@ -178,7 +186,13 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     })
     cleanup.push(() => acks.stop())
     const counters: AgentCounters = { reloads: 0, reloadFailures: 0 }
-    const [{ collectAgentMetrics }, { createConsoleHandler }, { consoleAccess, removeConsoleFiles, writeConsoleAddress }, { createConsoleBackend }, { startMetricsServer }] = await Promise.all([
+    const [
+      { collectAgentMetrics },
+      { createConsoleHandler },
+      { consoleAccess, removeConsoleFiles, writeConsoleAddress },
+      { createConsoleBackend },
+      { startMetricsServer },
+    ] = await Promise.all([
       import('./agent-metrics.js'),
       import('./console/index.js'),
       import('./console-access.js'),
@@ -187,7 +201,13 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     ])
     let metrics: MetricsServer | undefined
     const loadedAt = now()
-    const backend = createConsoleBackend(path, () => config, () => loadedAt, now, fleet)
+    const backend = createConsoleBackend(
+      path,
+      () => config,
+      () => loadedAt,
+      now,
+      fleet,
+    )
     // The token is made (or read) when a console is first served, once per start: a reload that moves
     // the console keeps it. An agent without metrics.listen serves none, and makes no token.
     const servesConsole = config.console.enabled
@@ -196,16 +216,33 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
     const consoleFor = (listen: ListenAddress) => {
       if (!servesConsole || !config.console.enabled) return undefined
       access ??= consoleAccess(config)
-      return createConsoleHandler({ backend, ...access, host: listen.host, now, onError: (err) => log.error({ err }, 'console: the request failed') })
+      return createConsoleHandler({
+        backend,
+        ...access,
+        host: listen.host,
+        now,
+        onError: (err) => log.error({ err }, 'console: the request failed'),
+      })
     }
     const startMetrics = async (listen: ListenAddress): Promise<MetricsServer> => {
       const consoleHandler = consoleFor(listen)
       const server = await startMetricsServer(
         listen,
-        () => [...collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }), ...(fleet?.metrics() ?? [])],
+        () => [
+          ...collectAgentMetrics(readers, pipeline, dispatcher, counters, now(), { actions: path.actions, acks }),
+          ...(fleet?.metrics() ?? []),
+        ],
         () => {
-          const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
-          const health = { ok: failed.length === 0, sources: readers.length, failed, outboxDepth: dispatcher.stats().depth, incidentsOpen: pipeline.stats().openIncidents }
+          const failed = readers
+            .filter((r) => r.failure !== undefined)
+            .map((r) => ({ source: r.name, failure: r.failure }))
+          const health = {
+            ok: failed.length === 0,
+            sources: readers.length,
+            failed,
+            outboxDepth: dispatcher.stats().depth,
+            incidentsOpen: pipeline.stats().openIncidents,
+          }
           // Redis out of reach is degraded, not down: the agent still pages, on its own (fail open).
           return fleet === undefined ? health : { ...health, status: fleet.health().status, cluster: fleet.health() }
         },
@@ -236,7 +273,10 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
       await metrics?.close()
       metrics = started
       config = { ...config, metrics: next }
-      log.info({ metrics: metrics?.url }, metrics === undefined ? 'metrics endpoint closed' : `metrics now at ${metrics.url}/metrics`)
+      log.info(
+        { metrics: metrics?.url },
+        metrics === undefined ? 'metrics endpoint closed' : `metrics now at ${metrics.url}/metrics`,
+      )
     }
 
     for (const source of config.sources) if (source.type === 'journald') readers.push(await startReader(source))
@@ -255,7 +295,8 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         if (source !== undefined && JSON.stringify(source) === JSON.stringify(before.get(reader.name))) continue
         await reader.close()
         readers.splice(readers.indexOf(reader), 1)
-        if (source === undefined) log.info({ source: reader.name }, 'source removed: no longer read (its checkpoint is kept)')
+        if (source === undefined)
+          log.info({ source: reader.name }, 'source removed: no longer read (its checkpoint is kept)')
       }
       for (const source of next) {
         if (readers.some((reader) => reader.name === source.name)) continue
@@ -263,7 +304,10 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
         try {
           readers.push(await startReader(source))
           const where = source.type === 'journald' ? { journald: source.journald } : { paths: source.paths }
-          log.info({ source: source.name, ...where }, old === undefined ? 'source added' : 'source changed: reading again from its checkpoint')
+          log.info(
+            { source: source.name, ...where },
+            old === undefined ? 'source added' : 'source changed: reading again from its checkpoint',
+          )
         } catch (err) {
           log.error({ err, source: source.name }, `source ${source.name} could not start: ${(err as Error).message}`)
           if (old !== undefined) readers.push(await startReader(old))
@@ -299,7 +343,13 @@ export async function startAgent(initial: AgentConfig, options: AgentOptions): P
           pipeline.replace(setupOfConfig(next, endpoint.secrets), now())
           await acks.apply(next)
           // Keys that need a restart keep their running values; metrics changes as its endpoint does.
-          config = { ...next, messaging: config.messaging, stateDir: config.stateDir, metrics: config.metrics, cluster: config.cluster }
+          config = {
+            ...next,
+            messaging: config.messaging,
+            stateDir: config.stateDir,
+            metrics: config.metrics,
+            cluster: config.cluster,
+          }
           await applySources(previous, next.sources)
           await applyMetrics(next.metrics)
           counters.reloads++

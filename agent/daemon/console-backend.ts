@@ -15,7 +15,12 @@ export function shortIdOf(key: string): string {
   return key.slice(key.lastIndexOf(':') + 1, key.lastIndexOf(':') + 9)
 }
 
-function summaryOf(key: string, rule: string, incident: Pick<IncidentSnapshot, 'title' | 'status' | 'count' | 'firstSeen' | 'lastSeen' | 'step' | 'ack'>, paged: string[]): IncidentSummary {
+function summaryOf(
+  key: string,
+  rule: string,
+  incident: Pick<IncidentSnapshot, 'title' | 'status' | 'count' | 'firstSeen' | 'lastSeen' | 'step' | 'ack'>,
+  paged: string[],
+): IncidentSummary {
   const { ack } = incident
   return {
     id: key,
@@ -91,21 +96,55 @@ function configSilences(silences: readonly SilenceConfig[], loadedAt: number, no
 
 const runtimeSummary = (s: RuntimeSilence): SilenceSummary => ({ ...s, origin: 'runtime' })
 
-export function createConsoleBackend(path: AlertPath, config: () => AgentConfig, loadedAt: () => number, now: () => number, fleet?: FleetView): ConsoleBackend {
+export function createConsoleBackend(
+  path: AlertPath,
+  config: () => AgentConfig,
+  loadedAt: () => number,
+  now: () => number,
+  fleet?: FleetView,
+): ConsoleBackend {
   const { actions, pipeline, timeline } = path
-  const detail = (incident: IncidentSnapshot): IncidentDetail => ({ ...summary(incident), timeline: timeline.of(incident.key) })
+  const detail = (incident: IncidentSnapshot): IncidentDetail => ({
+    ...summary(incident),
+    timeline: timeline.of(incident.key),
+  })
   // Each incident's summary is kept until the incident changes: the page polls every 3 s, and
   // 10,000 summaries made anew per request are garbage that a small young generation promotes
   // (bench/console.js). An engine's incident is one object for its life, so it keys the copy.
-  const summaries = new WeakMap<IncidentView, { count: number; lastSeen: number; status: string; step: number; ackAt: number | undefined; paged: number; summary: IncidentSummary }>()
+  const summaries = new WeakMap<
+    IncidentView,
+    {
+      count: number
+      lastSeen: number
+      status: string
+      step: number
+      ackAt: number | undefined
+      paged: number
+      summary: IncidentSummary
+    }
+  >()
   function summaryOfView(view: IncidentView): IncidentSummary {
     const kept = summaries.get(view)
     if (
-      kept !== undefined && kept.count === view.count && kept.lastSeen === view.lastSeen && kept.status === view.status &&
-      kept.step === view.step && kept.ackAt === view.ack?.at && kept.paged === view.pagedTo.size
-    ) return kept.summary
+      kept !== undefined &&
+      kept.count === view.count &&
+      kept.lastSeen === view.lastSeen &&
+      kept.status === view.status &&
+      kept.step === view.step &&
+      kept.ackAt === view.ack?.at &&
+      kept.paged === view.pagedTo.size
+    )
+      return kept.summary
     const summary = viewSummary(view)
-    summaries.set(view, { count: view.count, lastSeen: view.lastSeen, status: view.status, step: view.step, ackAt: view.ack?.at, paged: view.pagedTo.size, summary })
+    summaries.set(view, {
+      count: view.count,
+      lastSeen: view.lastSeen,
+      status: view.status,
+      step: view.step,
+      ackAt: view.ack?.at,
+      paged: view.pagedTo.size,
+      summary,
+    })
     return summary
   }
 
@@ -119,18 +158,24 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
       if (seen === undefined || seen.size === 0) return { items: local, total: pipeline.countIncidents(state) }
       const merged = local.map((s) => withFleet(s, seen.get(s.id)))
       const here = new Set(local.map((s) => s.id))
-      const elsewhere = [...seen.values()].filter((f) => !here.has(f.key) && pipeline.incident(f.key) === undefined).map(fleetOnly).filter((s) => state === undefined || s.state === state)
+      const elsewhere = [...seen.values()]
+        .filter((f) => !here.has(f.key) && pipeline.incident(f.key) === undefined)
+        .map(fleetOnly)
+        .filter((s) => state === undefined || s.state === state)
       const items = [...merged, ...elsewhere].sort((a, b) => b.lastSeen - a.lastSeen).slice(0, limit ?? Infinity)
       return { items, total: pipeline.countIncidents(state) + elsewhere.length }
     },
     incident(id) {
       const found = actions.find(id)
-      return found === undefined || found === 'ambiguous' ? found : { ...detail(found), ...withFleet(summary(found), fleet?.view().get(found.key)) }
+      return found === undefined || found === 'ambiguous'
+        ? found
+        : { ...detail(found), ...withFleet(summary(found), fleet?.view().get(found.key)) }
     },
     act(id, action, by, via): ActionResult {
       const found = actions.find(id)
       if (found === undefined) return { ok: false, status: 404, error: `no open incident ${id}` }
-      if (found === 'ambiguous') return { ok: false, status: 409, error: `${id} names several incidents: give more of the id` }
+      if (found === 'ambiguous')
+        return { ok: false, status: 409, error: `${id} names several incidents: give more of the id` }
       const outcome = actions.act(found.key, action, { by, via }, now())
       if (!outcome.ok) return outcome
       const result = detail(outcome.incident)
@@ -149,7 +194,9 @@ export function createConsoleBackend(path: AlertPath, config: () => AgentConfig,
         return { ok: false, status: 409, error: `silence ${id} is set in ${config().file}: remove it there` }
       }
       const removed = actions.expireSilence(id, now())
-      return removed === undefined ? { ok: false, status: 404, error: `no silence ${id}` } : { ok: true, silence: { ...runtimeSummary(removed), endsAt: now() } }
+      return removed === undefined
+        ? { ok: false, status: 404, error: `no silence ${id}` }
+        : { ok: true, silence: { ...runtimeSummary(removed), endsAt: now() } }
     },
     people: () => config().people.map((p) => p.name),
     // From the config of the moment: a reload that changes a rotation shows at the next poll.

@@ -39,9 +39,16 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
   const cluster = createCluster(config, {
     log,
     onStatus(status) {
-      if (status.status === 'degraded') log.warn({ reason: status.reason }, `fleet: Redis is out of reach (${status.reason ?? 'unknown'}): this agent pages on its own until it is back`)
+      if (status.status === 'degraded')
+        log.warn(
+          { reason: status.reason },
+          `fleet: Redis is out of reach (${status.reason ?? 'unknown'}): this agent pages on its own until it is back`,
+        )
       else {
-        log.info({ agent: config.agentId }, 'fleet: Redis reached; what was paged meanwhile is merged into the notification log')
+        log.info(
+          { agent: config.agentId },
+          'fleet: Redis reached; what was paged meanwhile is merged into the notification log',
+        )
         void syncSilences()
       }
     },
@@ -56,7 +63,8 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
     const { actions } = path
     try {
       const known = new Set(actions.silences(now()).map((s) => s.id))
-      for (const silence of await cluster.silences()) if (!known.has(silence.id)) actions.applyShared({ type: 'silence', silence, at: now() }, now())
+      for (const silence of await cluster.silences())
+        if (!known.has(silence.id)) actions.applyShared({ type: 'silence', silence, at: now() }, now())
     } catch (err) {
       log.warn({ err }, 'fleet: could not read the silences of the fleet; they are read again when Redis is back')
     }
@@ -85,11 +93,21 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
       claims: cluster,
       onAcked(incident, ack) {
         if (ack === undefined || path === undefined) return
-        path.actions.applyShared({ type: 'ack', key: incident, actor: { by: ack.by, via: ack.via, detail: ack.detail }, at: ack.at }, now())
+        path.actions.applyShared(
+          { type: 'ack', key: incident, actor: { by: ack.by, via: ack.via, detail: ack.detail }, at: ack.at },
+          now(),
+        )
       },
     },
     selected(selected, at) {
-      cluster.observe(selected.key, { rule: selected.rule.name, title: '', count: 1, first: at, last: at, windowMs: selected.rule.threshold?.withinMs })
+      cluster.observe(selected.key, {
+        rule: selected.rule.name,
+        title: '',
+        count: 1,
+        first: at,
+        last: at,
+        windowMs: selected.rule.threshold?.withinMs,
+      })
     },
     decided(deliveries) {
       let previous: unknown
@@ -128,10 +146,25 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
 
 function clusterMetrics(cluster: Cluster): Metric[] {
   const s = cluster.stats()
-  const counter = (name: string, help: string, value: number): Metric => ({ name, help, type: 'counter', samples: [{ value }] })
+  const counter = (name: string, help: string, value: number): Metric => ({
+    name,
+    help,
+    type: 'counter',
+    samples: [{ value }],
+  })
   return [
-    { name: 'logx_agent_cluster_up', help: 'Whether Redis is reached (1) or the agent pages on its own, failing open (0)', type: 'gauge', samples: [{ value: s.status === 'up' ? 1 : 0 }] },
-    { name: 'logx_agent_cluster_peers', help: 'Agents of the fleet seen within three heartbeats, this one included', type: 'gauge', samples: [{ value: s.peers }] },
+    {
+      name: 'logx_agent_cluster_up',
+      help: 'Whether Redis is reached (1) or the agent pages on its own, failing open (0)',
+      type: 'gauge',
+      samples: [{ value: s.status === 'up' ? 1 : 0 }],
+    },
+    {
+      name: 'logx_agent_cluster_peers',
+      help: 'Agents of the fleet seen within three heartbeats, this one included',
+      type: 'gauge',
+      samples: [{ value: s.peers }],
+    },
     {
       name: 'logx_agent_cluster_claims_total',
       help: 'Notification claims by outcome: won (sent here), lost (sent by another agent), held (another agent was sending), acked (a page of an incident acknowledged elsewhere)',
@@ -143,9 +176,21 @@ function clusterMetrics(cluster: Cluster): Metric[] {
         { labels: { outcome: 'acked' }, value: s.acked },
       ],
     },
-    counter('logx_agent_cluster_failovers_total', 'Notifications sent here after the agent that claimed them let the lease run out', s.failovers),
-    counter('logx_agent_cluster_degraded_sends_total', 'Notifications sent without a claim while Redis was out of reach (possible duplicates)', s.degradedSends),
-    counter('logx_agent_cluster_merged_total', 'Notifications sent while Redis was out of reach, written to the shared log on reconnect', s.merged),
+    counter(
+      'logx_agent_cluster_failovers_total',
+      'Notifications sent here after the agent that claimed them let the lease run out',
+      s.failovers,
+    ),
+    counter(
+      'logx_agent_cluster_degraded_sends_total',
+      'Notifications sent without a claim while Redis was out of reach (possible duplicates)',
+      s.degradedSends,
+    ),
+    counter(
+      'logx_agent_cluster_merged_total',
+      'Notifications sent while Redis was out of reach, written to the shared log on reconnect',
+      s.merged,
+    ),
     counter('logx_agent_cluster_degraded_total', 'Times Redis went out of reach', s.degradedEpisodes),
     counter('logx_agent_cluster_reconnects_total', 'Reconnections to Redis', s.reconnects),
   ]

@@ -33,7 +33,11 @@ export function acquireInstanceLock(stateDir: string): InstanceLock {
   try {
     mkdirSync(stateDir, { recursive: true })
   } catch (err) {
-    throw new DaemonError(DaemonErrorCodes.STATE, `cannot create state directory ${stateDir}: ${(err as Error).message}`, { cause: err })
+    throw new DaemonError(
+      DaemonErrorCodes.STATE,
+      `cannot create state directory ${stateDir}: ${(err as Error).message}`,
+      { cause: err },
+    )
   }
   const path = join(stateDir, 'agent.lock')
   // Two tries: the second after removing a stale lock (another starter may win that race; fine).
@@ -53,7 +57,9 @@ export function acquireInstanceLock(stateDir: string): InstanceLock {
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new DaemonError(DaemonErrorCodes.STATE, `cannot create lock file ${path}: ${(err as Error).message}`, { cause: err })
+        throw new DaemonError(DaemonErrorCodes.STATE, `cannot create lock file ${path}: ${(err as Error).message}`, {
+          cause: err,
+        })
       }
       const owner = ownerOf(path)
       if (owner !== undefined && owner !== process.pid && alive(owner)) {

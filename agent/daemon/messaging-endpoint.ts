@@ -23,7 +23,11 @@ export interface MessagingEndpoint {
 
 function remoteCrm(crm: CrmConfig | undefined): CrmEndpoint | undefined {
   if (crm === undefined) return undefined
-  return { leadWebhook: crm.leadWebhook, activityWebhook: crm.activityWebhook, activityToken: crm.activityToken.reveal() }
+  return {
+    leadWebhook: crm.leadWebhook,
+    activityWebhook: crm.activityWebhook,
+    activityToken: crm.activityToken.reveal(),
+  }
 }
 
 export async function startMessagingEndpoint(config: MessagingConfig): Promise<MessagingEndpoint> {
@@ -53,7 +57,11 @@ export async function startMessagingEndpoint(config: MessagingConfig): Promise<M
     mode: 'sandbox',
     baseUrl: info.baseUrl,
     apiKey: sandbox.apiKey,
-    crm: { leadWebhook: info.leadWebhookUrl, activityWebhook: info.activityWebhookUrl, activityToken: sandbox.activityToken },
+    crm: {
+      leadWebhook: info.leadWebhookUrl,
+      activityWebhook: info.activityWebhookUrl,
+      activityToken: sandbox.activityToken,
+    },
     inboxUrl: info.inboxUrl,
     // The sandbox's built-in key and token are public defaults; keys given in the config are secrets.
     secrets: [config.apiKey?.reveal(), config.activityToken?.reveal()].filter((s): s is string => s !== undefined),

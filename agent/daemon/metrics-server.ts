@@ -29,7 +29,12 @@ export function renderMetrics(metrics: readonly Metric[]): string {
   for (const m of metrics) {
     out.push(`# HELP ${m.name} ${m.help}`, `# TYPE ${m.name} ${m.type}`)
     for (const s of m.samples) {
-      const labels = s.labels === undefined ? '' : `{${Object.entries(s.labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`
+      const labels =
+        s.labels === undefined
+          ? ''
+          : `{${Object.entries(s.labels)
+              .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+              .join(',')}}`
       out.push(`${m.name}${labels} ${Number.isFinite(s.value) ? s.value : 0}`)
     }
   }
@@ -66,7 +71,13 @@ export async function startMetricsServer(
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>
-      reject(new DaemonError(DaemonErrorCodes.LISTEN, `metrics: cannot listen on ${listen.host}:${listen.port}: ${err.message}`, { cause: err })),
+      reject(
+        new DaemonError(
+          DaemonErrorCodes.LISTEN,
+          `metrics: cannot listen on ${listen.host}:${listen.port}: ${err.message}`,
+          { cause: err },
+        ),
+      ),
     )
     server.listen(listen.port, listen.host, () => resolve())
   })

@@ -29,7 +29,9 @@ export interface MissedCallAcksOptions {
 }
 
 const pollingOf = (config: AgentConfig): string =>
-  config.people.some((p) => p.phone !== undefined) ? JSON.stringify([config.acknowledge.pollIntervalMs, config.acknowledge.missedCallNumber]) : ''
+  config.people.some((p) => p.phone !== undefined)
+    ? JSON.stringify([config.acknowledge.pollIntervalMs, config.acknowledge.missedCallNumber])
+    : ''
 
 export function startMissedCallAcks(initial: AgentConfig, options: MissedCallAcksOptions): MissedCallAcks {
   const { path, log, now } = options
@@ -45,7 +47,11 @@ export function startMissedCallAcks(initial: AgentConfig, options: MissedCallAck
   function start(config: AgentConfig): void {
     polling = pollingOf(config)
     if (polling === '') return
-    client ??= createMessagingClient({ baseUrl: options.api.baseUrl, apiKey: options.api.apiKey, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
+    client ??= createMessagingClient({
+      baseUrl: options.api.baseUrl,
+      apiKey: options.api.apiKey,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    })
     poller = createMissedCallPoller({
       client,
       statePath: join(options.stateDir, 'missed-calls.json'),

@@ -7,18 +7,33 @@ import type { LayerView, ScheduleView } from './console/types'
 /** How many handoffs ahead the console shows, and `oncall` prints unless --handoffs says otherwise. */
 export const DEFAULT_HANDOFFS = 3
 
-function layerView(schedule: ScheduleConfig, layer: ScheduleConfig['layers'][number], at: number, count: number): LayerView {
+function layerView(
+  schedule: ScheduleConfig,
+  layer: ScheduleConfig['layers'][number],
+  at: number,
+  count: number,
+): LayerView {
   const holder = onCallAt(schedule, layer.name, at)
   return {
     name: layer.name,
     timeZone: layer.timeZone,
     // A layer whose one user never hands over has no end: null, not Infinity (JSON has no Infinity).
-    now: holder === undefined ? null : { user: holder.user, until: Number.isFinite(holder.until) ? holder.until : null, override: holder.override },
-    next: count === 0 ? [] : handoffs(schedule, layer.name, at, count).map((h) => ({ at: h.at, user: h.user, override: h.override })),
+    now:
+      holder === undefined
+        ? null
+        : { user: holder.user, until: Number.isFinite(holder.until) ? holder.until : null, override: holder.override },
+    next:
+      count === 0
+        ? []
+        : handoffs(schedule, layer.name, at, count).map((h) => ({ at: h.at, user: h.user, override: h.override })),
   }
 }
 
-export function scheduleViews(schedules: readonly ScheduleConfig[], at: number, count: number = DEFAULT_HANDOFFS): ScheduleView[] {
+export function scheduleViews(
+  schedules: readonly ScheduleConfig[],
+  at: number,
+  count: number = DEFAULT_HANDOFFS,
+): ScheduleView[] {
   return schedules.map((schedule) => ({
     name: schedule.name,
     timeZone: schedule.timeZone,

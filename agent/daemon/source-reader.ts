@@ -8,7 +8,14 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AlertLine } from '../../alerts'
 import type { SourceConfig } from '../config/types'
-import { createLineBatch, createTailer, type LineBatch, type Tailer, type TailFileStatus, type TailStats } from '../tail'
+import {
+  createLineBatch,
+  createTailer,
+  type LineBatch,
+  type Tailer,
+  type TailFileStatus,
+  type TailStats,
+} from '../tail'
 import { compileGlob } from '../tail/glob'
 import { toAlertLine } from '../events/alert-line'
 import { eventAlertLine } from '../events/event-line'
@@ -59,7 +66,11 @@ const CHECKPOINT_DELAY_MS = 100
 
 /** An event as the tap writes it: one record, its lines joined by '\n', at its first line's offset. */
 function tapBatch(from: LineBatch, event: PendingEvent, text: string): LineBatch {
-  const line = { data: Buffer.from(text), offset: event.line?.offset ?? from.offset, truncated: event.line?.truncated ?? false }
+  const line = {
+    data: Buffer.from(text),
+    offset: event.line?.offset ?? from.offset,
+    truncated: event.line?.truncated ?? false,
+  }
   return createLineBatch(from, line)
 }
 
@@ -72,7 +83,11 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
     try {
       mkdirSync(base, { recursive: true })
     } catch (err) {
-      throw new DaemonError(DaemonErrorCodes.SOURCE, `sources ${source.name}: cannot create ${base}: ${(err as Error).message}`, { cause: err })
+      throw new DaemonError(
+        DaemonErrorCodes.SOURCE,
+        `sources ${source.name}: cannot create ${base}: ${(err as Error).message}`,
+        { cause: err },
+      )
     }
   }
   const checkpoints = join(options.stateDir, 'checkpoints')
@@ -118,8 +133,13 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   function ingestEvent(event: PendingEvent, batch: LineBatch | undefined, at: number): boolean {
     const parsed = eventAlertLine(event, source.format, source.name)
     const first = event.line
-    if (options.tap !== undefined && batch !== undefined) options.tap.write(source.name, tapBatch(batch, event, parsed.line.raw))
-    if (first?.truncated === true) log.warn({ source: source.name, path: batch?.path, endOffset: first.offset, keptBytes: Buffer.byteLength(event.first) }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first bytes are read, the rest skipped`)
+    if (options.tap !== undefined && batch !== undefined)
+      options.tap.write(source.name, tapBatch(batch, event, parsed.line.raw))
+    if (first?.truncated === true)
+      log.warn(
+        { source: source.name, path: batch?.path, endOffset: first.offset, keptBytes: Buffer.byteLength(event.first) },
+        `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first bytes are read, the rest skipped`,
+      )
     if (parsed.parseError && event.first.charCodeAt(0) === OPEN_BRACE) parseErrors++
     return ingest(parsed.line, at)
   }
@@ -147,7 +167,11 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
           tailer: { commit, release: (batch) => tailer.release(batch), streamOf: (batch) => tailer.streamOf(batch) },
           now,
           ingest: ingestEvent,
-          onMalformed: (count, batch) => log.warn({ source: source.name, path: batch.path, lines: count }, `${count} line(s) not in the ${source.format} format: read as plain text`),
+          onMalformed: (count, batch) =>
+            log.warn(
+              { source: source.name, path: batch.path, lines: count },
+              `${count} line(s) not in the ${source.format} format: read as plain text`,
+            ),
         })
 
   /**
@@ -182,8 +206,16 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
     for (const tailLine of candidates) {
       const data = tailLine.data
       const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
-      if (debug) log.debug({ source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation }, 'candidate line')
-      if (tailLine.truncated) log.warn({ source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length }, `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`)
+      if (debug)
+        log.debug(
+          { source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation },
+          'candidate line',
+        )
+      if (tailLine.truncated)
+        log.warn(
+          { source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length },
+          `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`,
+        )
       if (parsed.parseError && data[0] === OPEN_BRACE) {
         parseErrors++
         if (notParsed++ === 0) firstNotParsed = tailLine.offset
@@ -197,7 +229,11 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
         return false
       }
     }
-    if (notParsed > 0) log.warn({ source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed }, `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`)
+    if (notParsed > 0)
+      log.warn(
+        { source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed },
+        `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`,
+      )
     return true
   }
 

@@ -34,7 +34,9 @@ export function formatTapBatch(source: string, batch: LineBatch): string {
   let out = ''
   for (const tailLine of batch.lines) {
     const data = tailLine.data
-    const body = isUtf8(data) ? `"line":${JSON.stringify(data.toString('utf8'))}` : `"base64":"${data.toString('base64')}"`
+    const body = isUtf8(data)
+      ? `"line":${JSON.stringify(data.toString('utf8'))}`
+      : `"base64":"${data.toString('base64')}"`
     out += `${head}${tailLine.offset},${body}${tailLine.truncated ? ',"truncated":true' : ''}}\n`
   }
   return out

@@ -60,7 +60,9 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
     timeline = createIncidentTimeline(options.timelinePath)
     silences = createRuntimeSilences(options.silencesPath)
   } catch (err) {
-    throw err instanceof DeliveryError ? err : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
+    throw err instanceof DeliveryError
+      ? err
+      : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
   }
   let recorder: IncidentRecorder | undefined
   if (options.crm !== undefined) {

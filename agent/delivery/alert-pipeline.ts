@@ -3,7 +3,18 @@
 // memory): the incident state file, consulted so an incident that already paged is not paged again
 // by a fresh engine, and written before the lines behind it are committed.
 import {
-  createAlertEngine, lowestLevel, type FleetSeen, RULE_ANNOTATION, type AlertEngine, type AlertLine, type Delivery, type IncidentSnapshot, type IncidentStatus, type IncidentView, type SelectedLine, type SilenceConfig,
+  createAlertEngine,
+  lowestLevel,
+  type FleetSeen,
+  RULE_ANNOTATION,
+  type AlertEngine,
+  type AlertLine,
+  type Delivery,
+  type IncidentSnapshot,
+  type IncidentStatus,
+  type IncidentView,
+  type SelectedLine,
+  type SilenceConfig,
 } from '../../alerts'
 import type { RuleConfig } from '../config/types'
 import { keptLine, lineOfKept } from '../incidents/kept-line'
@@ -77,7 +88,12 @@ export interface AlertPipelineOptions {
  */
 function pendingLines(state: IncidentState): AlertLine[] {
   return state.pending().map((p) => {
-    const line = lineOfKept({ raw: p.raw, format: p.format === 'json' ? 'json' : 'text', source: p.source, ...(p.fields === undefined ? {} : { fields: p.fields }) })
+    const line = lineOfKept({
+      raw: p.raw,
+      format: p.format === 'json' ? 'json' : 'text',
+      source: p.source,
+      ...(p.fields === undefined ? {} : { fields: p.fields }),
+    })
     return line.json ? { ...line, record: { ...line.record, [RULE_ANNOTATION]: p.rule } } : line
   })
 }
@@ -86,7 +102,9 @@ function pendingLines(state: IncidentState): AlertLine[] {
  * What the state keeps of the keys absence rules watch: written when the set of keys changed, and
  * at least once a minute (their last-seen times then; they only matter after a reload, not a restart).
  */
-function createAbsenceRecord(state: IncidentState): { record(engine: AlertEngine, now: number, force?: boolean): void } {
+function createAbsenceRecord(state: IncidentState): {
+  record(engine: AlertEngine, now: number, force?: boolean): void
+} {
   let keys = -1
   let at = 0
   return {
@@ -119,7 +137,10 @@ function createEvictionLog(log: DeliveryLog): {
     report(engine, state) {
       const now = total(engine, state)
       if (now === logged) return
-      log.warn({ evicted: now - logged, total: now, open: engine.stats().openIncidents }, 'too many open incidents: the least recently seen were dropped (at most 10000 are held)')
+      log.warn(
+        { evicted: now - logged, total: now, open: engine.stats().openIncidents },
+        'too many open incidents: the least recently seen were dropped (at most 10000 are held)',
+      )
       logged = now
     },
   }
@@ -165,8 +186,14 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   /** Drops notices of incidents a previous engine already paged, journals the rest, then records them. */
   function handle(deliveries: Delivery[], now: number): void {
     if (deliveries.length === 0) return
-    const { kept, suppressed } = dropRepages(deliveries, (key) => state.paged(key), (name) => rulesByName.get(name), now)
-    for (const { key, rule } of suppressed) log.info({ incident: key, rule }, 'incident already paged before this engine started; not paging again')
+    const { kept, suppressed } = dropRepages(
+      deliveries,
+      (key) => state.paged(key),
+      (name) => rulesByName.get(name),
+      now,
+    )
+    for (const { key, rule } of suppressed)
+      log.info({ incident: key, rule }, 'incident already paged before this engine started; not paging again')
     suppressedRepages += suppressed.length
     dispatcher.dispatch(notes ? kept : kept.filter((d) => d.channelType !== 'incident'), incidentRules)
     // Recorded after the outbox has them: a crash in between repeats a page rather than losing one.
@@ -176,7 +203,8 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
         continue
       }
       const incident = current().incident(record.key)
-      if (record.kind === 'paged') state.notified(record.key, record.rule, now, incident === undefined ? undefined : storedIncident(incident))
+      if (record.kind === 'paged')
+        state.notified(record.key, record.rule, now, incident === undefined ? undefined : storedIncident(incident))
       else if (incident !== undefined) state.changed(record.key, storedIncident(incident))
     }
     options.onDeliveries?.(kept, now)
@@ -193,7 +221,10 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
 
   function failed(line: AlertLine, rule: string | undefined, incident: string | undefined, err: unknown): void {
     failedLines++
-    log.error({ source: line.source, rule, incident, error: (err as Error).message }, 'the alert engine failed on a line; the line is skipped')
+    log.error(
+      { source: line.source, rule, incident, error: (err as Error).message },
+      'the alert engine failed on a line; the line is skipped',
+    )
   }
 
   build(options.setup, options.now, options.engine)
@@ -219,7 +250,12 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
       const { rule, key } = selected
       // Without group_wait or threshold the engine decides in this call: nothing waits to be replayed.
       const firesNow = rule.groupWaitMs === 0 && rule.threshold === undefined
-      state.observe(key, { rule: rule.name, ...keptLine(selected.line), source: line.source ?? '', since: now }, now, firesNow)
+      state.observe(
+        key,
+        { rule: rule.name, ...keptLine(selected.line), source: line.source ?? '', since: now },
+        now,
+        firesNow,
+      )
       // The engine is pure: if it throws, that line is the problem, and skipping it beats stopping the
       // source. State and outbox failures (handle) still propagate: those must stop the commits.
       let deliveries: Delivery[]

@@ -34,7 +34,9 @@ export function setupOfConfig(config: AgentConfig, endpointSecrets: readonly str
     schedules: config.schedules,
     inhibit: config.inhibit,
     // A missed call acknowledges only from a person's phone: without one, pages would promise what cannot work.
-    acknowledge: config.people.some((p) => p.phone !== undefined) ? { hint: config.acknowledge.hint, voiceAudio: config.acknowledge.voiceAudio } : undefined,
+    acknowledge: config.people.some((p) => p.phone !== undefined)
+      ? { hint: config.acknowledge.hint, voiceAudio: config.acknowledge.voiceAudio }
+      : undefined,
   }
 }
 

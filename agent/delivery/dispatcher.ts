@@ -116,7 +116,8 @@ function isPage(kind: Delivery['notice']['kind']): boolean {
   return kind === 'firing' || kind === 'repeat' || kind === 'escalated' || kind === 'unacknowledged'
 }
 
-const directoryOf = (people: readonly PersonConfig[] | undefined): PeopleDirectory => new Map((people ?? []).map((p) => [p.name, p]))
+const directoryOf = (people: readonly PersonConfig[] | undefined): PeopleDirectory =>
+  new Map((people ?? []).map((p) => [p.name, p]))
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { log, recorder, service } = options
@@ -125,7 +126,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const client: MessagingClient | undefined =
     options.api === undefined
       ? undefined
-      : createMessagingClient({ baseUrl: options.api.baseUrl, apiKey: options.api.apiKey, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) })
+      : createMessagingClient({
+          baseUrl: options.api.baseUrl,
+          apiKey: options.api.apiKey,
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        })
   const sent: Record<string, number> = {}
   const failed: Record<string, number> = {}
   const { fleet } = options
@@ -137,7 +142,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * notification's), or in a fleet the claim's key, the same on every agent. Undefined: not to send.
    * The claims' outcomes are counted by the fleet (agent/cluster), not here.
    */
-  async function keyOf(item: OutboxItem, notice: FleetNotice | undefined): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
+  async function keyOf(
+    item: OutboxItem,
+    notice: FleetNotice | undefined,
+  ): Promise<{ key: string; done?: () => Promise<void> } | undefined> {
     if (claims === undefined || notice === undefined) return { key: item.id }
     return claims.take(item.id, notice)
   }
@@ -167,7 +175,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       marked(claimed)
       return true
     }
-    if (client === undefined || !isChannelKind(item.kind)) throw new TypeError(`no sender for outbox item kind ${item.kind}`)
+    if (client === undefined || !isChannelKind(item.kind))
+      throw new TypeError(`no sender for outbox item kind ${item.kind}`)
     const queued = item.payload as Queued
     const claimed = await keyOf(item, queued.fleet)
     if (claimed === undefined) return false
@@ -212,7 +221,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     for (const { kind, payload } of entries) {
       const notice = (payload as Queued | QueuedRecord).fleet
       const lane = laneOf(kind, payload)
-      if (notice !== undefined && (stats.lanes[lane]?.pending ?? 0) < AHEAD_PER_SLOT * limitOf(lane)) notices.push(notice)
+      if (notice !== undefined && (stats.lanes[lane]?.pending ?? 0) < AHEAD_PER_SLOT * limitOf(lane))
+        notices.push(notice)
     }
     claims.ahead(notices)
   }
@@ -231,16 +241,26 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // Refused before sending: the API asked this operation to wait, or another agent holds it; the outbox waits it out.
         if ((err as { code?: unknown }).code === MessagingErrorCodes.RETRY_AFTER || err instanceof HeldByPeer) throw err
         failed[item.kind] = (failed[item.kind] ?? 0) + 1
-        log.warn({ kind: item.kind, attempts: item.attempts, code: (err as { code?: unknown }).code }, `notification failed: ${(err as Error).message}`)
+        log.warn(
+          { kind: item.kind, attempts: item.attempts, code: (err as { code?: unknown }).code },
+          `notification failed: ${(err as Error).message}`,
+        )
         throw err
       }
     },
     onDead: (letter: DeadLetter) =>
-      log.error({ kind: letter.kind, attempts: letter.attempts, reason: letter.reason }, `gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`),
+      log.error(
+        { kind: letter.kind, attempts: letter.attempts, reason: letter.reason },
+        `gave up on a ${letter.kind} notification after ${letter.attempts} attempt(s): ${letter.reason}`,
+      ),
     onError: (err) => log.error({ err }, `outbox journal failure: ${err.message}`),
   })
 
-  function entriesOf(delivery: Delivery, incidentRules: ReadonlySet<string>, into: { kind: string; payload: unknown }[]): void {
+  function entriesOf(
+    delivery: Delivery,
+    incidentRules: ReadonlySet<string>,
+    into: { kind: string; payload: unknown }[],
+  ): void {
     const { notice } = delivery
     const rule = notice.incident.rule
     const recorded = recorder !== undefined && incidentRules.has(rule)
@@ -249,7 +269,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       let part = 0
       for (const activity of incidentActivities(delivery)) {
         const record: QueuedRecord = incidentEvent(delivery, activity, service)
-        const notice = fleet === undefined ? undefined : fleetNoticeOf(delivery, INCIDENT_CHANNEL, part++, windows.get(rule))
+        const notice =
+          fleet === undefined ? undefined : fleetNoticeOf(delivery, INCIDENT_CHANNEL, part++, windows.get(rule))
         if (notice !== undefined) record.fleet = notice
         into.push({ kind: 'incident', payload: record })
       }
@@ -263,7 +284,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     for (const out of buildChannelRequests(channel, addressedDelivery)) {
       const queued: Queued = { request: out.request, channel: channel.name, key: notice.incident.key }
       if (page !== undefined) queued.page = page
-      const fleetNotice = fleet === undefined ? undefined : fleetNoticeOf(delivery, channel.name, part++, windows.get(rule))
+      const fleetNotice =
+        fleet === undefined ? undefined : fleetNoticeOf(delivery, channel.name, part++, windows.get(rule))
       if (fleetNotice !== undefined) queued.fleet = fleetNotice
       if (recorded) queued.incident = incidentEvent(delivery, sentActivity(delivery, out.summary), service)
       into.push({ kind: out.kind, payload: queued })
@@ -291,7 +313,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     stats() {
       const s = outbox.stats()
-      return { sent: { ...sent }, failed: { ...failed }, retried: s.retried, dead: s.dead, depth: s.pending, spilled: s.spilled }
+      return {
+        sent: { ...sent },
+        failed: { ...failed },
+        retried: s.retried,
+        dead: s.dead,
+        depth: s.pending,
+        spilled: s.spilled,
+      }
     },
     queuedPages() {
       const pages: QueuedPage[] = []
@@ -304,7 +333,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         // A target that only records incidents (logx-incident) has no message to carry the page: its
         // record of the notice does (not a sent message's record, which follows a page already known).
         const event = item.payload as QueuedRecord | undefined
-        if (event !== undefined && event.messageKey === undefined && isPage(event.kind)) pages.push({ key: event.key, rule: event.rule, at: event.at })
+        if (event !== undefined && event.messageKey === undefined && isPage(event.kind))
+          pages.push({ key: event.key, rule: event.rule, at: event.at })
       }
       return pages
     },

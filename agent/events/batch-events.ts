@@ -41,7 +41,8 @@ export function assembleBatch(
   for (let i = 0; i < first; i++) {
     const line = batchLine(batch, i)
     const candidate = line.offset === nextOffset
-    if (startsEvent(stream, rule.step(stream.mode, line.data, 0, line.data.length), maxLines)) start(i, line.data, 0, line.data.length, candidate)
+    if (startsEvent(stream, rule.step(stream.mode, line.data, 0, line.data.length), maxLines))
+      start(i, line.data, 0, line.data.length, candidate)
     else stream.open?.rest.push(line.data.toString('utf8'))
     if (candidate) nextOffset = ++next < candidates.length ? (candidates[next] as TailLine).offset : -1
   }

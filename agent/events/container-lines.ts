@@ -58,7 +58,11 @@ interface HeldLine {
   readonly fields: Record<string, unknown>
 }
 
-export function createContainerDecoder(format: 'docker' | 'cri', path: string | undefined, maxLineBytes: number): ContainerDecoder {
+export function createContainerDecoder(
+  format: 'docker' | 'cri',
+  path: string | undefined,
+  maxLineBytes: number,
+): ContainerDecoder {
   const pathFields = Object.freeze(containerPathFields(path))
   const stdout = Object.freeze({ ...pathFields, stream: 'stdout' })
   const stderr = Object.freeze({ ...pathFields, stream: 'stderr' })
@@ -67,7 +71,11 @@ export function createContainerDecoder(format: 'docker' | 'cri', path: string | 
   /** By stream, in the order their first parts came. */
   const held = new Map<string, HeldLine>()
 
-  const malformed = (raw: Buffer): ContainerLine => ({ text: raw.toString('utf8'), fields: pathFields, malformed: true })
+  const malformed = (raw: Buffer): ContainerLine => ({
+    text: raw.toString('utf8'),
+    fields: pathFields,
+    malformed: true,
+  })
 
   /** A part of `stream`'s line that the next part continues. */
   function hold(stream: string, part: Buffer): undefined {
@@ -89,7 +97,12 @@ export function createContainerDecoder(format: 'docker' | 'cri', path: string | 
   /** `stream`'s line ends with `last`: the held parts joined with it, or `last` alone. */
   function complete(stream: string, last: Buffer | string): ContainerLine {
     const line = held.get(stream)
-    if (line === undefined) return { text: typeof last === 'string' ? last : last.toString('utf8'), fields: fieldsOf(stream), malformed: false }
+    if (line === undefined)
+      return {
+        text: typeof last === 'string' ? last : last.toString('utf8'),
+        fields: fieldsOf(stream),
+        malformed: false,
+      }
     hold(stream, typeof last === 'string' ? Buffer.from(last, 'utf8') : last)
     held.delete(stream)
     return joined(line)
@@ -156,7 +169,12 @@ const BACKSLASH = 0x5c
 function readDockerEntry(raw: Buffer): DockerEntry | undefined {
   const start = DOCKER_HEAD.length
   // compare() throws on a range past the end: every range is checked against the length first.
-  if (raw.length < start + 2 || raw[raw.length - 1] !== 0x7d /* } */ || raw.compare(DOCKER_HEAD, 0, start, 0, start) !== 0) return undefined
+  if (
+    raw.length < start + 2 ||
+    raw[raw.length - 1] !== 0x7d /* } */ ||
+    raw.compare(DOCKER_HEAD, 0, start, 0, start) !== 0
+  )
+    return undefined
   // The closing quote is the first one after an even number of backslashes.
   let close = raw.indexOf(QUOTE, start)
   while (close !== -1) {
@@ -169,10 +187,12 @@ function readDockerEntry(raw: Buffer): DockerEntry | undefined {
   const at = close + 1 + STREAM_KEY.length
   if (at + 8 > raw.length || raw.compare(STREAM_KEY, 0, STREAM_KEY.length, close + 1, at) !== 0) return undefined
   const stream = streamAt(raw, at)
-  if (stream === undefined || raw[at + 6] !== QUOTE || (raw[at + 7] !== 0x2c /* , */ && raw[at + 7] !== 0x7d)) return undefined
+  if (stream === undefined || raw[at + 6] !== QUOTE || (raw[at + 7] !== 0x2c /* , */ && raw[at + 7] !== 0x7d))
+    return undefined
   const escape = raw.indexOf(BACKSLASH, start)
   if (escape === -1 || escape > close) return { text: raw.toString('utf8', start, close), ended: false, stream }
-  if (escape === close - 2 && raw[close - 1] === 0x6e /* n */) return { text: raw.toString('utf8', start, escape), ended: true, stream }
+  if (escape === close - 2 && raw[close - 1] === 0x6e /* n */)
+    return { text: raw.toString('utf8', start, escape), ended: true, stream }
   let log: unknown
   try {
     log = JSON.parse(raw.toString('utf8', start - 1, close + 1))
@@ -231,7 +251,15 @@ export function parseCriHead(raw: Buffer): CriHead | undefined {
 const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x39
 
 function looksLikeTime(raw: Buffer): boolean {
-  return isDigit(raw[0]) && isDigit(raw[1]) && isDigit(raw[2]) && isDigit(raw[3]) && raw[4] === 0x2d && raw[7] === 0x2d && raw[10] === 0x54 /* T */
+  return (
+    isDigit(raw[0]) &&
+    isDigit(raw[1]) &&
+    isDigit(raw[2]) &&
+    isDigit(raw[3]) &&
+    raw[4] === 0x2d &&
+    raw[7] === 0x2d &&
+    raw[10] === 0x54
+  ) /* T */
 }
 
 /** 'stdout' or 'stderr' spelled at `at`, compared byte by byte (no string is made). */

@@ -18,7 +18,13 @@ export function eventAlertLine(event: PendingEvent, format: LineFormat, source: 
 }
 
 /** An event's alert line from its first line, its continuation lines and the fields its container added. */
-export function eventLine(first: string, rest: readonly string[], fields: Record<string, unknown> | undefined, format: LineFormat, source: string | undefined): ParsedLine {
+export function eventLine(
+  first: string,
+  rest: readonly string[],
+  fields: Record<string, unknown> | undefined,
+  format: LineFormat,
+  source: string | undefined,
+): ParsedLine {
   const parsed = toAlertLine(first, textFormat(format), source)
   let line = fields === undefined ? parsed.line : withContainerFields(parsed.line, fields)
   if (rest.length > 0) line = withTrace(line, first, rest)

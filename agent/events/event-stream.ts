@@ -69,6 +69,11 @@ export function endStream(stream: EventStream): PendingEvent[] {
 /** Something is held that a later line may complete: commits stop before it. */
 export const holds = (stream: EventStream): boolean => stream.open !== undefined || stream.decoder?.pending === true
 
-export function eventOf(first: string, line: TailLine | undefined, fields: Record<string, unknown> | undefined, index: number): PendingEvent {
+export function eventOf(
+  first: string,
+  line: TailLine | undefined,
+  fields: Record<string, unknown> | undefined,
+  index: number,
+): PendingEvent {
   return { first, rest: [], line, fields, index }
 }

@@ -16,7 +16,13 @@ export interface EventStreams {
    * The stream `key` (created on first use) of a batch of the followed file `followId`'s
    * `generation` read at `path`; `ended` gets each stream this batch ends (rules 1 and 2), removed.
    */
-  streamOf(key: string, followId: number, generation: number, path: string | undefined, ended: (stream: EventStream) => void): EventStream
+  streamOf(
+    key: string,
+    followId: number,
+    generation: number,
+    path: string | undefined,
+    ended: (stream: EventStream) => void,
+  ): EventStream
   /** Removes and returns the streams quiet since `now - timeoutMs` (open events first among them to end). */
   takeQuiet(now: number): EventStream[]
   /** When the earliest stream holding something (an open event, a part of a line) times out (epoch ms). */

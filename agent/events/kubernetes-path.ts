@@ -20,8 +20,7 @@ export interface KubernetesFields {
 }
 
 export type ContainerPath =
-  | { kind: 'kubernetes'; kubernetes: KubernetesFields }
-  | { kind: 'docker'; container_id: string }
+  { kind: 'kubernetes'; kubernetes: KubernetesFields } | { kind: 'docker'; container_id: string }
 
 const CONTAINERS_FILE = /\/var\/log\/containers\/([^/_]+)_([^/_]+)_([^/_]+)-([0-9a-f]{64})\.log$/
 const PODS_FILE = /\/var\/log\/pods\/([^/_]+)_([^/_]+)_([^/_]+)\/([^/_]+)\/\d+\.log(?:\.[^/]+)?$/

@@ -44,10 +44,11 @@ const isDigit = (c: number | undefined): boolean => c !== undefined && c >= 0x30
 const isLower = (c: number | undefined): boolean => c !== undefined && c >= 0x61 && c <= 0x7a
 const isUpper = (c: number | undefined): boolean => c !== undefined && c >= 0x41 && c <= 0x5a
 const isNameByte = (c: number | undefined): boolean =>
-  c !== undefined && (isLower(c) || isUpper(c) || isDigit(c) || c === 0x5f /* _ */ || c === 0x24 /* $ */)
+  c !== undefined && (isLower(c) || isUpper(c) || isDigit(c) || c === 0x5f /* _ */ || c === 0x24) /* $ */
 
 /** Where the line's text ends, without a trailing `\r`. */
-const textEnd = (buf: Buffer, start: number, end: number): number => (end > start && buf[end - 1] === CR ? end - 1 : end)
+const textEnd = (buf: Buffer, start: number, end: number): number =>
+  end > start && buf[end - 1] === CR ? end - 1 : end
 
 /** A preset's step on a decoded line (a container log's inner text): its bytes, encoded once. */
 function stepOfText(rule: LineRule, mode: number, text: string): number {
@@ -124,10 +125,15 @@ const python: LineRule = {
   step(mode, buf, start, end) {
     if (isBlank(buf, start, end)) return mode === PY_NONE ? START : result(true, mode)
     const c = buf[start]
-    if (isIndent(c)) return result(true, mode === PY_RAISED || mode === PY_CHAINED ? mode : mode === PY_NONE ? PY_NONE : PY_FRAMES)
+    if (isIndent(c))
+      return result(true, mode === PY_RAISED || mode === PY_CHAINED ? mode : mode === PY_NONE ? PY_NONE : PY_FRAMES)
     if (c === 0x54 /* T */ && startsWith(buf, start, end, TRACEBACK)) return result(true, PY_FRAMES)
     if (c === 0x53 /* S */ && startsWith(buf, start, end, STACK)) return result(true, PY_FRAMES)
-    if ((c === 0x44 /* D */ && startsWith(buf, start, end, DURING)) || (c === 0x54 && startsWith(buf, start, end, ABOVE))) return result(true, PY_CHAINED)
+    if (
+      (c === 0x44 /* D */ && startsWith(buf, start, end, DURING)) ||
+      (c === 0x54 && startsWith(buf, start, end, ABOVE))
+    )
+      return result(true, PY_CHAINED)
     // After the frames, the first line at the margin is the exception itself.
     if (mode === PY_FRAMES) return result(true, PY_RAISED)
     return START
@@ -165,12 +171,14 @@ const go: LineRule = {
     if (c === 0x67 /* g */ && isGoroutineHeader(buf, start, end)) return result(true, GO_STACK)
     if (c === 0x70 /* p */ && startsWith(buf, start, end, PANIC)) return result(false, GO_PANIC)
     if (c === 0x66 /* f */ && startsWith(buf, start, end, FATAL)) return result(false, GO_PANIC)
-    if (mode === GO_PANIC) return c === OPEN_BRACKET && startsWith(buf, start, end, SIGNAL) ? result(true, GO_PANIC) : START
+    if (mode === GO_PANIC)
+      return c === OPEN_BRACKET && startsWith(buf, start, end, SIGNAL) ? result(true, GO_PANIC) : START
     if (mode === GO_STACK) {
       // A log line starts with its timestamp's digit; no function name does.
       if (isDigit(c)) return START
       const last = buf[textEnd(buf, start, end) - 1]
-      if (last === CLOSE_PAREN || startsWith(buf, start, end, CREATED_BY) || startsWith(buf, start, end, ELLIPSIS)) return result(true, GO_STACK)
+      if (last === CLOSE_PAREN || startsWith(buf, start, end, CREATED_BY) || startsWith(buf, start, end, ELLIPSIS))
+        return result(true, GO_STACK)
     }
     return START
   },

@@ -66,7 +66,8 @@ export function createSourceEvents(options: SourceEventsOptions): SourceEvents {
   function streamOf(batch: LineBatch, at: number): EventStream {
     const key = options.tailer.streamOf(batch) ?? `${batch.followId}:${batch.generation}`
     const stream = streams.streamOf(key, batch.followId, batch.generation, batch.path, (ended) => end(ended, at))
-    if (stream.decoder === undefined && isContainerFormat(format)) stream.decoder = createContainerDecoder(format, batch.path, options.maxLineBytes)
+    if (stream.decoder === undefined && isContainerFormat(format))
+      stream.decoder = createContainerDecoder(format, batch.path, options.maxLineBytes)
     stream.lastAt = at
     return stream
   }

@@ -113,7 +113,6 @@ function legacyOps(content: string): JournalOp[] | undefined {
 /** Compacted when the file holds this many more lines than the state has entries. */
 const SLACK_LINES = 1000
 
-
 /** `file`: where the state is kept (`<state_dir>/incidents.json` for the daemon); undefined: memory only. */
 export function createIncidentState(file: string | undefined): IncidentState {
   const paged = new Map<string, PagedIncident>()
@@ -203,7 +202,8 @@ export function createIncidentState(file: string | undefined): IncidentState {
     const all = queued.length === 0 ? ops : [...queued, ...ops]
     queued = []
     if (journal === undefined || all.length === 0) return
-    if (journal.lines + all.length > 4 * (paged.size + pending.size + calls.size) + SLACK_LINES) journal.rewrite(snapshot())
+    if (journal.lines + all.length > 4 * (paged.size + pending.size + calls.size) + SLACK_LINES)
+      journal.rewrite(snapshot())
     else journal.append(all)
   }
 
@@ -225,7 +225,10 @@ export function createIncidentState(file: string | undefined): IncidentState {
     notified(key, rule, now, incident) {
       pending.delete(key)
       paged.delete(key)
-      const entry: PagedIncident = incident === undefined ? { rule, notifiedAt: now, lastSeen: now } : { rule, notifiedAt: now, lastSeen: now, incident }
+      const entry: PagedIncident =
+        incident === undefined
+          ? { rule, notifiedAt: now, lastSeen: now }
+          : { rule, notifiedAt: now, lastSeen: now, incident }
       paged.set(key, entry)
       touched.delete(key)
       seen.delete(key)
@@ -236,7 +239,12 @@ export function createIncidentState(file: string | undefined): IncidentState {
     changed(key, incident) {
       let p = paged.get(key)
       if (p === undefined) {
-        p = { rule: incident.snapshot.rule, notifiedAt: incident.snapshot.notifiedAt, lastSeen: incident.snapshot.lastSeen, incident }
+        p = {
+          rule: incident.snapshot.rule,
+          notifiedAt: incident.snapshot.notifiedAt,
+          lastSeen: incident.snapshot.lastSeen,
+          incident,
+        }
         paged.set(key, p)
         bound(paged)
       } else {

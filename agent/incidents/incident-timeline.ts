@@ -42,11 +42,15 @@ const TEXT: Readonly<Record<Delivery['notice']['kind'], string>> = {
 }
 
 function noticeText(notice: Delivery['notice'], channels: string[]): string {
-  const actor = notice.actor === undefined ? '' : ` by ${notice.actor.by}${notice.actor.detail === undefined ? '' : ` (${notice.actor.detail})`}`
+  const actor =
+    notice.actor === undefined
+      ? ''
+      : ` by ${notice.actor.by}${notice.actor.detail === undefined ? '' : ` (${notice.actor.detail})`}`
   const count = notice.kind === 'repeat' ? ` (${notice.newCount} new, ${notice.incident.count} in all)` : ''
   const step = notice.kind === 'escalated' ? ` to step ${notice.incident.step}` : ''
   const to = channels.length === 0 ? '' : `: ${channels.join(', ')}`
-  if (notice.inhibitedBy !== undefined) return `${TEXT.inhibited} while "${notice.inhibitedBy.title}" (${notice.inhibitedBy.rule}) fires`
+  if (notice.inhibitedBy !== undefined)
+    return `${TEXT.inhibited} while "${notice.inhibitedBy.title}" (${notice.inhibitedBy.rule}) fires`
   return `${TEXT[notice.kind]}${step}${count}${actor}${to}`
 }
 
@@ -84,7 +88,8 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
     let kept = 0
     for (const list of entries.values()) kept += list.length
     // Rewritten when most of it is no longer kept: the file stays within a few times what is shown.
-    if (lines.length > 2 * kept + 1000) journal.rewrite([...entries].flatMap(([key, list]) => list.map((e): Line => [key, e])))
+    if (lines.length > 2 * kept + 1000)
+      journal.rewrite([...entries].flatMap(([key, list]) => list.map((e): Line => [key, e])))
   }
 
   return {
@@ -103,7 +108,13 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
       }
       const lines: Line[] = []
       for (const { notice, channels } of steps.values()) {
-        const entry: TimelineEntry = { at: notice.at, kind: notice.kind, text: noticeText(notice, channels), by: notice.actor?.by, channels }
+        const entry: TimelineEntry = {
+          at: notice.at,
+          kind: notice.kind,
+          text: noticeText(notice, channels),
+          by: notice.actor?.by,
+          channels,
+        }
         remember(notice.incident.key, entry)
         lines.push([notice.incident.key, entry])
       }

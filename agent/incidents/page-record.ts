@@ -89,7 +89,7 @@ export function retentionOf(rule: RuleConfig | undefined): { pagedMs: number; pe
   if (rule === undefined) return { pagedMs: 0, pendingMs: 0 }
   return {
     // An absence incident has no lines: only its key's next line, or a hand, ends it.
-    pagedMs: rule.absent !== undefined ? Infinity : rule.resolveAfterMs ?? Infinity,
+    pagedMs: rule.absent !== undefined ? Infinity : (rule.resolveAfterMs ?? Infinity),
     pendingMs: rule.groupWaitMs + (rule.threshold?.withinMs ?? 0) + PENDING_SLACK_MS,
   }
 }

@@ -58,8 +58,12 @@ function load(file: string): RuntimeSilence[] {
     // A hand-edited entry without matchers would mute every page: only well-formed ones count.
     return (parsed.silences as Partial<RuntimeSilence>[]).filter(
       (s): s is RuntimeSilence =>
-        typeof s.id === 'string' && typeof s.endsAt === 'number' && typeof s.startsAt === 'number' &&
-        typeof s.matchers === 'object' && s.matchers !== null && Object.keys(s.matchers).length > 0,
+        typeof s.id === 'string' &&
+        typeof s.endsAt === 'number' &&
+        typeof s.startsAt === 'number' &&
+        typeof s.matchers === 'object' &&
+        s.matchers !== null &&
+        Object.keys(s.matchers).length > 0,
     )
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
@@ -78,7 +82,9 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
     try {
       replaceFile(file, JSON.stringify({ silences: [...silences.values()] }))
     } catch (err) {
-      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
+      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, {
+        cause: err,
+      })
     }
   }
 
@@ -122,6 +128,12 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
       return silence
     },
     configs: (now) =>
-      list(now).map((s) => ({ id: s.id, matchers: toFieldMatches(s.matchers), startsAt: s.startsAt, endsAt: s.endsAt, comment: s.comment })),
+      list(now).map((s) => ({
+        id: s.id,
+        matchers: toFieldMatches(s.matchers),
+        startsAt: s.startsAt,
+        endsAt: s.endsAt,
+        comment: s.comment,
+      })),
   }
 }

@@ -21,14 +21,19 @@ export interface StateJournal {
 const text = (ops: readonly JournalOp[]): string => ops.map((op) => `${JSON.stringify(op)}\n`).join('')
 
 function failure(file: string, what: string, err: unknown): DeliveryError {
-  return new DeliveryError(DeliveryErrorCodes.STATE, `cannot ${what} ${file}: ${(err as Error).message}`, { cause: err })
+  return new DeliveryError(DeliveryErrorCodes.STATE, `cannot ${what} ${file}: ${(err as Error).message}`, {
+    cause: err,
+  })
 }
 
 /**
  * Reads `file` (missing: empty). A file of an earlier format is handed to `legacy`, which turns it
  * into ops (the file is then rewritten in this format); undefined means it is not one.
  */
-export function openStateJournal(file: string, legacy: (content: string) => JournalOp[] | undefined): { journal: StateJournal; ops: JournalOp[] } {
+export function openStateJournal(
+  file: string,
+  legacy: (content: string) => JournalOp[] | undefined,
+): { journal: StateJournal; ops: JournalOp[] } {
   let content = ''
   try {
     content = readFileSync(file, 'utf8')

@@ -16,21 +16,37 @@ export function readCursor(file: string): JournalPosition | undefined {
     text = readFileSync(file, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `cannot read the cursor checkpoint ${file}: ${(err as Error).message}`, { path: file, cause: err })
+    throw new JournaldError(
+      JournaldErrorCodes.CURSOR_READ,
+      `cannot read the cursor checkpoint ${file}: ${(err as Error).message}`,
+      { path: file, cause: err },
+    )
   }
   let saved: unknown
   try {
     saved = JSON.parse(text)
   } catch (err) {
-    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} is not JSON (delete it to start over)`, { path: file, cause: err })
+    throw new JournaldError(
+      JournaldErrorCodes.CURSOR_READ,
+      `the cursor checkpoint ${file} is not JSON (delete it to start over)`,
+      { path: file, cause: err },
+    )
   }
   const record = typeof saved === 'object' && saved !== null ? (saved as { version?: unknown; cursor?: unknown }) : {}
   if (record.version !== CURSOR_VERSION) {
-    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} has version ${JSON.stringify(record.version)}; this agent reads version ${CURSOR_VERSION}`, { path: file })
+    throw new JournaldError(
+      JournaldErrorCodes.CURSOR_READ,
+      `the cursor checkpoint ${file} has version ${JSON.stringify(record.version)}; this agent reads version ${CURSOR_VERSION}`,
+      { path: file },
+    )
   }
   if (record.cursor === null) return { kind: 'beginning' }
   if (typeof record.cursor !== 'string' || record.cursor === '' || record.cursor.includes('\n')) {
-    throw new JournaldError(JournaldErrorCodes.CURSOR_READ, `the cursor checkpoint ${file} holds no cursor (delete it to start over)`, { path: file })
+    throw new JournaldError(
+      JournaldErrorCodes.CURSOR_READ,
+      `the cursor checkpoint ${file} holds no cursor (delete it to start over)`,
+      { path: file },
+    )
   }
   return { kind: 'cursor', cursor: record.cursor }
 }
@@ -58,6 +74,10 @@ export function writeCursor(file: string, position: JournalPosition): void {
       closeSync(dir)
     }
   } catch (err) {
-    throw new JournaldError(JournaldErrorCodes.CURSOR_WRITE, `cannot write the cursor checkpoint ${file}: ${(err as Error).message}`, { path: file, cause: err })
+    throw new JournaldError(
+      JournaldErrorCodes.CURSOR_WRITE,
+      `cannot write the cursor checkpoint ${file}: ${(err as Error).message}`,
+      { path: file, cause: err },
+    )
   }
 }

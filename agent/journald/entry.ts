@@ -57,7 +57,12 @@ export function parseEntryLine(text: string): JournalEntry | undefined {
       continue
     }
     // defineProperty: a key is data, whatever its name.
-    Object.defineProperty(fields, key, { value: fieldValue(value), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(fields, key, {
+      value: fieldValue(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return { cursor, fields }
 }

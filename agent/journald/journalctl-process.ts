@@ -27,7 +27,11 @@ export interface JournalctlRun {
 const ORIGIN = { fileId: 'journalctl', followId: 0, generation: 0, path: undefined }
 
 /** Starts `command args`; `onLines` gets the lines of each stdout chunk (none once kill() was called). */
-export function runJournalctl(command: string, args: readonly string[], onLines: (batch: LineBatch) => void): JournalctlRun {
+export function runJournalctl(
+  command: string,
+  args: readonly string[],
+  onLines: (batch: LineBatch) => void,
+): JournalctlRun {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const splitter = createLineSplitter(0, MAX_ENTRY_BYTES)
   let offset = 0

@@ -90,7 +90,8 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
   await probe(command, source.name)
 
   /** After the last entry handled; undefined until placed (start_at: end, no checkpoint). */
-  let position: JournalPosition | undefined = saved ?? (source.startAt === 'beginning' ? { kind: 'beginning' } : undefined)
+  let position: JournalPosition | undefined =
+    saved ?? (source.startAt === 'beginning' ? { kind: 'beginning' } : undefined)
   let written: JournalPosition | undefined = saved
   let checkpointAt = now()
   let checkpointTimer: NodeJS.Timeout | undefined
@@ -110,14 +111,16 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
 
   function writeCheckpoint(): void {
     checkpointTimer = undefined
-    if (position === undefined || (written !== undefined && JSON.stringify(written) === JSON.stringify(position))) return
+    if (position === undefined || (written !== undefined && JSON.stringify(written) === JSON.stringify(position)))
+      return
     const at = position
     try {
       options.beforeCheckpointWrite?.()
       writeCursor(cursorFile, at)
     } catch (err) {
       const code = (err as { code?: unknown }).code
-      if (!closing) log.error({ err, source: source.name, code }, `cursor checkpoint not written: ${(err as Error).message}`)
+      if (!closing)
+        log.error({ err, source: source.name, code }, `cursor checkpoint not written: ${(err as Error).message}`)
       return
     }
     written = at
@@ -140,7 +143,10 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
       bytesRead += line.data.length + 1
       if (line.truncated) {
         truncatedLines++
-        log.warn({ source: source.name, code: JournaldErrorCodes.ENTRY, keptBytes: line.data.length }, 'a journal entry too long to read was skipped')
+        log.warn(
+          { source: source.name, code: JournaldErrorCodes.ENTRY, keptBytes: line.data.length },
+          'a journal entry too long to read was skipped',
+        )
         continue
       }
       const entry = parseEntryLine(line.data.toString('utf8'))
@@ -162,7 +168,11 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
       runEntries++
       if (entry.cursor !== undefined) position = { kind: 'cursor', cursor: entry.cursor }
     }
-    if (notEntries > 0) log.warn({ source: source.name, code: JournaldErrorCodes.ENTRY, lines: notEntries }, `${notEntries} line(s) of journalctl's output are not journal entries: skipped`)
+    if (notEntries > 0)
+      log.warn(
+        { source: source.name, code: JournaldErrorCodes.ENTRY, lines: notEntries },
+        `${notEntries} line(s) of journalctl's output are not journal entries: skipped`,
+      )
     if (runEntries > 0) restarting = undefined
     scheduleCheckpoint()
   }
@@ -186,7 +196,10 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
       written = last
       checkpointWrites++
     } catch (err) {
-      log.error({ err, source: source.name, code: (err as { code?: unknown }).code }, `cursor checkpoint not written: ${(err as Error).message}`)
+      log.error(
+        { err, source: source.name, code: (err as { code?: unknown }).code },
+        `cursor checkpoint not written: ${(err as Error).message}`,
+      )
     }
     return undefined
   }
@@ -218,7 +231,8 @@ export async function startJournaldReader(options: JournaldReaderOptions): Promi
       const what = position === undefined ? 'finding the end of the journal' : 'following the journal'
       const message = `journalctl exited (${describeExit(exit)}) while ${what}: started again in ${decision.delayMs / 1000}s from the last entry read`
       log.warn({ source: source.name, code: JournaldErrorCodes.JOURNALCTL_EXIT, failures }, message)
-      if (decision.failing) restarting = `journalctl failed ${failures} times in a row (at least ${FAILING_AFTER}); last: ${describeExit(exit)}`
+      if (decision.failing)
+        restarting = `journalctl failed ${failures} times in a row (at least ${FAILING_AFTER}); last: ${describeExit(exit)}`
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, decision.delayMs)
         wake = () => {

@@ -78,14 +78,23 @@ export interface MessagingClient {
   listObdRecords(query?: ListQuery, options?: CallOptions): Promise<RecordPage<WireObdRecord>>
   iterateObdRecords(query?: ListQuery, options?: CallOptions): AsyncGenerator<WireObdRecord, void, undefined>
   listMissedCallRecords(query?: ListQuery, options?: CallOptions): Promise<RecordPage<WireMissedCallRecord>>
-  iterateMissedCallRecords(query?: ListQuery, options?: CallOptions): AsyncGenerator<WireMissedCallRecord, void, undefined>
+  iterateMissedCallRecords(
+    query?: ListQuery,
+    options?: CallOptions,
+  ): AsyncGenerator<WireMissedCallRecord, void, undefined>
   listProfileSearchRecords(query?: ListQuery, options?: CallOptions): Promise<RecordPage<WireSocialRecord>>
-  iterateProfileSearchRecords(query?: ListQuery, options?: CallOptions): AsyncGenerator<WireSocialRecord, void, undefined>
+  iterateProfileSearchRecords(
+    query?: ListQuery,
+    options?: CallOptions,
+  ): AsyncGenerator<WireSocialRecord, void, undefined>
   listInstanceIds(query?: ListQuery, options?: CallOptions): Promise<RecordPage<WireInstance>>
   iterateInstanceIds(query?: ListQuery, options?: CallOptions): AsyncGenerator<WireInstance, void, undefined>
 
   searchProfiles(query: ProfileSearchQuery, options?: CallOptions): Promise<RecordPage<WireSocialProfile>>
-  iterateProfileSearch(query: ProfileSearchQuery, options?: CallOptions): AsyncGenerator<WireSocialProfile, void, undefined>
+  iterateProfileSearch(
+    query: ProfileSearchQuery,
+    options?: CallOptions,
+  ): AsyncGenerator<WireSocialProfile, void, undefined>
 
   /** Chat groups of an instance; `body` is the optional JSON body one sample of the spec sends. */
   getChatGroups(query: ChatGroupQuery, options?: CallOptions): Promise<WireChatGroup[]>
@@ -103,7 +112,8 @@ function sendResult(body: ParsedBody): SendResult {
   let status: string | undefined
   if (body.type === 'json' && typeof body.value === 'object' && body.value !== null) {
     const obj = body.value as Record<string, unknown>
-    const data = typeof obj['data'] === 'object' && obj['data'] !== null ? (obj['data'] as Record<string, unknown>) : obj
+    const data =
+      typeof obj['data'] === 'object' && obj['data'] !== null ? (obj['data'] as Record<string, unknown>) : obj
     const rawId = data['id'] ?? obj['id'] ?? obj['request_id'] ?? obj['message_id']
     if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId)
     const rawStatus = data['status'] ?? obj['status']
@@ -139,7 +149,11 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   // Send URLs never change: build them once, not per alert.
   const sendUrls = new Map<OperationName, URL>()
 
-  async function send(operation: OperationName, body: unknown, callOptions: CallOptions | undefined): Promise<SendResult> {
+  async function send(
+    operation: OperationName,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+  ): Promise<SendResult> {
     let url = sendUrls.get(operation)
     if (url === undefined) {
       url = urlFor(operation, {})
@@ -153,7 +167,11 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
         headers:
           callOptions?.idempotencyKey === undefined
             ? { apikey: options.apiKey, 'content-type': 'application/json' }
-            : { apikey: options.apiKey, 'content-type': 'application/json', 'idempotency-key': callOptions.idempotencyKey },
+            : {
+                apikey: options.apiKey,
+                'content-type': 'application/json',
+                'idempotency-key': callOptions.idempotencyKey,
+              },
         body: JSON.stringify(body),
         secretUrl: false,
         sends: true,
@@ -208,7 +226,10 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   const [listProfileSearchRecords, iterateProfileSearchRecords] = listing<WireSocialRecord>('social_record')
   const [listInstanceIds, iterateInstanceIds] = listing<WireInstance>('get_instance_id')
 
-  async function searchProfiles(query: ProfileSearchQuery, callOptions?: CallOptions): Promise<RecordPage<WireSocialProfile>> {
+  async function searchProfiles(
+    query: ProfileSearchQuery,
+    callOptions?: CallOptions,
+  ): Promise<RecordPage<WireSocialProfile>> {
     const values = { ...pagingValues(query), keyword: query.keyword }
     check('social_search', validateSearchQuery(values))
     return listPage('social_search', values, query.page ?? 1, query.perPage ?? PAGING.defaultPerPage, callOptions)

@@ -8,7 +8,16 @@ import { monotonicMs } from '../monotonic-clock'
 import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
 import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
-import { CLIENT_CLOSED, exchange, httpsModule, idleSince, serverIdleTimeoutMs, type Exchange, type HttpAgent, type OutgoingRequest } from './transport'
+import {
+  CLIENT_CLOSED,
+  exchange,
+  httpsModule,
+  idleSince,
+  serverIdleTimeoutMs,
+  type Exchange,
+  type HttpAgent,
+  type OutgoingRequest,
+} from './transport'
 import { userAgent } from './version'
 
 export interface ConnectionOptions {
@@ -36,7 +45,9 @@ export interface Connection {
 
 function checkPositive(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
-    throw new MessagingOptionError(MessagingErrorCodes.INVALID_OPTION, `${name} must be a positive number`, { field: name })
+    throw new MessagingOptionError(MessagingErrorCodes.INVALID_OPTION, `${name} must be a positive number`, {
+      field: name,
+    })
   }
 }
 
@@ -53,7 +64,8 @@ function keepIdleWellBelowServer(agent: http.Agent): void {
     idleSince.set(socket, monotonicMs())
     const server = serverIdleTimeoutMs.get(socket)
     const idle = (socket as Socket).timeout
-    if (server !== undefined && idle !== undefined && (idle === 0 || idle > server / 2)) (socket as Socket).setTimeout(server / 2)
+    if (server !== undefined && idle !== undefined && (idle === 0 || idle > server / 2))
+      (socket as Socket).setTimeout(server / 2)
     return true
   }
 }
@@ -65,7 +77,11 @@ function keepIdleWellBelowServer(agent: http.Agent): void {
  * the same Idempotency-Key. The agent has dropped the dead socket, so each try takes another pooled
  * one or opens a new one: at most `limit` more tries, all within the call's timeout (one signal).
  */
-async function exchangeOnLiveSocket(request: OutgoingRequest, agent: HttpAgent, limit: number): Promise<Awaited<ReturnType<Exchange>>> {
+async function exchangeOnLiveSocket(
+  request: OutgoingRequest,
+  agent: HttpAgent,
+  limit: number,
+): Promise<Awaited<ReturnType<Exchange>>> {
   for (let tries = 0; ; tries++) {
     try {
       return await exchange(request, agent)

@@ -132,7 +132,10 @@ export class MessagingRequestError extends MessagingApiError {
 }
 
 export class MessagingRateLimitError extends MessagingApiError {
-  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.RATE_LIMITED, MessagingErrorCodes.RETRY_AFTER])
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([
+    MessagingErrorCodes.RATE_LIMITED,
+    MessagingErrorCodes.RETRY_AFTER,
+  ])
 }
 
 export class MessagingServerError extends MessagingApiError {
@@ -144,9 +147,7 @@ export class MessagingRejectedError extends MessagingApiError {
 }
 
 export class MessagingMalformedResponseError extends MessagingApiError {
-  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([
-    MessagingErrorCodes.MALFORMED_RESPONSE,
-  ])
+  static override readonly codes: ReadonlySet<MessagingErrorCode> = new Set([MessagingErrorCodes.MALFORMED_RESPONSE])
 }
 
 export class MessagingNetworkError extends MessagingApiError {

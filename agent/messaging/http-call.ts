@@ -163,14 +163,24 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   }
 
   /** The error for an attempt that got no response: who ended it, and how far it got. */
-  function noResponse(spec: CallSpec, err: unknown, timeoutMs: number, timedOut: boolean, signal: AbortSignal | undefined): MessagingApiError {
+  function noResponse(
+    spec: CallSpec,
+    err: unknown,
+    timeoutMs: number,
+    timedOut: boolean,
+    signal: AbortSignal | undefined,
+  ): MessagingApiError {
     const where = describeUrl(spec.url, spec.secretUrl)
-    const failure = err instanceof HttpAttemptError ? err : new HttpAttemptError(String(err), 'connected', undefined, err)
+    const failure =
+      err instanceof HttpAttemptError ? err : new HttpAttemptError(String(err), 'connected', undefined, err)
     const code = failure.code
     const reason = redact(failure.message)
     const base = { operation: spec.operation, attempts: 1, cause: err }
     if (signal?.aborted === true) {
-      return new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, { ...base, ambiguous: spec.sends })
+      return new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
+        ...base,
+        ambiguous: spec.sends,
+      })
     }
     if (timedOut) {
       // Still connecting when the time ran out: the request never left, so even a send may be repeated.
@@ -240,7 +250,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
 
   async function attempt(spec: CallSpec, timeoutMs: number, signal: AbortSignal | undefined): Promise<CallResult> {
     if (signal?.aborted === true) {
-      throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, { operation: spec.operation })
+      throw new MessagingAbortedError(MessagingErrorCodes.ABORTED, `${spec.operation}: aborted by the caller`, {
+        operation: spec.operation,
+      })
     }
     // A setTimeout cleared on completion, not AbortSignal.timeout(): that one's timer stays pending
     // until it fires, so a busy client would carry thousands of dead timers and signals.
@@ -248,19 +260,42 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const timer = setTimeout(() => timeoutController.abort(), timeoutMs)
     const timeout = timeoutController.signal
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
-    const headers = { 'user-agent': options.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.5', ...spec.headers }
-    debug(() => ({ type: 'request', operation: spec.operation, method: spec.method, url: describeUrl(spec.url, spec.secretUrl), headers: maskedHeaders(headers) }))
+    const headers = {
+      'user-agent': options.userAgent,
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+      ...spec.headers,
+    }
+    debug(() => ({
+      type: 'request',
+      operation: spec.operation,
+      method: spec.method,
+      url: describeUrl(spec.url, spec.secretUrl),
+      headers: maskedHeaders(headers),
+    }))
     const started = monotonicMs()
     let response: IncomingResponse
     try {
-      response = await exchange({ url: spec.url, method: spec.method, headers, body: spec.body, signal: combined, maxBodyBytes: MAX_RESPONSE_BYTES })
+      response = await exchange({
+        url: spec.url,
+        method: spec.method,
+        headers,
+        body: spec.body,
+        signal: combined,
+        maxBodyBytes: MAX_RESPONSE_BYTES,
+      })
     } catch (err) {
       throw noResponse(spec, err, timeoutMs, timeout.aborted, signal)
     } finally {
       clearTimeout(timer)
     }
     const durationMs = monotonicMs() - started
-    debug(() => ({ type: 'response', operation: spec.operation, status: response.status, durationMs, body: redact(clipBody(response.text)) }))
+    debug(() => ({
+      type: 'response',
+      operation: spec.operation,
+      status: response.status,
+      durationMs,
+      body: redact(clipBody(response.text)),
+    }))
     return readResponse(spec, response)
   }
 
@@ -280,7 +315,14 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       if (err instanceof MessagingApiError) {
         if (err.attempts > 0 && err.retryAfterMs !== undefined) holds.hold(spec.operation, err.retryAfterMs, Date.now())
         const failure = err
-        debug(() => ({ type: 'failure', operation: spec.operation, code: failure.code, message: failure.message, recoverable: failure.recoverable, retryAfterMs: failure.retryAfterMs }))
+        debug(() => ({
+          type: 'failure',
+          operation: spec.operation,
+          code: failure.code,
+          message: failure.message,
+          recoverable: failure.recoverable,
+          retryAfterMs: failure.retryAfterMs,
+        }))
       }
       throw err
     }

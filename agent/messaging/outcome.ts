@@ -97,7 +97,13 @@ export function detectOutcome(status: number, text: string, contentType: string 
     return { ok: false, reason: 'status', body, message: bodyMessage(body), field: bodyField(body) }
   }
   if (body.type === 'malformed') {
-    return { ok: false, reason: 'malformed', body, message: 'response body is neither valid JSON nor plain text', field: undefined }
+    return {
+      ok: false,
+      reason: 'malformed',
+      body,
+      message: 'response body is neither valid JSON nor plain text',
+      field: undefined,
+    }
   }
   if (bodyReportsFailure(body)) {
     return { ok: false, reason: 'error-body', body, message: bodyMessage(body), field: bodyField(body) }

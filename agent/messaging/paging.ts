@@ -35,7 +35,12 @@ function asNumber(v: unknown): number | undefined {
  * Reads a page tolerantly: the assumed `{ data: [...], page, per_page, total }`, or a bare array, or
  * `records`/`result` instead of `data`. Anything else is a malformed response.
  */
-export function readPage<T>(operation: OperationName, body: ParsedBody, requestedPage: number, requestedPerPage: number): RecordPage<T> {
+export function readPage<T>(
+  operation: OperationName,
+  body: ParsedBody,
+  requestedPage: number,
+  requestedPerPage: number,
+): RecordPage<T> {
   let records: unknown
   let meta: Record<string, unknown> = {}
   if (body.type === 'json' && Array.isArray(body.value)) records = body.value

@@ -29,5 +29,7 @@ export function describeUrl(url: URL, isSecretUrl: boolean): string {
 export const MAX_RAW_BODY = 4096
 
 export function clipBody(text: string): string {
-  return text.length > MAX_RAW_BODY ? `${text.slice(0, MAX_RAW_BODY)}...[${text.length - MAX_RAW_BODY} more chars]` : text
+  return text.length > MAX_RAW_BODY
+    ? `${text.slice(0, MAX_RAW_BODY)}...[${text.length - MAX_RAW_BODY} more chars]`
+    : text
 }

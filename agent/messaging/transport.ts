@@ -142,7 +142,12 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       const chunks: Buffer[] = []
       let bytes = 0
       const finish = (truncated: boolean): void => {
-        succeed({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), truncated })
+        succeed({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          truncated,
+        })
       }
       res.on('data', (chunk: Buffer) => {
         if (settled) return
@@ -160,7 +165,10 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       res.on('end', () => finish(false))
       res.on('error', failWith)
       res.on('close', () => {
-        if (!res.complete) failWith(Object.assign(new Error('the connection closed before the response was complete'), { code: 'ECONNRESET' }))
+        if (!res.complete)
+          failWith(
+            Object.assign(new Error('the connection closed before the response was complete'), { code: 'ECONNRESET' }),
+          )
       })
     })
     req.end(request.body)

@@ -19,7 +19,13 @@ function describe(v: unknown): string {
   return typeof v === 'string' ? 'a string' : `${typeof v}`
 }
 
-function requireString(p: Problems, obj: Record<string, unknown>, field: string, path: string, nonEmpty: boolean): void {
+function requireString(
+  p: Problems,
+  obj: Record<string, unknown>,
+  field: string,
+  path: string,
+  nonEmpty: boolean,
+): void {
   const v = obj[field]
   if (typeof v !== 'string') p.push({ field: path, message: `must be a string, got ${describe(v)}` })
   else if (nonEmpty && v.trim() === '') p.push({ field: path, message: 'must not be empty' })
@@ -37,7 +43,13 @@ function requireInteger(p: Problems, obj: Record<string, unknown>, field: string
   }
 }
 
-function requireStringArray(p: Problems, obj: Record<string, unknown>, field: string, path: string, nonEmpty: boolean): void {
+function requireStringArray(
+  p: Problems,
+  obj: Record<string, unknown>,
+  field: string,
+  path: string,
+  nonEmpty: boolean,
+): void {
   const v = obj[field]
   if (!Array.isArray(v)) {
     p.push({ field: path, message: `must be an array of strings, got ${describe(v)}` })
@@ -127,7 +139,8 @@ export function validateSmsSend(body: unknown): Problems {
   if (!isObject(body)) return notAnObject('(body)', body)
   const p: Problems = []
   const numbers = body['numbers']
-  if (!Array.isArray(numbers)) p.push({ field: 'numbers', message: `must be an array of integers, got ${describe(numbers)}` })
+  if (!Array.isArray(numbers))
+    p.push({ field: 'numbers', message: `must be an array of integers, got ${describe(numbers)}` })
   else {
     if (numbers.length === 0) p.push({ field: 'numbers', message: 'must not be empty' })
     numbers.forEach((n, i) => {
@@ -154,7 +167,8 @@ export function validateMailSend(body: unknown): Problems {
   const to = body['to']
   if (Array.isArray(to)) {
     to.forEach((addr, i) => {
-      if (typeof addr === 'string' && !isEmailAddress(addr)) p.push({ field: `to[${i}]`, message: 'must be an e-mail address' })
+      if (typeof addr === 'string' && !isEmailAddress(addr))
+        p.push({ field: `to[${i}]`, message: 'must be an e-mail address' })
     })
   }
   requireString(p, body, 'subject', 'subject', true)
@@ -210,10 +224,12 @@ export function validateLead(body: unknown): Problems {
   }
   const other = body['other_fields']
   if (other !== undefined) {
-    if (!isObject(other)) p.push({ field: 'other_fields', message: `must be an object of label to value, got ${describe(other)}` })
+    if (!isObject(other))
+      p.push({ field: 'other_fields', message: `must be an object of label to value, got ${describe(other)}` })
     else {
       for (const [k, v] of Object.entries(other)) {
-        if (typeof v !== 'string') p.push({ field: `other_fields.${k}`, message: `must be a string, got ${describe(v)}` })
+        if (typeof v !== 'string')
+          p.push({ field: `other_fields.${k}`, message: `must be a string, got ${describe(v)}` })
       }
     }
   }
@@ -270,7 +286,8 @@ export function validatePagingQuery(q: QueryValues): Problems {
 
 export function validateSearchQuery(q: QueryValues): Problems {
   const p = validatePagingQuery(q)
-  if (q['keyword'] === undefined || q['keyword'].trim() === '') p.push({ field: 'keyword', message: 'must not be empty' })
+  if (q['keyword'] === undefined || q['keyword'].trim() === '')
+    p.push({ field: 'keyword', message: 'must not be empty' })
   return p
 }
 

@@ -28,7 +28,9 @@ export interface LeadWebhookClient {
 
 /** The send's own headers, plus `Idempotency-Key` when the caller gave one (see CallOptions). */
 function withKey(headers: Record<string, string>, callOptions: CallOptions | undefined): Record<string, string> {
-  return callOptions?.idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': callOptions.idempotencyKey }
+  return callOptions?.idempotencyKey === undefined
+    ? headers
+    : { ...headers, 'idempotency-key': callOptions.idempotencyKey }
 }
 
 function missing(field: string): MessagingValidationError {
@@ -36,11 +38,17 @@ function missing(field: string): MessagingValidationError {
 }
 
 export function createLeadWebhookClient(options: LeadWebhookClientOptions): LeadWebhookClient {
-  const leadUrl = options.leadWebhookUrl === undefined ? undefined : parseUrlOption('leadWebhookUrl', options.leadWebhookUrl)
+  const leadUrl =
+    options.leadWebhookUrl === undefined ? undefined : parseUrlOption('leadWebhookUrl', options.leadWebhookUrl)
   const activityUrl =
-    options.activityWebhookUrl === undefined ? undefined : parseUrlOption('activityWebhookUrl', options.activityWebhookUrl)
+    options.activityWebhookUrl === undefined
+      ? undefined
+      : parseUrlOption('activityWebhookUrl', options.activityWebhookUrl)
   // The lead URL's path and query are the account's secret: mask them wherever they could surface.
-  const leadSecrets = leadUrl === undefined ? [] : [leadUrl.pathname.length > 1 ? leadUrl.pathname : undefined, leadUrl.search || undefined]
+  const leadSecrets =
+    leadUrl === undefined
+      ? []
+      : [leadUrl.pathname.length > 1 ? leadUrl.pathname : undefined, leadUrl.search || undefined]
   const conn = createConnection(options, [options.activityToken, ...leadSecrets], ['x-o-token'])
 
   return {
@@ -67,7 +75,14 @@ export function createLeadWebhookClient(options: LeadWebhookClientOptions): Lead
         throw new MessagingMalformedResponseError(
           MessagingErrorCodes.MALFORMED_RESPONSE,
           'create_lead: the response has no lead_id',
-          { operation: 'create_lead', status: result.status, rawBody: conn.redact(JSON.stringify(value)), recoverable: true, ambiguous: true, attempts: 1 },
+          {
+            operation: 'create_lead',
+            status: result.status,
+            rawBody: conn.redact(JSON.stringify(value)),
+            recoverable: true,
+            ambiguous: true,
+            attempts: 1,
+          },
         )
       }
       return { leadId: String(leadId) }

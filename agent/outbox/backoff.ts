@@ -11,7 +11,12 @@ export interface OutboxBackoff {
 
 export const DEFAULT_OUTBOX_BACKOFF: OutboxBackoff = { minDelayMs: 500, maxDelayMs: 60_000, factor: 2 }
 
-export function outboxDelay(attempts: number, policy: OutboxBackoff, random: () => number, retryAfterMs?: number): number {
+export function outboxDelay(
+  attempts: number,
+  policy: OutboxBackoff,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   const step = Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** Math.max(0, attempts - 1))
   const delay = Math.floor(step / 2 + (random() * step) / 2)
   return retryAfterMs === undefined ? delay : Math.max(delay, Math.ceil(retryAfterMs))
@@ -31,7 +36,9 @@ export function retryDelay(
   t: number,
   deadline: number | undefined,
 ): number {
-  const delay = failure.held ? (failure.retryAfterMs ?? policy.minDelayMs) : outboxDelay(attempts, policy, random, failure.retryAfterMs)
+  const delay = failure.held
+    ? (failure.retryAfterMs ?? policy.minDelayMs)
+    : outboxDelay(attempts, policy, random, failure.retryAfterMs)
   if (deadline === undefined) return delay
   return Math.max(failure.retryAfterMs ?? 0, Math.min(delay, Math.max(policy.minDelayMs, (deadline - t) / 4)))
 }

@@ -21,7 +21,11 @@ export class OutboxError extends Error {
   /** IN_USE: the owner the journal belongs to. */
   readonly holder: string | undefined
 
-  constructor(code: OutboxErrorCode, message: string, options: { path?: string; holder?: string; cause?: unknown } = {}) {
+  constructor(
+    code: OutboxErrorCode,
+    message: string,
+    options: { path?: string; holder?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'OutboxError'
     this.code = code

@@ -12,7 +12,10 @@ export function claimJournal(path: string, owner: string): () => void {
   const file = resolve(path)
   const holder = claimed.get(file)
   if (holder !== undefined) {
-    throw new OutboxError(OutboxErrorCodes.IN_USE, `${path} is already the journal of ${holder} in this process`, { path, holder })
+    throw new OutboxError(OutboxErrorCodes.IN_USE, `${path} is already the journal of ${holder} in this process`, {
+      path,
+      holder,
+    })
   }
   claimed.set(file, owner)
   let released = false

@@ -76,7 +76,8 @@ export function createLanes(options: LaneOptions = {}): Lanes {
     },
     nextResume(t) {
       let next = Infinity
-      for (const s of lanes.values()) if (s.pending > 0 && s.pausedUntil > t && s.pausedUntil < next) next = s.pausedUntil
+      for (const s of lanes.values())
+        if (s.pending > 0 && s.pausedUntil > t && s.pausedUntil < next) next = s.pausedUntil
       return next
     },
     stats: () => Object.fromEntries([...lanes].map(([lane, s]) => [lane, { ...s }])),

@@ -38,7 +38,10 @@ export function openLineReader(path: string, offset = 0): LineReader {
         const read = readSync(fd, chunk, 0, CHUNK, position)
         if (read === 0) return undefined
         position += read
-        pending = pending.length === 0 ? Buffer.from(chunk.subarray(0, read)) : Buffer.concat([pending, chunk.subarray(0, read)])
+        pending =
+          pending.length === 0
+            ? Buffer.from(chunk.subarray(0, read))
+            : Buffer.concat([pending, chunk.subarray(0, read)])
       }
     },
     close() {

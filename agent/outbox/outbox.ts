@@ -150,7 +150,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const store: OutboxStore =
     options.path === undefined
       ? createMemoryStore()
-      : createFileStore(options.path, { maxSegmentBytes: options.spillSegmentBytes, onError: (err) => onError(err), owner: options.owner })
+      : createFileStore(options.path, {
+          maxSegmentBytes: options.spillSegmentBytes,
+          onError: (err) => onError(err),
+          owner: options.owner,
+        })
 
   /** The window: items in memory, in enqueue order. */
   const queue = new Map<string, OutboxItem>()
@@ -264,7 +268,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
       item.notBefore = failure.retryAfterMs === undefined || failure.held ? undefined : t + failure.retryAfterMs
       if (item.notBefore !== undefined) lanes.pause(lane, item.notBefore)
       const { id, attempts, nextAttemptAt, lastError, notBefore } = item
-      const record: JournalRecord = { op: 'retry', id, attempts, nextAttemptAt, lastError, ...(notBefore === undefined ? {} : { notBefore }) }
+      const record: JournalRecord = {
+        op: 'retry',
+        id,
+        attempts,
+        nextAttemptAt,
+        lastError,
+        ...(notBefore === undefined ? {} : { notBefore }),
+      }
       // Shutting down: it stays journaled for the next start (settled only by done or dead).
       journal(() => store.append(record))
       inFlight.delete(item.id)
@@ -327,7 +338,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
   function enqueueAll(entries: ReadonlyArray<{ kind: string; payload: unknown }>): OutboxItem[] {
     if (closed) throw new OutboxError(OutboxErrorCodes.CLOSED, 'the outbox is closed')
     const t = now()
-    const items = entries.map(({ kind, payload }): OutboxItem => ({ id: newItemId(), kind, payload, createdAt: t, attempts: 0, nextAttemptAt: t }))
+    const items = entries.map(({ kind, payload }): OutboxItem => ({
+      id: newItemId(),
+      kind,
+      payload,
+      createdAt: t,
+      attempts: 0,
+      nextAttemptAt: t,
+    }))
     if (items.length === 0) return items
     // All to the spill or all to the journal, one write either way (the window may go past
     // memoryItems by a batch): a crash keeps every item of the batch or none.
@@ -376,7 +394,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (pending() === 0) journal(() => store.compact([]))
       closeStoreWhenIdle()
     },
-    stats: () => ({ pending: pending(), spilled: store.spilled, inFlight: inFlight.size, lanes: lanes.stats(), delivered, retried, dead: deadCount }),
+    stats: () => ({
+      pending: pending(),
+      spilled: store.spilled,
+      inFlight: inFlight.size,
+      lanes: lanes.stats(),
+      delivered,
+      retried,
+      dead: deadCount,
+    }),
     deadLetters: () => dead,
     pendingItems: () => [...queue.values()],
     wake(id) {

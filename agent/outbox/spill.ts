@@ -74,7 +74,7 @@ function countLines(file: string, from: number): number {
   const chunk = Buffer.allocUnsafe(64 * 1024)
   let lines = 0
   try {
-    for (let position = from; ; ) {
+    for (let position = from; ;) {
       const read = readSync(fd, chunk, 0, chunk.length, position)
       if (read === 0) break
       position += read
@@ -223,4 +223,3 @@ export function openSpill(options: SpillOptions): Spill {
     },
   }
 }
-

@@ -75,7 +75,13 @@ function createReplay(): { apply(line: string): void; items: Map<string, OutboxI
   const state = { items, cursor: { seg: 0, offset: 0 } as SpillCursor, apply }
   function moveTo(cursor: SpillCursor | undefined): void {
     // Cursors only move forward; the newest wins whatever order the records came in.
-    if (cursor !== undefined && typeof cursor.seg === 'number' && typeof cursor.offset === 'number' && later(cursor, state.cursor)) state.cursor = cursor
+    if (
+      cursor !== undefined &&
+      typeof cursor.seg === 'number' &&
+      typeof cursor.offset === 'number' &&
+      later(cursor, state.cursor)
+    )
+      state.cursor = cursor
   }
   function apply(line: string): void {
     if (line === '') return
@@ -92,7 +98,13 @@ function createReplay(): { apply(line: string): void; items: Map<string, OutboxI
         break
       case 'retry': {
         const item = items.get(record.id)
-        if (item) Object.assign(item, { attempts: record.attempts, nextAttemptAt: record.nextAttemptAt, lastError: record.lastError, notBefore: record.notBefore })
+        if (item)
+          Object.assign(item, {
+            attempts: record.attempts,
+            nextAttemptAt: record.nextAttemptAt,
+            lastError: record.lastError,
+            notBefore: record.notBefore,
+          })
         break
       }
       case 'done':
@@ -213,7 +225,11 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
   }
 
   function giveBack(work: Unsynced): void {
-    carried = { spillFiles: new Set([...carried.spillFiles, ...work.spillFiles]), journal: carried.journal || work.journal, dir: carried.dir || work.dir }
+    carried = {
+      spillFiles: new Set([...carried.spillFiles, ...work.spillFiles]),
+      journal: carried.journal || work.journal,
+      dir: carried.dir || work.dir,
+    }
   }
 
   function openedSpill(): Spill {
@@ -267,7 +283,10 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): O
         const out = openSync(tmp, 'w')
         try {
           const cursor = spill?.cursor
-          let text = cursor === undefined ? '' : `${JSON.stringify({ op: 'spill', seg: cursor.seg, offset: cursor.offset } satisfies JournalRecord)}\n`
+          let text =
+            cursor === undefined
+              ? ''
+              : `${JSON.stringify({ op: 'spill', seg: cursor.seg, offset: cursor.offset } satisfies JournalRecord)}\n`
           for (const item of pending) text += `${JSON.stringify({ op: 'add', item } satisfies JournalRecord)}\n`
           writeAll(out, text)
           fsyncSync(out)

@@ -158,7 +158,9 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
   function searchText(chunk: LineChunk, marks: Uint8Array, from: number, end: number): void {
     const { buffer } = chunk
     upper.search(buffer, from, end, (at) => markLine(chunk, marks, at))
-    levelKey.search(buffer, from, end, (at) => (levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at))
+    levelKey.search(buffer, from, end, (at) =>
+      levelKeyTokenAt(buffer, at, end, threshold) ? markLine(chunk, marks, at) : at,
+    )
     markHits(chunk, marks, from, end, OPEN_BRACKET, bracketTokenAt)
     markHits(chunk, marks, from, end, LESS, angleTokenAt)
   }
@@ -188,7 +190,14 @@ export function createCandidateFilter(threshold: number): CandidateFilter {
    * hit's position and `end`, says the token there counts). The search goes on after the end of
    * each line it marks.
    */
-  function markHits(chunk: LineChunk, marks: Uint8Array, from: number, end: number, needle: Buffer | number, check: TokenCheck | undefined): void {
+  function markHits(
+    chunk: LineChunk,
+    marks: Uint8Array,
+    from: number,
+    end: number,
+    needle: Buffer | number,
+    check: TokenCheck | undefined,
+  ): void {
     const { buffer } = chunk
     let at = buffer.indexOf(needle, from)
     while (at !== -1 && at < end) {

@@ -3,7 +3,15 @@
 // a level (`alerts/line.ts` for JSON, `alerts/detect-level.ts` for plain text), and errs on the
 // side of "yes": the candidate filter (`candidate-filter.ts`) drops a line only when none of them
 // can apply, and every line it keeps still goes through the full path.
-import { ANDROID_LEVELS, fromSyslogPriority, GLOG_LEVELS, levelFromName, levelNames, levelOfWord, UPPER_CASE_TOKENS } from '../../alerts'
+import {
+  ANDROID_LEVELS,
+  fromSyslogPriority,
+  GLOG_LEVELS,
+  levelFromName,
+  levelNames,
+  levelOfWord,
+  UPPER_CASE_TOKENS,
+} from '../../alerts'
 
 const QUOTE = 0x22
 const COLON = 0x3a
@@ -36,7 +44,12 @@ export function jsonPrefixLevel(buf: Buffer, start: number, end: number, view: D
   // `{"level":V,` is at least 11 bytes. This runs for every JSON line: `{"le` and `vel"` are
   // compared as two little-endian words, which costs less than nine byte compares.
   if (end - start < 11) return -1
-  if (view.getUint32(start, true) !== PREFIX_OPEN_LE || view.getUint32(start + 4, true) !== PREFIX_VEL_LE || buf[start + 8] !== COLON) return -1
+  if (
+    view.getUint32(start, true) !== PREFIX_OPEN_LE ||
+    view.getUint32(start + 4, true) !== PREFIX_VEL_LE ||
+    buf[start + 8] !== COLON
+  )
+    return -1
   const a = (buf[start + 9] as number) - DIGIT_0
   if (a < 0 || a > 9) return -1
   const b = (buf[start + 10] as number) - DIGIT_0
@@ -108,7 +121,8 @@ export function headLevel(buf: Buffer, start: number, end: number): number {
   if (buf[start + 1] === SLASH && start + 1 < end) level = Math.max(level, ANDROID_BY_BYTE[first] as number)
   // `word:` at the start (3 to 11 letters, as the full path reads them).
   const stop = wordEnd(buf, start, end)
-  if (stop !== -1 && stop < end && buf[stop] === COLON) level = Math.max(level, levelOfWord(buf.toString('latin1', start, stop)) ?? -1)
+  if (stop !== -1 && stop < end && buf[stop] === COLON)
+    level = Math.max(level, levelOfWord(buf.toString('latin1', start, stop)) ?? -1)
   return level
 }
 
@@ -147,7 +161,8 @@ function androidStampedLevel(buf: Buffer, start: number, end: number): number {
  * (`2026-11-22 10:00:00,003 `, `2026/11/22 10:00:00 `, `... 10:00:00.003Z `) is made of them.
  */
 const NO_TOKEN_START = new Uint8Array(256)
-for (let c = 0; c < 256; c++) NO_TOKEN_START[c] = c === 0x5b || c === LESS || c === 0x6c || c === 0x73 || (c >= 0x41 && c <= 0x59) ? 0 : 1
+for (let c = 0; c < 256; c++)
+  NO_TOKEN_START[c] = c === 0x5b || c === LESS || c === 0x6c || c === 0x73 || (c >= 0x41 && c <= 0x59) ? 0 : 1
 const LETTER_T = 0x54
 const OPEN_BRACKET = 0x5b
 /** How far into a line the stamp before its first token is looked for. */
@@ -298,8 +313,10 @@ export const LEVEL_KEYS: readonly Buffer[] = [Buffer.from('level'), Buffer.from(
 /** One of LEVEL_KEYS at buf[at], then `\s*"?` and a word naming a level at or above the threshold (log15's `eror` too). */
 export function levelKeyTokenAt(buf: Buffer, at: number, end: number, threshold: number): boolean {
   let i: number
-  if (buf[at] === 0x73 /* s */) i = at + 9 // 'severity='
-  else if (buf[at + 1] === LETTER_V) i = at + 4 // 'lvl='
+  if (buf[at] === 0x73 /* s */)
+    i = at + 9 // 'severity='
+  else if (buf[at + 1] === LETTER_V)
+    i = at + 4 // 'lvl='
   else {
     i = at + 5 // 'level'
     while (i < end && isSpaceLike(buf[i] as number)) i++

@@ -49,7 +49,9 @@ export function resolveApiOperation(pathname: string, query: QueryValues): Opera
   return apirequest === undefined ? 'unknown' : (operationForApiRequest(apirequest) ?? 'unknown')
 }
 
-const SEND_KIND: Partial<Record<OperationName, { kind: StoredKind; validate: (b: unknown) => ValidationProblem[]; label: string }>> = {
+const SEND_KIND: Partial<
+  Record<OperationName, { kind: StoredKind; validate: (b: unknown) => ValidationProblem[]; label: string }>
+> = {
   send_sms: { kind: 'sms', validate: validateSmsSend, label: 'SMS' },
   send_mail: { kind: 'mail', validate: validateMailSend, label: 'e-mail' },
   send_chat: { kind: 'chat', validate: validateChatSend, label: 'chat message' },
@@ -107,7 +109,10 @@ export function handleApi(
     // Recorded, not acted on: a resend of one notification shows as two records with one key.
     const key = req.headers['idempotency-key']
     const entry = store.add(send.kind, ({ id, createdAt }) =>
-      typeof key === 'string' ? { id, created_at: createdAt, status, ...wire, idempotency_key: key } : { id, created_at: createdAt, status, ...wire })
+      typeof key === 'string'
+        ? { id, created_at: createdAt, status, ...wire, idempotency_key: key }
+        : { id, created_at: createdAt, status, ...wire },
+    )
     const body: WireSendAccepted = {
       status: 'success',
       message: `${send.label} accepted`,
@@ -122,7 +127,12 @@ export function handleApi(
     if (problems.length > 0) return invalid(problems)
     const { page, perPage, limit } = pagingOf(req.query)
     // The same `WirePage` as pageReply, served from the listing cache (listing.ts).
-    return { type: 'text', status: 200, contentType: JSON_CONTENT_TYPE, body: listings.body(listKind, page, perPage, limit) }
+    return {
+      type: 'text',
+      status: 200,
+      contentType: JSON_CONTENT_TYPE,
+      body: listings.body(listKind, page, perPage, limit),
+    }
   }
 
   if (operation === 'social_search') {

@@ -42,9 +42,13 @@ export function openDataDir(dir: string): DataDir {
     text = readFileSync(path, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new SandboxError(SandboxErrorCodes.DATA_DIR, `cannot use data directory ${dir}: ${(err as Error).message}`, {
-        cause: err,
-      })
+      throw new SandboxError(
+        SandboxErrorCodes.DATA_DIR,
+        `cannot use data directory ${dir}: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      )
     }
   }
   const entries: StoredEntry[] = []

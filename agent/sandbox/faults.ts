@@ -71,7 +71,8 @@ export function parseFault(value: unknown, path = 'fault'): Fault {
       break
     case 'error': {
       const s = v['status']
-      if (typeof s !== 'number' || !Number.isInteger(s) || s < 400 || s > 599) fail(`${path}.status`, 'must be an HTTP status from 400 to 599')
+      if (typeof s !== 'number' || !Number.isInteger(s) || s < 400 || s > 599)
+        fail(`${path}.status`, 'must be an HTTP status from 400 to 599')
       if (v['message'] !== undefined && typeof v['message'] !== 'string') fail(`${path}.message`, 'must be a string')
       break
     }
@@ -79,7 +80,8 @@ export function parseFault(value: unknown, path = 'fault'): Fault {
       nonNegative(v['retryAfterSeconds'], `${path}.retryAfterSeconds`, true)
       break
     case 'drop':
-      if (v['phase'] !== undefined && v['phase'] !== 'before' && v['phase'] !== 'after') fail(`${path}.phase`, 'must be before or after')
+      if (v['phase'] !== undefined && v['phase'] !== 'before' && v['phase'] !== 'after')
+        fail(`${path}.phase`, 'must be before or after')
       break
     case 'malformed':
       if (typeof v['body'] !== 'string' || !(MALFORMED as readonly string[]).includes(v['body'])) {
@@ -167,7 +169,11 @@ export function createFaultSet(initial: readonly Fault[], random: () => number =
         if (action !== undefined || !fires(fault)) continue
         switch (fault.kind) {
           case 'error':
-            action = { kind: 'error', status: fault.status, message: fault.message ?? `injected fault: HTTP ${fault.status}` }
+            action = {
+              kind: 'error',
+              status: fault.status,
+              message: fault.message ?? `injected fault: HTTP ${fault.status}`,
+            }
             break
           case 'rate-limit':
             action = { kind: 'rate-limit', retryAfterSeconds: fault.retryAfterSeconds }

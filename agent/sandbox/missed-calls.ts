@@ -28,7 +28,10 @@ export function compactPhoneNumber(text: string): string {
 
 function checkNumber(value: unknown, field: string, problems: ValidationProblem[]): string | undefined {
   if (typeof value !== 'string') {
-    problems.push({ field, message: `must be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}` })
+    problems.push({
+      field,
+      message: `must be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    })
     return undefined
   }
   const digits = value.replace(/\D/g, '').length
@@ -43,7 +46,8 @@ function checkNumber(value: unknown, field: string, problems: ValidationProblem[
   return compactPhoneNumber(value)
 }
 
-export type MissedCallInput = { ok: true; caller: string; called: string } | { ok: false; problems: ValidationProblem[] }
+export type MissedCallInput =
+  { ok: true; caller: string; called: string } | { ok: false; problems: ValidationProblem[] }
 
 /** Checks a `{ caller, called? }` body; every problem names its field. Pure. */
 export function parseMissedCall(body: unknown): MissedCallInput {
@@ -53,7 +57,8 @@ export function parseMissedCall(body: unknown): MissedCallInput {
   const given = body as Record<string, unknown>
   const problems: ValidationProblem[] = []
   const caller = checkNumber(given['caller'], 'caller', problems)
-  const called = given['called'] === undefined ? SANDBOX_MISSED_CALL_NUMBER : checkNumber(given['called'], 'called', problems)
+  const called =
+    given['called'] === undefined ? SANDBOX_MISSED_CALL_NUMBER : checkNumber(given['called'], 'called', problems)
   // A misspelt `called` would otherwise silently become the default number.
   for (const key of Object.keys(given)) {
     if (!FIELDS.has(key)) problems.push({ field: key, message: 'unknown field (expected caller, called)' })
@@ -64,6 +69,9 @@ export function parseMissedCall(body: unknown): MissedCallInput {
 
 /** Stores one missed call; it is the newest `missed_record` from now on. */
 export function addMissedCall(store: Store, caller: string, called: string): WireMissedCallRecord {
-  const entry = store.add('missed', ({ id, createdAt }) => ({ id, created_at: createdAt, caller, called }) satisfies WireMissedCallRecord)
+  const entry = store.add(
+    'missed',
+    ({ id, createdAt }) => ({ id, created_at: createdAt, caller, called }) satisfies WireMissedCallRecord,
+  )
   return entry.record as unknown as WireMissedCallRecord
 }

@@ -52,7 +52,8 @@ export class BodyTooLargeError extends Error {}
 export function readBody(req: IncomingMessage): Promise<string> {
   // Neither header: no body (RFC 9112, 6.3), so nothing to wait for (a GET poll is most requests);
   // Node discards the unread stream itself once the answer is sent.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('')
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return Promise.resolve('')
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0

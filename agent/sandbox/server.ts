@@ -15,7 +15,13 @@ import { createLiveEvents } from './live-events'
 import { apiError, BodyTooLargeError, json, parseJsonBody, readBody, writeReply, type Reply } from './reply'
 import { seedDefaults } from './seed'
 import { createStore, type Store } from './store'
-import { ACTIVITY_WEBHOOK_PATH, handleActivities, handleLead, LEAD_WEBHOOK_PREFIX, resolveWebhook } from './webhook-routes'
+import {
+  ACTIVITY_WEBHOOK_PATH,
+  handleActivities,
+  handleLead,
+  LEAD_WEBHOOK_PREFIX,
+  resolveWebhook,
+} from './webhook-routes'
 
 export interface SandboxOptions {
   /** Interface to listen on; default 127.0.0.1 (the control API has no auth). */
@@ -62,7 +68,12 @@ function malformedReply(body: 'truncated-json' | 'html' | 'error-field' | 'empty
     case 'truncated-json':
       return { type: 'text', status: 200, contentType: 'application/json', body: '{"status":"success","data":{"id":"' }
     case 'html':
-      return { type: 'text', status: 200, contentType: 'text/html', body: '<html><body><h1>Service temporarily unavailable</h1></body></html>' }
+      return {
+        type: 'text',
+        status: 200,
+        contentType: 'text/html',
+        body: '<html><body><h1>Service temporarily unavailable</h1></body></html>',
+      }
     case 'error-field':
       return json(200, { status: 'success', error: 'injected fault: the provider rejected the request' })
     case 'empty-json':
@@ -185,7 +196,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (action?.kind === 'rate-limit') {
       return writeReply(
         res,
-        json(429, { status: 'error', error: 'injected fault: rate limited' }, { 'retry-after': String(action.retryAfterSeconds) }),
+        json(
+          429,
+          { status: 'error', error: 'injected fault: rate limited' },
+          { 'retry-after': String(action.retryAfterSeconds) },
+        ),
       )
     }
 
@@ -216,7 +231,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.keepAliveTimeout = SANDBOX_KEEP_ALIVE_TIMEOUT_MS
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>
-      reject(new SandboxError(SandboxErrorCodes.LISTEN, `cannot listen on ${host}:${port}: ${err.message}`, { cause: err })),
+      reject(
+        new SandboxError(SandboxErrorCodes.LISTEN, `cannot listen on ${host}:${port}: ${err.message}`, { cause: err }),
+      ),
     )
     server.listen(port, host, () => resolve())
   })

@@ -42,11 +42,24 @@ export interface SearchQuery {
 
 export interface Store {
   /** `make` builds the record from the id and timestamp the store assigns. */
-  add(kind: StoredKind, make: (ids: { seq: number; id: string; createdAt: string }) => Record<string, unknown>): StoredEntry
+  add(
+    kind: StoredKind,
+    make: (ids: { seq: number; id: string; createdAt: string }) => Record<string, unknown>,
+  ): StoredEntry
   /** Newest first. `limit` caps how many of the newest records the listing holds at all. */
-  page(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { records: Record<string, unknown>[]; total: number }
+  page(
+    kind: StoredKind,
+    page: number,
+    perPage: number,
+    limit: number | undefined,
+  ): { records: Record<string, unknown>[]; total: number }
   /** The same page as `page`, each record as its JSON text (made once per record, then kept). */
-  pageJson(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { records: string[]; total: number }
+  pageJson(
+    kind: StoredKind,
+    page: number,
+    perPage: number,
+    limit: number | undefined,
+  ): { records: string[]; total: number }
   /** Changes whenever the records of `kind` do (add, retention drop, reset): a listing cache's key. */
   version(kind: StoredKind): number
   all(kind: StoredKind): readonly StoredEntry[]
@@ -174,7 +187,12 @@ export function createStore(options: StoreOptions): Store {
   }
 
   /** Newest first: index `i` of the listing is `slots[length - 1 - i]`; no copy, no sort. */
-  function pageSlots(kind: StoredKind, page: number, perPage: number, limit: number | undefined): { slots: Slot[]; total: number } {
+  function pageSlots(
+    kind: StoredKind,
+    page: number,
+    perPage: number,
+    limit: number | undefined,
+  ): { slots: Slot[]; total: number } {
     const list = bucket(kind).slots
     const total = limit === undefined ? list.length : Math.min(limit, list.length)
     const slots: Slot[] = []
@@ -228,7 +246,9 @@ export function createStore(options: StoreOptions): Store {
       return out
     },
     count(kind) {
-      return kind === undefined ? STORED_KINDS.reduce((n, k) => n + bucket(k).entries.length, 0) : bucket(kind).entries.length
+      return kind === undefined
+        ? STORED_KINDS.reduce((n, k) => n + bucket(k).entries.length, 0)
+        : bucket(kind).entries.length
     },
     findLead(leadId) {
       return bucket('lead').entries.find((e) => e.record['lead_id'] === leadId)

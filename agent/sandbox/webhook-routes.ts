@@ -41,7 +41,12 @@ function leadFailure(status: number, error: string, field?: string): Reply {
   return json(status, field === undefined ? { success: false, error } : { success: false, error, field })
 }
 
-export function handleLead(req: WebhookRequest, account: string | undefined, expectedAccount: string, store: Store): Reply {
+export function handleLead(
+  req: WebhookRequest,
+  account: string | undefined,
+  expectedAccount: string,
+  store: Store,
+): Reply {
   if (account === undefined || !secretEquals(account, expectedAccount)) return leadFailure(404, 'unknown webhook')
   if (req.method !== 'POST') return leadFailure(405, 'the lead webhook expects POST')
   if (!req.bodyIsJson) return leadFailure(400, '(body): not valid JSON', '(body)')
@@ -64,13 +69,20 @@ export function handleActivities(req: WebhookRequest, token: string, store: Stor
   if (!req.bodyIsJson) return apiError(400, '(body): not valid JSON', '(body)')
   const problems = validateActivities(req.body)
   const first = problems[0]
-  if (first !== undefined) return json(400, { status: 'error', error: `${first.field}: ${first.message}`, field: first.field, problems })
+  if (first !== undefined)
+    return json(400, { status: 'error', error: `${first.field}: ${first.message}`, field: first.field, problems })
   const request = req.body as WireActivityRequest
   const leadId = String(request.lead_id)
   if (store.findLead(leadId) === undefined) return apiError(404, `lead_id: no lead ${leadId}`, 'lead_id')
   const key = keyOf(req)
   for (const activity of request.activities) {
-    store.add('activity', ({ id, createdAt }) => ({ id, created_at: createdAt, lead_id: request.lead_id, ...activity, ...key }))
+    store.add('activity', ({ id, createdAt }) => ({
+      id,
+      created_at: createdAt,
+      lead_id: request.lead_id,
+      ...activity,
+      ...key,
+    }))
   }
   // The spec: "no response body and no response headers".
   return { type: 'empty', status: 200 }

@@ -85,7 +85,13 @@ class Batch implements LineBatch {
   }
 
   // The plain shape a batch had before it held positions: logging one must not serialize the read buffer.
-  toJSON(): { fileId: string; generation: number; path: string | undefined; lines: readonly TailLine[]; offset: number } {
+  toJSON(): {
+    fileId: string
+    generation: number
+    path: string | undefined
+    lines: readonly TailLine[]
+    offset: number
+  } {
     return { fileId: this.fileId, generation: this.generation, path: this.path, lines: this.lines, offset: this.offset }
   }
 
@@ -103,11 +109,18 @@ export interface BatchOrigin {
 }
 
 /** A batch of what one chunk completed (`buffer` the chunk, at file offset `bufferOffset`), or undefined when it completed no line. */
-export function createChunkBatch(from: BatchOrigin, split: SplitChunk, buffer: Buffer, bufferOffset: number, maxLineBytes: number): LineBatch | undefined {
+export function createChunkBatch(
+  from: BatchOrigin,
+  split: SplitChunk,
+  buffer: Buffer,
+  bufferOffset: number,
+  maxLineBytes: number,
+): LineBatch | undefined {
   const first = split.head === undefined ? 0 : 1
   const count = split.ends.length
   if (first + count === 0) return undefined
-  const chunk: LineChunk | undefined = count === 0 ? undefined : { buffer, bufferOffset, first, start: split.start, ends: split.ends, maxLineBytes }
+  const chunk: LineChunk | undefined =
+    count === 0 ? undefined : { buffer, bufferOffset, first, start: split.start, ends: split.ends, maxLineBytes }
   const offset = count === 0 ? (split.head as TailLine).offset : bufferOffset + (split.ends[count - 1] as number) + 1
   return new Batch(from.fileId, from.followId, from.generation, from.path, split.head, chunk, first + count, offset)
 }

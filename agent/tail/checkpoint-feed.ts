@@ -31,7 +31,8 @@ export interface CheckpointFeed {
 
 export function createCheckpointFeed(config: NormalizedTailerOptions, files: FollowedFiles): CheckpointFeed {
   const path = config.checkpointPath
-  const writer: CheckpointWriter | undefined = path === undefined ? undefined : createCheckpointWriter(path, durableSnapshot)
+  const writer: CheckpointWriter | undefined =
+    path === undefined ? undefined : createCheckpointWriter(path, durableSnapshot)
   // A head only changes by growing (a rewrite starts a new generation), so its hash is kept per length.
   const headHashes = new WeakMap<FileGeneration, { length: number; hash: string }>()
 
@@ -46,7 +47,10 @@ export function createCheckpointFeed(config: NormalizedTailerOptions, files: Fol
     try {
       await config.beforeCheckpointWrite?.()
     } catch (error) {
-      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `checkpoint not written: ${(error as Error).message}`, { ...(path === undefined ? {} : { path }), cause: error })
+      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `checkpoint not written: ${(error as Error).message}`, {
+        ...(path === undefined ? {} : { path }),
+        cause: error,
+      })
     }
     return entries
   }

@@ -37,7 +37,8 @@ async function removeStaleTemps(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`
   const names = await readdir(dirname(path)).catch(() => [] as string[])
   for (const name of names) {
-    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) await unlink(join(dirname(path), name)).catch(() => undefined)
+    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)))
+      await unlink(join(dirname(path), name)).catch(() => undefined)
   }
 }
 
@@ -48,19 +49,30 @@ export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
     text = await readFile(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `cannot read checkpoint ${path}: ${(error as Error).message}`, { path, cause: error })
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `cannot read checkpoint ${path}: ${(error as Error).message}`, {
+      path,
+      cause: error,
+    })
   }
   let parsed: CheckpointFile
   try {
     parsed = JSON.parse(text) as CheckpointFile
   } catch (error) {
-    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} is not valid JSON: ${(error as Error).message}`, { path, cause: error })
+    throw new TailError(
+      TailErrorCodes.CHECKPOINT_READ,
+      `checkpoint ${path} is not valid JSON: ${(error as Error).message}`,
+      { path, cause: error },
+    )
   }
   if (typeof parsed !== 'object' || parsed === null || !Number.isInteger(parsed.version)) {
     throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has no version`, { path })
   }
   if (parsed.version !== CHECKPOINT_VERSION) {
-    throw new TailError(TailErrorCodes.CHECKPOINT_VERSION, `checkpoint ${path} has version ${parsed.version}; this tailer reads version ${CHECKPOINT_VERSION}`, { path })
+    throw new TailError(
+      TailErrorCodes.CHECKPOINT_VERSION,
+      `checkpoint ${path} has version ${parsed.version}; this tailer reads version ${CHECKPOINT_VERSION}`,
+      { path },
+    )
   }
   if (!Array.isArray(parsed.files) || !parsed.files.every(isEntry)) {
     throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has a malformed files list`, { path })
@@ -71,9 +83,14 @@ export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
 function isEntry(value: unknown): value is CheckpointEntry {
   const entry = value as Record<string, unknown>
   return (
-    typeof entry === 'object' && entry !== null &&
-    typeof entry.dev === 'string' && typeof entry.ino === 'string' && typeof entry.head === 'string' &&
-    Number.isSafeInteger(entry.headLength) && Number.isSafeInteger(entry.offset) && (entry.offset as number) >= 0
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.dev === 'string' &&
+    typeof entry.ino === 'string' &&
+    typeof entry.head === 'string' &&
+    Number.isSafeInteger(entry.headLength) &&
+    Number.isSafeInteger(entry.offset) &&
+    (entry.offset as number) >= 0
   )
 }
 
@@ -84,14 +101,18 @@ export interface CheckpointWriter {
   readonly writes: number
 }
 
-export function createCheckpointWriter(path: string, snapshot: () => CheckpointEntry[] | Promise<CheckpointEntry[]>): CheckpointWriter {
+export function createCheckpointWriter(
+  path: string,
+  snapshot: () => CheckpointEntry[] | Promise<CheckpointEntry[]>,
+): CheckpointWriter {
   const temp = tempPath(path, process.pid)
   let inFlight: Promise<void> | undefined
   let next: Promise<void> | undefined
   let writes = 0
 
   async function writeOnce(): Promise<void> {
-    const body = JSON.stringify({ version: CHECKPOINT_VERSION, files: await snapshot() } satisfies CheckpointFile) + '\n'
+    const body =
+      JSON.stringify({ version: CHECKPOINT_VERSION, files: await snapshot() } satisfies CheckpointFile) + '\n'
     try {
       const handle = await open(temp, 'w', 0o600)
       try {
@@ -110,7 +131,11 @@ export function createCheckpointWriter(path: string, snapshot: () => CheckpointE
       writes++
     } catch (error) {
       await unlink(temp).catch(() => undefined)
-      throw new TailError(TailErrorCodes.CHECKPOINT_WRITE, `cannot write checkpoint ${path}: ${(error as Error).message}`, { path, cause: error })
+      throw new TailError(
+        TailErrorCodes.CHECKPOINT_WRITE,
+        `cannot write checkpoint ${path}: ${(error as Error).message}`,
+        { path, cause: error },
+      )
     }
   }
 
@@ -126,10 +151,12 @@ export function createCheckpointWriter(path: string, snapshot: () => CheckpointE
     request() {
       if (next) return next
       if (!inFlight) return start()
-      next = inFlight.catch(() => undefined).then(() => {
-        next = undefined
-        return start()
-      })
+      next = inFlight
+        .catch(() => undefined)
+        .then(() => {
+          next = undefined
+          return start()
+        })
       return next
     },
     get writes() {

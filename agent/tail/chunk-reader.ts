@@ -35,7 +35,13 @@ export function createChunkReader(ctx: TailContext, onTruncated: OnTruncated): R
  * buffer, still in the CPU cache, is read into and split again and again. The loop only awaits
  * the hand-off; the work is in readChunkSync, which V8 optimizes on its own.
  */
-async function readTurnSync(ctx: TailContext, onTruncated: OnTruncated, headScratch: Buffer, file: FileGeneration, handle: FileHandle): Promise<void> {
+async function readTurnSync(
+  ctx: TailContext,
+  onTruncated: OnTruncated,
+  headScratch: Buffer,
+  file: FileGeneration,
+  handle: FileHandle,
+): Promise<void> {
   const { outlet } = ctx
   let budget = TURN_BYTES
   while (budget > 0 && !ctx.closed) {
@@ -44,7 +50,8 @@ async function readTurnSync(ctx: TailContext, onTruncated: OnTruncated, headScra
     if ('truncatedHead' in chunk) {
       outlet.recycle(buffer)
       const size = (await handle.stat()).size
-      if (!ctx.closed) onTruncated(file, size, chunk.truncatedHead.subarray(0, Math.min(chunk.truncatedHead.length, size)))
+      if (!ctx.closed)
+        onTruncated(file, size, chunk.truncatedHead.subarray(0, Math.min(chunk.truncatedHead.length, size)))
       return
     }
     if (chunk.batch !== undefined) await outlet.emit(file, chunk.batch, buffer)
@@ -57,7 +64,13 @@ async function readTurnSync(ctx: TailContext, onTruncated: OnTruncated, headScra
 }
 
 /** One chunk at the read offset and the check of the file's first bytes; the head it found when they changed. */
-function readChunkSync(ctx: TailContext, headScratch: Buffer, file: FileGeneration, fd: number, buffer: Buffer): { truncatedHead: Buffer } | { bytesRead: number; batch: LineBatch | undefined } {
+function readChunkSync(
+  ctx: TailContext,
+  headScratch: Buffer,
+  file: FileGeneration,
+  fd: number,
+  buffer: Buffer,
+): { truncatedHead: Buffer } | { bytesRead: number; batch: LineBatch | undefined } {
   let bytesRead: number
   let head: Buffer
   try {
@@ -77,19 +90,28 @@ function readChunkSync(ctx: TailContext, headScratch: Buffer, file: FileGenerati
  * bookkeeping costs more than the read itself at these rates). The next chunk is requested as
  * soon as the current one is in, so the disk read overlaps the head check and the splitting.
  */
-async function readTurnPooled(ctx: TailContext, onTruncated: OnTruncated, file: FileGeneration, handle: FileHandle): Promise<void> {
+async function readTurnPooled(
+  ctx: TailContext,
+  onTruncated: OnTruncated,
+  file: FileGeneration,
+  handle: FileHandle,
+): Promise<void> {
   const { outlet } = ctx
   const chunkBytes = ctx.config.readChunkBytes
   const fd = handle.fd
   const readAt = (position: number) =>
     new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
       const buffer = outlet.takeBuffer()
-      read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) => (error === null ? resolve({ bytesRead, buffer }) : reject(error)))
+      read(fd, buffer, 0, chunkBytes, position, (error, bytesRead) =>
+        error === null ? resolve({ bytesRead, buffer }) : reject(error),
+      )
     })
   const headBuffer = Buffer.allocUnsafe(HEAD_BYTES)
   const headNow = () =>
     new Promise<Buffer>((resolve, reject) => {
-      read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) => (error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error)))
+      read(fd, headBuffer, 0, HEAD_BYTES, 0, (error, bytesRead) =>
+        error === null ? resolve(headBuffer.subarray(0, bytesRead)) : reject(error),
+      )
     })
   const drop = async (inFlight: ReturnType<typeof readAt> | undefined): Promise<void> => {
     const dropped = await inFlight?.catch(() => undefined)

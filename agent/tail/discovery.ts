@@ -79,14 +79,20 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
   const excluded = compileExclusion(options.exclude ?? [], options.cwd)
   // Every path the tailer hears of passes here (events and scans): an excluded file is never
   // reported, so it is never opened, whenever it appears.
-  const matches = excluded === undefined
-    ? (path: string): boolean => globs.some((glob) => glob.matches(path))
-    : (path: string): boolean => globs.some((glob) => glob.matches(path)) && !excluded(path)
+  const matches =
+    excluded === undefined
+      ? (path: string): boolean => globs.some((glob) => glob.matches(path))
+      : (path: string): boolean => globs.some((glob) => glob.matches(path)) && !excluded(path)
   const bases = [...new Set(globs.map((glob) => glob.base))]
   const depth = maxDepth(globs)
   for (const base of bases) {
     // Not fatal (an app may make its log directory after the agent starts), but a typo looks the same.
-    if (!existsSync(base)) options.onError(new Error(`directory ${base} does not exist: it is looked for every second, and its files are read from when it appears`))
+    if (!existsSync(base))
+      options.onError(
+        new Error(
+          `directory ${base} does not exist: it is looked for every second, and its files are read from when it appears`,
+        ),
+      )
   }
 
   const state: DiscoveryState = {
@@ -141,7 +147,14 @@ function startWatching(state: DiscoveryState): Promise<void> {
   return scan(state)
 }
 
-function onWatchEvent(state: DiscoveryState, watches: WatchSet, kind: WatchKind, watched: string, event: string, name: string | null): void {
+function onWatchEvent(
+  state: DiscoveryState,
+  watches: WatchSet,
+  kind: WatchKind,
+  watched: string,
+  event: string,
+  name: string | null,
+): void {
   const flooded = state.flood.count()
   if (flooded !== undefined) {
     startPolling(state, flooded)
@@ -273,7 +286,14 @@ interface Walked {
 }
 
 /** Adds the matching files under `dir` (down to `depth` levels below the base) to `found`. */
-async function walk(dir: string, level: number, depth: number | undefined, matches: (path: string) => boolean, found: Set<string>, walked: Walked): Promise<void> {
+async function walk(
+  dir: string,
+  level: number,
+  depth: number | undefined,
+  matches: (path: string) => boolean,
+  found: Set<string>,
+  walked: Walked,
+): Promise<void> {
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })

@@ -61,7 +61,15 @@ export function createFileAdoption(ctx: TailContext): FileAdoption {
     }
     const before = files.takeVacated(path)
     if (before !== undefined) counters.rotations++
-    const file = createFileGeneration({ ...opened, path, generation: 0, phase: 'probation', startOffset: 0, committed: 0, maxLineBytes: config.maxLineBytes })
+    const file = createFileGeneration({
+      ...opened,
+      path,
+      generation: 0,
+      phase: 'probation',
+      startOffset: 0,
+      committed: 0,
+      maxLineBytes: config.maxLineBytes,
+    })
     // Rename-and-create: the renamed file's rest comes before the new file's lines.
     if (before !== undefined && before.phase !== 'released') file.waitsFor = before
     files.track(file)
@@ -84,12 +92,24 @@ export function createFileAdoption(ctx: TailContext): FileAdoption {
       ids.add(id)
       found.push({ path, ...opened })
     }
-    const placements = placeInitialFiles(found.map((file) => ({ fileId: fileIdOf(file.stats), size: file.size, head: file.head })), saved)
+    const placements = placeInitialFiles(
+      found.map((file) => ({ fileId: fileIdOf(file.stats), size: file.size, head: file.head })),
+      saved,
+    )
     const adopted: FileGeneration[] = []
     for (const [index, file] of found.entries()) {
       const { phase, start } = initialStart(placements[index] as Placement, config.startAt)
       const offset = start === 'last-line-end' ? await lastLineEnd(file.handle, file.size) : start
-      adopted.push(createFileGeneration({ ...file, generation: 0, phase, startOffset: offset, committed: offset, maxLineBytes: config.maxLineBytes }))
+      adopted.push(
+        createFileGeneration({
+          ...file,
+          generation: 0,
+          phase,
+          startOffset: offset,
+          committed: offset,
+          maxLineBytes: config.maxLineBytes,
+        }),
+      )
     }
     for (const [index, file] of adopted.entries()) {
       const placement = placements[index]

@@ -22,7 +22,10 @@ export function createFileTurn(ctx: TailContext, rotation: Rotation, readTurn: R
       open: handle !== undefined,
       phase: file.phase,
       held: file.held,
-      waitsFor: older === undefined ? undefined : { phase: older.phase, readOffset: older.readOffset, size: older.size, queued: files.dirty.has(older) },
+      waitsFor:
+        older === undefined
+          ? undefined
+          : { phase: older.phase, readOffset: older.readOffset, size: older.size, queued: files.dirty.has(older) },
     })
     if (start.kind !== 'look' || handle === undefined) return
     file.waitsFor = undefined
@@ -34,7 +37,15 @@ export function createFileTurn(ctx: TailContext, rotation: Rotation, readTurn: R
         : await Promise.all([handle.stat(), readHead(handle, file.readOffset + HEAD_BYTES)])
       const size = stats.size
       const head = current.subarray(0, Math.min(current.length, size))
-      const check = checkContent({ phase: file.phase, readOffset: file.readOffset, knownHead: file.head, size, head, settled: file.settled, detached: file.detached })
+      const check = checkContent({
+        phase: file.phase,
+        readOffset: file.readOffset,
+        knownHead: file.head,
+        size,
+        head,
+        settled: file.settled,
+        detached: file.detached,
+      })
       if (check.kind === 'truncated') {
         rotation.truncated(file, size, head)
         return
@@ -52,7 +63,12 @@ export function createFileTurn(ctx: TailContext, rotation: Rotation, readTurn: R
       if (!files.dirty.has(file)) files.wakeWaitersOf(file)
     } catch (error) {
       if (ctx.closed) return
-      ctx.warn(TailErrorCodes.FILE_READ, `cannot read ${file.path ?? file.fileId}: ${(error as Error).message}`, file.path, error)
+      ctx.warn(
+        TailErrorCodes.FILE_READ,
+        `cannot read ${file.path ?? file.fileId}: ${(error as Error).message}`,
+        file.path,
+        error,
+      )
     }
   }
 }

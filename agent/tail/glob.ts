@@ -26,7 +26,8 @@ export function compileGlob(pattern: string, cwd: string = process.cwd()): Compi
   const base = segments.slice(0, firstMagic).join(sep) || sep
   const rest = segments.slice(firstMagic)
   const recursive = rest.includes('**')
-  const source = segments.slice(0, firstMagic).map(escapeRegExp).join('\\/') + '\\/' + rest.map(segmentSource).join('\\/')
+  const source =
+    segments.slice(0, firstMagic).map(escapeRegExp).join('\\/') + '\\/' + rest.map(segmentSource).join('\\/')
   // `a/**/b` must also match `a/b`: collapse the optional segment.
   const regex = new RegExp('^' + source.replace(/\\\/\(\?:\.\*\)\\\//g, '(?:\\/|\\/.*\\/)') + '$')
   return {
@@ -43,7 +44,10 @@ export function compileGlob(pattern: string, cwd: string = process.cwd()): Compi
  * directory `paths` reaches; one with `/` against the whole path (relative ones resolved against
  * `cwd`, as `paths` are). Undefined when there are none, so the common case costs nothing.
  */
-export function compileExclusion(patterns: readonly string[], cwd: string = process.cwd()): ((absolutePath: string) => boolean) | undefined {
+export function compileExclusion(
+  patterns: readonly string[],
+  cwd: string = process.cwd(),
+): ((absolutePath: string) => boolean) | undefined {
   if (patterns.length === 0) return undefined
   const names: RegExp[] = []
   const paths: CompiledGlob[] = []

@@ -43,18 +43,27 @@ export function placeInitialFiles(found: readonly FoundFile[], saved: readonly C
   for (const [index, file] of found.entries()) {
     const entry = byInode.get(file.fileId)
     if (entry === undefined) continue
-    const same = file.size >= entry.offset && file.head.length >= entry.headLength && hashHead(file.head.subarray(0, entry.headLength)) === entry.head
+    const same =
+      file.size >= entry.offset &&
+      file.head.length >= entry.headLength &&
+      hashHead(file.head.subarray(0, entry.headLength)) === entry.head
     if (!same) {
       rewritten.add(index)
       continue
     }
     claimed.add(entry)
-    placements[index] = entry.pending === true ? { kind: 'resume', offset: 0, pending: true } : { kind: 'resume', offset: entry.offset, pending: false }
+    placements[index] =
+      entry.pending === true
+        ? { kind: 'resume', offset: 0, pending: true }
+        : { kind: 'resume', offset: entry.offset, pending: false }
   }
   const resumedByInode = found.map((_, index) => placements[index]?.kind === 'resume')
   for (const [index, file] of found.entries()) {
     if (placements[index] !== undefined || file.head.length < HEAD_BYTES) continue
-    const twin = found.findIndex((other, otherIndex) => otherIndex !== index && resumedByInode[otherIndex] === true && sameFullHead(other.head, file.head))
+    const twin = found.findIndex(
+      (other, otherIndex) =>
+        otherIndex !== index && resumedByInode[otherIndex] === true && sameFullHead(other.head, file.head),
+    )
     if (twin !== -1) {
       placements[index] = { kind: 'parked', copyOf: twin }
       continue

@@ -31,7 +31,12 @@ export type NewFileClass<F> =
  * `awaiting`: the heads of the generations ended by a truncation that wait for their copy, oldest
  * first; `others`: every other followed file; `deferred`: rule 3 already applied once.
  */
-export function classifyNewFile<F extends ClassifiedFile>(head: Buffer, deferred: boolean, awaiting: readonly Buffer[], others: Iterable<F>): NewFileClass<F> {
+export function classifyNewFile<F extends ClassifiedFile>(
+  head: Buffer,
+  deferred: boolean,
+  awaiting: readonly Buffer[],
+  others: Iterable<F>,
+): NewFileClass<F> {
   const index = awaiting.findIndex((ended) => startsLike(ended, head))
   if (index !== -1) return { kind: 'copy-of-truncated', index }
   const active = [...others].filter((other) => other.phase === 'active')

@@ -77,24 +77,33 @@ export interface NormalizedTailerOptions {
 export function normalizeTailerOptions(options: TailerOptions): NormalizedTailerOptions {
   const problems: string[] = []
   const paths = typeof options.paths === 'string' ? [options.paths] : options.paths
-  if (!Array.isArray(paths) || paths.length === 0) problems.push('paths: must be a non-empty string or array of strings')
-  else paths.forEach((pattern, index) => {
-    if (typeof pattern !== 'string' || pattern.length === 0) problems.push(`paths[${index}]: must be a non-empty string`)
-  })
-  const exclude = typeof options.exclude === 'string' ? [options.exclude] : options.exclude ?? []
+  if (!Array.isArray(paths) || paths.length === 0)
+    problems.push('paths: must be a non-empty string or array of strings')
+  else
+    paths.forEach((pattern, index) => {
+      if (typeof pattern !== 'string' || pattern.length === 0)
+        problems.push(`paths[${index}]: must be a non-empty string`)
+    })
+  const exclude = typeof options.exclude === 'string' ? [options.exclude] : (options.exclude ?? [])
   if (!Array.isArray(exclude)) problems.push('exclude: must be a string or an array of strings')
-  else exclude.forEach((pattern, index) => {
-    const problem = typeof pattern === 'string' ? globProblem(pattern) : 'must be a string'
-    if (problem !== undefined) problems.push(`exclude[${index}]: ${problem}`)
-  })
+  else
+    exclude.forEach((pattern, index) => {
+      const problem = typeof pattern === 'string' ? globProblem(pattern) : 'must be a string'
+      if (problem !== undefined) problems.push(`exclude[${index}]: ${problem}`)
+    })
   const startAt = options.startAt ?? 'end'
-  if (startAt !== 'end' && startAt !== 'beginning') problems.push(`startAt: must be 'end' or 'beginning', got ${JSON.stringify(startAt)}`)
-  if (options.checkpointPath !== undefined && (typeof options.checkpointPath !== 'string' || options.checkpointPath === '')) {
+  if (startAt !== 'end' && startAt !== 'beginning')
+    problems.push(`startAt: must be 'end' or 'beginning', got ${JSON.stringify(startAt)}`)
+  if (
+    options.checkpointPath !== undefined &&
+    (typeof options.checkpointPath !== 'string' || options.checkpointPath === '')
+  ) {
     problems.push('checkpointPath: must be a non-empty string')
   }
   const integer = (name: keyof TailerOptions, fallback: number, min: number): number => {
     const value = options[name] ?? fallback
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) problems.push(`${name}: must be an integer >= ${min}`)
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min)
+      problems.push(`${name}: must be an integer >= ${min}`)
     return value as number
   }
   const normalized: NormalizedTailerOptions = {
@@ -116,11 +125,17 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
   if (typeof normalized.reuseBuffers !== 'boolean') problems.push('reuseBuffers: must be a boolean')
   if (typeof normalized.syncReads !== 'boolean') problems.push('syncReads: must be a boolean')
   if (typeof normalized.cwd !== 'string') problems.push('cwd: must be a string')
-  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') problems.push('onWarning: must be a function')
-  if (options.beforeCheckpointWrite !== undefined && typeof options.beforeCheckpointWrite !== 'function') problems.push('beforeCheckpointWrite: must be a function')
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function')
+    problems.push('onWarning: must be a function')
+  if (options.beforeCheckpointWrite !== undefined && typeof options.beforeCheckpointWrite !== 'function')
+    problems.push('beforeCheckpointWrite: must be a function')
   if (problems.length > 0) {
     const path = problems[0]?.split(':')[0]
-    throw new TailError(TailErrorCodes.INVALID_OPTION, `invalid tailer options:\n  ${problems.join('\n  ')}`, path === undefined ? {} : { path })
+    throw new TailError(
+      TailErrorCodes.INVALID_OPTION,
+      `invalid tailer options:\n  ${problems.join('\n  ')}`,
+      path === undefined ? {} : { path },
+    )
   }
   return normalized
 }

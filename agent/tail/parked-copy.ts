@@ -46,7 +46,9 @@ export interface ParkedWindows {
   readonly originalHeadNow: Buffer
 }
 
-export type ParkedCopyVerdict = { readonly kind: 'stay-parked' } | { readonly kind: 'own-file'; readonly reason: 'longer-than-original' | 'other-bytes' }
+export type ParkedCopyVerdict =
+  | { readonly kind: 'stay-parked' }
+  | { readonly kind: 'own-file'; readonly reason: 'longer-than-original' | 'other-bytes' }
 
 export function parkedCopyVerdict(facts: ParkedWindows): ParkedCopyVerdict {
   if (!headContinues(facts.originalHead, facts.originalHeadNow)) return { kind: 'stay-parked' }

@@ -11,7 +11,10 @@
 // (logrotate's default), and the detached file's rest is read before the new file's lines.
 
 /** What stat() found at the path; `followed` is the generation with that `dev:ino`, if any. */
-export type PathContent<F> = { readonly kind: 'nothing' } | { readonly kind: 'not-a-file' } | { readonly kind: 'file'; readonly followed: F | undefined }
+export type PathContent<F> =
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'not-a-file' }
+  | { readonly kind: 'file'; readonly followed: F | undefined }
 
 export type PathChange<F> =
   | { readonly kind: 'gone'; readonly detach: F | undefined }
@@ -21,7 +24,11 @@ export type PathChange<F> =
   | { readonly kind: 'new'; readonly detach: F | undefined }
 
 /** `atPath`: the generation followed under `path` until now. */
-export function decidePathChange<F extends { readonly path: string | undefined }>(path: string, atPath: F | undefined, content: PathContent<F>): PathChange<F> {
+export function decidePathChange<F extends { readonly path: string | undefined }>(
+  path: string,
+  atPath: F | undefined,
+  content: PathContent<F>,
+): PathChange<F> {
   if (content.kind === 'nothing') return { kind: 'gone', detach: atPath }
   if (content.kind === 'not-a-file') return { kind: 'ignored' }
   const { followed } = content

@@ -30,7 +30,11 @@ export function createPathTracker(ctx: TailContext, rotation: Rotation, adoption
 
   async function applyPath(path: string, stats: BigIntStats | undefined, fromTick: boolean): Promise<void> {
     const content: PathContent<FileGeneration> =
-      stats === undefined ? { kind: 'nothing' } : !stats.isFile() ? { kind: 'not-a-file' } : { kind: 'file', followed: files.byId.get(fileIdOf(stats)) }
+      stats === undefined
+        ? { kind: 'nothing' }
+        : !stats.isFile()
+          ? { kind: 'not-a-file' }
+          : { kind: 'file', followed: files.byId.get(fileIdOf(stats)) }
     const change = decidePathChange(path, files.byPath.get(path), content)
     if (change.kind === 'ignored') return
     if (change.detach !== undefined) rotation.detach(change.detach)

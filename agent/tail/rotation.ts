@@ -84,7 +84,12 @@ export function createRotation(ctx: TailContext): Rotation {
 
   function classify(file: FileGeneration): void {
     const others = [...files.live].filter((other) => other !== file)
-    const verdict = classifyNewFile(file.head, file.deferred, files.awaitingCopy.map((entry) => entry.ended.head), others)
+    const verdict = classifyNewFile(
+      file.head,
+      file.deferred,
+      files.awaitingCopy.map((entry) => entry.ended.head),
+      others,
+    )
     if (verdict.kind === 'copy-of-truncated') {
       const [entry] = files.awaitingCopy.splice(verdict.index, 1)
       if (entry === undefined) return

@@ -42,7 +42,9 @@ export function createScheduler(ctx: TailContext, work: SchedulerWork): Schedule
     if (running || ctx.closed || starting) return
     running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(runLoop)
-      .catch((error: unknown) => ctx.warn(TailErrorCodes.FILE_READ, `tailer loop: ${(error as Error).message}`, undefined, error))
+      .catch((error: unknown) =>
+        ctx.warn(TailErrorCodes.FILE_READ, `tailer loop: ${(error as Error).message}`, undefined, error),
+      )
       .finally(() => {
         running = undefined
         if (!ctx.closed && (jobs.length > 0 || files.dirty.size > 0)) kick()

@@ -32,7 +32,16 @@ export interface TailContext {
 
 export function createTailContext(config: NormalizedTailerOptions): TailContext {
   const files = createFollowedFiles()
-  const counters: TailCounters = { linesRead: 0, bytesRead: 0, truncatedLines: 0, rotations: 0, truncations: 0, copiesFollowed: 0, released: 0, ticks: 0 }
+  const counters: TailCounters = {
+    linesRead: 0,
+    bytesRead: 0,
+    truncatedLines: 0,
+    rotations: 0,
+    truncations: 0,
+    copiesFollowed: 0,
+    released: 0,
+    ticks: 0,
+  }
   return {
     config,
     files,

@@ -91,7 +91,11 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
   const adoption = createFileAdoption(ctx)
   const paths = createPathTracker(ctx, rotation, adoption)
   const takeTurn = createFileTurn(ctx, rotation, createChunkReader(ctx, rotation.truncated))
-  const scheduler = createScheduler(ctx, { onPathEvent: paths.onPathEvent, tick: createTick(ctx, paths, rotation), takeTurn })
+  const scheduler = createScheduler(ctx, {
+    onPathEvent: paths.onPathEvent,
+    tick: createTick(ctx, paths, rotation),
+    takeTurn,
+  })
   const discovery = await createDiscovery({
     patterns: config.paths,
     exclude: config.exclude,
@@ -99,7 +103,8 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     onEvent: scheduler.onPathEvent,
     onError: (error) => ctx.warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
     onModeChange: (mode, reason) => {
-      if (mode === 'poll') ctx.warn(TailErrorCodes.EVENT_FLOOD, `file events came faster than they can be handled (${reason})`, undefined)
+      if (mode === 'poll')
+        ctx.warn(TailErrorCodes.EVENT_FLOOD, `file events came faster than they can be handled (${reason})`, undefined)
     },
   })
   await adoption.adoptInitial(scheduler.initialPaths, saved)
@@ -130,7 +135,10 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
 function commit(ctx: TailContext, batch: LineBatch, lineCount: number | undefined): Promise<void> {
   if (ctx.closed) return Promise.reject(new TailError(TailErrorCodes.CLOSED, 'commit() after close()'))
   let file = ctx.outlet.fileOf(batch)
-  if (file === undefined) return Promise.reject(new TailError(TailErrorCodes.FOREIGN_BATCH, 'commit() was given a batch this tailer did not produce'))
+  if (file === undefined)
+    return Promise.reject(
+      new TailError(TailErrorCodes.FOREIGN_BATCH, 'commit() was given a batch this tailer did not produce'),
+    )
   if (lineCount !== undefined && !(lineCount >= 1)) return Promise.resolve()
   const whole = lineCount === undefined || lineCount >= batch.lineCount
   const offset = whole ? batch.offset : lineEndOffset(batch, Math.floor(lineCount) - 1)

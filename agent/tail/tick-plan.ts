@@ -33,12 +33,24 @@ export type TickPlan =
 export function planTick(file: TickFacts): TickPlan {
   if (file.phase === 'probation') return { kind: 'read', settled: file.size === file.tickSize }
   if (file.phase === 'parked') return { kind: 'check-copy' }
-  if (file.phase === 'active' && file.detached && file.fresh && file.readOffset >= file.size && file.size === file.tickSize) return { kind: 'release-if-stopped' }
+  if (
+    file.phase === 'active' &&
+    file.detached &&
+    file.fresh &&
+    file.readOffset >= file.size &&
+    file.size === file.tickSize
+  )
+    return { kind: 'release-if-stopped' }
   if (file.phase === 'active' && !file.detached && file.size === file.readOffset) return { kind: 'idle' }
   return { kind: 'read', settled: false }
 }
 
 /** Rule 2's stat: `currentSize` undefined when it failed (the file is gone for good). */
-export function confirmStopped(currentSize: number | undefined, readOffset: number): { readonly kind: 'release' } | { readonly kind: 'grew'; readonly size: number } {
-  return currentSize === undefined || currentSize === readOffset ? { kind: 'release' } : { kind: 'grew', size: currentSize }
+export function confirmStopped(
+  currentSize: number | undefined,
+  readOffset: number,
+): { readonly kind: 'release' } | { readonly kind: 'grew'; readonly size: number } {
+  return currentSize === undefined || currentSize === readOffset
+    ? { kind: 'release' }
+    : { kind: 'grew', size: currentSize }
 }

@@ -21,7 +21,10 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
     for (const file of files.live) {
       if (!file.held) continue
       const awaiting = files.awaitingCopy.find((entry) => entry.next === file)
-      file.held = keepsWaitingForCopy(awaiting && { endedHead: awaiting.ended.head, ticks: awaiting.ticks }, unclassified)
+      file.held = keepsWaitingForCopy(
+        awaiting && { endedHead: awaiting.ended.head, ticks: awaiting.ticks },
+        unclassified,
+      )
       if (awaiting !== undefined) awaiting.ticks++
     }
   }
@@ -29,7 +32,13 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
   async function tickFile(file: FileGeneration): Promise<void> {
     const plan = planTick(file)
     if (plan.kind === 'release-if-stopped') {
-      const stopped = confirmStopped(await file.handle?.stat().then((stats) => stats.size, () => undefined), file.readOffset)
+      const stopped = confirmStopped(
+        await file.handle?.stat().then(
+          (stats) => stats.size,
+          () => undefined,
+        ),
+        file.readOffset,
+      )
       if (stopped.kind === 'release') {
         await rotation.release(file)
         return
@@ -53,12 +62,24 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
     if (original === undefined || parked.handle === undefined || original.handle === undefined) return false
     try {
       const [parkedSize, originalSize] = await Promise.all([sizeOf(parked.handle), sizeOf(original.handle)])
-      const window = parkedCopyWindow({ originalBeingRead: original.phase === 'active', originalReadOffset: original.readOffset, originalSize, parkedSize })
+      const window = parkedCopyWindow({
+        originalBeingRead: original.phase === 'active',
+        originalReadOffset: original.readOffset,
+        originalSize,
+        parkedSize,
+      })
       if (window.kind === 'stay-parked' || original.handle === undefined || parked.handle === undefined) return false
       const [ours, theirs] = await Promise.all([readAt(parked.handle, window.at), readAt(original.handle, window.at)])
       // Read after the compared bytes: if the original still starts the same, those were its own content.
       const originalHeadNow = await readHead(original.handle, HEAD_BYTES)
-      const verdict = parkedCopyVerdict({ parkedSize, originalSize, parked: ours, original: theirs, originalHead: original.head, originalHeadNow })
+      const verdict = parkedCopyVerdict({
+        parkedSize,
+        originalSize,
+        parked: ours,
+        original: theirs,
+        originalHead: original.head,
+        originalHeadNow,
+      })
       return verdict.kind === 'own-file'
     } catch {
       // A file that went away meanwhile: the path events decide.
@@ -79,4 +100,6 @@ export function createTick(ctx: TailContext, paths: PathTracker, rotation: Rotat
 const sizeOf = (handle: FileHandle): Promise<number> => handle.stat().then((stats) => stats.size)
 
 const readAt = (handle: FileHandle, position: number): Promise<Buffer> =>
-  handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, position).then(({ buffer, bytesRead }) => buffer.subarray(0, bytesRead))
+  handle
+    .read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, position)
+    .then(({ buffer, bytesRead }) => buffer.subarray(0, bytesRead))

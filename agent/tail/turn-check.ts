@@ -24,7 +24,14 @@ export interface TurnFacts {
   readonly phase: FileGenerationPhase
   readonly held: boolean
   /** The file whose rest comes first (`waitsFor`); `queued`: it is marked for a read. */
-  readonly waitsFor: { readonly phase: FileGenerationPhase; readonly readOffset: number; readonly size: number; readonly queued: boolean } | undefined
+  readonly waitsFor:
+    | {
+        readonly phase: FileGenerationPhase
+        readonly readOffset: number
+        readonly size: number
+        readonly queued: boolean
+      }
+    | undefined
 }
 
 export type TurnStart =
@@ -38,7 +45,8 @@ export function startTurn(file: TurnFacts): TurnStart {
   if (file.held) return { kind: 'wait-for-copy' }
   const older = file.waitsFor
   // Its size may be from before the copy was complete: it has caught up once a read found its end.
-  if (older !== undefined && older.phase === 'active' && (older.queued || older.readOffset < older.size)) return { kind: 'wait-for-older-lines' }
+  if (older !== undefined && older.phase === 'active' && (older.queued || older.readOffset < older.size))
+    return { kind: 'wait-for-older-lines' }
   return { kind: 'look' }
 }
 

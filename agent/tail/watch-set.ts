@@ -48,7 +48,9 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
   function open(kind: WatchKind, path: string, into: Map<string, FSWatcher>): 'gone' | Error | undefined {
     let watcher: FSWatcher
     try {
-      watcher = watch(path, { persistent: true }, (event, name) => options.onEvent(kind, path, event, typeof name === 'string' ? name : null))
+      watcher = watch(path, { persistent: true }, (event, name) =>
+        options.onEvent(kind, path, event, typeof name === 'string' ? name : null),
+      )
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? ''
       if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone'
@@ -65,7 +67,12 @@ export function createWatchSet(options: WatchSetOptions): WatchSet {
     return undefined
   }
 
-  function reconcile(kind: WatchKind, into: Map<string, FSWatcher>, wanted: ReadonlySet<string>, result: Progress): void {
+  function reconcile(
+    kind: WatchKind,
+    into: Map<string, FSWatcher>,
+    wanted: ReadonlySet<string>,
+    result: Progress,
+  ): void {
     for (const [path, watcher] of into) {
       if (wanted.has(path)) continue
       watcher.close()

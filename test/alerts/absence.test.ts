@@ -6,7 +6,8 @@ import type { AbsenceEntry } from '../../alerts/absence'
 import { createClock, createConfiguredEngine, configOf } from './helpers'
 
 const MIN = 60_000
-const heartbeat = (hostname: string, extra: Record<string, unknown> = {}) => JSON.stringify({ level: 30, time: 0, hostname, msg: 'heartbeat', ...extra })
+const heartbeat = (hostname: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ level: 30, time: 0, hostname, msg: 'heartbeat', ...extra })
 const error = (hostname: string) => JSON.stringify({ level: 50, time: 0, hostname, msg: 'disk full' })
 
 const people = { asha: { phone: '+919800000001' }, ravi: { phone: '+919800000003' } }
@@ -14,7 +15,14 @@ const channels = {
   sms: { type: 'sms', people: ['asha'] },
   voice: { type: 'voice', people: ['ravi'], audio: ['alert.mp3'] },
 }
-const heartbeatRule = { name: 'heartbeat', level: 'info', match: { msg: '/heartbeat/' }, group_by: ['hostname'], absent: { for: '5m' }, notify: 'sms' }
+const heartbeatRule = {
+  name: 'heartbeat',
+  level: 'info',
+  match: { msg: '/heartbeat/' },
+  group_by: ['hostname'],
+  absent: { for: '5m' },
+  notify: 'sms',
+}
 
 function engineWith(rules: Record<string, unknown>[], extra: Record<string, unknown> = {}): AlertEngine {
   return createConfiguredEngine({ config: { people, channels, rules, ...extra } })
@@ -40,7 +48,10 @@ describe('absence rules', () => {
     expect(sent(fired)).toEqual(['firing:sms', 'firing:crm'])
     expect(titles(fired)).toEqual(['no heartbeat lines for 5m (hostname=web7)'])
     // A page like any: it says how to acknowledge it.
-    expect(fired[0]?.message).toEqual({ type: 'sms', text: expect.stringMatching(/^FIRING no heartbeat lines for 5m \(hostname=web7\) \(1x, heartbeat\) Ack: /) })
+    expect(fired[0]?.message).toEqual({
+      type: 'sms',
+      text: expect.stringMatching(/^FIRING no heartbeat lines for 5m \(hostname=web7\) \(1x, heartbeat\) Ack: /),
+    })
     // Still silent, the others alive: no second incident and no repeat.
     for (const host of hosts) if (host !== 'web7') engine.ingest(heartbeat(host), clock.advance(1))
     expect(engine.tick(clock.advance(4 * MIN))).toEqual([])
@@ -63,7 +74,12 @@ describe('absence rules', () => {
     engine.ingest(heartbeat('web1'), clock.now())
     engine.ingest(heartbeat('web2'), clock.now())
     engine.tick(clock.advance(5 * MIN))
-    expect(sent(engine.tick(clock.advance(10 * MIN)))).toEqual(['escalated:voice', 'escalated:crm', 'escalated:voice', 'escalated:crm'])
+    expect(sent(engine.tick(clock.advance(10 * MIN)))).toEqual([
+      'escalated:voice',
+      'escalated:crm',
+      'escalated:voice',
+      'escalated:crm',
+    ])
     const back = engine.ingest(heartbeat('web1'), clock.advance(MIN))
     expect(sent(back)).toEqual(['resolved:sms', 'resolved:voice', 'resolved:crm'])
     expect(titles(back)).toEqual(['no heartbeat lines for 5m (hostname=web1)'])
@@ -79,7 +95,9 @@ describe('absence rules', () => {
     const engine = engineWith([{ ...heartbeatRule, group_wait: '2m' }])
     engine.ingest(heartbeat('web1'), clock.now())
     expect(engine.tick(clock.advance(5 * MIN))).toEqual([])
-    expect(engine.incidents()).toMatchObject([{ status: 'pending', title: 'no heartbeat lines for 5m (hostname=web1)' }])
+    expect(engine.incidents()).toMatchObject([
+      { status: 'pending', title: 'no heartbeat lines for 5m (hostname=web1)' },
+    ])
     expect(engine.ingest(heartbeat('web1'), clock.advance(MIN))).toEqual([])
     expect(engine.incidents()).toEqual([])
     expect(engine.tick(clock.advance(2 * MIN))).toEqual([])
@@ -113,19 +131,21 @@ describe('absence rules', () => {
 
   it('templates and silences see the key as line fields', () => {
     const clock = createClock()
-    const engine = engineWith(
-      [{ ...heartbeatRule, group_by: ['hostname', 'svc.name'] }],
-      {
-        channels: { sms: { ...channels.sms, template: '{{hostname}}/{{svc.name}} silent since {{last_line_at}} {{ack}}' } },
-        silences: [{ matchers: { hostname: 'web2' }, ends_at: '2100-01-01T00:00:00Z', comment: 'maintenance' }],
+    const engine = engineWith([{ ...heartbeatRule, group_by: ['hostname', 'svc.name'] }], {
+      channels: {
+        sms: { ...channels.sms, template: '{{hostname}}/{{svc.name}} silent since {{last_line_at}} {{ack}}' },
       },
-    )
+      silences: [{ matchers: { hostname: 'web2' }, ends_at: '2100-01-01T00:00:00Z', comment: 'maintenance' }],
+    })
     const start = clock.now()
     engine.ingest(heartbeat('web1', { svc: { name: 'api' } }), start)
     engine.ingest(heartbeat('web2', { svc: { name: 'api' } }), start)
     const fired = engine.tick(clock.advance(5 * MIN))
     expect(sent(fired)).toEqual(['firing:sms', 'firing:crm'])
-    expect(fired[0]?.message).toEqual({ type: 'sms', text: expect.stringMatching(`^web1/api silent since ${new Date(start).toISOString()} Ack: `) })
+    expect(fired[0]?.message).toEqual({
+      type: 'sms',
+      text: expect.stringMatching(`^web1/api silent since ${new Date(start).toISOString()} Ack: `),
+    })
     expect(titles(fired)).toEqual(['no heartbeat lines for 5m (hostname=web1, svc.name=api)'])
   })
 })
@@ -153,7 +173,14 @@ describe('absence rules and ordinary rules', () => {
     const clock = createClock()
     const engine = engineWith([heartbeatRule, { name: 'errors', notify: 'sms' }])
     const config = configOf({ people, channels, rules: [heartbeatRule] })
-    const line = { raw: heartbeat('web1'), record: { level: 30, hostname: 'web1', msg: 'heartbeat' }, level: 30, msg: 'heartbeat', source: 'app', json: true }
+    const line = {
+      raw: heartbeat('web1'),
+      record: { level: 30, hostname: 'web1', msg: 'heartbeat' },
+      level: 30,
+      msg: 'heartbeat',
+      source: 'app',
+      json: true,
+    }
     expect(engine.observeAbsence(line, clock.now())).toEqual([])
     expect(engine.select(line)).toBeUndefined()
     engine.tick(clock.advance(5 * MIN))
@@ -207,7 +234,14 @@ describe('absence across restarts', () => {
 
   it('drops keys of rules removed, no longer absence rules, or grouping by other fields; keeps live keys', () => {
     const clock = createClock()
-    const cron = { name: 'cron', level: 'info', match: { msg: '/backup done/' }, group_by: ['job'], absent: { for: '1h' }, notify: 'sms' }
+    const cron = {
+      name: 'cron',
+      level: 'info',
+      match: { msg: '/backup done/' },
+      group_by: ['job'],
+      absent: { for: '1h' },
+      notify: 'sms',
+    }
     const before = engineWith([heartbeatRule, cron])
     before.ingest(heartbeat('web1'), clock.now())
     before.ingest(JSON.stringify({ level: 30, job: 'nightly', msg: 'backup done' }), clock.now())
@@ -219,7 +253,9 @@ describe('absence across restarts', () => {
     const reloaded = engineWith([heartbeatRule])
     reloaded.ingest(heartbeat('web1'), clock.advance(MIN))
     expect(reloaded.restoreAbsence(state, 0)).toBe(0)
-    expect(reloaded.absenceState()).toEqual([{ rule: 'heartbeat', key: state[0]?.key, lastSeen: clock.now(), labels: { hostname: 'web1' } }])
+    expect(reloaded.absenceState()).toEqual([
+      { rule: 'heartbeat', key: state[0]?.key, lastSeen: clock.now(), labels: { hostname: 'web1' } },
+    ])
   })
 
   it('after a reload (resumedAt 0) every silence keeps its clock', () => {
@@ -244,7 +280,11 @@ describe('the bound on watched keys', () => {
     expect(engine.stats()).toMatchObject({ absenceKeys: 3, absenceEvicted: 1 })
     // b is no longer watched: only the three fire.
     const fired = engine.tick(clock.advance(5 * MIN))
-    expect(titles(fired).map((t) => t.replace('no heartbeat lines for 5m ', ''))).toEqual(['(hostname=c)', '(hostname=a)', '(hostname=d)'])
+    expect(titles(fired).map((t) => t.replace('no heartbeat lines for 5m ', ''))).toEqual([
+      '(hostname=c)',
+      '(hostname=a)',
+      '(hostname=d)',
+    ])
     // Restored keys beyond the bound: the least recently seen go first.
     const restored = createAlertEngine({ rules: config.rules, channels: config.channels, maxAbsenceKeys: 2 })
     expect(restored.restoreAbsence(engine.absenceState(), clock.now())).toBe(3)

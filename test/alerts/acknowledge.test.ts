@@ -6,7 +6,8 @@ import type { Actor } from '../../alerts/notice'
 import { createClock, createConfiguredEngine } from './helpers'
 
 const MIN = 60_000
-const error = (msg: string, extra: Record<string, unknown> = {}) => JSON.stringify({ level: 50, time: 0, msg, ...extra })
+const error = (msg: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ level: 50, time: 0, msg, ...extra })
 const byConsole: Actor = { by: 'asha', via: 'console' }
 const byCall = (who: string): Actor => ({ by: who, via: 'missed_call', detail: `missed call from ${who}'s phone` })
 
@@ -21,7 +22,10 @@ const channels = {
 const sent = (deliveries: Delivery[]): string[] => deliveries.map((d) => `${d.notice.kind}:${d.notice.channel}`)
 
 function engineWith(rule: Record<string, unknown>, extra: Record<string, unknown> = {}, crmMaxPerHour?: number) {
-  return createConfiguredEngine({ config: { people, channels, rules: [{ name: 'errors', notify: ['sms'], ...rule }], ...extra }, crmMaxPerHour })
+  return createConfiguredEngine({
+    config: { people, channels, rules: [{ name: 'errors', notify: ['sms'], ...rule }], ...extra },
+    crmMaxPerHour,
+  })
 }
 
 describe('acknowledging an incident', () => {
@@ -44,7 +48,13 @@ describe('acknowledging an incident', () => {
   it('ack_timeout puts it back: the step reached is paged again, and escalation resumes without the time acked', () => {
     const clock = createClock()
     const start = clock.now()
-    const engine = engineWith({ ack_timeout: '30m', escalate: [{ after: '10m', notify: 'voice' }, { after: '20m', notify: 'chat' }] })
+    const engine = engineWith({
+      ack_timeout: '30m',
+      escalate: [
+        { after: '10m', notify: 'voice' },
+        { after: '20m', notify: 'chat' },
+      ],
+    })
     const key = engine.ingest(error('db down'), start)[0]?.notice.incident.key as string
     expect(sent(engine.tick(clock.advance(10 * MIN)))).toEqual(['escalated:voice', 'escalated:crm'])
     expect(engine.acknowledge(key, byConsole, clock.advance(2 * MIN)).ok).toBe(true)
@@ -52,7 +62,12 @@ describe('acknowledging an incident', () => {
     const back = engine.tick(clock.advance(1))
     expect(sent(back)).toEqual(['unacknowledged:voice', 'unacknowledged:crm'])
     expect(back[0]?.notice.actor).toEqual({ by: 'ack_timeout', via: 'timeout' })
-    expect(back[0]?.notice.incident).toMatchObject({ status: 'firing', ack: undefined, step: 1, firedAt: start + 30 * MIN })
+    expect(back[0]?.notice.incident).toMatchObject({
+      status: 'firing',
+      ack: undefined,
+      step: 1,
+      firedAt: start + 30 * MIN,
+    })
     // Step 2 was 8 minutes away when the ack came: it comes 8 minutes after the un-ack.
     expect(engine.tick(clock.advance(8 * MIN - 1))).toEqual([])
     expect(sent(engine.tick(clock.advance(1)))).toEqual(['escalated:chat', 'escalated:crm'])
@@ -68,7 +83,10 @@ describe('acknowledging an incident', () => {
     engine.tick(clock.advance(MIN))
     expect(engine.unacknowledge(key, byConsole, clock.now())).toEqual({ ok: false, reason: 'not-acknowledged' })
     expect(engine.acknowledge(key, byConsole, clock.advance(MIN)).ok).toBe(true)
-    expect(engine.acknowledge(key, byCall('ravi'), clock.advance(MIN))).toEqual({ ok: false, reason: 'already-acknowledged' })
+    expect(engine.acknowledge(key, byCall('ravi'), clock.advance(MIN))).toEqual({
+      ok: false,
+      reason: 'already-acknowledged',
+    })
     expect(engine.acknowledge('nope', byConsole, clock.now())).toEqual({ ok: false, reason: 'unknown' })
     const back = engine.unacknowledge(key, { by: 'ravi', via: 'cli' }, clock.advance(MIN))
     if (!back.ok) throw new Error(back.reason)
@@ -86,7 +104,9 @@ describe('acknowledging an incident', () => {
     const resolved = quiet.resolve(key, { by: 'asha', via: 'cli' }, clock.advance(MIN))
     if (!resolved.ok) throw new Error(resolved.reason)
     // Without send_resolved only the trail hears of it, with who did it.
-    expect(resolved.deliveries.map((d) => [d.notice.kind, d.notice.channel, d.notice.actor?.by])).toEqual([['resolved', 'crm', 'asha']])
+    expect(resolved.deliveries.map((d) => [d.notice.kind, d.notice.channel, d.notice.actor?.by])).toEqual([
+      ['resolved', 'crm', 'asha'],
+    ])
     expect(quiet.incident(key)).toBeUndefined()
     expect(quiet.resolve(key, byConsole, clock.now())).toEqual({ ok: false, reason: 'unknown' })
     const reopened = quiet.ingest(error('db down'), clock.advance(1))
@@ -110,7 +130,10 @@ describe('acknowledging an incident', () => {
     )
     engine.ingest(error('db down', { id: 'quiet' }), clock.now())
     const key = engine.incidents()[0]?.key as string
-    expect(sent(engine.ingest(error('db down', { id: 'loud' }), clock.advance(1)))).toEqual(['firing:sms', 'firing:crm'])
+    expect(sent(engine.ingest(error('db down', { id: 'loud' }), clock.advance(1)))).toEqual([
+      'firing:sms',
+      'firing:crm',
+    ])
     // The crm budget (1 an hour) is spent and the incident silenced: the ack is still recorded.
     const ack = engine.acknowledge(key, byConsole, clock.advance(1))
     expect(ack.ok && sent(ack.deliveries)).toEqual(['acknowledged:crm'])
@@ -136,19 +159,28 @@ describe('acknowledging by missed call', () => {
     expect(engine.incident(first)?.status).toBe('firing')
     // The next call acknowledges the next one; then nothing is left.
     expect(engine.acknowledgeFor('asha', byCall('asha'), clock.advance(MIN), false).keys).toEqual([first])
-    expect(engine.acknowledgeFor('asha', byCall('asha'), clock.advance(MIN), false)).toEqual({ keys: [], deliveries: [] })
+    expect(engine.acknowledgeFor('asha', byCall('asha'), clock.advance(MIN), false)).toEqual({
+      keys: [],
+      deliveries: [],
+    })
   })
 
   it('ignores incidents not paged to the caller, pending ones, and pages after the call', () => {
     const { clock, engine, first } = twoPaged()
     expect(engine.acknowledgeFor('ravi', byCall('ravi'), clock.now(), false)).toEqual({ keys: [], deliveries: [] })
-    expect(engine.acknowledgeFor('stranger', byCall('stranger'), clock.now(), true)).toEqual({ keys: [], deliveries: [] })
+    expect(engine.acknowledgeFor('stranger', byCall('stranger'), clock.now(), true)).toEqual({
+      keys: [],
+      deliveries: [],
+    })
     // A call placed between the two pages: only the first page had reached her.
     expect(engine.acknowledgeFor('asha', byCall('asha'), clock.now() - 1, false).keys).toEqual([first])
 
     const waiting = engineWith({ group_wait: '5m' })
     waiting.ingest(error('db down'), clock.now())
-    expect(waiting.acknowledgeFor('asha', byCall('asha'), clock.advance(MIN), true)).toEqual({ keys: [], deliveries: [] })
+    expect(waiting.acknowledgeFor('asha', byCall('asha'), clock.advance(MIN), true)).toEqual({
+      keys: [],
+      deliveries: [],
+    })
   })
 
   it('ack_all acknowledges every firing, unacknowledged incident paged to the caller', () => {
@@ -182,7 +214,7 @@ describe('acknowledging by missed call', () => {
     expect(engine.acknowledgeFor('asha', byCall('asha'), clock.now(), true).keys).toEqual([sentKey])
   })
 
-  it('an escalation step with people pages them instead of the channel\'s', () => {
+  it("an escalation step with people pages them instead of the channel's", () => {
     const clock = createClock()
     const engine = engineWith({ escalate: [{ after: '10m', notify: 'voice', people: ['mira'] }] })
     const key = engine.ingest(error('db down'), clock.now())[0]?.notice.incident.key as string

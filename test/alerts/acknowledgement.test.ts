@@ -19,15 +19,25 @@ import { createClock, jsonLine, ruleOf, snapshotOf } from './helpers'
 const MIN = 60_000
 const asha: Actor = { by: 'asha', via: 'missed_call', detail: 'missed call from +919800000001' }
 const firing: AckView = { status: 'firing', ack: undefined, firedAt: 1_000 }
-const acked = (at: number, firedAt = 1_000): AckView => ({ status: 'acknowledged', ack: { by: 'asha', via: 'console', at }, firedAt })
+const acked = (at: number, firedAt = 1_000): AckView => ({
+  status: 'acknowledged',
+  ack: { by: 'asha', via: 'console', at },
+  firedAt,
+})
 const line = jsonLine({ msg: 'db down', err: { type: 'DbError' } })
 
 describe('acknowledgement rules', () => {
   it('1. only a firing incident can be acknowledged; the first ack stands', () => {
     expect(decideAcknowledge(undefined, asha, 5_000)).toEqual({ kind: 'refuse', reason: 'unknown' })
-    expect(decideAcknowledge({ status: 'pending', ack: undefined, firedAt: 0 }, asha, 5_000)).toEqual({ kind: 'refuse', reason: 'pending' })
+    expect(decideAcknowledge({ status: 'pending', ack: undefined, firedAt: 0 }, asha, 5_000)).toEqual({
+      kind: 'refuse',
+      reason: 'pending',
+    })
     expect(decideAcknowledge(acked(2_000), asha, 5_000)).toEqual({ kind: 'refuse', reason: 'already-acknowledged' })
-    expect(decideAcknowledge(firing, asha, 5_000)).toEqual({ kind: 'acknowledge', ack: { by: 'asha', via: 'missed_call', at: 5_000, detail: 'missed call from +919800000001' } })
+    expect(decideAcknowledge(firing, asha, 5_000)).toEqual({
+      kind: 'acknowledge',
+      ack: { by: 'asha', via: 'missed_call', at: 5_000, detail: 'missed call from +919800000001' },
+    })
   })
 
   it('2. an ack records who, how and when, in a notice for the recording channels only', () => {
@@ -38,19 +48,38 @@ describe('acknowledgement rules', () => {
     const change = table.acknowledge(fired?.incident.key as string, asha, clock.advance(MIN))
     if (!change.ok) throw new Error(change.reason)
     expect(change.incident.status).toBe('acknowledged')
-    expect(change.incident.ack).toEqual({ by: 'asha', via: 'missed_call', at: clock.now(), detail: 'missed call from +919800000001' })
+    expect(change.incident.ack).toEqual({
+      by: 'asha',
+      via: 'missed_call',
+      at: clock.now(),
+      detail: 'missed call from +919800000001',
+    })
     expect(change.notices.map((n) => [n.kind, n.channels, n.actor?.by])).toEqual([['acknowledged', [], 'asha']])
   })
 
   it('3. while acknowledged nothing pages, lines keep counting, and resolve_after still resolves', () => {
     const clock = createClock()
     const table = createIncidentTable()
-    const rule = ruleOf({ notify: 'sms', repeat_interval: '5m', resolve_after: '1h', send_resolved: true, escalate: [{ after: '10m', notify: 'voice' }] }, ['sms', 'voice'])
+    const rule = ruleOf(
+      {
+        notify: 'sms',
+        repeat_interval: '5m',
+        resolve_after: '1h',
+        send_resolved: true,
+        escalate: [{ after: '10m', notify: 'voice' }],
+      },
+      ['sms', 'voice'],
+    )
     const key = table.observe(rule, line, clock.now())[0]?.incident.key as string
     table.acknowledge(key, asha, clock.advance(MIN))
     expect(table.observe(rule, line, clock.advance(6 * MIN))).toEqual([])
     expect(table.tick(clock.advance(10 * MIN))).toEqual([])
-    expect(table.get(key)).toMatchObject({ status: 'acknowledged', count: 2, step: 0, lastSeen: clock.now() - 10 * MIN })
+    expect(table.get(key)).toMatchObject({
+      status: 'acknowledged',
+      count: 2,
+      step: 0,
+      lastSeen: clock.now() - 10 * MIN,
+    })
     const [resolved] = table.tick(clock.advance(60 * MIN))
     expect([resolved?.kind, resolved?.channels]).toEqual(['resolved', ['sms']])
     expect(table.stats().open).toBe(0)
@@ -59,7 +88,10 @@ describe('acknowledgement rules', () => {
   it('4. only an acknowledged incident can be unacknowledged; the escalation clock moves on by the time acked', () => {
     expect(decideUnacknowledge(undefined, 10_000)).toEqual({ kind: 'refuse', reason: 'unknown' })
     expect(decideUnacknowledge(firing, 10_000)).toEqual({ kind: 'refuse', reason: 'not-acknowledged' })
-    expect(decideUnacknowledge({ status: 'pending', ack: undefined, firedAt: 0 }, 10_000)).toEqual({ kind: 'refuse', reason: 'not-acknowledged' })
+    expect(decideUnacknowledge({ status: 'pending', ack: undefined, firedAt: 0 }, 10_000)).toEqual({
+      kind: 'refuse',
+      reason: 'not-acknowledged',
+    })
     // Acked from 4 000 to 10 000: six seconds that do not count towards the next step.
     expect(decideUnacknowledge(acked(4_000), 10_000)).toEqual({ kind: 'unacknowledge', firedAt: 7_000 })
     // A missed call's time may be ahead of the caller's clock: the clock never moves back.
@@ -78,11 +110,18 @@ describe('acknowledgement rules', () => {
     expect(decideResolve(undefined, true)).toEqual({ kind: 'refuse', reason: 'unknown' })
     expect(decideResolve(firing, true)).toEqual({ kind: 'resolve', notice: 'reached' })
     expect(decideResolve(acked(2_000), false)).toEqual({ kind: 'resolve', notice: 'recording' })
-    expect(decideResolve({ status: 'pending', ack: undefined, firedAt: 0 }, true)).toEqual({ kind: 'resolve', notice: 'none' })
+    expect(decideResolve({ status: 'pending', ack: undefined, firedAt: 0 }, true)).toEqual({
+      kind: 'resolve',
+      notice: 'none',
+    })
   })
 
   it('7. a missed call acknowledges the incident paged to the caller most recently by the call, or all of them with ack_all', () => {
-    const view = (key: string, status: PagedView['status'], pagedTo: Record<string, number>): PagedView => ({ key, status, pagedTo: new Map(Object.entries(pagedTo)) })
+    const view = (key: string, status: PagedView['status'], pagedTo: Record<string, number>): PagedView => ({
+      key,
+      status,
+      pagedTo: new Map(Object.entries(pagedTo)),
+    })
     const incidents = [
       view('old', 'firing', { asha: 1_000 }),
       view('recent', 'firing', { asha: 3_000, ravi: 3_000 }),
@@ -97,15 +136,26 @@ describe('acknowledgement rules', () => {
     expect(pickAcknowledgeable(incidents, 'asha', 500, false)).toEqual([])
     expect(pickAcknowledgeable(incidents, 'nobody', 5_000, true)).toEqual([])
     // A tie goes to the most recently seen (the later one in the table's order).
-    expect(pickAcknowledgeable([view('a', 'firing', { asha: 1 }), view('b', 'firing', { asha: 1 })], 'asha', 5, false)).toEqual(['b'])
+    expect(
+      pickAcknowledgeable([view('a', 'firing', { asha: 1 }), view('b', 'firing', { asha: 1 })], 'asha', 5, false),
+    ).toEqual(['b'])
   })
 
-  it('8. a page reaches the step\'s people, else the channel\'s; other notices and recording channels page nobody', () => {
-    const notice = (kind: NoticeKind, people?: string[]): Notice => ({ kind, at: 0, newCount: 1, channels: undefined, incident: snapshotOf(line), ...(people ? { people } : {}) })
+  it("8. a page reaches the step's people, else the channel's; other notices and recording channels page nobody", () => {
+    const notice = (kind: NoticeKind, people?: string[]): Notice => ({
+      kind,
+      at: 0,
+      newCount: 1,
+      channels: undefined,
+      incident: snapshotOf(line),
+      ...(people ? { people } : {}),
+    })
     const sms = { type: 'sms', people: ['asha'] }
-    for (const kind of ['firing', 'repeat', 'escalated', 'unacknowledged'] as const) expect(peoplePaged(notice(kind), sms)).toEqual(['asha'])
+    for (const kind of ['firing', 'repeat', 'escalated', 'unacknowledged'] as const)
+      expect(peoplePaged(notice(kind), sms)).toEqual(['asha'])
     expect(peoplePaged(notice('escalated', ['ravi']), sms)).toEqual(['ravi'])
-    for (const kind of ['resolved', 'digest', 'acknowledged'] as const) expect(peoplePaged(notice(kind), sms)).toEqual([])
+    for (const kind of ['resolved', 'digest', 'acknowledged'] as const)
+      expect(peoplePaged(notice(kind), sms)).toEqual([])
     expect(peoplePaged(notice('firing', ['ravi']), { type: 'incident' })).toEqual([])
     expect(peoplePaged(notice('firing'), { type: 'sms' })).toEqual([])
   })

@@ -47,7 +47,7 @@ describe('active hours rules', () => {
     expect(isActive(officeOrWeekend, monday(20))).toBe(false)
   })
 
-  it('3. the wall clock of the entry\'s zone, from inclusive, to exclusive', () => {
+  it("3. the wall clock of the entry's zone, from inclusive, to exclusive", () => {
     // Asia/Kolkata is UTC+05:30 all year: 09:00-18:00 IST is 03:30-12:30 UTC.
     const office = [hours('09:00-18:00', [], 'Asia/Kolkata')]
     expect(isActive(office, monday(3, 29) + 59_999)).toBe(false)

@@ -25,7 +25,12 @@ describe('per-channel budget', () => {
     expect(budget.stats()).toEqual({ suppressed: 3, digests: 0 })
     const [digest, ...rest] = budget.stage({ now: clock.advance(30 * 60_000) }, [])
     expect(rest).toEqual([])
-    expect([digest?.kind, digest?.suppressed, digest?.incident.title, digest?.channel]).toEqual(['digest', 3, 'e', 'sms'])
+    expect([digest?.kind, digest?.suppressed, digest?.incident.title, digest?.channel]).toEqual([
+      'digest',
+      3,
+      'e',
+      'sms',
+    ])
     expect(budget.stats()).toEqual({ suppressed: 3, digests: 1 })
   })
 

@@ -39,13 +39,18 @@ function parseCsv(text: string): string[][] {
 const ANDROID_LABELS: Readonly<Record<string, number>> = { V: 10, D: 20, I: 30, W: 40, E: 50, F: 60, A: 60 }
 
 function linesOf(name: string): string[] {
-  return readFileSync(join(corpus, name, `${name}_2k.log`), 'utf8').split('\n').filter((l) => l !== '')
+  return readFileSync(join(corpus, name, `${name}_2k.log`), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
 }
 
 function groundTruth(name: string): { lines: string[]; levels: (number | undefined)[] } {
   const [header, ...rows] = parseCsv(readFileSync(join(corpus, name, `${name}_2k.log_structured.csv`), 'utf8'))
   const column = (header ?? []).indexOf('Level')
-  return { lines: linesOf(name), levels: rows.map((r) => ANDROID_LABELS[r[column] ?? ''] ?? levelFromName(r[column] ?? '')) }
+  return {
+    lines: linesOf(name),
+    levels: rows.map((r) => ANDROID_LABELS[r[column] ?? ''] ?? levelFromName(r[column] ?? '')),
+  }
 }
 
 /** Per system: lines, lines whose detected level is the labelled one ("no level" included), and invented errors (labelled below error, detected as error or above). */
@@ -104,7 +109,12 @@ describe('detectLevel on the loghub corpora (ground truth from the CSVs)', () =>
   // the message ("authentication failure", "error: Received disconnect"). The only lines taken for
   // errors are those where the program wrote its own severity as a token: logrotate's "ALERT
   // exited abnormally", macOS's `[Error]`, `[CardDAVPlugin-ERROR]`, `ERROR:`.
-  const OWN_LEVEL: Readonly<Record<string, RegExp>> = { Linux: / ALERT /, OpenSSH: /$^/, Mac: /\[Error\]|\bERROR\b/, Thunderbird: /$^/ }
+  const OWN_LEVEL: Readonly<Record<string, RegExp>> = {
+    Linux: / ALERT /,
+    OpenSSH: /$^/,
+    Mac: /\[Error\]|\bERROR\b/,
+    Thunderbird: /$^/,
+  }
   for (const [name, own] of Object.entries(OWN_LEVEL)) {
     it(`${name}: unlabelled lines are not taken for errors`, () => {
       const lines = linesOf(name)
@@ -174,7 +184,10 @@ describe('detectLevel formats', () => {
     ['panic: runtime error: index out of range', 60],
     ['Caused by: java.io.IOException: boom', undefined],
     // BGL: the level after other fields.
-    ['- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL FATAL data TLB error interrupt', 60],
+    [
+      '- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL FATAL data TLB error interrupt',
+      60,
+    ],
     // Prose never makes a level.
     ['Jun 14 15:16:01 combo sshd(pam_unix)[19939]: authentication failure; error: bad', undefined],
     ['2024-01-01 12:00:00 the error rate is fine', undefined],

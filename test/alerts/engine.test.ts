@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { RULE_ANNOTATION } from '../../alerts/engine'
 import { createClock, createTestEngine, silenceOf } from './helpers'
 
-const error = (msg: string, extra: Record<string, unknown> = {}) => JSON.stringify({ level: 50, time: 0, msg, ...extra })
+const error = (msg: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ level: 50, time: 0, msg, ...extra })
 
 describe('alert engine', () => {
   it('one failure repeated 10,000 times is one SMS', () => {
@@ -19,18 +20,36 @@ describe('alert engine', () => {
     const engine = createTestEngine({ channels: [{ type: 'sms' }] })
     expect(engine.ingest(JSON.stringify({ level: 30, msg: 'fine' }), 0)).toEqual([])
     expect(engine.ingest('hello', 0)).toEqual([])
-    expect(engine.ingest('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6', 0)).toHaveLength(1)
+    expect(engine.ingest('[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6', 0)).toHaveLength(
+      1,
+    )
   })
 
   it('escalates chat -> sms -> voice across channels', () => {
     const clock = createClock()
     const engine = createTestEngine({
-      rules: [{ notify: ['chat'], escalate: [{ after: '5m', notify: ['sms'] }, { after: '15m', notify: ['voice'] }] }],
-      channels: [{ type: 'chat' }, { type: 'sms' }, { type: 'voice', receivers: [{ label: 'a', number: '+1555' }], audio: ['x.mp3'] }],
+      rules: [
+        {
+          notify: ['chat'],
+          escalate: [
+            { after: '5m', notify: ['sms'] },
+            { after: '15m', notify: ['voice'] },
+          ],
+        },
+      ],
+      channels: [
+        { type: 'chat' },
+        { type: 'sms' },
+        { type: 'voice', receivers: [{ label: 'a', number: '+1555' }], audio: ['x.mp3'] },
+      ],
     })
     expect(engine.ingest(error('down'), clock.now()).map((d) => d.notice.channel)).toEqual(['chat'])
-    expect(engine.tick(clock.advance(5 * 60_000)).map((d) => [d.notice.kind, d.notice.channel])).toEqual([['escalated', 'sms']])
-    expect(engine.tick(clock.advance(10 * 60_000)).map((d) => [d.notice.kind, d.channelType])).toEqual([['escalated', 'voice']])
+    expect(engine.tick(clock.advance(5 * 60_000)).map((d) => [d.notice.kind, d.notice.channel])).toEqual([
+      ['escalated', 'sms'],
+    ])
+    expect(engine.tick(clock.advance(10 * 60_000)).map((d) => [d.notice.kind, d.channelType])).toEqual([
+      ['escalated', 'voice'],
+    ])
   })
 
   it('silences mute, and the budget folds the overflow into a digest', () => {
@@ -53,7 +72,13 @@ describe('alert engine', () => {
       redact: ['user.password', 'headers.authorization'],
       secrets: ['sandbox-api-key'],
     })
-    const [d] = engine.ingest(error('login failed with sandbox-api-key', { user: { password: 'hunter2' }, headers: { authorization: 'Bearer abc' } }), 0)
+    const [d] = engine.ingest(
+      error('login failed with sandbox-api-key', {
+        user: { password: 'hunter2' },
+        headers: { authorization: 'Bearer abc' },
+      }),
+      0,
+    )
     const text = JSON.stringify(d?.message)
     expect(text).not.toContain('hunter2')
     expect(text).not.toContain('Bearer abc')
@@ -62,8 +87,14 @@ describe('alert engine', () => {
   })
 
   it('a secret inside the line never reaches the incident title, fields or any message', () => {
-    const engine = createTestEngine({ channels: [{ type: 'incident' }, { type: 'sms' }], secrets: ['tok-"quoted"-123', 'sandbox-api-key'] })
-    const deliveries = engine.ingest(error('auth failed for sandbox-api-key', { header: 'X-O-TOKEN: tok-"quoted"-123' }), 0)
+    const engine = createTestEngine({
+      channels: [{ type: 'incident' }, { type: 'sms' }],
+      secrets: ['tok-"quoted"-123', 'sandbox-api-key'],
+    })
+    const deliveries = engine.ingest(
+      error('auth failed for sandbox-api-key', { header: 'X-O-TOKEN: tok-"quoted"-123' }),
+      0,
+    )
     expect(deliveries).toHaveLength(2)
     for (const d of deliveries) {
       const all = JSON.stringify(d)
@@ -75,7 +106,10 @@ describe('alert engine', () => {
   })
 
   it('trusts the rule annotation of logx-tail-filter', () => {
-    const engine = createTestEngine({ rules: [{ name: 'warns', level: 'warn', title: 'W {{msg}}' }], channels: [{ type: 'sms' }] })
+    const engine = createTestEngine({
+      rules: [{ name: 'warns', level: 'warn', title: 'W {{msg}}' }],
+      channels: [{ type: 'sms' }],
+    })
     const [d] = engine.ingest(JSON.stringify({ level: 40, msg: 'slow', [RULE_ANNOTATION]: 'warns' }), 0)
     expect(d?.notice.incident.rule).toBe('warns')
   })
@@ -84,7 +118,9 @@ describe('alert engine', () => {
     const engine = createTestEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 1 }] })
     engine.ingest(error('x', { id: 1 }), 0)
     engine.ingest(error('x', { id: 2 }), 1)
-    expect(engine.flush(2).map((d) => d.message)).toEqual([{ type: 'sms', text: '1 more alerts suppressed (budget). Latest: x' }])
+    expect(engine.flush(2).map((d) => d.message)).toEqual([
+      { type: 'sms', text: '1 more alerts suppressed (budget). Latest: x' },
+    ])
   })
 
   it('flush sends what group_wait still holds', () => {
@@ -94,7 +130,11 @@ describe('alert engine', () => {
   })
 
   it('stays bounded with a flood of distinct fingerprints', () => {
-    const engine = createTestEngine({ rules: [{ group_by: ['id'] }], channels: [{ type: 'sms', max_per_hour: 10 }], maxIncidents: 1000 })
+    const engine = createTestEngine({
+      rules: [{ group_by: ['id'] }],
+      channels: [{ type: 'sms', max_per_hour: 10 }],
+      maxIncidents: 1000,
+    })
     for (let i = 0; i < 50_000; i++) engine.ingest(error('x', { id: i }), i)
     expect(engine.stats()).toMatchObject({ openIncidents: 1000, evicted: 49_000, deliveries: 10 })
   })
@@ -109,6 +149,10 @@ describe('recording channels', () => {
     })
     expect(engine.ingest(error('down'), clock.now()).map((d) => d.notice.kind)).toEqual(['firing'])
     const [escalated] = engine.tick(clock.advance(5 * 60_000))
-    expect([escalated?.notice.kind, escalated?.notice.channels, escalated?.channelType]).toEqual(['escalated', ['voice'], 'incident'])
+    expect([escalated?.notice.kind, escalated?.notice.channels, escalated?.channelType]).toEqual([
+      'escalated',
+      ['voice'],
+      'incident',
+    ])
   })
 })

@@ -14,7 +14,9 @@ describe('alerts errors', () => {
     expect(new Set(codes).size).toBe(codes.length)
     const err = new AlertsError(AlertsErrorCodes.INVALID_RULE, 'rules[0]', 'bad')
     expect(err.message).toBe('rules[0]: bad')
-    expect(Object.assign(Object.create(null), { [Symbol.for('logx.alerts.error')]: true }) instanceof AlertsError).toBe(true)
+    expect(Object.assign(Object.create(null), { [Symbol.for('logx.alerts.error')]: true }) instanceof AlertsError).toBe(
+      true,
+    )
     expect(new Error('x') instanceof AlertsError).toBe(false)
   })
 })

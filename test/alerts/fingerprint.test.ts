@@ -7,9 +7,11 @@ const stack = (line: number) => `Error: boom\n    at connect (/app/db.js:${line}
 
 describe('fingerprint', () => {
   it('masks numbers, ids, hex and addresses in the message', () => {
-    expect(maskMessage('user 42 failed from 10.0.0.7:5432 req 9f1c2e3d4b5a6978 ptr 0xdeadBEEF id 123e4567-e89b-12d3-a456-426614174000')).toBe(
-      'user <n> failed from <ip> req <hex> ptr <hex> id <uuid>',
-    )
+    expect(
+      maskMessage(
+        'user 42 failed from 10.0.0.7:5432 req 9f1c2e3d4b5a6978 ptr 0xdeadBEEF id 123e4567-e89b-12d3-a456-426614174000',
+      ),
+    ).toBe('user <n> failed from <ip> req <hex> ptr <hex> id <uuid>')
   })
 
   it('takes the top stack frame', () => {

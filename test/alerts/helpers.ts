@@ -82,14 +82,26 @@ export function channelOf(c: TestChannel): ChannelDefinition {
     case 'voice': {
       const audio = c.audio ?? []
       const byKind = Array.isArray(audio) ? { firing: audio, resolved: audio, digest: audio } : audio
-      return { ...common, type: 'voice', receivers: c.receivers ?? [], audio: { firing: byKind.firing, resolved: byKind.resolved ?? byKind.firing, digest: byKind.digest ?? byKind.firing } }
+      return {
+        ...common,
+        type: 'voice',
+        receivers: c.receivers ?? [],
+        audio: {
+          firing: byKind.firing,
+          resolved: byKind.resolved ?? byKind.firing,
+          digest: byKind.digest ?? byKind.firing,
+        },
+      }
     }
     case 'incident':
       return { ...common, type: 'incident' }
   }
 }
 
-function read(written: { rules?: unknown; silences?: unknown }, channels: readonly string[]): { rules: RuleConfig[]; silences: SilenceConfig[] } {
+function read(
+  written: { rules?: unknown; silences?: unknown },
+  channels: readonly string[],
+): { rules: RuleConfig[]; silences: SilenceConfig[] } {
   const result = readAlertOptions(written, channels, (w) => {
     throw new Error(`tests write the current vocabulary: ${w.path}: ${w.message}`)
   })
@@ -125,7 +137,10 @@ export interface TestEngineOptions {
 export function createTestEngine(options: TestEngineOptions): AlertEngine {
   const channels = options.channels.map(channelOf)
   const { rules, silences } = read(
-    { ...(options.rules === undefined ? {} : { rules: options.rules }), ...(options.silences === undefined ? {} : { silences: options.silences }) },
+    {
+      ...(options.rules === undefined ? {} : { rules: options.rules }),
+      ...(options.silences === undefined ? {} : { silences: options.silences }),
+    },
     channels.filter((c) => c.type !== 'incident').map((c) => c.name),
   )
   return createAlertEngine({
@@ -153,7 +168,11 @@ export interface ConfiguredEngineOptions {
 }
 
 export function configOf(written: Record<string, unknown>): AgentConfig {
-  const result = parseAgentConfig(JSON.stringify({ sources: [{ name: 'app', paths: ['./app.log'] }], ...written }), 'test.yaml', { env: {}, cwd: tmpdir() })
+  const result = parseAgentConfig(
+    JSON.stringify({ sources: [{ name: 'app', paths: ['./app.log'] }], ...written }),
+    'test.yaml',
+    { env: {}, cwd: tmpdir() },
+  )
   if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'))
   return result.config
 }

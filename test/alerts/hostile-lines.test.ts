@@ -10,7 +10,12 @@ const nested = (levels: number, open: string, close: string): string => `${open.
 
 describe('hostile lines', () => {
   it('a line nested 100,000 levels deep still alerts, its deep part replaced by a marker', () => {
-    const engine = createTestEngine({ channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'incident' }], redact: ['x.a'], secrets: ['planted-secret'], rules: [{ name: 'g', group_by: ['x'] }] })
+    const engine = createTestEngine({
+      channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'incident' }],
+      redact: ['x.a'],
+      secrets: ['planted-secret'],
+      rules: [{ name: 'g', group_by: ['x'] }],
+    })
     for (const [i, deep] of [nested(100_000, '{"a":', '}'), nested(100_000, '[', ']')].entries()) {
       const sent = engine.ingest(`{"level":50,"msg":"deep ${i}","x":${deep}}`, i)
       expect(sent.map((d) => d.channelType).sort()).toEqual(['incident', 'mail', 'sms'])
@@ -28,12 +33,19 @@ describe('hostile lines', () => {
     }
     expect(at).toBe(TOO_DEEP)
     expect(depth).toBe(MAX_DEPTH)
-    expect(JSON.stringify(parseLine(`{"level":50,"x":${nested(MAX_DEPTH - 2, '[', ']')}}`).record)).not.toContain(TOO_DEEP)
+    expect(JSON.stringify(parseLine(`{"level":50,"x":${nested(MAX_DEPTH - 2, '[', ']')}}`).record)).not.toContain(
+      TOO_DEEP,
+    )
   })
 
   it('__proto__ and constructor keys stay data: nothing reaches Object.prototype', () => {
     const engine = createTestEngine({ channels: [{ type: 'sms', template: '{{msg}}|{{polluted}}|{{isAdmin}}' }] })
-    const sent = engine.ingest('{"level":50,"msg":"p","__proto__":{"polluted":"yes","isAdmin":true},"constructor":{"prototype":{"polluted":"yes"}},"x":' + nested(MAX_DEPTH + 2, '{"__proto__":', '}') + '}', 0)
+    const sent = engine.ingest(
+      '{"level":50,"msg":"p","__proto__":{"polluted":"yes","isAdmin":true},"constructor":{"prototype":{"polluted":"yes"}},"x":' +
+        nested(MAX_DEPTH + 2, '{"__proto__":', '}') +
+        '}',
+      0,
+    )
     expect(sent[0]?.message).toEqual({ type: 'sms', text: 'p||' })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.prototype).not.toHaveProperty('isAdmin')
@@ -71,7 +83,12 @@ describe('hostile lines', () => {
 describe('giant lines', () => {
   it('make messages an API accepts: every part capped, fields counted past the limit', () => {
     const engine = createTestEngine({
-      channels: [{ type: 'sms' }, { type: 'mail' }, { type: 'chat', variables: ['{{msg}}', '{{title}}'] }, { type: 'incident' }],
+      channels: [
+        { type: 'sms' },
+        { type: 'mail' },
+        { type: 'chat', variables: ['{{msg}}', '{{title}}'] },
+        { type: 'incident' },
+      ],
     })
     const fields = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, '<'.repeat(5000)]))
     const huge = 'x'.repeat(2_000_000)

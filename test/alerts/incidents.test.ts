@@ -10,7 +10,8 @@ describe('incident state machine (fake clock)', () => {
     const table = createIncidentTable()
     const rule = ruleOf({ name: 'r' })
     const notices = []
-    for (let i = 0; i < 10_000; i++) notices.push(...table.observe(rule, jsonLine({ msg: `db down after ${i}ms` }), clock.advance(1)))
+    for (let i = 0; i < 10_000; i++)
+      notices.push(...table.observe(rule, jsonLine({ msg: `db down after ${i}ms` }), clock.advance(1)))
     expect(notices.map((n) => n.kind)).toEqual(['firing'])
     expect(table.stats()).toEqual({ open: 1, firing: 1, acknowledged: 0, evicted: 0 })
   })

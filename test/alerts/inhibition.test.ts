@@ -12,13 +12,27 @@ const re = (path: string, regex: RegExp): FieldMatch => ({ kind: 'regex', path, 
 
 let keys = 0
 /** An open incident of `rule` whose last line has `fields` (firing unless said otherwise). */
-function incident(rule: string, fields: Record<string, unknown>, status: IncidentStatus = 'firing', firstFields?: Record<string, unknown>): IncidentSnapshot {
+function incident(
+  rule: string,
+  fields: Record<string, unknown>,
+  status: IncidentStatus = 'firing',
+  firstFields?: Record<string, unknown>,
+): IncidentSnapshot {
   const last = jsonLine(fields)
-  return snapshotOf(last, { key: `${rule}:${++keys}`, rule, status, firstLine: firstFields === undefined ? last : jsonLine(firstFields) })
+  return snapshotOf(last, {
+    key: `${rule}:${++keys}`,
+    rule,
+    status,
+    firstLine: firstFields === undefined ? last : jsonLine(firstFields),
+  })
 }
 
 /** `inhibit: [{ source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }]` */
-const dbDownMutesApi: InhibitRule = { source: [eq('rule', 'db-down')], target: [eq('rule', 'api-errors')], equal: ['host'] }
+const dbDownMutesApi: InhibitRule = {
+  source: [eq('rule', 'db-down')],
+  target: [eq('rule', 'api-errors')],
+  equal: ['host'],
+}
 
 describe('inhibition rules', () => {
   it('1. a source matching the source side mutes a target matching the target side', () => {
@@ -30,10 +44,14 @@ describe('inhibition rules', () => {
     expect(inhibitor.mutedBy(incident('disk-full', { host: 'web1' }), [db])).toBeUndefined()
     expect(inhibitor.mutedBy(api, [incident('disk-full', { host: 'web1' })])).toBeUndefined()
     // Line fields, regexes and the incident's title match as in silences; an empty side matches all.
-    const byFields = createInhibitor([{ source: [re('title', /^db /), eq('severity', 'critical')], target: [], equal: [] }])
+    const byFields = createInhibitor([
+      { source: [re('title', /^db /), eq('severity', 'critical')], target: [], equal: [] },
+    ])
     const critical = incident('any', { msg: 'db primary lost', severity: 'critical' })
     expect(byFields.mutedBy(incident('other', {}), [critical])).toBe(critical)
-    expect(byFields.mutedBy(incident('other', {}), [incident('any', { msg: 'db primary lost', severity: 'minor' })])).toBeUndefined()
+    expect(
+      byFields.mutedBy(incident('other', {}), [incident('any', { msg: 'db primary lost', severity: 'minor' })]),
+    ).toBeUndefined()
   })
 
   it('2. only a firing or acknowledged source mutes, never a pending one', () => {
@@ -123,8 +141,12 @@ describe('inhibition rules', () => {
 })
 
 describe('incident labels', () => {
-  it('are the last line\'s fields with rule, fingerprint and title, which win', () => {
-    const snapshot = snapshotOf(jsonLine({ host: 'web1', rule: 'from-the-line', title: 'line title' }), { key: 'db:1', rule: 'db', title: 'db down' })
+  it("are the last line's fields with rule, fingerprint and title, which win", () => {
+    const snapshot = snapshotOf(jsonLine({ host: 'web1', rule: 'from-the-line', title: 'line title' }), {
+      key: 'db:1',
+      rule: 'db',
+      title: 'db down',
+    })
     expect(incidentLabels(snapshot)).toMatchObject({ host: 'web1', rule: 'db', fingerprint: 'db:1', title: 'db down' })
   })
 })

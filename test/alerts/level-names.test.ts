@@ -4,7 +4,8 @@ import { levelFromName, levelNames } from '../../alerts/levels'
 
 describe('level names', () => {
   it('knows only its own names, not Object.prototype members', () => {
-    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) expect(levelFromName(name)).toBeUndefined()
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])
+      expect(levelFromName(name)).toBeUndefined()
     expect(detectLevel('[constructor] not a level')).toBeUndefined()
     expect(levelFromName('Error')).toBe(50)
   })

@@ -48,34 +48,56 @@ const message = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')
 
 describe('fingerprint, made cheap', () => {
   it('masks exactly as every pass over every message did', () => {
-    fc.assert(fc.property(fc.oneof(message, fc.string()), (msg) => {
-      expect(maskMessage(msg)).toBe(referenceMask(msg))
-    }), { numRuns: 5000 })
+    fc.assert(
+      fc.property(fc.oneof(message, fc.string()), (msg) => {
+        expect(maskMessage(msg)).toBe(referenceMask(msg))
+      }),
+      { numRuns: 5000 },
+    )
     const longer = 'x'.repeat(495) + '123e4567-e89b-12d3-a456-426614174000'
     expect(maskMessage(longer)).toBe(referenceMask(longer))
   })
 
   it('hashes to the same keys as before (keys are kept in the state file across upgrades)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => {
-      expect(hash53(text)).toBe(referenceHash(text))
-    }), { numRuns: 5000 })
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(hash53(text)).toBe(referenceHash(text))
+      }),
+      { numRuns: 5000 },
+    )
     expect(hash53('')).toBe(referenceHash(''))
   })
 
   it('group_by keys come from the compiled paths, own properties only', () => {
     const rule = ruleOf({ name: 'r', group_by: ['err.type', 'a.b.c', 'constructor.name'] })
     const line = parseLine(JSON.stringify({ level: 50, msg: 'x', err: { type: 'DbError' }, a: { b: { c: 1 } } }))
-    expect(fingerprint(rule, line)).toBe(`r:${referenceHash(['err.type="DbError"', 'a.b.c=1', 'constructor.name=null'].join('\u0000'))}`)
+    expect(fingerprint(rule, line)).toBe(
+      `r:${referenceHash(['err.type="DbError"', 'a.b.c=1', 'constructor.name=null'].join('\u0000'))}`,
+    )
   })
 })
 
 describe('compiled dot paths', () => {
   it('read what a walk of the split path reads', () => {
     const record = JSON.parse('{"a":{"b":{"c":[1,{"d":2}]}},"__proto__":{"x":1},"e":null}') as Record<string, unknown>
-    for (const path of ['a', 'a.b', 'a.b.c', 'a.b.c.1.d', 'a.b.c.length', '__proto__.x', 'constructor', 'toString', 'e.f', 'missing.x']) {
+    for (const path of [
+      'a',
+      'a.b',
+      'a.b.c',
+      'a.b.c.1.d',
+      'a.b.c.length',
+      '__proto__.x',
+      'constructor',
+      'toString',
+      'e.f',
+      'missing.x',
+    ]) {
       let expected: unknown = record
       for (const key of path.split('.')) {
-        expected = typeof expected === 'object' && expected !== null && Object.hasOwn(expected, key) ? (expected as Record<string, unknown>)[key] : undefined
+        expected =
+          typeof expected === 'object' && expected !== null && Object.hasOwn(expected, key)
+            ? (expected as Record<string, unknown>)[key]
+            : undefined
       }
       expect(compilePath(path)(record)).toBe(expected)
       expect(getPath(record, path)).toBe(expected)
@@ -85,10 +107,18 @@ describe('compiled dot paths', () => {
   it('redact copies along the path only, never touches the input, keeps __proto__ as data', () => {
     const text = '{"a":{"b":"secret","keep":{"k":1}},"__proto__":{"p":"x"},"list":[{"t":"s"}],"other":{"o":1}}'
     const record = JSON.parse(text) as Record<string, unknown>
-    const redact = createRedactor([['a', 'b'], ['__proto__', 'p'], ['list', '0', 't'], ['list', 'length'], ['nothing', 'here']])
+    const redact = createRedactor([
+      ['a', 'b'],
+      ['__proto__', 'p'],
+      ['list', '0', 't'],
+      ['list', 'length'],
+      ['nothing', 'here'],
+    ])
     const out = redact(record)
     expect(JSON.stringify(record)).toBe(text)
-    expect(JSON.stringify(out)).toBe('{"a":{"b":"[redacted]","keep":{"k":1}},"__proto__":{"p":"[redacted]"},"list":[{"t":"[redacted]"}],"other":{"o":1}}')
+    expect(JSON.stringify(out)).toBe(
+      '{"a":{"b":"[redacted]","keep":{"k":1}},"__proto__":{"p":"[redacted]"},"list":[{"t":"[redacted]"}],"other":{"o":1}}',
+    )
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
     expect(Object.hasOwn(out, '__proto__')).toBe(true)
     expect(({} as Record<string, unknown>).p).toBeUndefined()
@@ -103,16 +133,34 @@ describe('compiled dot paths', () => {
   })
 
   it('redact wildcards: every key of an object, every element of an array, at any depth of the path', () => {
-    const record = JSON.parse('{"user":{"password":"p1","name":"n"},"admin":{"password":"p2"},"cards":[{"number":"4111","cvc":1},{"number":"5500"}],"n":3}') as Record<string, unknown>
-    const out = createRedactor([['*', 'password'], ['cards', '*', 'number']])(record)
-    expect(out).toEqual({ user: { password: '[redacted]', name: 'n' }, admin: { password: '[redacted]' }, cards: [{ number: '[redacted]', cvc: 1 }, { number: '[redacted]' }], n: 3 })
+    const record = JSON.parse(
+      '{"user":{"password":"p1","name":"n"},"admin":{"password":"p2"},"cards":[{"number":"4111","cvc":1},{"number":"5500"}],"n":3}',
+    ) as Record<string, unknown>
+    const out = createRedactor([
+      ['*', 'password'],
+      ['cards', '*', 'number'],
+    ])(record)
+    expect(out).toEqual({
+      user: { password: '[redacted]', name: 'n' },
+      admin: { password: '[redacted]' },
+      cards: [{ number: '[redacted]', cvc: 1 }, { number: '[redacted]' }],
+      n: 3,
+    })
     expect((record.user as Record<string, unknown>).password).toBe('p1')
     expect(Array.isArray(out.cards)).toBe(true)
     // A wildcard that reaches nothing copies nothing.
     const plain = { level: 50, list: [1, 2], user: 'ann' }
-    expect(createRedactor([['*', 'password'], ['list', '*', 'x']])(plain)).toBe(plain)
+    expect(
+      createRedactor([
+        ['*', 'password'],
+        ['list', '*', 'x'],
+      ])(plain),
+    ).toBe(plain)
     // A terminal wildcard censors every value under it.
-    expect(createRedactor([['headers', '*']])({ headers: { a: 1, b: 'x' }, keep: 1 })).toEqual({ headers: { a: '[redacted]', b: '[redacted]' }, keep: 1 })
+    expect(createRedactor([['headers', '*']])({ headers: { a: 1, b: 'x' }, keep: 1 })).toEqual({
+      headers: { a: '[redacted]', b: '[redacted]' },
+      keep: 1,
+    })
   })
 })
 
@@ -148,21 +196,36 @@ describe('censoring, made cheap', () => {
   it('gives what a stringify-scrub-parse of the record gave, on lines with secrets in strings', () => {
     const secret = 'tok-5e3b91a7c2'
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.string().map((s) => `${s}${secret}${s}`), fc.integer())), (fields) => {
-        const line = parseLine(JSON.stringify({ level: 50, msg: `m ${secret}`, ...fields }))
-        const clean = censorLine(line, [], [secret])
-        const expected = JSON.parse(JSON.stringify(line.record).split(secret).join('[redacted]')) as unknown
-        expect(clean.record).toEqual(expected)
-        expect(clean.raw).not.toContain(secret)
-        expect(clean.msg).not.toContain(secret)
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.string(),
+          fc.oneof(
+            fc.string(),
+            fc.string().map((s) => `${s}${secret}${s}`),
+            fc.integer(),
+          ),
+        ),
+        (fields) => {
+          const line = parseLine(JSON.stringify({ level: 50, msg: `m ${secret}`, ...fields }))
+          const clean = censorLine(line, [], [secret])
+          const expected = JSON.parse(JSON.stringify(line.record).split(secret).join('[redacted]')) as unknown
+          expect(clean.record).toEqual(expected)
+          expect(clean.raw).not.toContain(secret)
+          expect(clean.msg).not.toContain(secret)
+        },
+      ),
       { numRuns: 500 },
     )
   })
 })
 
 describe('engine: select, then ingestSelected', () => {
-  const options = { rules: [{ name: 'r', group_wait: 0 }], channels: [{ type: 'sms' as const }], redact: ['user'], secrets: ['sk_live_0123456789'] }
+  const options = {
+    rules: [{ name: 'r', group_wait: 0 }],
+    channels: [{ type: 'sms' as const }],
+    redact: ['user'],
+    secrets: ['sk_live_0123456789'],
+  }
   const lines = [
     '{"level":50,"msg":"db down sk_live_0123456789","user":"ann"}',
     '{"level":30,"msg":"fine"}',
@@ -175,7 +238,11 @@ describe('engine: select, then ingestSelected', () => {
     const line = parseLine(lines[0] as string, 'app')
     const selected = engine.select(line)
     if (selected === undefined) throw new Error('not selected')
-    const clean: AlertLine = censorLine(line, options.redact.map((path) => path.split('.')), options.secrets)
+    const clean: AlertLine = censorLine(
+      line,
+      options.redact.map((path) => path.split('.')),
+      options.secrets,
+    )
     expect(selected.line).toEqual(clean)
     expect(selected.key).toBe(fingerprint(selected.rule, clean))
     expect(engine.select(parseLine(lines[1] as string))).toBeUndefined()

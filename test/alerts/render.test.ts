@@ -8,7 +8,12 @@ import { channelOf, jsonLine, snapshotOf, type TestChannel } from './helpers'
 const normalizeChannel = (written: TestChannel, _path: string): Channel => compileChannel(channelOf(written))
 
 const stack = 'DbError: <b>down</b>\n    at connect (/app/db.js:10:7)'
-const line = jsonLine({ msg: 'db <down> & out', host: 'db-1', err: { type: 'DbError', message: 'down', stack }, req: { url: '/a?b=1' } })
+const line = jsonLine({
+  msg: 'db <down> & out',
+  host: 'db-1',
+  err: { type: 'DbError', message: 'down', stack },
+  req: { url: '/a?b=1' },
+})
 
 function notice(kind: NoticeKind = 'firing', extra: Partial<Notice> = {}): Notice {
   return {
@@ -25,7 +30,10 @@ function notice(kind: NoticeKind = 'firing', extra: Partial<Notice> = {}): Notic
 describe('rendering per channel', () => {
   it('sms: default text with the cause, one line, within the length limit', () => {
     const sms = normalizeChannel({ type: 'sms' }, 'c')
-    expect(renderMessage(sms, notice())).toEqual({ type: 'sms', text: 'FIRING db <down> & out: DbError: down (42x, r)' })
+    expect(renderMessage(sms, notice())).toEqual({
+      type: 'sms',
+      text: 'FIRING db <down> & out: DbError: down (42x, r)',
+    })
     const short = normalizeChannel({ type: 'sms', max_length: 20, template: '{{title}}\n{{err.stack}}' }, 'c')
     const msg = renderMessage(short, notice())
     expect(msg.type === 'sms' && msg.text).toBe('db <down> & out DbE…')
@@ -34,7 +42,10 @@ describe('rendering per channel', () => {
 
   it('sms: resolved and digest texts', () => {
     const sms = normalizeChannel({ type: 'sms' }, 'c')
-    expect(renderMessage(sms, notice('resolved'))).toEqual({ type: 'sms', text: 'RESOLVED db <down> & out after 42x (r)' })
+    expect(renderMessage(sms, notice('resolved'))).toEqual({
+      type: 'sms',
+      text: 'RESOLVED db <down> & out after 42x (r)',
+    })
     expect(renderMessage(sms, notice('digest', { suppressed: 7 }))).toEqual({
       type: 'sms',
       text: '7 more alerts suppressed (budget). Latest: db <down> & out',
@@ -42,8 +53,14 @@ describe('rendering per channel', () => {
   })
 
   it('chat: template variables', () => {
-    const chat = normalizeChannel({ type: 'chat', variables: ['{{status}}', '{{err.type}} on {{host}}', '{{count}}'] }, 'c')
-    expect(renderMessage(chat, notice('repeat'))).toEqual({ type: 'chat', variables: ['STILL FIRING', 'DbError on db-1', '42'] })
+    const chat = normalizeChannel(
+      { type: 'chat', variables: ['{{status}}', '{{err.type}} on {{host}}', '{{count}}'] },
+      'c',
+    )
+    expect(renderMessage(chat, notice('repeat'))).toEqual({
+      type: 'chat',
+      variables: ['STILL FIRING', 'DbError on db-1', '42'],
+    })
   })
 
   it('mail: subject, text and HTML bodies with fields and an escaped stack', () => {
@@ -62,22 +79,35 @@ describe('rendering per channel', () => {
 
   it('voice: receivers and audio from options, per kind', () => {
     const voice = normalizeChannel(
-      { type: 'voice', receivers: [{ label: 'oncall', number: '+15550100' }], audio: { firing: ['alarm.mp3'], resolved: ['ok.mp3'] } },
+      {
+        type: 'voice',
+        receivers: [{ label: 'oncall', number: '+15550100' }],
+        audio: { firing: ['alarm.mp3'], resolved: ['ok.mp3'] },
+      },
       'c',
     )
-    expect(renderMessage(voice, notice())).toEqual({ type: 'voice', receivers: [{ label: 'oncall', number: '+15550100' }], audioFiles: ['alarm.mp3'] })
+    expect(renderMessage(voice, notice())).toEqual({
+      type: 'voice',
+      receivers: [{ label: 'oncall', number: '+15550100' }],
+      audioFiles: ['alarm.mp3'],
+    })
     expect(renderMessage(voice, notice('resolved'))).toMatchObject({ audioFiles: ['ok.mp3'] })
     expect(renderMessage(voice, notice('digest'))).toMatchObject({ audioFiles: ['alarm.mp3'] })
   })
 
   it('incident: title and notes', () => {
-    const msg = renderMessage(normalizeChannel({ type: 'incident' }, 'c'), notice('escalated', { incident: { ...notice().incident, step: 2 } }))
+    const msg = renderMessage(
+      normalizeChannel({ type: 'incident' }, 'c'),
+      notice('escalated', { incident: { ...notice().incident, step: 2 } }),
+    )
     expect(msg.type === 'incident' && msg.notes).toContain('escalation step: 2')
     expect(msg.type === 'incident' && msg.notes).toContain('count: 42')
   })
 
   it('scrubs secrets from every string', () => {
-    const msg = scrubSecrets({ type: 'mail', subject: 'key sk-12345', text: 'sk-12345', html: 'x sk-12345 y' }, ['sk-12345'])
+    const msg = scrubSecrets({ type: 'mail', subject: 'key sk-12345', text: 'sk-12345', html: 'x sk-12345 y' }, [
+      'sk-12345',
+    ])
     expect(JSON.stringify(msg)).not.toContain('sk-12345')
   })
 
@@ -87,8 +117,12 @@ describe('rendering per channel', () => {
   })
 
   it('refuses what it cannot run, with paths (the config reports these first, with their place)', () => {
-    expect(() => compileChannels([channelOf({ type: 'sms' }), channelOf({ type: 'sms' })])).toThrow('channels[1].name: ')
+    expect(() => compileChannels([channelOf({ type: 'sms' }), channelOf({ type: 'sms' })])).toThrow(
+      'channels[1].name: ',
+    )
     expect(() => compileChannels([channelOf({ type: 'chat', variables: ['{{'] })])).toThrow(AlertsError)
-    expect(() => compileChannels([channelOf({ type: 'chat', variables: ['{{'] })])).toThrow('channels[0].variables[0]: ')
+    expect(() => compileChannels([channelOf({ type: 'chat', variables: ['{{'] })])).toThrow(
+      'channels[0].variables[0]: ',
+    )
   })
 })

@@ -7,11 +7,16 @@ import type { IncidentSnapshot } from '../../alerts/notice'
 import { createClock, createConfiguredEngine } from './helpers'
 
 const MIN = 60_000
-const error = (id: string) => JSON.stringify({ level: 50, time: 0, msg: 'db down', id, err: { type: 'DbError', message: 'timeout' } })
+const error = (id: string) =>
+  JSON.stringify({ level: 50, time: 0, msg: 'db down', id, err: { type: 'DbError', message: 'timeout' } })
 
 const config = {
   people: { asha: { phone: '+919800000001' }, ravi: { phone: '+919800000003' } },
-  channels: { sms: { type: 'sms', people: ['asha'] }, voice: { type: 'voice', people: ['ravi'], audio: ['alert.mp3'] }, chat: { type: 'chat', template_id: 101, people: ['asha'] } },
+  channels: {
+    sms: { type: 'sms', people: ['asha'] },
+    voice: { type: 'voice', people: ['ravi'], audio: ['alert.mp3'] },
+    chat: { type: 'chat', template_id: 101, people: ['asha'] },
+  },
   rules: [
     {
       name: 'errors',
@@ -19,14 +24,20 @@ const config = {
       group_by: ['id'],
       repeat_interval: '5m',
       ack_timeout: '30m',
-      escalate: [{ after: '10m', notify: 'voice' }, { after: '20m', notify: 'chat' }],
+      escalate: [
+        { after: '10m', notify: 'voice' },
+        { after: '20m', notify: 'chat' },
+      ],
     },
   ],
 }
 
 /** What the agent writes: the snapshots without their lines, through JSON; and back with them. */
 function throughJson(snapshots: IncidentSnapshot[]): IncidentSnapshot[] {
-  const stored = JSON.parse(JSON.stringify(snapshots.map(({ firstLine: _f, lastLine: _l, ...rest }) => rest))) as Omit<IncidentSnapshot, 'firstLine' | 'lastLine'>[]
+  const stored = JSON.parse(JSON.stringify(snapshots.map(({ firstLine: _f, lastLine: _l, ...rest }) => rest))) as Omit<
+    IncidentSnapshot,
+    'firstLine' | 'lastLine'
+  >[]
   return stored.map((s) => {
     const lines = snapshots.find((o) => o.key === s.key) as IncidentSnapshot
     return { ...s, firstLine: lines.firstLine, lastLine: lines.lastLine }
@@ -58,13 +69,18 @@ describe('restore', () => {
       expect(act(restarted)).toEqual(expected)
       return expected
     }
-    const kinds = (deliveries: Delivery[]) => deliveries.map((d) => `${d.notice.kind}:${d.notice.incident.lastLine.record.id}:${d.notice.channel}`)
+    const kinds = (deliveries: Delivery[]) =>
+      deliveries.map((d) => `${d.notice.kind}:${d.notice.incident.lastLine.record.id}:${d.notice.channel}`)
     expect(kinds(both((e) => e.ingest(error('b'), clock.now())))).toEqual([])
     expect(kinds(both((e) => e.ingest(error('a'), clock.now())))).toEqual([])
     const seen: string[] = []
     for (let t = 0; t < 40; t++) {
       const now = clock.advance(MIN)
-      seen.push(...kinds(both((e) => e.tick(now))).filter((k) => !k.endsWith(':crm')).map((k) => `${(now - start) / MIN}m ${k}`))
+      seen.push(
+        ...kinds(both((e) => e.tick(now)))
+          .filter((k) => !k.endsWith(':crm'))
+          .map((k) => `${(now - start) / MIN}m ${k}`),
+      )
     }
     expect(seen).toEqual([
       '15m repeat:b:voice',
@@ -77,7 +93,9 @@ describe('restore', () => {
       '50m escalated:c:chat',
       '50m escalated:a:chat',
     ])
-    expect(kinds(both((e) => e.acknowledgeFor('ravi', { by: 'ravi', via: 'missed_call' }, clock.now(), false).deliveries))).toHaveLength(1)
+    expect(
+      kinds(both((e) => e.acknowledgeFor('ravi', { by: 'ravi', via: 'missed_call' }, clock.now(), false).deliveries)),
+    ).toHaveLength(1)
   })
 
   it('skips pending incidents, rules that are gone and keys already open', () => {

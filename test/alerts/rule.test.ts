@@ -57,7 +57,12 @@ describe('rule selection', () => {
   })
 
   it('picks the first rule that matches, and knows the lowest level any rule takes', () => {
-    const rules = compileRules(rulesOf([{ name: 'db', match: { 'err.type': 'DbError' } }, { name: 'warnings', level: 'warn' }]))
+    const rules = compileRules(
+      rulesOf([
+        { name: 'db', match: { 'err.type': 'DbError' } },
+        { name: 'warnings', level: 'warn' },
+      ]),
+    )
     expect(selectRule(rules, jsonLine({ err: { type: 'DbError' } }))?.name).toBe('db')
     expect(selectRule(rules, jsonLine({ level: 40 }))?.name).toBe('warnings')
     expect(selectRule(rules, jsonLine({ level: 30 }))).toBeUndefined()
@@ -67,7 +72,12 @@ describe('rule selection', () => {
 
 describe('compiled rules', () => {
   it('parses durations in ms and units', () => {
-    const rule = ruleOf({ group_wait: '30s', repeat_interval: '2h', resolve_after: 1500, threshold: { count: 5, within: '1m' } })
+    const rule = ruleOf({
+      group_wait: '30s',
+      repeat_interval: '2h',
+      resolve_after: 1500,
+      threshold: { count: 5, within: '1m' },
+    })
     expect(rule.groupWaitMs).toBe(30_000)
     expect(rule.repeatIntervalMs).toBe(7_200_000)
     expect(rule.resolveAfterMs).toBe(1500)
@@ -76,7 +86,10 @@ describe('compiled rules', () => {
 
   it('step 0 is notify, later steps are escalate', () => {
     const rule = ruleOf({ notify: 'chat', escalate: [{ after: '10m', notify: ['sms'] }] })
-    expect(rule.escalation).toEqual([{ afterMs: 0, channels: ['chat'] }, { afterMs: 600_000, channels: ['sms'] }])
+    expect(rule.escalation).toEqual([
+      { afterMs: 0, channels: ['chat'] },
+      { afterMs: 600_000, channels: ['sms'] },
+    ])
   })
 
   it('a rule without notify notifies every channel it is given', () => {

@@ -2,7 +2,15 @@
 // over several years, biased towards the days clocks change.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { handoffs, onCallAt, overlappingOverrides, type LayerConfig, type OverrideConfig, type Rotation, type ScheduleConfig } from '../../alerts/schedule'
+import {
+  handoffs,
+  onCallAt,
+  overlappingOverrides,
+  type LayerConfig,
+  type OverrideConfig,
+  type Rotation,
+  type ScheduleConfig,
+} from '../../alerts/schedule'
 import { localParts, utcOfWall, zonedInstant, zoneOffset } from '../../alerts/zoned-time'
 
 const MINUTE = 60_000
@@ -10,7 +18,16 @@ const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 const FROM = Date.UTC(2024, 0, 1)
 const TO = Date.UTC(2031, 0, 1)
-const ZONES = ['America/New_York', 'Europe/London', 'Australia/Sydney', 'America/Santiago', 'Asia/Kolkata', 'Pacific/Chatham', 'Asia/Kathmandu', 'UTC']
+const ZONES = [
+  'America/New_York',
+  'Europe/London',
+  'Australia/Sydney',
+  'America/Santiago',
+  'Asia/Kolkata',
+  'Pacific/Chatham',
+  'Asia/Kathmandu',
+  'UTC',
+]
 
 /** Instants each zone's offset changes in [FROM, TO), found by day then bisected to the ms. */
 function transitionsOf(zone: string): number[] {
@@ -32,7 +49,9 @@ const TRANSITIONS = ZONES.flatMap(transitionsOf)
 
 const instant = fc.oneof(
   fc.integer({ min: FROM, max: TO }),
-  fc.tuple(fc.constantFrom(...TRANSITIONS), fc.integer({ min: -3 * DAY, max: 3 * DAY })).map(([change, shift]) => change + shift),
+  fc
+    .tuple(fc.constantFrom(...TRANSITIONS), fc.integer({ min: -3 * DAY, max: 3 * DAY }))
+    .map(([change, shift]) => change + shift),
 )
 
 // Handoff times clocks skip or repeat somewhere in ZONES come often.
@@ -47,19 +66,33 @@ const rotation: fc.Arbitrary<Rotation> = fc.oneof(
   fc.integer({ min: 60, max: 14 * 24 * 60 }).map((minutes): Rotation => ({ kind: 'every', ms: minutes * MINUTE })),
 )
 
-const distinctUsers = fc.integer({ min: 1, max: 5 }).map((count) => Array.from({ length: count }, (_, index) => `u${index}`))
+const distinctUsers = fc
+  .integer({ min: 1, max: 5 })
+  .map((count) => Array.from({ length: count }, (_, index) => `u${index}`))
 
-const layerWith = (users: fc.Arbitrary<string[]>, rotations: fc.Arbitrary<Rotation> = rotation): fc.Arbitrary<LayerConfig> =>
+const layerWith = (
+  users: fc.Arbitrary<string[]>,
+  rotations: fc.Arbitrary<Rotation> = rotation,
+): fc.Arbitrary<LayerConfig> =>
   fc.record({
     name: fc.constant('primary'),
     users,
     rotation: rotations,
     handoff,
-    start: fc.record({ year: fc.integer({ min: 2024, max: 2029 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) }),
+    start: fc.record({
+      year: fc.integer({ min: 2024, max: 2029 }),
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 1, max: 28 }),
+    }),
     timeZone: fc.constantFrom(...ZONES),
   })
 
-const scheduleOf = (layer: LayerConfig, overrides: OverrideConfig[] = []): ScheduleConfig => ({ name: 'ops', timeZone: layer.timeZone, layers: [layer], overrides })
+const scheduleOf = (layer: LayerConfig, overrides: OverrideConfig[] = []): ScheduleConfig => ({
+  name: 'ops',
+  timeZone: layer.timeZone,
+  layers: [layer],
+  overrides,
+})
 
 /**
  * The local day number a handoff at `at` was meant for, if `at` is the layer's handoff wall time that
@@ -77,7 +110,8 @@ function handoffDay(layer: LayerConfig, at: number): number | undefined {
     const wall = new Date(meant)
     if (wall.getUTCHours() !== layer.handoff.hour || wall.getUTCMinutes() !== layer.handoff.minute) return undefined
     // Skipped indeed: under neither offset around it does any instant show that wall time.
-    for (const offset of [zoneOffset(at - 6 * HOUR, zone), zoneOffset(at, zone)]) if (zoneOffset(meant - offset, zone) === offset) return undefined
+    for (const offset of [zoneOffset(at - 6 * HOUR, zone), zoneOffset(at, zone)])
+      if (zoneOffset(meant - offset, zone) === offset) return undefined
   }
   return Math.floor(meant / DAY)
 }
@@ -85,21 +119,26 @@ function handoffDay(layer: LayerConfig, at: number): number | undefined {
 describe('rotation properties', () => {
   it('every instant has exactly one of the layer users, who holds until the next handoff', () => {
     fc.assert(
-      fc.property(layerWith(fc.array(fc.constantFrom('asha', 'ravi', 'meera'), { minLength: 1, maxLength: 5 })), instant, (layer, at) => {
-        const schedule = scheduleOf(layer)
-        const now = onCallAt(schedule, undefined, at)
-        expect(now).toBeDefined()
-        expect(layer.users).toContain(now?.user)
-        const [next] = handoffs(schedule, undefined, at, 1)
-        expect(now?.until).toBe(next?.at ?? Number.POSITIVE_INFINITY)
-        if (next !== undefined) {
-          expect(next.at).toBeGreaterThan(at)
-          expect(next.user).not.toBe(now?.user)
-          // Constant up to the handoff, the next user from it on.
-          for (const sample of [at + (next.at - at) / 3, at + (2 * (next.at - at)) / 3, next.at - 1]) expect(onCallAt(schedule, undefined, Math.floor(sample))?.user).toBe(now?.user)
-          expect(onCallAt(schedule, undefined, next.at)?.user).toBe(next.user)
-        }
-      }),
+      fc.property(
+        layerWith(fc.array(fc.constantFrom('asha', 'ravi', 'meera'), { minLength: 1, maxLength: 5 })),
+        instant,
+        (layer, at) => {
+          const schedule = scheduleOf(layer)
+          const now = onCallAt(schedule, undefined, at)
+          expect(now).toBeDefined()
+          expect(layer.users).toContain(now?.user)
+          const [next] = handoffs(schedule, undefined, at, 1)
+          expect(now?.until).toBe(next?.at ?? Number.POSITIVE_INFINITY)
+          if (next !== undefined) {
+            expect(next.at).toBeGreaterThan(at)
+            expect(next.user).not.toBe(now?.user)
+            // Constant up to the handoff, the next user from it on.
+            for (const sample of [at + (next.at - at) / 3, at + (2 * (next.at - at)) / 3, next.at - 1])
+              expect(onCallAt(schedule, undefined, Math.floor(sample))?.user).toBe(now?.user)
+            expect(onCallAt(schedule, undefined, next.at)?.user).toBe(next.user)
+          }
+        },
+      ),
     )
   })
 
@@ -128,43 +167,68 @@ describe('rotation properties', () => {
 
   it('daily handoffs are one local day apart: 23, 24 or 25 hours of elapsed time', () => {
     fc.assert(
-      fc.property(layerWith(distinctUsers.filter((users) => users.length > 1), fc.constant<Rotation>({ kind: 'daily' })), instant, (layer, at) => {
-        const list = handoffs(scheduleOf(layer), undefined, at, 8).map((change) => change.at)
-        for (let index = 1; index < list.length; index += 1) {
-          const [earlier, later] = [list[index - 1] as number, list[index] as number]
-          expect((handoffDay(layer, later) as number) - (handoffDay(layer, earlier) as number)).toBe(1)
-          expect([23 * HOUR, 24 * HOUR, 25 * HOUR]).toContain(later - earlier)
-        }
-      }),
+      fc.property(
+        layerWith(
+          distinctUsers.filter((users) => users.length > 1),
+          fc.constant<Rotation>({ kind: 'daily' }),
+        ),
+        instant,
+        (layer, at) => {
+          const list = handoffs(scheduleOf(layer), undefined, at, 8).map((change) => change.at)
+          for (let index = 1; index < list.length; index += 1) {
+            const [earlier, later] = [list[index - 1] as number, list[index] as number]
+            expect((handoffDay(layer, later) as number) - (handoffDay(layer, earlier) as number)).toBe(1)
+            expect([23 * HOUR, 24 * HOUR, 25 * HOUR]).toContain(later - earlier)
+          }
+        },
+      ),
     )
   })
 
   it('weekly handoffs fall on the handoff day, one local week apart', () => {
     const weekly = fc.integer({ min: 0, max: 6 }).map((day): Rotation => ({ kind: 'weekly', day }))
     fc.assert(
-      fc.property(layerWith(distinctUsers.filter((users) => users.length > 1), weekly), instant, (layer, at) => {
-        const days = handoffs(scheduleOf(layer), undefined, at, 6).map((change) => handoffDay(layer, change.at) as number)
-        const day = layer.rotation.kind === 'weekly' ? layer.rotation.day : -1
-        for (const [index, number] of days.entries()) {
-          expect((((number + 4) % 7) + 7) % 7).toBe(day) // 1970-01-01 was a Thursday
-          if (index > 0) expect(number - (days[index - 1] as number)).toBe(7)
-        }
-      }),
+      fc.property(
+        layerWith(
+          distinctUsers.filter((users) => users.length > 1),
+          weekly,
+        ),
+        instant,
+        (layer, at) => {
+          const days = handoffs(scheduleOf(layer), undefined, at, 6).map(
+            (change) => handoffDay(layer, change.at) as number,
+          )
+          const day = layer.rotation.kind === 'weekly' ? layer.rotation.day : -1
+          for (const [index, number] of days.entries()) {
+            expect((((number + 4) % 7) + 7) % 7).toBe(day) // 1970-01-01 was a Thursday
+            if (index > 0) expect(number - (days[index - 1] as number)).toBe(7)
+          }
+        },
+      ),
     )
   })
 
   it('"every" handoffs are whole multiples of the duration after start + handoff', () => {
-    const every = fc.integer({ min: 60, max: 14 * 24 * 60 }).map((minutes): Rotation => ({ kind: 'every', ms: minutes * MINUTE }))
+    const every = fc
+      .integer({ min: 60, max: 14 * 24 * 60 })
+      .map((minutes): Rotation => ({ kind: 'every', ms: minutes * MINUTE }))
     fc.assert(
-      fc.property(layerWith(distinctUsers.filter((users) => users.length > 1), every), instant, (layer, at) => {
-        const ms = layer.rotation.kind === 'every' ? layer.rotation.ms : 0
-        const first = zonedInstant({ ...layer.start, ...layer.handoff }, layer.timeZone)
-        const list = handoffs(scheduleOf(layer), undefined, at, 5).map((change) => change.at)
-        for (const [index, change] of list.entries()) {
-          expect((change - first) % ms).toBe(0)
-          if (index > 0) expect(change - (list[index - 1] as number)).toBe(ms)
-        }
-      }),
+      fc.property(
+        layerWith(
+          distinctUsers.filter((users) => users.length > 1),
+          every,
+        ),
+        instant,
+        (layer, at) => {
+          const ms = layer.rotation.kind === 'every' ? layer.rotation.ms : 0
+          const first = zonedInstant({ ...layer.start, ...layer.handoff }, layer.timeZone)
+          const list = handoffs(scheduleOf(layer), undefined, at, 5).map((change) => change.at)
+          for (const [index, change] of list.entries()) {
+            expect((change - first) % ms).toBe(0)
+            if (index > 0) expect(change - (list[index - 1] as number)).toBe(ms)
+          }
+        },
+      ),
     )
   })
 })
@@ -183,7 +247,14 @@ describe('override properties', () => {
   const withOverrides = layerWith(distinctUsers).chain((layer) =>
     fc.tuple(
       fc.constant(layer),
-      overrides(layer).map((list) => list.map(({ user, from, length, layer: name }): OverrideConfig => ({ user, from, to: from + length, layer: name }))),
+      overrides(layer).map((list) =>
+        list.map(({ user, from, length, layer: name }): OverrideConfig => ({
+          user,
+          from,
+          to: from + length,
+          layer: name,
+        })),
+      ),
     ),
   )
 
@@ -191,7 +262,8 @@ describe('override properties', () => {
     fc.assert(
       fc.property(withOverrides, fc.integer({ min: FROM, max: TO }), ([layer, list], at0) => {
         // Start near an override half of the time, where there is something to see.
-        const at = list.length > 0 && at0 % 2 === 0 ? (list[at0 % list.length] as OverrideConfig).from - (at0 % DAY) : at0
+        const at =
+          list.length > 0 && at0 % 2 === 0 ? (list[at0 % list.length] as OverrideConfig).from - (at0 % DAY) : at0
         const plain = scheduleOf(layer)
         const schedule = scheduleOf(layer, list)
         const mine = list.filter((override) => override.layer === layer.name)
@@ -205,18 +277,25 @@ describe('override properties', () => {
         // The person is piecewise constant with breaks only at override boundaries and rotation
         // changes: check every break up to `until`.
         const rotationBreaks: number[] = []
-        for (let after = at; ; ) {
+        for (let after = at; ;) {
           const [change] = handoffs(plain, undefined, after, 1)
           if (change === undefined || change.at >= until) break
           rotationBreaks.push(change.at)
           after = change.at
         }
-        const breaks = [...mine.flatMap((override) => [override.from, override.to]), ...rotationBreaks].filter((x) => x > at && x < until)
+        const breaks = [...mine.flatMap((override) => [override.from, override.to]), ...rotationBreaks].filter(
+          (x) => x > at && x < until,
+        )
         for (const x of breaks) expect(expected(x)).toBe(now?.user)
         if (Number.isFinite(until)) {
           expect(expected(until)).not.toBe(now?.user)
           const [next] = handoffs(schedule, undefined, at, 1)
-          expect(next).toEqual({ at: until, user: expected(until), layer: layer.name, override: mine.some((override) => override.from <= until && until < override.to) })
+          expect(next).toEqual({
+            at: until,
+            user: expected(until),
+            layer: layer.name,
+            override: mine.some((override) => override.from <= until && until < override.to),
+          })
         }
       }),
       { numRuns: 200 },
@@ -224,14 +303,24 @@ describe('override properties', () => {
   })
 
   it('overlappingOverrides finds exactly the overlapping pairs of one layer', () => {
-    const span = fc.record({ from: fc.integer({ min: 0, max: 50 }), length: fc.integer({ min: -2, max: 20 }), layer: fc.constantFrom('primary', 'secondary') })
+    const span = fc.record({
+      from: fc.integer({ min: 0, max: 50 }),
+      length: fc.integer({ min: -2, max: 20 }),
+      layer: fc.constantFrom('primary', 'secondary'),
+    })
     fc.assert(
       fc.property(fc.array(span, { maxLength: 12 }), (spans) => {
-        const list = spans.map(({ from, length, layer }): OverrideConfig => ({ user: 'asha', from, to: from + length, layer }))
+        const list = spans.map(({ from, length, layer }): OverrideConfig => ({
+          user: 'asha',
+          from,
+          to: from + length,
+          layer,
+        }))
         const expected: [number, number][] = []
         for (const [i, a] of list.entries()) {
           for (const [j, b] of list.entries()) {
-            if (i < j && a.layer === b.layer && a.from < a.to && b.from < b.to && a.from < b.to && b.from < a.to) expected.push([i, j])
+            if (i < j && a.layer === b.layer && a.from < a.to && b.from < b.to && a.from < b.to && b.from < a.to)
+              expected.push([i, j])
           }
         }
         const schedule: ScheduleConfig = { name: 'ops', timeZone: 'UTC', layers: [], overrides: list }

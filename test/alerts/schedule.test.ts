@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { handoffs, onCallAt, overlappingOverrides, type LayerConfig, type OverrideConfig, type ScheduleConfig } from '../../alerts/schedule'
+import {
+  handoffs,
+  onCallAt,
+  overlappingOverrides,
+  type LayerConfig,
+  type OverrideConfig,
+  type ScheduleConfig,
+} from '../../alerts/schedule'
 
 const at = (iso: string): number => Date.parse(iso)
 const HOUR = 3_600_000
@@ -14,8 +21,14 @@ const layerOf = (extra: Partial<LayerConfig> = {}): LayerConfig => ({
   ...extra,
 })
 
-const scheduleOf = (layers: LayerConfig[], overrides: OverrideConfig[] = []): ScheduleConfig => ({ name: 'ops', timeZone: 'Asia/Kolkata', layers, overrides })
-const who = (schedule: ScheduleConfig, instant: number, layer?: string): string | undefined => onCallAt(schedule, layer, instant)?.user
+const scheduleOf = (layers: LayerConfig[], overrides: OverrideConfig[] = []): ScheduleConfig => ({
+  name: 'ops',
+  timeZone: 'Asia/Kolkata',
+  layers,
+  overrides,
+})
+const who = (schedule: ScheduleConfig, instant: number, layer?: string): string | undefined =>
+  onCallAt(schedule, layer, instant)?.user
 const changes = (schedule: ScheduleConfig, from: number, count: number, layer?: string) =>
   handoffs(schedule, layer, from, count).map((change) => [new Date(change.at).toISOString(), change.user])
 
@@ -23,7 +36,12 @@ describe('rule 1: turn 0 begins at start + handoff, and holds before it', () => 
   const ops = scheduleOf([layerOf()])
 
   it('puts the first user on call before the schedule starts', () => {
-    expect(onCallAt(ops, undefined, at('2025-06-01T00:00:00Z'))).toEqual({ user: 'asha', layer: 'primary', until: at('2026-01-12T03:30:00Z'), override: false })
+    expect(onCallAt(ops, undefined, at('2025-06-01T00:00:00Z'))).toEqual({
+      user: 'asha',
+      layer: 'primary',
+      until: at('2026-01-12T03:30:00Z'),
+      override: false,
+    })
     expect(who(ops, at('2026-01-05T03:29:59Z'))).toBe('asha')
   })
 
@@ -34,7 +52,9 @@ describe('rule 1: turn 0 begins at start + handoff, and holds before it', () => 
 })
 
 describe('rule 2: daily turns change at the local handoff wall time', () => {
-  const ny = scheduleOf([layerOf({ rotation: { kind: 'daily' }, start: { year: 2026, month: 3, day: 1 }, timeZone: 'America/New_York' })])
+  const ny = scheduleOf([
+    layerOf({ rotation: { kind: 'daily' }, start: { year: 2026, month: 3, day: 1 }, timeZone: 'America/New_York' }),
+  ])
 
   it('makes the turn over spring-forward 23 hours long', () => {
     const list = handoffs(ny, undefined, at('2026-03-07T00:00:00Z'), 3).map((change) => change.at)
@@ -60,7 +80,10 @@ describe('rule 3: weekly turns change on handoff_day', () => {
 
   it('ends a turn 0 that began on another weekday at the first handoff_day after start', () => {
     const ops = scheduleOf([layerOf({ start: { year: 2026, month: 1, day: 7 } })]) // a Wednesday
-    expect(onCallAt(ops, undefined, at('2026-01-08T00:00:00Z'))).toMatchObject({ user: 'asha', until: at('2026-01-12T03:30:00Z') })
+    expect(onCallAt(ops, undefined, at('2026-01-08T00:00:00Z'))).toMatchObject({
+      user: 'asha',
+      until: at('2026-01-12T03:30:00Z'),
+    })
     expect(changes(ops, at('2026-01-08T00:00:00Z'), 2)).toEqual([
       ['2026-01-12T03:30:00.000Z', 'ravi'],
       ['2026-01-19T03:30:00.000Z', 'meera'],
@@ -79,7 +102,13 @@ describe('rule 4: "every" turns are elapsed time from start + handoff', () => {
   })
 
   it('ignores the wall clock across DST', () => {
-    const ny = scheduleOf([layerOf({ rotation: { kind: 'every', ms: 24 * HOUR }, start: { year: 2026, month: 3, day: 7 }, timeZone: 'America/New_York' })])
+    const ny = scheduleOf([
+      layerOf({
+        rotation: { kind: 'every', ms: 24 * HOUR },
+        start: { year: 2026, month: 3, day: 7 },
+        timeZone: 'America/New_York',
+      }),
+    ])
     expect(changes(ny, at('2026-03-07T14:00:00Z'), 1)).toEqual([['2026-03-08T14:00:00.000Z', 'ravi']]) // 10:00 EDT
   })
 })
@@ -88,12 +117,27 @@ describe('rule 5: users take turns in order and cycle', () => {
   it('gives turn k to users[k mod n]', () => {
     const ops = scheduleOf([layerOf({ rotation: { kind: 'daily' } })])
     const noon = (day: number) => at(`2026-01-${String(day).padStart(2, '0')}T06:30:00Z`) // 12:00 IST
-    expect([5, 6, 7, 8, 9, 10, 11].map((day) => who(ops, noon(day)))).toEqual(['asha', 'ravi', 'meera', 'asha', 'ravi', 'meera', 'asha'])
+    expect([5, 6, 7, 8, 9, 10, 11].map((day) => who(ops, noon(day)))).toEqual([
+      'asha',
+      'ravi',
+      'meera',
+      'asha',
+      'ravi',
+      'meera',
+      'asha',
+    ])
   })
 })
 
 describe('rule 6: a handoff time DST skips or repeats', () => {
-  const ny = scheduleOf([layerOf({ rotation: { kind: 'daily' }, handoff: { hour: 2, minute: 30 }, start: { year: 2026, month: 3, day: 1 }, timeZone: 'America/New_York' })])
+  const ny = scheduleOf([
+    layerOf({
+      rotation: { kind: 'daily' },
+      handoff: { hour: 2, minute: 30 },
+      start: { year: 2026, month: 3, day: 1 },
+      timeZone: 'America/New_York',
+    }),
+  ])
 
   it('happens that much later when skipped (02:30 -> 03:30 EDT)', () => {
     expect(handoffs(ny, undefined, at('2026-03-07T00:00:00Z'), 3).map((change) => change.at)).toEqual([
@@ -106,18 +150,34 @@ describe('rule 6: a handoff time DST skips or repeats', () => {
 
   it('happens at the first occurrence when repeated (01:30 EDT, not EST)', () => {
     const fallBack = scheduleOf([{ ...(ny.layers[0] as LayerConfig), handoff: { hour: 1, minute: 30 } }])
-    expect(handoffs(fallBack, undefined, at('2026-11-01T00:00:00Z'), 1).map((change) => change.at)).toEqual([at('2026-11-01T05:30:00Z')])
+    expect(handoffs(fallBack, undefined, at('2026-11-01T00:00:00Z'), 1).map((change) => change.at)).toEqual([
+      at('2026-11-01T05:30:00Z'),
+    ])
     expect(who(fallBack, at('2026-11-01T06:15:00Z'))).toBe(who(fallBack, at('2026-11-01T05:30:00Z'))) // 01:15 EST, after it
   })
 })
 
 describe('rule 7: an override replaces the layer user in [from, to)', () => {
-  const leave: OverrideConfig = { user: 'meera', from: at('2026-01-07T03:30:00Z'), to: at('2026-01-09T03:30:00Z'), layer: 'primary' }
+  const leave: OverrideConfig = {
+    user: 'meera',
+    from: at('2026-01-07T03:30:00Z'),
+    to: at('2026-01-09T03:30:00Z'),
+    layer: 'primary',
+  }
   const ops = scheduleOf([layerOf(), layerOf({ name: 'secondary', users: ['ravi', 'meera', 'asha'] })], [leave])
 
   it('puts the override user on call in its span, and only in its layer', () => {
-    expect(onCallAt(ops, undefined, at('2026-01-07T03:29:59Z'))).toMatchObject({ user: 'asha', override: false, until: leave.from })
-    expect(onCallAt(ops, undefined, leave.from)).toEqual({ user: 'meera', layer: 'primary', until: leave.to, override: true })
+    expect(onCallAt(ops, undefined, at('2026-01-07T03:29:59Z'))).toMatchObject({
+      user: 'asha',
+      override: false,
+      until: leave.from,
+    })
+    expect(onCallAt(ops, undefined, leave.from)).toEqual({
+      user: 'meera',
+      layer: 'primary',
+      until: leave.to,
+      override: true,
+    })
     expect(onCallAt(ops, undefined, leave.to)).toMatchObject({ user: 'asha', override: false })
     expect(who(ops, leave.from, 'secondary')).toBe('ravi')
   })
@@ -131,7 +191,12 @@ describe('rule 7: an override replaces the layer user in [from, to)', () => {
   })
 
   it('lets the later of overlapping overrides win', () => {
-    const cover: OverrideConfig = { user: 'ravi', from: at('2026-01-08T00:00:00Z'), to: at('2026-01-08T12:00:00Z'), layer: 'primary' }
+    const cover: OverrideConfig = {
+      user: 'ravi',
+      from: at('2026-01-08T00:00:00Z'),
+      to: at('2026-01-08T12:00:00Z'),
+      layer: 'primary',
+    }
     const both = scheduleOf(ops.layers, [leave, cover])
     expect(changes(both, at('2026-01-07T12:00:00Z'), 2)).toEqual([
       ['2026-01-08T00:00:00.000Z', 'ravi'],
@@ -159,14 +224,22 @@ describe('rule 9: a handoff to the person already on call is no change', () => {
   })
 
   it('skips an override for the person on call', () => {
-    const ops = scheduleOf([layerOf()], [{ user: 'asha', from: at('2026-01-07T00:00:00Z'), to: at('2026-01-14T00:00:00Z'), layer: 'primary' }])
+    const ops = scheduleOf(
+      [layerOf()],
+      [{ user: 'asha', from: at('2026-01-07T00:00:00Z'), to: at('2026-01-14T00:00:00Z'), layer: 'primary' }],
+    )
     expect(onCallAt(ops, undefined, at('2026-01-06T00:00:00Z'))?.until).toBe(at('2026-01-14T00:00:00Z'))
     expect(changes(ops, at('2026-01-06T00:00:00Z'), 1)).toEqual([['2026-01-14T00:00:00.000Z', 'ravi']])
   })
 
   it('gives a layer of one user no change: until Infinity', () => {
     const ops = scheduleOf([layerOf({ users: ['asha'] })])
-    expect(onCallAt(ops, undefined, at('2026-01-06T00:00:00Z'))).toEqual({ user: 'asha', layer: 'primary', until: Number.POSITIVE_INFINITY, override: false })
+    expect(onCallAt(ops, undefined, at('2026-01-06T00:00:00Z'))).toEqual({
+      user: 'asha',
+      layer: 'primary',
+      until: Number.POSITIVE_INFINITY,
+      override: false,
+    })
     expect(handoffs(ops, undefined, at('2026-01-06T00:00:00Z'), 5)).toEqual([])
   })
 })

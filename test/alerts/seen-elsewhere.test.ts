@@ -30,7 +30,9 @@ describe('seenElsewhere', () => {
     const rule = ruleOf({ threshold: { count: 3, within: '1m' } })
     const key = fingerprint(rule, line)
     table.observe(rule, line, clock.now())
-    expect(table.seenElsewhere(key, { last: clock.now(), windowCount: 3 }, clock.now()).map((n) => n.kind)).toEqual(['firing'])
+    expect(table.seenElsewhere(key, { last: clock.now(), windowCount: 3 }, clock.now()).map((n) => n.kind)).toEqual([
+      'firing',
+    ])
   })
 
   it('no resolve while another agent still sees the lines; then resolved after resolve_after of fleet quiet', () => {

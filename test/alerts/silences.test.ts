@@ -18,7 +18,10 @@ describe('silences', () => {
   it('mutes matching notices while active, counts them, and expires', () => {
     const clock = createClock()
     const set = createSilenceSet()
-    set.add(silenceOf({ matchers: { rule: 'db', host: { regex: '^db-' } }, ends_at: clock.now() + 60_000 }), clock.now())
+    set.add(
+      silenceOf({ matchers: { rule: 'db', host: { regex: '^db-' } }, ends_at: clock.now() + 60_000 }),
+      clock.now(),
+    )
     const stage = set.stage
     expect(stage({ now: clock.now() }, [notice({ host: 'db-1' })])).toEqual([])
     expect(stage({ now: clock.now() }, [notice({ host: 'web-1' })])).toHaveLength(1)
@@ -31,7 +34,14 @@ describe('silences', () => {
   it('a future window starts later (maintenance)', () => {
     const clock = createClock()
     const set = createSilenceSet()
-    set.add(silenceOf({ matchers: { fingerprint: 'db:abc' }, starts_at: clock.now() + 1000, ends_at: new Date(clock.now() + 5000).toISOString() }), clock.now())
+    set.add(
+      silenceOf({
+        matchers: { fingerprint: 'db:abc' },
+        starts_at: clock.now() + 1000,
+        ends_at: new Date(clock.now() + 5000).toISOString(),
+      }),
+      clock.now(),
+    )
     expect(set.stage({ now: clock.now() }, [notice({})])).toHaveLength(1)
     expect(set.stage({ now: clock.advance(1000) }, [notice({})])).toHaveLength(0)
   })

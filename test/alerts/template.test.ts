@@ -5,9 +5,9 @@ import { compileTemplate } from '../../alerts/template'
 describe('templates', () => {
   it('fills placeholders from vars, then the record by dot path', () => {
     const t = compileTemplate('{{status}}: {{ msg }} [{{err.type}}] x{{count}}', 't')
-    expect(t.render({ vars: { status: 'FIRING', count: 3 }, record: { msg: 'db down', err: { type: 'DbError' } } })).toBe(
-      'FIRING: db down [DbError] x3',
-    )
+    expect(
+      t.render({ vars: { status: 'FIRING', count: 3 }, record: { msg: 'db down', err: { type: 'DbError' } } }),
+    ).toBe('FIRING: db down [DbError] x3')
   })
 
   it('renders missing values as empty and objects as JSON', () => {
@@ -17,7 +17,9 @@ describe('templates', () => {
 
   it('never re-expands inserted values and never evaluates', () => {
     const t = compileTemplate('{{msg}}', 't')
-    expect(t.render({ vars: { secret: 'S3CRET' }, record: { msg: '{{secret}} ${process.exit()}' } })).toBe('{{secret}} ${process.exit()}')
+    expect(t.render({ vars: { secret: 'S3CRET' }, record: { msg: '{{secret}} ${process.exit()}' } })).toBe(
+      '{{secret}} ${process.exit()}',
+    )
   })
 
   it('does not reach prototype properties', () => {

@@ -47,7 +47,7 @@ describe('parseTrace', () => {
     expect(topFrame(trace.stack)).toBe('at com.acme.orders.OrderService.load(OrderService.java:142)')
   })
 
-  it('reads Python\'s exception line after the frames, and the innermost frame', () => {
+  it("reads Python's exception line after the frames, and the innermost frame", () => {
     const trace = parseTrace('ERROR app.worker: job failed', pythonTrace(41))
     expect(trace).toMatchObject({ type: 'ValueError', message: "invalid literal for int() with base 10: '12,50'" })
     expect(topFrame(trace.stack)).toBe('File "/srv/app/handlers/invoice.py", line 41, in handle')
@@ -73,15 +73,26 @@ describe('parseTrace', () => {
   })
 
   it('reads a Node header with a code', () => {
-    expect(parseTrace('error: response already sent', ['Error [ERR_HTTP_HEADERS_SENT]: Cannot set headers', '    at f (/a.js:1:1)'])).toMatchObject({
+    expect(
+      parseTrace('error: response already sent', [
+        'Error [ERR_HTTP_HEADERS_SENT]: Cannot set headers',
+        '    at f (/a.js:1:1)',
+      ]),
+    ).toMatchObject({
       type: 'Error',
       message: 'Cannot set headers',
     })
-    expect(topFrame(parseTrace('x', nodeTrace(48)).stack)).toBe('at CartService.total (/srv/web/src/cart/service.js:48:27)')
+    expect(topFrame(parseTrace('x', nodeTrace(48)).stack)).toBe(
+      'at CartService.total (/srv/web/src/cart/service.js:48:27)',
+    )
   })
 
   it('gives an empty type and message when there is no header', () => {
-    expect(parseTrace('ERROR something', ['  detail one', '  detail two'])).toEqual({ type: '', message: '', stack: '  detail one\n  detail two' })
+    expect(parseTrace('ERROR something', ['  detail one', '  detail two'])).toEqual({
+      type: '',
+      message: '',
+      stack: '  detail one\n  detail two',
+    })
   })
 })
 

@@ -2,12 +2,34 @@ import { describe, expect, it } from 'vitest'
 import { isTimeZone, localParts, utcOfWall, zonedInstant, zoneOffset } from '../../alerts/zoned-time'
 
 const at = (iso: string): number => Date.parse(iso)
-const wall = (year: number, month: number, day: number, hour: number, minute: number) => ({ year, month, day, hour, minute })
+const wall = (year: number, month: number, day: number, hour: number, minute: number) => ({
+  year,
+  month,
+  day,
+  hour,
+  minute,
+})
 
 describe('localParts', () => {
   it('shows the wall clock of the zone, with the weekday', () => {
-    expect(localParts(at('2026-03-08T07:30:00Z'), 'America/New_York')).toEqual({ year: 2026, month: 3, day: 8, hour: 3, minute: 30, second: 0, weekday: 0 })
-    expect(localParts(at('2026-01-05T03:30:15.900Z'), 'Asia/Kolkata')).toEqual({ year: 2026, month: 1, day: 5, hour: 9, minute: 0, second: 15, weekday: 1 })
+    expect(localParts(at('2026-03-08T07:30:00Z'), 'America/New_York')).toEqual({
+      year: 2026,
+      month: 3,
+      day: 8,
+      hour: 3,
+      minute: 30,
+      second: 0,
+      weekday: 0,
+    })
+    expect(localParts(at('2026-01-05T03:30:15.900Z'), 'Asia/Kolkata')).toEqual({
+      year: 2026,
+      month: 1,
+      day: 5,
+      hour: 9,
+      minute: 0,
+      second: 15,
+      weekday: 1,
+    })
   })
 
   it('shows midnight as 00, not 24', () => {
@@ -15,7 +37,13 @@ describe('localParts', () => {
   })
 
   it('crosses the date line with the zone', () => {
-    expect(localParts(at('2026-12-31T20:00:00Z'), 'Australia/Sydney')).toMatchObject({ year: 2027, month: 1, day: 1, hour: 7, weekday: 5 })
+    expect(localParts(at('2026-12-31T20:00:00Z'), 'Australia/Sydney')).toMatchObject({
+      year: 2027,
+      month: 1,
+      day: 1,
+      hour: 7,
+      weekday: 5,
+    })
   })
 })
 
@@ -63,7 +91,9 @@ describe('zonedInstant', () => {
   })
 
   it('carries fields out of range over like Date.UTC', () => {
-    expect(zonedInstant(wall(2026, 1, 32, 9, 0), 'Asia/Kolkata')).toBe(zonedInstant(wall(2026, 2, 1, 9, 0), 'Asia/Kolkata'))
+    expect(zonedInstant(wall(2026, 1, 32, 9, 0), 'Asia/Kolkata')).toBe(
+      zonedInstant(wall(2026, 2, 1, 9, 0), 'Asia/Kolkata'),
+    )
     expect(zonedInstant(wall(2026, 13, 1, 0, 0), 'UTC')).toBe(at('2027-01-01T00:00:00Z'))
     expect(utcOfWall(2025, 2, 36)).toBe(at('2025-03-08T00:00:00Z')) // February of its own year (28 days)
     expect(utcOfWall(2024, 2, 36)).toBe(at('2024-03-07T00:00:00Z')) // a leap year's
@@ -81,7 +111,8 @@ describe('zonedInstant', () => {
 
 describe('isTimeZone', () => {
   it('knows IANA names, their aliases and UTC', () => {
-    for (const name of ['Asia/Kolkata', 'Asia/Calcutta', 'America/New_York', 'UTC', 'Europe/London']) expect(isTimeZone(name)).toBe(true)
+    for (const name of ['Asia/Kolkata', 'Asia/Calcutta', 'America/New_York', 'UTC', 'Europe/London'])
+      expect(isTimeZone(name)).toBe(true)
   })
 
   it('refuses names that are no zone', () => {

@@ -43,7 +43,12 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function run(args: string[], env = cleanEnv()): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [runJs, ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 })
+  const result = spawnSync(process.execPath, [runJs, ...args], {
+    cwd: repoRoot,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -52,30 +57,71 @@ function tableCells(stdout: string): string[][] {
   return stdout
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| bench '))
-    .map((line) => line.slice(2, -2).split(' | ').map((cell) => cell.trim()))
+    .map((line) =>
+      line
+        .slice(2, -2)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    )
 }
 
 describe('bench/summary.js', () => {
   it('computes the ratio from the values so that above 1 means logx is ahead, either way round', () => {
-    const time = summary.summaryRow({ case: 'basic', logx: 500, peer: 'pino', peerValue: 1500, unit: 'ns/op', better: 'lower' })
-    const speed = summary.summaryRow({ case: 'filter', logx: 800, peer: 'JSON.parse', peerValue: 80, unit: 'MB/s', better: 'higher' })
+    const time = summary.summaryRow({
+      case: 'basic',
+      logx: 500,
+      peer: 'pino',
+      peerValue: 1500,
+      unit: 'ns/op',
+      better: 'lower',
+    })
+    const speed = summary.summaryRow({
+      case: 'filter',
+      logx: 800,
+      peer: 'JSON.parse',
+      peerValue: 80,
+      unit: 'MB/s',
+      better: 'higher',
+    })
     expect(time.ratio).toBe(3)
     expect(speed.ratio).toBe(10)
   })
 
   it('keeps the ratio a bench passes (a median of per-round ratios) and allows a row without a peer', () => {
-    expect(summary.summaryRow({ case: 'basic', logx: 500, peer: 'pino', peerValue: 1500, unit: 'ns/op', better: 'lower', ratio: 2.5 }).ratio).toBe(2.5)
-    expect(summary.summaryRow({ case: 'p99', logx: 7.5, unit: 'ms', better: 'lower' })).toEqual({ case: 'p99', logx: 7.5, peer: null, peerValue: null, unit: 'ms', better: 'lower', ratio: null })
+    expect(
+      summary.summaryRow({
+        case: 'basic',
+        logx: 500,
+        peer: 'pino',
+        peerValue: 1500,
+        unit: 'ns/op',
+        better: 'lower',
+        ratio: 2.5,
+      }).ratio,
+    ).toBe(2.5)
+    expect(summary.summaryRow({ case: 'p99', logx: 7.5, unit: 'ms', better: 'lower' })).toEqual({
+      case: 'p99',
+      logx: 7.5,
+      peer: null,
+      peerValue: null,
+      unit: 'ms',
+      better: 'lower',
+      ratio: null,
+    })
   })
 
   it('refuses a row that could not be read', () => {
     expect(() => summary.summaryRow({ case: 'x', logx: Number.NaN, unit: 'ms', better: 'lower' })).toThrow(/finite/)
     expect(() => summary.summaryRow({ case: 'x', logx: 1, unit: 'ms', better: 'faster' })).toThrow(/higher or lower/)
-    expect(() => summary.summaryRow({ case: 'x', logx: null, peer: 'pino', unit: 'ms', better: 'lower' })).toThrow(/both values or a ratio/)
+    expect(() => summary.summaryRow({ case: 'x', logx: null, peer: 'pino', unit: 'ms', better: 'lower' })).toThrow(
+      /both values or a ratio/,
+    )
   })
 
-  it('finds the summary lines among a bench\'s own output', () => {
-    const line = summary.formatSummary('logger', [{ case: 'basic', logx: 500, peer: 'pino', peerValue: 1500, unit: 'ns/op', better: 'lower', ratio: 3 }])
+  it("finds the summary lines among a bench's own output", () => {
+    const line = summary.formatSummary('logger', [
+      { case: 'basic', logx: 500, peer: 'pino', peerValue: 1500, unit: 'ns/op', better: 'lower', ratio: 3 },
+    ])
     const found = summary.parseSummaries(`shape  logx ns/op\nbasic  500\n${line}\ngeomean 3.0\n`)
     expect(found).toEqual([{ bench: 'logger', rows: [expect.objectContaining({ case: 'basic', ratio: 3 })] }])
   })
@@ -105,8 +151,12 @@ describe('bench/run.js', () => {
     expect(stdout).toMatch(/1 benchmarks in \d+ s: 1 ok, 0 failed, 0 skipped; 3 rows/)
   })
 
-  it('leaves a bench\'s own output as it was when run by hand', () => {
-    const result = spawnSync(process.execPath, [join(repoRoot, 'bench', 'redaction.js'), '--rounds', '1', '--ops', '100'], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8' })
+  it("leaves a bench's own output as it was when run by hand", () => {
+    const result = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bench', 'redaction.js'), '--rounds', '1', '--ops', '100'],
+      { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8' },
+    )
     expect(result.status).toBe(0)
     expect(result.stdout).toContain('logger: logx redact')
     expect(result.stdout).not.toContain(summary.MARK)
@@ -115,7 +165,9 @@ describe('bench/run.js', () => {
   it('skips a bench whose tool is not installed, and does not fail for it', () => {
     const { status, stdout } = run(['--only', 'agent-instructions'], cleanEnv({ PATH: empty }))
     expect(status).toBe(0)
-    expect(tableCells(stdout)).toEqual([['agent-instructions', 'skipped: valgrind not installed', '-', '-', '-', '-', '-']])
+    expect(tableCells(stdout)).toEqual([
+      ['agent-instructions', 'skipped: valgrind not installed', '-', '-', '-', '-', '-'],
+    ])
     expect(stdout).toContain('0 failed, 1 skipped (agent-instructions)')
   })
 

@@ -110,7 +110,8 @@ function fileTableProblems(root: string, readme: string, scope: readonly string[
     }
   }
   for (const source of [...sources].sort()) {
-    if (!listed.has(source)) problems.push(`${readme}: \`${source}\` (${dirname(readme)}/${source}) is not in its file table`)
+    if (!listed.has(source))
+      problems.push(`${readme}: \`${source}\` (${dirname(readme)}/${source}) is not in its file table`)
   }
   return problems
 }
@@ -155,7 +156,8 @@ describe('README file tables', () => {
     for (const [readme, scope] of Object.entries(README_SCOPES)) {
       const readmeDir = join(repoRoot, dirname(readme))
       for (const folder of scope) {
-        for (const file of scopeFiles(readmeDir, folder, repoRoot)) owners.set(file, [...(owners.get(file) ?? []), readme])
+        for (const file of scopeFiles(readmeDir, folder, repoRoot))
+          owners.set(file, [...(owners.get(file) ?? []), readme])
       }
     }
     const problems: string[] = []
@@ -170,7 +172,9 @@ describe('README file tables', () => {
   })
 
   const knownNames = new Set(
-    filesUnder(repoRoot, repoRoot, (name) => /\.(?:ts|js)$/.test(name)).map((path) => path.slice(path.lastIndexOf('/') + 1)),
+    filesUnder(repoRoot, repoRoot, (name) => /\.(?:ts|js)$/.test(name)).map((path) =>
+      path.slice(path.lastIndexOf('/') + 1),
+    ),
   )
   it.each(Object.keys(README_SCOPES))('%s names only .ts/.js paths that exist', (readme) => {
     expect(missingNamedPaths(repoRoot, readme, knownNames)).toEqual([])
@@ -201,11 +205,17 @@ describe('the checks themselves', () => {
         '| `e.ts` | not in a table with a header |',
       ].join('\n'),
     )
-    expect(rows.map((row) => row.names)).toEqual([['a.ts', 'sub/b.ts'], ['c.ts', 'd.ts']])
+    expect(rows.map((row) => row.names)).toEqual([
+      ['a.ts', 'sub/b.ts'],
+      ['c.ts', 'd.ts'],
+    ])
   })
 
   it('names the README and the file: listed but gone, present but not listed, no table at all', () => {
-    write('mod/README.md', '# mod\n\n| file | concept |\n|---|---|\n| `kept.ts` | here |\n| `gone.ts` | removed |\n| `README.md` | not source |\n')
+    write(
+      'mod/README.md',
+      '# mod\n\n| file | concept |\n|---|---|\n| `kept.ts` | here |\n| `gone.ts` | removed |\n| `README.md` | not source |\n',
+    )
     write('mod/kept.ts', '')
     write('mod/sub/new.ts', '')
     write('mod/index.ts', '')
@@ -217,12 +227,17 @@ describe('the checks themselves', () => {
       'mod/README.md: `index.ts` (mod/index.ts) is not in its file table',
       'mod/README.md: `sub/new.ts` (mod/sub/new.ts) is not in its file table',
     ])
-    expect(fileTableProblems(root, 'bare/README.md', ['.'])).toEqual(['bare/README.md: no file table (a markdown table whose first column is `file`)'])
+    expect(fileTableProblems(root, 'bare/README.md', ['.'])).toEqual([
+      'bare/README.md: no file table (a markdown table whose first column is `file`)',
+    ])
   })
 
   it('finds paths in the prose that do not exist, against the README folder and its parents', () => {
     write('top/one.ts', '')
-    write('top/inner/README.md', 'See `top/one.ts`, `inner/two.ts`, `one.ts`, `moved/three.ts`, `vanished.ts` and `<file>.test.ts`.\n')
+    write(
+      'top/inner/README.md',
+      'See `top/one.ts`, `inner/two.ts`, `one.ts`, `moved/three.ts`, `vanished.ts` and `<file>.test.ts`.\n',
+    )
     write('top/inner/two.ts', '')
     expect(missingNamedPaths(root, 'top/inner/README.md', new Set(['one.ts', 'two.ts']))).toEqual([
       'top/inner/README.md: names `moved/three.ts`, which does not exist',

@@ -12,8 +12,17 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import {
-  createWorkspace, messagingYaml, metric, records, recordsWhen, startAgentProcess, startSandboxProcess, until,
-  type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  messagingYaml,
+  metric,
+  records,
+  recordsWhen,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from '../agent/daemon/helpers'
 import { seededRandom } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
@@ -37,11 +46,13 @@ acknowledge:
   missed_call_number: "15550199999"
   poll_interval: 1s
 rules:
-${PEOPLE.map((p) => `  - name: r-${p}
+${PEOPLE.map(
+  (p) => `  - name: r-${p}
     match: { team: ${p} }
     group_by: [incident]
     notify: sms-${p}
-    incident: true`).join('\n')}
+    incident: true`,
+).join('\n')}
 metrics: { listen: 127.0.0.1:0 }
 `
 }
@@ -58,13 +69,19 @@ async function openIncidents(agent: RunningAgent): Promise<Incident[]> {
 }
 
 async function missedCall(sandbox: SandboxProcess, caller: string): Promise<void> {
-  const response = await fetch(`${sandbox.api.baseUrl}/_sandbox/missed-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ caller }) })
+  const response = await fetch(`${sandbox.api.baseUrl}/_sandbox/missed-calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ caller }),
+  })
   if (response.status !== 201) throw new Error(`simulating a missed call: ${response.status} ${await response.text()}`)
 }
 
 const incidentOf = (text: string): string | undefined => /inc-\d{2}/.exec(text)?.[0]
 
-test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a SIGKILL: every ack lands once on the right incident', async ({ task }) => {
+test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a SIGKILL: every ack lands once on the right incident', async ({
+  task,
+}) => {
   const seed = Number(process.env.DRILL_SEED ?? Math.floor(Math.random() * 2 ** 31))
   process.stdout.write(`[ack drill] seed ${seed} (DRILL_SEED=${seed} replays it)\n`)
   const random = seededRandom(seed)
@@ -86,8 +103,13 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
       const id = `inc-${String(i).padStart(2, '0')}`
       const person = PEOPLE[Math.floor(random() * PEOPLE.length)] as string
       owner.set(id, person)
-      appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, team: person, incident: id, msg: `checkout failed ${id}` })}\n`)
-      await recordsWhen(api, `the page of ${id}`, (all) => all.some((r) => r.kind === 'sms' && incidentOf(String(r.record.sms)) === id))
+      appendFileSync(
+        join(ws.logs, 'app.log'),
+        `${JSON.stringify({ level: 50, team: person, incident: id, msg: `checkout failed ${id}` })}\n`,
+      )
+      await recordsWhen(api, `the page of ${id}`, (all) =>
+        all.some((r) => r.kind === 'sms' && incidentOf(String(r.record.sms)) === id),
+      )
       pagedOrder.push(id)
     }
 
@@ -116,17 +138,26 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
     const half = Math.floor(calls.length / 2)
     for (const number of calls.slice(0, half)) await missedCall(sandbox, number)
     const running = agent
-    await until('a first acknowledgement', async () => ((await openIncidents(running)).some((i) => i.state === 'acknowledged') ? true : undefined))
+    await until('a first acknowledgement', async () =>
+      (await openIncidents(running)).some((i) => i.state === 'acknowledged') ? true : undefined,
+    )
     await agent.kill('SIGKILL')
     for (const number of calls.slice(half)) await missedCall(sandbox, number)
     agent = await startAgentProcess(ws.config)
     const last = agent
 
-    const ackedNow = async (): Promise<Incident[]> => (await openIncidents(last)).filter((i) => i.state === 'acknowledged')
-    await until(`${expectedAcks} acknowledgements`, async () => ((await ackedNow()).length >= expectedAcks ? true : undefined), 60_000).catch(() => undefined)
+    const ackedNow = async (): Promise<Incident[]> =>
+      (await openIncidents(last)).filter((i) => i.state === 'acknowledged')
+    await until(
+      `${expectedAcks} acknowledgements`,
+      async () => ((await ackedNow()).length >= expectedAcks ? true : undefined),
+      60_000,
+    ).catch(() => undefined)
     // Two more polls after that: nothing else may be acknowledged by then.
     const polls = await metric(last.metricsUrl, 'logx_agent_missed_call_polls_total')
-    await until('two more polls', async () => ((await metric(last.metricsUrl, 'logx_agent_missed_call_polls_total')) >= polls + 2 ? true : undefined))
+    await until('two more polls', async () =>
+      (await metric(last.metricsUrl, 'logx_agent_missed_call_polls_total')) >= polls + 2 ? true : undefined,
+    )
     const peakRssMb = peakRssOf(last.child.pid ?? 0) ?? 0
 
     const acked = await ackedNow()
@@ -135,14 +166,17 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
     for (const incident of acked) {
       const id = incidentOf(incident.title) ?? '?'
       const by = incident.ack?.by ?? '?'
-      if (owner.get(id) !== by || incident.ack?.via !== 'missed_call') wrong.push(`${id} (${owner.get(id)}'s) acked by ${by} via ${incident.ack?.via}`)
+      if (owner.get(id) !== by || incident.ack?.via !== 'missed_call')
+        wrong.push(`${id} (${owner.get(id)}'s) acked by ${by} via ${incident.ack?.via}`)
       got.get(by)?.push(id)
     }
     for (const ids of got.values()) ids.sort()
 
     // The CRM: one acknowledgement activity per acknowledged incident, each under one key.
     const all = await records(api, 'lead,activity')
-    const incidentOfLead = new Map(all.filter((r) => r.kind === 'lead').map((r) => [String(r.record.lead_id), incidentOf(String(r.record.name))]))
+    const incidentOfLead = new Map(
+      all.filter((r) => r.kind === 'lead').map((r) => [String(r.record.lead_id), incidentOf(String(r.record.name))]),
+    )
     const ackKeys = new Map<string, Set<string>>()
     for (const r of all) {
       if (r.kind !== 'activity' || !/^Acknowledged/.test(String(r.record.title))) continue
@@ -155,7 +189,10 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
     const missing = [...expected.values()].flat().filter((id) => !ackKeys.has(id))
     const invented = [...ackKeys.keys()].filter((id) => ![...expected.values()].flat().includes(id))
 
-    const lost = [...expected].reduce((n, [p, ids]) => n + ids.filter((id) => !(got.get(p) ?? []).includes(id)).length, 0)
+    const lost = [...expected].reduce(
+      (n, [p, ids]) => n + ids.filter((id) => !(got.get(p) ?? []).includes(id)).length,
+      0,
+    )
     recordDrill(task, {
       drill: 'acknowledge by missed call',
       events: calls.length,

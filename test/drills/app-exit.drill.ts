@@ -43,7 +43,11 @@ afterAll(async () => {
 })
 
 /** The run's environment and what it must leave at the sandbox. */
-function runOf(kind: string, i: number, mode: 'exit' | 'throw' | 'wait'): { env: NodeJS.ProcessEnv; expectation: Expectation } {
+function runOf(
+  kind: string,
+  i: number,
+  mode: 'exit' | 'throw' | 'wait',
+): { env: NodeJS.ProcessEnv; expectation: Expectation } {
   const run = `${kind}-${i}`
   const multi = i % 2 === 1
   return {
@@ -75,11 +79,39 @@ function diagnostics(missing: readonly string[], stderrOf: (needle: string) => s
 }
 
 describe('app exit: every alert arrives', () => {
-  const direct: { name: string; kind: string; mode: 'exit' | 'throw' | 'wait'; signal?: NodeJS.Signals; expected: Partial<AppExit> }[] = [
-    { name: 'process.exit(1) right after the log call', kind: 'exit', mode: 'exit', expected: { code: 1, signal: null } },
-    { name: 'uncaught exception right after the log call', kind: 'throw', mode: 'throw', expected: { code: 1, signal: null } },
-    { name: 'kill -TERM (no listener in the app)', kind: 'term', mode: 'wait', signal: 'SIGTERM', expected: { code: null, signal: 'SIGTERM' } },
-    { name: 'kill -INT (no listener in the app)', kind: 'int', mode: 'wait', signal: 'SIGINT', expected: { code: null, signal: 'SIGINT' } },
+  const direct: {
+    name: string
+    kind: string
+    mode: 'exit' | 'throw' | 'wait'
+    signal?: NodeJS.Signals
+    expected: Partial<AppExit>
+  }[] = [
+    {
+      name: 'process.exit(1) right after the log call',
+      kind: 'exit',
+      mode: 'exit',
+      expected: { code: 1, signal: null },
+    },
+    {
+      name: 'uncaught exception right after the log call',
+      kind: 'throw',
+      mode: 'throw',
+      expected: { code: 1, signal: null },
+    },
+    {
+      name: 'kill -TERM (no listener in the app)',
+      kind: 'term',
+      mode: 'wait',
+      signal: 'SIGTERM',
+      expected: { code: null, signal: 'SIGTERM' },
+    },
+    {
+      name: 'kill -INT (no listener in the app)',
+      kind: 'int',
+      mode: 'wait',
+      signal: 'SIGINT',
+      expected: { code: null, signal: 'SIGINT' },
+    },
   ]
 
   for (const { name, kind, mode, signal, expected } of direct) {
@@ -117,16 +149,31 @@ describe('app exit: every alert arrives', () => {
         timeMs: Date.now() - started,
         notes: `${RUNS} runs (half multi-target, half held in group_wait); exits: ${exitText(exits)}`,
       })
-      expect(count.missing, diagnostics(count.missing, (needle) => stderrOf.get(needle) ?? '')).toEqual([])
+      expect(
+        count.missing,
+        diagnostics(count.missing, (needle) => stderrOf.get(needle) ?? ''),
+      ).toEqual([])
       expect(count.duplicated).toBe(0)
       // The exit itself is unchanged by logx: same code, or death by the same signal.
       for (const exit of exits) expect({ code: exit.code, signal: exit.signal }).toEqual(expected)
     })
   }
 
-  const underPm2: { name: string; kind: string; command: 'stop' | 'delete'; signal: NodeJS.Signals; final: string | undefined }[] = [
+  const underPm2: {
+    name: string
+    kind: string
+    command: 'stop' | 'delete'
+    signal: NodeJS.Signals
+    final: string | undefined
+  }[] = [
     { name: 'pm2 stop, kill_signal SIGTERM', kind: 'pm2-term', command: 'stop', signal: 'SIGTERM', final: 'stopped' },
-    { name: 'pm2 delete, default kill_signal SIGINT', kind: 'pm2-int', command: 'delete', signal: 'SIGINT', final: undefined },
+    {
+      name: 'pm2 delete, default kill_signal SIGINT',
+      kind: 'pm2-int',
+      command: 'delete',
+      signal: 'SIGINT',
+      final: undefined,
+    },
   ]
 
   for (const { name, kind, command, signal, final } of underPm2) {
@@ -134,7 +181,11 @@ describe('app exit: every alert arrives', () => {
       const started = Date.now()
       pm2 ??= createPrivatePm2(dir)
       const runs = Array.from({ length: PM2_APPS }, (_, i) => ({ name: `${kind}-${i}`, ...runOf(kind, i, 'wait') }))
-      await pm2.start(app, runs.map((r) => ({ name: r.name, env: r.env })), { killSignal: signal, killTimeoutMs: 8000 })
+      await pm2.start(
+        app,
+        runs.map((r) => ({ name: r.name, env: r.env })),
+        { killSignal: signal, killTimeoutMs: 8000 },
+      )
       for (const r of runs) await markOf(dir, `${r.name}.logged`)
       const before = await pm2.statuses()
       await pm2.cli(command, ...runs.map((r) => r.name))
@@ -142,7 +193,10 @@ describe('app exit: every alert arrives', () => {
         const statuses = await pm2!.statuses()
         return runs.every((r) => statuses.get(r.name) === final) ? statuses : undefined
       })
-      const count = await awaitAlerts(sandbox.api.baseUrl, runs.map((r) => r.expectation))
+      const count = await awaitAlerts(
+        sandbox.api.baseUrl,
+        runs.map((r) => r.expectation),
+      )
       recordDrill(task, {
         drill: `app exit: ${kind}`,
         events: count.expected,
@@ -152,7 +206,10 @@ describe('app exit: every alert arrives', () => {
         timeMs: Date.now() - started,
         notes: `${PM2_APPS} apps under pm2 ${command} (${signal}); online before: ${runs.filter((r) => before.get(r.name) === 'online').length}`,
       })
-      expect(count.missing, diagnostics(count.missing, (needle) => pm2!.errorLog(needle.split(' ')[1] ?? ''))).toEqual([])
+      expect(
+        count.missing,
+        diagnostics(count.missing, (needle) => pm2!.errorLog(needle.split(' ')[1] ?? '')),
+      ).toEqual([])
       expect(count.duplicated).toBe(0)
       expect(runs.every((r) => after.get(r.name) === final)).toBe(true)
     })

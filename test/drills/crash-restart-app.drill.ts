@@ -11,7 +11,15 @@
 import { test } from 'vitest'
 import { createWorkspace, records, startSandboxProcess, until, type SandboxProcess } from '../agent/daemon/helpers'
 import { apiEnv, fixtures, spawnApp, type SpawnedApp } from './lib/apps'
-import { countActivities, countLeads, countPages, crashNotes, expectCrashPromises, killRepeatedly, seededRandom } from './lib/crash'
+import {
+  countActivities,
+  countLeads,
+  countPages,
+  crashNotes,
+  expectCrashPromises,
+  killRepeatedly,
+  seededRandom,
+} from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
 import { join } from 'node:path'
 
@@ -39,21 +47,35 @@ test('crash and restart in an app: every incident pages once, through 12 SIGKILL
       DRILL_MODE: mode,
     })
     const script = join(fixtures, 'crash-app.js')
-    let peakRssMb = await killRepeatedly(KILLS, KILL_AFTER_MS, random, () => spawnApp(script, [], env('burst')), (running) => {
-      app = running as SpawnedApp | undefined
-    })
+    let peakRssMb = await killRepeatedly(
+      KILLS,
+      KILL_AFTER_MS,
+      random,
+      () => spawnApp(script, [], env('burst')),
+      (running) => {
+        app = running as SpawnedApp | undefined
+      },
+    )
 
     // The last run: every incident logged once more; it stays up until the sandbox holds every step.
     const last = spawnApp(script, [], env('all'))
     app = last
     const api = sandbox.api
-    const pagedOf = (record: Record<string, unknown>): string | undefined => /inc-\d{4}/.exec(String(record['sms']))?.[0]
-    const leadOf = (record: Record<string, unknown>): string | undefined => /inc-\d{4}/.exec(`${String(record['name'])} ${JSON.stringify(record['other_fields'])}`)?.[0]
-    await until('every incident paged, with its lead and both activities', async () => {
-      const all = await records(api.baseUrl, 'sms,lead,activity')
-      const done = countPages(all, 'sms', incidents, pagedOf).lost === 0 && countActivities(all, incidents, ACTIVITY_STEPS, leadOf).lost === 0
-      return done ? true : undefined
-    }, 60_000).catch(() => undefined)
+    const pagedOf = (record: Record<string, unknown>): string | undefined =>
+      /inc-\d{4}/.exec(String(record['sms']))?.[0]
+    const leadOf = (record: Record<string, unknown>): string | undefined =>
+      /inc-\d{4}/.exec(`${String(record['name'])} ${JSON.stringify(record['other_fields'])}`)?.[0]
+    await until(
+      'every incident paged, with its lead and both activities',
+      async () => {
+        const all = await records(api.baseUrl, 'sms,lead,activity')
+        const done =
+          countPages(all, 'sms', incidents, pagedOf).lost === 0 &&
+          countActivities(all, incidents, ACTIVITY_STEPS, leadOf).lost === 0
+        return done ? true : undefined
+      },
+      60_000,
+    ).catch(() => undefined)
     peakRssMb = Math.max(peakRssMb, peakRssOf(last.child.pid ?? 0) ?? 0)
 
     const all = await records(api.baseUrl, 'sms,lead,activity')

@@ -25,11 +25,28 @@ import { normalizeSmsOptions } from '../../agent/transports/sms/options'
 import { normalizeTailFilterOptions } from '../../agent/transports/tail-filter/options'
 import { normalizeVoiceOptions } from '../../agent/transports/voice/options'
 import {
-  createWorkspace, metric, records, recordsWhen, spawnAgent, startAgentProcess, until, type RunningAgent, type Workspace,
+  createWorkspace,
+  metric,
+  records,
+  recordsWhen,
+  spawnAgent,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
 } from '../agent/daemon/helpers'
 import {
-  brokenConfig, hostileLine, hostileText, nested, objectText, PLACEHOLDERS, polluted, PROBLEM_LINE, PROTO_KEYS,
-  prototypeSnapshot, STACK_LINE,
+  brokenConfig,
+  hostileLine,
+  hostileText,
+  nested,
+  objectText,
+  PLACEHOLDERS,
+  polluted,
+  PROBLEM_LINE,
+  PROTO_KEYS,
+  prototypeSnapshot,
+  STACK_LINE,
 } from './lib/hostile'
 import { peakRssOf, recordDrill } from './lib/report'
 
@@ -62,7 +79,10 @@ describe('hostile input, in-process (property-based)', () => {
           { type: 'mail' },
           { type: 'incident' },
         ],
-        rules: [{ name: 'by-id', group_by: ['id'], match: { kind: 'flood' } }, { name: 'all', level: 'trace' }],
+        rules: [
+          { name: 'by-id', group_by: ['id'], match: { kind: 'flood' } },
+          { name: 'all', level: 'trace' },
+        ],
         redact: ['user.password'],
         secrets: ['sk-drill-secret-0001'],
       })
@@ -125,7 +145,10 @@ describe('hostile input, in-process (property-based)', () => {
       fc.property(fc.array(fc.constantFrom(...PROTO_KEYS), { minLength: 1, maxLength: 4 }), (keys) =>
         count(() => {
           const e = engineOf()
-          let value = objectText([['polluted', '"yes"'], ['isAdmin', 'true']])
+          let value = objectText([
+            ['polluted', '"yes"'],
+            ['isAdmin', 'true'],
+          ])
           for (const key of keys) value = objectText([[key, value]])
           const sent = e.ingest(`{"level":50,"msg":"proto","id":1,${value.slice(1)}`, now)
           expect(sent.find((d) => d.message.type === 'sms')?.message).toEqual({ type: 'sms', text: 'proto||' })
@@ -136,7 +159,11 @@ describe('hostile input, in-process (property-based)', () => {
     )
 
     // 5. A flood of distinct incidents: the engine holds at most maxIncidents and counts the rest.
-    const flood = createTestEngine({ channels: [{ type: 'sms', max_per_hour: 10 }], rules: [{ name: 'by-id', group_by: ['id'] }], maxIncidents: 10_000 })
+    const flood = createTestEngine({
+      channels: [{ type: 'sms', max_per_hour: 10 }],
+      rules: [{ name: 'by-id', group_by: ['id'] }],
+      maxIncidents: 10_000,
+    })
     const heapBefore = process.memoryUsage().heapUsed
     const distinct = 200_000
     for (let i = 0; i < distinct; i++) flood.ingest(`{"level":50,"msg":"flood","id":${i}}`, now + i)
@@ -173,8 +200,32 @@ describe('hostile input, in-process (property-based)', () => {
     ]
     const garbage = fc.oneof(
       fc.anything(),
-      fc.dictionary(fc.constantFrom('numbers', 'rules', 'silences', 'redact', 'templateId', 'receivers', 'audio', 'to', 'from', 'maxPerHour', 'outbox', 'tickMs', '__proto__'), fc.anything()),
-      fc.record({ rules: fc.array(fc.dictionary(fc.constantFrom('name', 'level', 'fields', 'msg', 'group_by', 'group_wait', 'threshold', 'escalation'), fc.anything())) }),
+      fc.dictionary(
+        fc.constantFrom(
+          'numbers',
+          'rules',
+          'silences',
+          'redact',
+          'templateId',
+          'receivers',
+          'audio',
+          'to',
+          'from',
+          'maxPerHour',
+          'outbox',
+          'tickMs',
+          '__proto__',
+        ),
+        fc.anything(),
+      ),
+      fc.record({
+        rules: fc.array(
+          fc.dictionary(
+            fc.constantFrom('name', 'level', 'fields', 'msg', 'group_by', 'group_wait', 'threshold', 'escalation'),
+            fc.anything(),
+          ),
+        ),
+      }),
     )
     fc.assert(
       fc.property(fc.constantFrom(...normalizers), garbage, ([target, normalize], raw) =>
@@ -208,11 +259,21 @@ describe('hostile input, in-process (property-based)', () => {
   test('garbage options of a logx transport: an error naming the option path', async () => {
     const errors: string[] = []
     const api = { messagingUrl: 'http://127.0.0.1:9', apiKey: 'sk-drill-opt-7' }
-    const garbageOptions: unknown[] = [42, 'numbers', [api], { ...api, numbers: 'nope' }, { ...api, numbers: [919800000001], rules: [{ level: {} }] }, { ...api, numbers: [919800000001], maxPerHour: -3 }, { ...api, numbers: [919800000001], silences: 'x' }]
+    const garbageOptions: unknown[] = [
+      42,
+      'numbers',
+      [api],
+      { ...api, numbers: 'nope' },
+      { ...api, numbers: [919800000001], rules: [{ level: {} }] },
+      { ...api, numbers: [919800000001], maxPerHour: -3 },
+      { ...api, numbers: [919800000001], silences: 'x' },
+    ]
     for (const options of garbageOptions) {
       // Garbage on purpose: the options type would not let it through.
       const logger = logx({ transport: { target: 'logx-sms-alert', options: options as Record<string, unknown> } })
-      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter>)[logx.symbols.streamSym] as NodeJS.EventEmitter
+      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter>)[
+        logx.symbols.streamSym
+      ] as NodeJS.EventEmitter
       const message = await new Promise<string>((resolve) => stream.once('error', (err: Error) => resolve(err.message)))
       errors.push(message)
     }
@@ -304,25 +365,39 @@ describe('hostile input, a real agent', () => {
         const id = `v${i}`
         const kind = (i / 10) % 6
         const line =
-          kind === 0 ? valid(id, `plain error ${i}`)
-          : kind === 1 ? valid(id, `inject ${PLACEHOLDERS[i % PLACEHOLDERS.length]} {{rule}} \${HOME}`)
-          : kind === 2 ? valid(id, `deep ${i}`, `,"x":${nested(100_000, i % 20 === 0 ? 'array' : 'object')}`)
-          : kind === 3 ? valid(id, `proto ${i}`, ',"__proto__":{"alert_id":"hijacked","drill":"flood"},"constructor":{"prototype":{"alert_id":"x"}}')
-          : kind === 4 ? valid(id, `nul \u0000 byte ${i}`)
-          : `{"level":50,"drill":"valid","alert_id":"${id}","msg":"bad utf8 \xff\xfe ${i}"}`
+          kind === 0
+            ? valid(id, `plain error ${i}`)
+            : kind === 1
+              ? valid(id, `inject ${PLACEHOLDERS[i % PLACEHOLDERS.length]} {{rule}} \${HOME}`)
+              : kind === 2
+                ? valid(id, `deep ${i}`, `,"x":${nested(100_000, i % 20 === 0 ? 'array' : 'object')}`)
+                : kind === 3
+                  ? valid(
+                      id,
+                      `proto ${i}`,
+                      ',"__proto__":{"alert_id":"hijacked","drill":"flood"},"constructor":{"prototype":{"alert_id":"x"}}',
+                    )
+                  : kind === 4
+                    ? valid(id, `nul \u0000 byte ${i}`)
+                    : `{"level":50,"drill":"valid","alert_id":"${id}","msg":"bad utf8 \xff\xfe ${i}"}`
         if (kind === 5) expected.set(id, `bad utf8 \ufffd\ufffd ${i}`)
         chunks.push(kind === 5 ? Buffer.from(line, 'latin1') : Buffer.from(line), Buffer.from('\n'))
         validLines++
       }
       if (i % 500 === 250) {
         // A 10 MB line: cut at max_line_bytes, counted, not fatal.
-        chunks.push(Buffer.from(`{"level":50,"drill":"valid","alert_id":"big${i}","msg":"`), Buffer.alloc(TEN_MB, 'x'), Buffer.from('"}\n'))
+        chunks.push(
+          Buffer.from(`{"level":50,"drill":"valid","alert_id":"big${i}","msg":"`),
+          Buffer.alloc(TEN_MB, 'x'),
+          Buffer.from('"}\n'),
+        )
         bigLines++
       }
     }
     // Distinct incidents, more than the flood channel's budget: folded into digests, nothing thrown.
     const floodLines = 2000
-    for (let i = 0; i < floodLines; i++) chunks.push(Buffer.from(`{"level":50,"drill":"flood","id":${i},"msg":"flood"}\n`))
+    for (let i = 0; i < floodLines; i++)
+      chunks.push(Buffer.from(`{"level":50,"drill":"flood","id":${i},"msg":"flood"}\n`))
     // The last valid line comes after everything else.
     chunks.push(Buffer.from(`${valid('last', 'the last line')}\n`))
     validLines++
@@ -345,30 +420,43 @@ describe('hostile input, a real agent', () => {
     // Until every valid line's SMS is in, or the agent says a source stopped (then the figures tell).
     let arrived: Awaited<ReturnType<typeof records>> = []
     let stoppedSource = ''
-    await until('every valid line as an SMS, or a failed source', async () => {
-      sample()
-      arrived = await records(agent!.baseUrl)
-      if (smsIds(arrived).size === expected.size) return true
-      const h = (await (await fetch(`${agent!.metricsUrl}/health`)).json()) as { ok: boolean; failed: unknown[] }
-      if (!h.ok) stoppedSource = JSON.stringify(h.failed)
-      return h.ok ? undefined : true
-    }, 90_000).catch(() => {})
+    await until(
+      'every valid line as an SMS, or a failed source',
+      async () => {
+        sample()
+        arrived = await records(agent!.baseUrl)
+        if (smsIds(arrived).size === expected.size) return true
+        const h = (await (await fetch(`${agent!.metricsUrl}/health`)).json()) as { ok: boolean; failed: unknown[] }
+        if (!h.ok) stoppedSource = JSON.stringify(h.failed)
+        return h.ok ? undefined : true
+      },
+      90_000,
+    ).catch(() => {})
     sample()
     const ids = smsIds(arrived)
     const smsRecords = arrived.filter((r) => r.kind === 'sms' && expected.has(String(r.record.sms).split(' ')[0] ?? ''))
     const lost = [...expected.keys()].filter((id) => !ids.has(id))
     const duplicated = smsRecords.length - ids.size
     // Injection: the text is the line's own, placeholders literal.
-    const literal = [...expected].filter(([id, msg]) => !(ids.get(id) ?? '').includes(`${id} ${msg.replace(/\s+/g, ' ').trim()}`))
+    const literal = [...expected].filter(
+      ([id, msg]) => !(ids.get(id) ?? '').includes(`${id} ${msg.replace(/\s+/g, ' ').trim()}`),
+    )
 
-    const health = await (await fetch(`${agent.metricsUrl}/health`)).json() as { ok: boolean }
+    const health = (await (await fetch(`${agent.metricsUrl}/health`)).json()) as { ok: boolean }
     const truncated = await metric(agent.metricsUrl, 'logx_agent_truncated_lines_total')
     const parseErrors = await metric(agent.metricsUrl, 'logx_agent_parse_errors_total')
     // Every valid and flood line was selected, and nothing else: no hostile line turned into a match.
     const matches = await metric(agent.metricsUrl, 'logx_agent_matches_total')
     const engineFailures = await metric(agent.metricsUrl, 'logx_agent_lines_failed_total')
-    if (stoppedSource === '') await until('the skipped lines in the log', () => (/longer than max_line_bytes/.test(agent!.output()) ? true : undefined)).catch(() => {})
-    const logLines = agent.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+    if (stoppedSource === '')
+      await until('the skipped lines in the log', () =>
+        /longer than max_line_bytes/.test(agent!.output()) ? true : undefined,
+      ).catch(() => {})
+    const logLines = agent
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
     const cutLogged = logLines.filter((l) => String(l.msg).includes('longer than max_line_bytes'))
     const parseLogged = logLines.filter((l) => String(l.msg).includes('not valid JSON'))
 
@@ -406,10 +494,13 @@ describe('hostile input, a real agent', () => {
     writeFileSync(file, '')
     ws.writeConfig(config())
     agent = await startAgentProcess(ws.config)
-    const broken = fc.sample(brokenConfig(), { numRuns: 200, seed: 29 }).filter((text) => {
-      const result = parseAgentConfig(text, ws!.config, { env: {}, cwd: ws!.dir })
-      return !result.ok
-    }).slice(0, 4)
+    const broken = fc
+      .sample(brokenConfig(), { numRuns: 200, seed: 29 })
+      .filter((text) => {
+        const result = parseAgentConfig(text, ws!.config, { env: {}, cwd: ws!.dir })
+        return !result.ok
+      })
+      .slice(0, 4)
     // One of each kind: a YAML syntax error, an alias without its anchor, bad values, then generated breakages.
     const cases = [
       `${config()}\n  - [unclosed\n`,
@@ -423,16 +514,27 @@ describe('hostile input, a real agent', () => {
       const before = agent.errors().length
       writeFileSync(ws.config, text)
       agent.child.kill('SIGHUP')
-      await until('the reload rejected', () => (agent!.errors().slice(before).includes('config reload rejected') ? true : undefined))
+      await until('the reload rejected', () =>
+        agent!.errors().slice(before).includes('config reload rejected') ? true : undefined,
+      )
       rejected++
-      const said = agent.errors().slice(before).split('\n').filter((l) => l.startsWith('  '))
+      const said = agent
+        .errors()
+        .slice(before)
+        .split('\n')
+        .filter((l) => l.startsWith('  '))
       expect(said.length).toBeGreaterThan(0)
       for (const l of said) expect(l.trim()).toMatch(PROBLEM_LINE)
       expect(agent.errors()).not.toMatch(STACK_LINE)
       // The old config still alerts.
       appendFileSync(file, `{"level":50,"drill":"valid","alert_id":"after${i}","msg":"after reload ${i}"}\n`)
       try {
-        await recordsWhen(agent.baseUrl, `the alert after bad reload ${i}`, (all) => all.some((r) => r.kind === 'sms' && String(r.record.sms).startsWith(`after${i} `)), 20_000)
+        await recordsWhen(
+          agent.baseUrl,
+          `the alert after bad reload ${i}`,
+          (all) => all.some((r) => r.kind === 'sms' && String(r.record.sms).startsWith(`after${i} `)),
+          20_000,
+        )
       } catch {
         lost++
       }
@@ -440,7 +542,10 @@ describe('hostile input, a real agent', () => {
     const failures = await metric(agent.metricsUrl, 'logx_agent_config_reload_failures_total')
 
     // `logx-agent validate` on generated broken configs: exit 1, problems as file:line:col, no stack.
-    const validateCases = [...fc.sample(brokenConfig(), { numRuns: 7, seed: 31 }), 'sources: *nope\nchannels: { s: { type: sms, numbers: [1] } }\n']
+    const validateCases = [
+      ...fc.sample(brokenConfig(), { numRuns: 7, seed: 31 }),
+      'sources: *nope\nchannels: { s: { type: sms, numbers: [1] } }\n',
+    ]
     let crashes = 0
     for (const [i, text] of validateCases.entries()) {
       const path = join(ws.dir, `broken-${i}.yaml`)
@@ -449,7 +554,13 @@ describe('hostile input, a real agent', () => {
       const code = await run.exited
       const said = run.errors().trim().split('\n')
       const summary = said.pop() ?? ''
-      const ok = code === 0 || (code === 1 && said.length > 0 && said.every((l) => PROBLEM_LINE.test(l)) && /: \d+ problems?$/.test(summary) && !STACK_LINE.test(run.errors()))
+      const ok =
+        code === 0 ||
+        (code === 1 &&
+          said.length > 0 &&
+          said.every((l) => PROBLEM_LINE.test(l)) &&
+          /: \d+ problems?$/.test(summary) &&
+          !STACK_LINE.test(run.errors()))
       if (!ok) process.stdout.write(`validate crashed (exit ${code}) on:\n${text}\n${run.errors()}\n`)
       if (!ok) crashes++
     }
@@ -466,7 +577,7 @@ describe('hostile input, a real agent', () => {
     expect(crashes).toBe(0)
     // SIGHUP and the file watcher may both reload one write: at least one rejection each.
     expect(failures).toBeGreaterThanOrEqual(cases.length)
-    const health = await (await fetch(`${agent.metricsUrl}/health`)).json() as { ok: boolean }
+    const health = (await (await fetch(`${agent.metricsUrl}/health`)).json()) as { ok: boolean }
     expect(health.ok).toBe(true)
   })
 })

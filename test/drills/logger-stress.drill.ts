@@ -119,12 +119,16 @@ function forkApp(args: string[]): Forked & { read(slow: boolean): void } {
       })
     },
     message: (key) =>
-      until(`message ${key} from the app`, () => {
-        const found = messages.find((m) => key in m)
-        if (found !== undefined) return found
-        if (exitedWith !== undefined) throw new Error(`app exited (${exitedWith.join('/')}) before ${key}:\n${err}`)
-        return undefined
-      }, 60_000),
+      until(
+        `message ${key} from the app`,
+        () => {
+          const found = messages.find((m) => key in m)
+          if (found !== undefined) return found
+          if (exitedWith !== undefined) throw new Error(`app exited (${exitedWith.join('/')}) before ${key}:\n${err}`)
+          return undefined
+        },
+        60_000,
+      ),
   }
 }
 
@@ -185,13 +189,17 @@ describe('logger under stress', () => {
   }
 
   for (const dest of ['async', 'transport'] as const) {
-    test(`blocked reader on stdout, ${dest} destination: calls return, the loop turns, nothing is lost`, async ({ task }) => {
+    test(`blocked reader on stdout, ${dest} destination: calls return, the loop turns, nothing is lost`, async ({
+      task,
+    }) => {
       const started = Date.now()
       const app = forkApp(['pipe', dest, String(PIPE_LINES)])
       // Nobody reads yet: the pipe (and Node's read buffer) fill up and stay full.
       const logged = await app.message('logged')
       await app.message('tick')
-      await until('three ticks while the reader is stalled', () => (app.messages.filter((m) => 'tick' in m).length >= 3 ? true : undefined))
+      await until('three ticks while the reader is stalled', () =>
+        app.messages.filter((m) => 'tick' in m).length >= 3 ? true : undefined,
+      )
       const readWhileBlocked = app.bytesRead()
       app.read(false)
       app.child.send('finish')
@@ -231,7 +239,14 @@ describe('logger under stress', () => {
       outcomes.push(`${dest}: ${exit.code ?? exit.signal}${ok ? '' : ` (${exit.stderr.slice(0, 300)})`}`)
     }
     // The shell form, with the app's own exit status.
-    const shell = spawn('bash', ['-c', `"${process.execPath}" "${app}" epipe sync ${EPIPE_LINES} | head -1 >/dev/null; echo "status=\${PIPESTATUS[0]}"`], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const shell = spawn(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" "${app}" epipe sync ${EPIPE_LINES} | head -1 >/dev/null; echo "status=\${PIPESTATUS[0]}"`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let shellOut = ''
     let shellErr = ''
     shell.stdout.on('data', (c: Buffer) => (shellOut += c.toString()))
@@ -253,10 +268,13 @@ describe('logger under stress', () => {
     expect(failed).toBe(0)
   })
 
-  test('fatal while an asynchronous write is pending: the fatal line and every line before it are in the file', async ({ task }) => {
+  test('fatal while an asynchronous write is pending: the fatal line and every line before it are in the file', async ({
+    task,
+  }) => {
     const started = Date.now()
     const runs: { lines: number; end: 'exit' | 'kill' }[] = []
-    for (const lines of [1, 200, 20_000]) for (const end of ['exit', 'kill'] as const) for (let r = 0; r < 4; r++) runs.push({ lines, end })
+    for (const lines of [1, 200, 20_000])
+      for (const end of ['exit', 'kill'] as const) for (let r = 0; r < 4; r++) runs.push({ lines, end })
     let expected = 0
     let lost = 0
     let duplicated = 0
@@ -316,7 +334,9 @@ describe('logger under stress', () => {
     const child = forkApp(['circular', file])
     const report = await child.message('logged')
     const [code] = await child.exited
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0)
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
     const valid = lines.filter((l) => {
       try {
         JSON.parse(l)

@@ -12,8 +12,24 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { createWorkspace, metric, smsRulesConfig, startAgentProcess, until, type RunningAgent, type Workspace } from '../agent/daemon/helpers'
-import { checkRetryAfter, readExchanges, rssOf, sample, startOutageSandbox, type OutageSandbox, type Sampler } from './lib/outage'
+import {
+  createWorkspace,
+  metric,
+  smsRulesConfig,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
+} from '../agent/daemon/helpers'
+import {
+  checkRetryAfter,
+  readExchanges,
+  rssOf,
+  sample,
+  startOutageSandbox,
+  type OutageSandbox,
+  type Sampler,
+} from './lib/outage'
 import { peakRssOf, recordDrill } from './lib/report'
 
 const INCIDENTS = 400
@@ -45,7 +61,11 @@ async function recordsOf(baseUrl: string, kind: string): Promise<StoredRecord[]>
 
 /** Copies per incident of each alert the drill expects: SMS, lead, the opened note, the "SMS sent" activity. */
 async function tally(baseUrl: string): Promise<Map<string, Record<'sms' | 'lead' | 'note' | 'smsActivity', number>>> {
-  const [sms, leads, activities] = await Promise.all([recordsOf(baseUrl, 'sms'), recordsOf(baseUrl, 'lead'), recordsOf(baseUrl, 'activity')])
+  const [sms, leads, activities] = await Promise.all([
+    recordsOf(baseUrl, 'sms'),
+    recordsOf(baseUrl, 'lead'),
+    recordsOf(baseUrl, 'activity'),
+  ])
   const counts = new Map<string, Record<'sms' | 'lead' | 'note' | 'smsActivity', number>>()
   const of = (id: string) => {
     let c = counts.get(id)
@@ -90,7 +110,9 @@ afterAll(async () => {
   ws?.remove()
 })
 
-test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After honoured, memory bounded', async ({ task }) => {
+test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After honoured, memory bounded', async ({
+  task,
+}) => {
   const started = Date.now()
   ws = createWorkspace()
   const dataDir = join(ws.dir, 'sandbox')
@@ -116,7 +138,10 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
       api,
     ),
   )
-  agent = await startAgentProcess(ws.config, { LOGX_AGENT_OUTBOX_MEMORY_ITEMS: String(MEMORY_ITEMS), LOGX_AGENT_MESSAGING_TIMEOUT_MS: '1000' })
+  agent = await startAgentProcess(ws.config, {
+    LOGX_AGENT_OUTBOX_MEMORY_ITEMS: String(MEMORY_ITEMS),
+    LOGX_AGENT_MESSAGING_TIMEOUT_MS: '1000',
+  })
   const running = agent
   const pid = running.child.pid as number
   const m = (name: string): Promise<number> => metric(running.metricsUrl, name)
@@ -129,18 +154,27 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   })
   for (let i = 0; i < INCIDENTS; i += BATCH) {
     appendFileSync(app, Array.from({ length: Math.min(BATCH, INCIDENTS - i) }, (_, k) => line(i + k)).join(''))
-    await until(`incidents up to ${i + BATCH} read`, async () => ((await m('logx_agent_matches_total')) >= Math.min(i + BATCH, INCIDENTS) ? true : undefined))
+    await until(`incidents up to ${i + BATCH} read`, async () =>
+      (await m('logx_agent_matches_total')) >= Math.min(i + BATCH, INCIDENTS) ? true : undefined,
+    )
   }
   // Every incident queued its SMS and its opened note.
-  await until('every incident in the outbox', async () => ((await m('logx_agent_outbox_depth')) >= 2 * INCIDENTS ? true : undefined))
+  await until('every incident in the outbox', async () =>
+    (await m('logx_agent_outbox_depth')) >= 2 * INCIDENTS ? true : undefined,
+  )
   const downRssAtQueued = rssOf(pid)
   // On a quick machine the whole down phase can fit between two of the sampler's ticks: this
   // sample, with everything queued, is always among them.
   const [depthQueued, spilledQueued] = await Promise.all([m('logx_agent_outbox_depth'), m('logx_agent_outbox_spilled')])
   // Stay down a little longer: the outbox keeps retrying the window against refused connections.
   const failedWhileDown = await m('logx_agent_notifications_failed_total')
-  await until('retries while down', async () => ((await m('logx_agent_notifications_failed_total')) >= failedWhileDown + 10 ? true : undefined))
-  const downSamples = [...window.stop(), { depth: depthQueued, spilled: spilledQueued, inMemory: depthQueued - spilledQueued }]
+  await until('retries while down', async () =>
+    (await m('logx_agent_notifications_failed_total')) >= failedWhileDown + 10 ? true : undefined,
+  )
+  const downSamples = [
+    ...window.stop(),
+    { depth: depthQueued, spilled: spilledQueued, inMemory: depthQueued - spilledQueued },
+  ]
   const downRss = rss.stop()
   const peakDownRss = peakRssOf(pid)
   const downMs = Date.now() - started
@@ -153,7 +187,9 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
     'half of the SMS through the flaky API',
     async () => {
       const got = await tally(api.baseUrl)
-      return [...got.values()].filter((c) => c.sms > 0).length >= INCIDENTS / 2 || Date.now() - flakyStarted > 20_000 ? true : undefined
+      return [...got.values()].filter((c) => c.sms > 0).length >= INCIDENTS / 2 || Date.now() - flakyStarted > 20_000
+        ? true
+        : undefined
     },
     30_000,
   )
@@ -202,11 +238,15 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   const failedShare = flaky.length === 0 ? 0 : flaky.filter((e) => e.outcome !== 200).length / flaky.length
   const retryAfter = checkRetryAfter(exchanges)
   const [depth, spilled, dead, retried] = await Promise.all([
-    m('logx_agent_outbox_depth'), m('logx_agent_outbox_spilled'), m('logx_agent_notifications_dead_total'), m('logx_agent_notifications_retried_total'),
+    m('logx_agent_outbox_depth'),
+    m('logx_agent_outbox_spilled'),
+    m('logx_agent_notifications_dead_total'),
+    m('logx_agent_notifications_retried_total'),
   ])
   const maxInMemory = Math.max(...downSamples.map((s) => s.inMemory))
   const maxSpilled = Math.max(...downSamples.map((s) => s.spilled))
-  const rssSeries = (xs: number[]): string => (xs.length === 0 ? '-' : `${xs[0]}→${Math.max(...xs)}→${xs[xs.length - 1]}`)
+  const rssSeries = (xs: number[]): string =>
+    xs.length === 0 ? '-' : `${xs[0]}→${Math.max(...xs)}→${xs[xs.length - 1]}`
 
   recordDrill(task, {
     drill: 'outage (down, 50% faults, healthy)',
@@ -239,11 +279,19 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   expect(retryAfter.checked).toBeGreaterThan(0)
   expect(retryAfter.violations).toEqual([])
   // The check itself can fail: a retry 400 ms into a 1 s Retry-After is caught.
-  const early = { method: 'POST', url: '/api/v1/?apirequest=send_sms', key: undefined, body: '{}', retryAfter: undefined }
-  expect(checkRetryAfter([
-    { ...early, arrived: 0, ended: 5, answered: 4, outcome: 429, retryAfter: '1' },
-    { ...early, arrived: 404, ended: 410, answered: 409, outcome: 200 },
-  ]).violations).toHaveLength(1)
+  const early = {
+    method: 'POST',
+    url: '/api/v1/?apirequest=send_sms',
+    key: undefined,
+    body: '{}',
+    retryAfter: undefined,
+  }
+  expect(
+    checkRetryAfter([
+      { ...early, arrived: 0, ended: 5, answered: 4, outcome: 429, retryAfter: '1' },
+      { ...early, arrived: 404, ended: 410, answered: 409, outcome: 200 },
+    ]).violations,
+  ).toHaveLength(1)
   // At-least-once: duplicates only from dropped or timed-out responses, each at most a few.
   expect(duplicated).toBeLessThanOrEqual(outcomes('closed') * 2)
 })

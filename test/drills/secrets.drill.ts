@@ -10,7 +10,16 @@ import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { afterEach, expect, test } from 'vitest'
 import { createMessagingClient } from '../../agent/messaging'
-import { createWorkspace, metric, records, spawnAgent, startAgentProcess, until, type RunningAgent, type Workspace } from '../agent/daemon/helpers'
+import {
+  createWorkspace,
+  metric,
+  records,
+  spawnAgent,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
+} from '../agent/daemon/helpers'
 import { recordDrill } from './lib/report'
 
 const KEY = 'sk-live-DRILL-7f3a9c2e51'
@@ -71,8 +80,27 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   writeFileSync(tokenFile, `${TOKEN}\n`)
 
   // The sandbox in its own process, with the key, token and lead account chosen here.
-  const sandbox = spawnAgent(['sandbox', '--port', '0', '--data', sandboxData, '--api-key', KEY, '--activity-token', TOKEN, '--lead-account', LEAD_ACCOUNT])
-  running.push({ kill: async (signal) => { if (sandbox.child.exitCode === null) { sandbox.child.kill(signal); await sandbox.exited } } })
+  const sandbox = spawnAgent([
+    'sandbox',
+    '--port',
+    '0',
+    '--data',
+    sandboxData,
+    '--api-key',
+    KEY,
+    '--activity-token',
+    TOKEN,
+    '--lead-account',
+    LEAD_ACCOUNT,
+  ])
+  running.push({
+    kill: async (signal) => {
+      if (sandbox.child.exitCode === null) {
+        sandbox.child.kill(signal)
+        await sandbox.exited
+      }
+    },
+  })
   const info = await until('the sandbox', () => {
     const base = /base URL:\s+(\S+)/.exec(sandbox.output())?.[1]
     const lead = /lead webhook URL:\s+(\S+)/.exec(sandbox.output())?.[1]
@@ -119,14 +147,36 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
     const lines: string[] = []
     for (let i = 0; i < 3; i++) {
       seq++
-      lines.push(JSON.stringify({ level: 50, seq, msg: `auth failed, key ${key} token ${token} hook ${info.lead}`, user: { name: 'ann', password: PASSWORD }, req: { headers: { authorization: `Bearer ${AUTHZ}` } }, card: CARD }))
+      lines.push(
+        JSON.stringify({
+          level: 50,
+          seq,
+          msg: `auth failed, key ${key} token ${token} hook ${info.lead}`,
+          user: { name: 'ann', password: PASSWORD },
+          req: { headers: { authorization: `Bearer ${AUTHZ}` } },
+          card: CARD,
+        }),
+      )
       seq++
-      lines.push(JSON.stringify({ level: 60, seq, msg: 'crash', err: { type: 'Error', message: `boom ${key}`, stack: `Error: boom ${token}\n    at x (/srv/a.js:1:1)` }, card: CARD, ctx: { apiKey: key, activity_token: token } }))
+      lines.push(
+        JSON.stringify({
+          level: 60,
+          seq,
+          msg: 'crash',
+          err: { type: 'Error', message: `boom ${key}`, stack: `Error: boom ${token}\n    at x (/srv/a.js:1:1)` },
+          card: CARD,
+          ctx: { apiKey: key, activity_token: token },
+        }),
+      )
     }
     appendFileSync(file, `${lines.join('\n')}\n`)
   }
   const outputs: { place: string; text: string; needles: readonly string[] }[] = []
-  const envOf = (base: string, key: string) => ({ LOGX_DRILL_BASE: base, LOGX_DRILL_KEY: key, LOGX_DRILL_LEAD: info.lead })
+  const envOf = (base: string, key: string) => ({
+    LOGX_DRILL_BASE: base,
+    LOGX_DRILL_KEY: key,
+    LOGX_DRILL_LEAD: info.lead,
+  })
   const serve = async (agent: RunningAgent, phase: string): Promise<void> => {
     for (const path of ['/metrics', '/health']) {
       const res = await fetch(`${agent.metricsUrl}${path}`)
@@ -138,7 +188,12 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
     outputs.push({ place: `${phase} agent stdout`, text: agent.output(), needles: NEEDLES })
     outputs.push({ place: `${phase} agent stderr`, text: agent.errors(), needles: NEEDLES })
     // The state dir as this phase left it: pending incidents and undelivered items are gone later.
-    for (const file of filesUnder(w.state)) outputs.push({ place: `${phase} state ${file.slice(w.state.length)}`, text: readFileSync(file, 'latin1'), needles: NEEDLES })
+    for (const file of filesUnder(w.state))
+      outputs.push({
+        place: `${phase} state ${file.slice(w.state.length)}`,
+        text: readFileSync(file, 'latin1'),
+        needles: NEEDLES,
+      })
   }
 
   // Phase 1: a wrong API key and a wrong activity token. Every send and activity gets 401 and becomes a dead letter.
@@ -146,12 +201,22 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const wrong = await startAgentProcess(w.config, envOf(info.base, WRONG_KEY))
   running.push(wrong)
   plant(WRONG_KEY, WRONG_TOKEN)
-  await until('dead letters from the 401s', async () => ((await metric(wrong.metricsUrl, 'logx_agent_notifications_dead_total')) >= 6 ? true : undefined), 30_000)
+  await until(
+    'dead letters from the 401s',
+    async () => ((await metric(wrong.metricsUrl, 'logx_agent_notifications_dead_total')) >= 6 ? true : undefined),
+    30_000,
+  )
   // An invalid reload whose bad values come from the secret variable and the secret file.
   const before = wrong.errors().length
-  w.writeConfig(config().replace('  listen: 127.0.0.1:0', '  listen: ${LOGX_DRILL_KEY}').replace('    start_at: beginning', '    start_at: ${LOGX_DRILL_KEY}\n    format: ${LOGX_DRILL_KEY}'))
+  w.writeConfig(
+    config()
+      .replace('  listen: 127.0.0.1:0', '  listen: ${LOGX_DRILL_KEY}')
+      .replace('    start_at: beginning', '    start_at: ${LOGX_DRILL_KEY}\n    format: ${LOGX_DRILL_KEY}'),
+  )
   wrong.child.kill('SIGHUP')
-  await until('the reload rejected', () => (wrong.errors().slice(before).includes('config reload rejected') ? true : undefined))
+  await until('the reload rejected', () =>
+    wrong.errors().slice(before).includes('config reload rejected') ? true : undefined,
+  )
   w.writeConfig(config())
   await serve(wrong, 'wrong key')
   await stopped(wrong, 'wrong key', 'SIGINT')
@@ -162,7 +227,11 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const down = await startAgentProcess(w.config, envOf(closedPort, KEY))
   running.push(down)
   plant(KEY, TOKEN)
-  await until('retried sends', async () => ((await metric(down.metricsUrl, 'logx_agent_notifications_retried_total')) >= 1 ? true : undefined), 30_000)
+  await until(
+    'retried sends',
+    async () => ((await metric(down.metricsUrl, 'logx_agent_notifications_retried_total')) >= 1 ? true : undefined),
+    30_000,
+  )
   await serve(down, 'api down')
   await stopped(down, 'api down', 'SIGKILL')
 
@@ -170,10 +239,16 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const good = await startAgentProcess(w.config, envOf(info.base, KEY))
   running.push(good)
   plant(KEY, TOKEN)
-  const all = await until('every SMS of phases 2 and 3', async () => {
-    const got = await records(info.base)
-    return got.filter((r) => r.kind === 'sms').length >= 12 && got.some((r) => r.kind === 'activity') ? got : undefined
-  }, 60_000)
+  const all = await until(
+    'every SMS of phases 2 and 3',
+    async () => {
+      const got = await records(info.base)
+      return got.filter((r) => r.kind === 'sms').length >= 12 && got.some((r) => r.kind === 'activity')
+        ? got
+        : undefined
+    },
+    60_000,
+  )
   await serve(good, 'good')
   await stopped(good, 'good', 'SIGINT')
 
@@ -181,20 +256,34 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const env = envOf(info.base, KEY)
   const dryRunFile = join(w.dir, 'dry-run.log')
   plant(KEY, TOKEN, dryRunFile)
-  for (const args of [['validate', w.config], ['test-rule', w.config, dryRunFile], ['test-rule', w.config, dryRunFile, '--json']]) {
+  for (const args of [
+    ['validate', w.config],
+    ['test-rule', w.config, dryRunFile],
+    ['test-rule', w.config, dryRunFile, '--json'],
+  ]) {
     const run = spawnAgent(args, { env })
     await run.exited
     outputs.push({ place: `${args.join(' ')} stdout+stderr`, text: run.output() + run.errors(), needles: NEEDLES })
   }
 
   // The messaging client's own errors: a 401 and an unreachable host, as message, JSON and inspect().
-  for (const [what, baseUrl, apiKey] of [['401', info.base, WRONG_KEY], ['unreachable', closedPort, KEY]] as const) {
+  for (const [what, baseUrl, apiKey] of [
+    ['401', info.base, WRONG_KEY],
+    ['unreachable', closedPort, KEY],
+  ] as const) {
     const client = createMessagingClient({ baseUrl, apiKey, timeoutMs: 2000 })
-    const err = await client.sendSms({ numbers: ['919800000001'], text: 'x' }).then(() => undefined, (e: unknown) => e)
+    const err = await client.sendSms({ numbers: ['919800000001'], text: 'x' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     await client.close()
     expect(err, what).toBeInstanceOf(Error)
     const e = err as Error
-    outputs.push({ place: `messaging client error (${what})`, text: [e.message, e.stack, JSON.stringify(e), inspect(e, { depth: 5 })].join('\n'), needles: NEEDLES })
+    outputs.push({
+      place: `messaging client error (${what})`,
+      text: [e.message, e.stack, JSON.stringify(e), inspect(e, { depth: 5 })].join('\n'),
+      needles: NEEDLES,
+    })
   }
 
   // The sandbox: every record it holds, its data dir, and what it printed.
@@ -203,8 +292,17 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   sandbox.child.kill('SIGINT')
   await sandbox.exited
   // The sandbox prints its own lead webhook URL on purpose (it is what the user configures).
-  outputs.push({ place: 'sandbox stdout+stderr', text: sandbox.output() + sandbox.errors(), needles: NEEDLES.filter((n) => n !== LEAD_ACCOUNT) })
-  for (const file of filesUnder(sandboxData)) outputs.push({ place: `sandbox data ${file.slice(sandboxData.length)}`, text: readFileSync(file, 'latin1'), needles: NEEDLES })
+  outputs.push({
+    place: 'sandbox stdout+stderr',
+    text: sandbox.output() + sandbox.errors(),
+    needles: NEEDLES.filter((n) => n !== LEAD_ACCOUNT),
+  })
+  for (const file of filesUnder(sandboxData))
+    outputs.push({
+      place: `sandbox data ${file.slice(sandboxData.length)}`,
+      text: readFileSync(file, 'latin1'),
+      needles: NEEDLES,
+    })
   // The agent's state dir (outbox journal, dead letters, incident state, lead map, checkpoints) was
   // scanned as each phase left it.
   const stateFiles = filesUnder(w.state)
@@ -221,7 +319,8 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
     timeMs: Date.now() - started,
     notes: `${NEEDLES.length} planted values; ${all.length} sandbox records; state files: ${stateFiles.map((f) => f.slice(w.state.length + 1)).join(' ')}`,
   })
-  if (leaks.length > 0) process.stdout.write(`leaks:\n${leaks.map((l) => `  ${l.place}: ${l.needle} in …${l.context}…`).join('\n')}\n`)
+  if (leaks.length > 0)
+    process.stdout.write(`leaks:\n${leaks.map((l) => `  ${l.place}: ${l.needle} in …${l.context}…`).join('\n')}\n`)
   expect(leaks.map((l) => `${l.place}: ${l.needle}`)).toEqual([])
   // The scan saw what it should have: dead letters, deliveries with the redacted fields censored, leads.
   expect(dead.length).toBeGreaterThan(0)

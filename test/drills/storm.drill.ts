@@ -7,7 +7,15 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { createWorkspace, metric, smsRulesConfig, startAgentProcess, until, type RunningAgent, type Workspace } from '../agent/daemon/helpers'
+import {
+  createWorkspace,
+  metric,
+  smsRulesConfig,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
+} from '../agent/daemon/helpers'
 import { peakRssOf, recordDrill } from './lib/report'
 
 const INCIDENTS = 10_000
@@ -20,10 +28,17 @@ afterAll(async () => {
   ws?.remove()
 })
 
-const line = (i: number): string => `2026-11-25 10:00:00,000 ERROR [storm] com.example.Storm: payment capture failed for order ${String(i).padStart(6, '0')}\n`
+const line = (i: number): string =>
+  `2026-11-25 10:00:00,000 ERROR [storm] com.example.Storm: payment capture failed for order ${String(i).padStart(6, '0')}\n`
 
-async function smsPage(baseUrl: string, page: number, perPage: number): Promise<{ data: { sms: string; created_at: string }[]; total: number }> {
-  const response = await fetch(`${baseUrl}/api/v1/?apirequest=sms_record&per_page=${perPage}&page=${page}`, { headers: { apikey: API_KEY } })
+async function smsPage(
+  baseUrl: string,
+  page: number,
+  perPage: number,
+): Promise<{ data: { sms: string; created_at: string }[]; total: number }> {
+  const response = await fetch(`${baseUrl}/api/v1/?apirequest=sms_record&per_page=${perPage}&page=${page}`, {
+    headers: { apikey: API_KEY },
+  })
   return (await response.json()) as { data: { sms: string; created_at: string }[]; total: number }
 }
 
@@ -32,13 +47,18 @@ test('storm: 10,000 distinct incidents, each delivered once, no reset-driven ret
   mkdirSync(ws.logs, { recursive: true })
   const app = join(ws.logs, 'app.log')
   appendFileSync(app, '')
-  ws.writeConfig(smsRulesConfig(ws, `
+  ws.writeConfig(
+    smsRulesConfig(
+      ws,
+      `
   - name: storm
     level: error
     group_by: [msg]
     group_wait: 0s
     notify: oncall-sms
-`))
+`,
+    ),
+  )
   agent = await startAgentProcess(ws.config)
   const { baseUrl, metricsUrl } = agent
 
@@ -48,10 +68,14 @@ test('storm: 10,000 distinct incidents, each delivered once, no reset-driven ret
   appendFileSync(app, text)
   let stored = 0
   try {
-    await until(`${INCIDENTS} SMS in the sandbox`, async () => {
-      stored = (await smsPage(baseUrl, 1, 1)).total
-      return stored >= INCIDENTS ? true : undefined
-    }, 60_000)
+    await until(
+      `${INCIDENTS} SMS in the sandbox`,
+      async () => {
+        stored = (await smsPage(baseUrl, 1, 1)).total
+        return stored >= INCIDENTS ? true : undefined
+      },
+      60_000,
+    )
   } catch {
     // Reported below: the row and the assertions say how many arrived.
   }

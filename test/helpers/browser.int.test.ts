@@ -12,15 +12,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, npmChromium, pickChromiumSource, SYSTEM_CHROMIUM } from './browser'
 
 describe('pickChromiumSource', () => {
-  const only = (...present: string[]) => (path: string) => present.includes(path)
+  const only =
+    (...present: string[]) =>
+    (path: string) =>
+      present.includes(path)
 
   it('takes CHROMIUM_PATH first, then the system Chromium, then the npm one', () => {
-    expect(pickChromiumSource({ CHROMIUM_PATH: '/opt/chrome/chrome' }, only('/opt/chrome/chrome', SYSTEM_CHROMIUM))).toEqual({
+    expect(
+      pickChromiumSource({ CHROMIUM_PATH: '/opt/chrome/chrome' }, only('/opt/chrome/chrome', SYSTEM_CHROMIUM)),
+    ).toEqual({
       source: 'CHROMIUM_PATH',
       executablePath: '/opt/chrome/chrome',
     })
     expect(pickChromiumSource({}, only(SYSTEM_CHROMIUM))).toEqual({ source: 'system', executablePath: SYSTEM_CHROMIUM })
-    expect(pickChromiumSource({ CHROMIUM_PATH: '' }, only(SYSTEM_CHROMIUM))).toEqual({ source: 'system', executablePath: SYSTEM_CHROMIUM })
+    expect(pickChromiumSource({ CHROMIUM_PATH: '' }, only(SYSTEM_CHROMIUM))).toEqual({
+      source: 'system',
+      executablePath: SYSTEM_CHROMIUM,
+    })
     expect(pickChromiumSource({}, only())).toEqual({ source: 'npm' })
   })
 
@@ -38,7 +46,9 @@ describe('the npm Chromium (@sparticuz/chromium)', () => {
 
   beforeAll(async () => {
     server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="out">waiting</p><script>out.textContent = "ran " + (6 * 7)</script>')
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<p id="out">waiting</p><script>out.textContent = "ran " + (6 * 7)</script>')
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -58,7 +68,10 @@ describe('the npm Chromium (@sparticuz/chromium)', () => {
     expect(readdirSync(cacheRoot).length).toBe(1)
     expect(readdirSync(readdirSync(cacheRoot).map((v) => join(cacheRoot, v))[0] as string)).toContain('chromium')
     expect(statSync(first.executablePath).mode & 0o111).not.toBe(0)
-    const version = spawnSync(first.executablePath, ['--version'], { encoding: 'utf8', ...(first.env ? { env: first.env } : {}) })
+    const version = spawnSync(first.executablePath, ['--version'], {
+      encoding: 'utf8',
+      ...(first.env ? { env: first.env } : {}),
+    })
     expect(version.stdout).toMatch(/^Chromium \d+\./)
   }, 120_000)
 

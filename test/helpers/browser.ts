@@ -12,7 +12,21 @@
 // LD_LIBRARY_PATH only when the binary cannot start without them, since they need glibc 2.34 or later.
 
 import { spawnSync } from 'node:child_process'
-import { accessSync, chmodSync, constants, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
@@ -137,12 +151,18 @@ function startCheck(executablePath: string, env: NodeJS.ProcessEnv): { ok: boole
 export async function npmChromium(options: NpmChromiumOptions = {}): Promise<ChromiumChoice> {
   const { dir: pkg, version } = packageDir()
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`${NPM_PACKAGE} ships a Linux x64 Chromium only; on ${process.platform}/${process.arch} install Chromium and set CHROMIUM_PATH`)
+    throw new Error(
+      `${NPM_PACKAGE} ships a Linux x64 Chromium only; on ${process.platform}/${process.arch} install Chromium and set CHROMIUM_PATH`,
+    )
   }
   const bin = join(pkg, 'bin')
   const home = join(options.cacheRoot ?? defaultCacheRoot(version), version)
   await unpackOnce(home, async (staging) => {
-    await pipeline(createReadStream(join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(join(staging, 'chromium'), { mode: 0o755 }))
+    await pipeline(
+      createReadStream(join(bin, 'chromium.br')),
+      createBrotliDecompress(),
+      createWriteStream(join(staging, 'chromium'), { mode: 0o755 }),
+    )
   })
   const executablePath = join(home, 'chromium')
   const plain = startCheck(executablePath, process.env)
@@ -150,7 +170,9 @@ export async function npmChromium(options: NpmChromiumOptions = {}): Promise<Chr
 
   const libs = join(home, 'al2023')
   await unpackOnce(libs, async (staging) => untarBrotli(join(bin, 'al2023.tar.br'), staging))
-  const libraryPath = [join(libs, 'lib'), process.env['LD_LIBRARY_PATH']].filter((p) => p !== undefined && p !== '').join(':')
+  const libraryPath = [join(libs, 'lib'), process.env['LD_LIBRARY_PATH']]
+    .filter((p) => p !== undefined && p !== '')
+    .join(':')
   const env = { ...definedEnv(process.env), LD_LIBRARY_PATH: libraryPath }
   const bundled = startCheck(executablePath, env)
   if (!bundled.ok) {

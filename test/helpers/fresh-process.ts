@@ -5,6 +5,10 @@ import { resolve } from 'node:path'
 
 /** Runs `lines` (CommonJS, from the repository root, so `./dist/...` resolves) in a Node process of its own; parses its stdout as JSON. */
 export function inFreshProcess<T>(lines: readonly string[]): T {
-  const out = execFileSync(process.execPath, ['-'], { cwd: resolve(__dirname, '..', '..'), encoding: 'utf8', input: lines.join('\n') })
+  const out = execFileSync(process.execPath, ['-'], {
+    cwd: resolve(__dirname, '..', '..'),
+    encoding: 'utf8',
+    input: lines.join('\n'),
+  })
   return JSON.parse(out) as T
 }

@@ -27,7 +27,9 @@ export const redisServerPath: string | undefined = findRedisServer()
 
 export function describeWithRedis(name: string, fn: () => void): void {
   if (redisServerPath === undefined) {
-    console.warn(`\n!!! SKIPPED "${name}": redis-server is not installed (apt-get install redis-server); CI runs these suites !!!\n`)
+    console.warn(
+      `\n!!! SKIPPED "${name}": redis-server is not installed (apt-get install redis-server); CI runs these suites !!!\n`,
+    )
     describe.skip(name, fn)
     return
   }
@@ -62,15 +64,29 @@ function freePort(): Promise<number> {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      )
     })
   })
 }
 
 function argsFor(port: number, dir: string, options: RedisServerOptions): string[] {
-  const listen = options.tls === undefined
-    ? ['--port', String(port)]
-    : ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no']
+  const listen =
+    options.tls === undefined
+      ? ['--port', String(port)]
+      : [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--tls-cert-file',
+          options.tls.certFile,
+          '--tls-key-file',
+          options.tls.keyFile,
+          '--tls-auth-clients',
+          'no',
+        ]
   const args = [...listen, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no']
   if (options.users !== undefined && options.users.length > 0) {
     args.push('--user', 'default', 'off')
@@ -96,7 +112,8 @@ function launch(args: string[]): Promise<ChildProcess> {
         resolve(child)
       }
     }
-    const onExit = (code: number | null): void => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`))
+    const onExit = (code: number | null): void =>
+      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`))
     child.stdout?.on('data', onData)
     child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()))
     child.once('exit', onExit)

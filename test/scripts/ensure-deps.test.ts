@@ -27,7 +27,10 @@ let root = ''
 
 function install(packages: Record<string, { version: string }>): void {
   mkdirSync(join(root, 'node_modules'), { recursive: true })
-  writeFileSync(join(root, 'node_modules', '.package-lock.json'), JSON.stringify({ name: 'app', lockfileVersion: 3, packages }))
+  writeFileSync(
+    join(root, 'node_modules', '.package-lock.json'),
+    JSON.stringify({ name: 'app', lockfileVersion: 3, packages }),
+  )
   for (const [path, { version }] of Object.entries(packages)) {
     mkdirSync(join(root, path), { recursive: true })
     writeFileSync(join(root, path, 'package.json'), JSON.stringify({ version }))
@@ -48,7 +51,7 @@ describe('depsState', () => {
     expect(depsState(root)).toEqual({ ok: false, reason: 'node_modules is missing' })
   })
 
-  it('accepts node_modules that npm installed from the lockfile, without other platforms\' optional binaries', () => {
+  it("accepts node_modules that npm installed from the lockfile, without other platforms' optional binaries", () => {
     install({ 'node_modules/left': { version: '1.0.0' }, 'node_modules/left/node_modules/pad': { version: '2.1.0' } })
     expect(depsState(root)).toEqual({ ok: true })
   })
@@ -67,7 +70,10 @@ describe('depsState', () => {
     expect(depsState(root)).toEqual({ ok: false, reason: 'node_modules/left/node_modules/pad is missing' })
 
     rmSync(join(root, 'node_modules', '.package-lock.json'))
-    expect(depsState(root)).toEqual({ ok: false, reason: 'node_modules was not installed by npm from package-lock.json' })
+    expect(depsState(root)).toEqual({
+      ok: false,
+      reason: 'node_modules was not installed by npm from package-lock.json',
+    })
   })
 })
 

@@ -4,7 +4,15 @@
 // sent: every delivery is written down as the exact request each channel would get, and whom it
 // would reach (people by name, after on-call resolution at the notice's time; other recipients by
 // their address).
-import { censorLine, createAlertEngine, fingerprint, lowestLevel, selectRule, type AlertEngine, type Delivery } from '../../../alerts'
+import {
+  censorLine,
+  createAlertEngine,
+  fingerprint,
+  lowestLevel,
+  selectRule,
+  type AlertEngine,
+  type Delivery,
+} from '../../../alerts'
 import type { AgentConfig, LineFormat, MultilineConfig, PersonConfig } from '../../config/types'
 import type { LineBatch } from '../../tail'
 import { assembleBatch } from '../../events/batch-events'
@@ -113,7 +121,11 @@ function lineTime(record: Record<string, unknown>): number | undefined {
 type Addressed = ReturnType<typeof addressed>
 
 /** The names and addresses an addressed channel sends to, a person's address given as the person's name. */
-function recipientsOf({ channel, delivery }: Addressed, people: readonly PersonConfig[], phoneBook: ReturnType<typeof createPhoneBook>): string[] {
+function recipientsOf(
+  { channel, delivery }: Addressed,
+  people: readonly PersonConfig[],
+  phoneBook: ReturnType<typeof createPhoneBook>,
+): string[] {
   const byPhone = (number: string): string => phoneBook.personOf(number) ?? number
   let named: string[]
   switch (channel.type) {
@@ -125,7 +137,10 @@ function recipientsOf({ channel, delivery }: Addressed, people: readonly PersonC
       named = channel.to.map((to) => people.find((p) => p.email?.toLowerCase() === to.toLowerCase())?.name ?? to)
       break
     case 'voice':
-      named = delivery.message.type === 'voice' ? delivery.message.receivers.map((r) => phoneBook.personOf(r.number) ?? r.label) : []
+      named =
+        delivery.message.type === 'voice'
+          ? delivery.message.receivers.map((r) => phoneBook.personOf(r.number) ?? r.label)
+          : []
       break
   }
   return [...new Set(named)]
@@ -212,7 +227,13 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
     report.matched++
     const clean = censorLine(line, redact, secrets)
     if (report.matches.length < MAX_LISTED) {
-      const match: DryRunMatch = { file, line: lineNo, rule: rule.name, level: line.level, msg: clean.msg.slice(0, 200) }
+      const match: DryRunMatch = {
+        file,
+        line: lineNo,
+        rule: rule.name,
+        level: line.level,
+        msg: clean.msg.slice(0, 200),
+      }
       if (!clean.json && clean.raw.includes('\n')) match.more = clean.raw.split('\n').slice(1)
       report.matches.push(match)
     }
@@ -242,7 +263,12 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
             if (source.format === 'json') report.parseErrors += notJson
             for (const candidate of candidates) {
               const text = candidate.data.toString('utf8')
-              line(toAlertLine(text, source.format, source.name), text, file, lineNo + lineIndexOf(batch, candidate.offset))
+              line(
+                toAlertLine(text, source.format, source.name),
+                text,
+                file,
+                lineNo + lineIndexOf(batch, candidate.offset),
+              )
             }
             lineNo += batch.lineCount
           },
@@ -251,12 +277,19 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
       }
       // Events as the agent reads them (agent/events/): numbered by their first line.
       const stream = createEventStream()
-      if (container) stream.decoder = createContainerDecoder(source.format as 'docker' | 'cri', file, source.maxLineBytes)
+      if (container)
+        stream.decoder = createContainerDecoder(source.format as 'docker' | 'cri', file, source.maxLineBytes)
       const rule = source.multiline === undefined ? undefined : compileLineRule(source.multiline)
       const maxLines = source.multiline?.maxLines ?? Number.POSITIVE_INFINITY
       const opened = new WeakMap<PendingEvent, number>()
       let batchLineNo = 1
-      const emit = (event: PendingEvent): void => line(eventAlertLine(event, source.format, source.name), event.first, file, opened.get(event) ?? batchLineNo + event.index)
+      const emit = (event: PendingEvent): void =>
+        line(
+          eventAlertLine(event, source.format, source.name),
+          event.first,
+          file,
+          opened.get(event) ?? batchLineNo + event.index,
+        )
       return {
         batch(batch) {
           report.lines += batch.lineCount

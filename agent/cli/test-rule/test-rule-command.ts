@@ -6,7 +6,14 @@ import { resolve } from 'node:path'
 import { formatProblem } from '../../config/errors'
 import { readAgentConfig } from '../../config/load/load-config'
 import type { AgentConfig } from '../../config/types'
-import { createDryRun, MAX_LISTED, type DryRun, type DryRunMessage, type DryRunReport, type DryRunSource } from './dry-run'
+import {
+  createDryRun,
+  MAX_LISTED,
+  type DryRun,
+  type DryRunMessage,
+  type DryRunReport,
+  type DryRunSource,
+} from './dry-run'
 import { createStreamLines, STREAM_MAX_LINE_BYTES } from '../../prefilter/stream-lines'
 import type { LineBatch } from '../../tail'
 import { compileGlob } from '../../tail/glob'
@@ -25,7 +32,12 @@ function sourceOf(config: AgentConfig, file: string): DryRunSource {
   const absolute = resolve(file)
   for (const source of config.sources) {
     if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) {
-      return { name: source.name, format: source.format, multiline: source.multiline, maxLineBytes: source.maxLineBytes }
+      return {
+        name: source.name,
+        format: source.format,
+        multiline: source.multiline,
+        maxLineBytes: source.maxLineBytes,
+      }
     }
   }
   return { name: undefined, format: 'auto', multiline: undefined, maxLineBytes: STREAM_MAX_LINE_BYTES }
@@ -54,14 +66,18 @@ export function reachLine(message: Pick<DryRunMessage, 'type' | 'reaches' | 'onc
   if (message.reaches.length === 0) return 'reaches nobody (no recipient has an address for this channel)'
   const names = message.reaches.map((name) => {
     const picked = message.oncall?.filter((o) => o.user === name) ?? []
-    return picked.length === 0 ? name : `${name} (on call for ${picked.map((o) => `${o.schedule}/${o.layer}`).join(', ')})`
+    return picked.length === 0
+      ? name
+      : `${name} (on call for ${picked.map((o) => `${o.schedule}/${o.layer}`).join(', ')})`
   })
   return `reaches ${names.join(', ')}`
 }
 
 function describe(report: DryRunReport, notes: string[]): string {
   const out: string[] = [...notes]
-  out.push(`${report.lines} line(s) read, ${report.matched} matched a rule${report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''}`)
+  out.push(
+    `${report.lines} line(s) read, ${report.matched} matched a rule${report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''}`,
+  )
   if (report.matches.length > 0) out.push('', 'Matches:')
   for (const m of report.matches) {
     out.push(`  ${m.file}:${m.line}  rule ${m.rule}  ${m.msg}`)
@@ -71,14 +87,19 @@ function describe(report: DryRunReport, notes: string[]): string {
   if (report.matched > MAX_LISTED) out.push(`  ... and ${report.matched - MAX_LISTED} more`)
   out.push('', `Incidents (${report.incidents.length}):`)
   for (const i of report.incidents) {
-    out.push(`  ${i.key}  rule ${i.rule}  ${i.lines} line(s), ${i.deliveries} message(s)  "${i.title}"  ${i.firstSeen} .. ${i.lastSeen}`)
+    out.push(
+      `  ${i.key}  rule ${i.rule}  ${i.lines} line(s), ${i.deliveries} message(s)  "${i.title}"  ${i.firstSeen} .. ${i.lastSeen}`,
+    )
   }
   out.push('', `Messages that would be sent (${report.messages.length}):`)
   for (const m of report.messages) {
     out.push(`  ${m.at}  ${m.kind}  ${m.channel} (${m.type})  incident ${m.incident}`)
     const reach = reachLine(m)
     if (reach !== undefined) out.push(`    ${reach}`)
-    if (m.mutedBy !== undefined) out.push(`    muted (inhibit) while "${m.mutedBy.title}" (rule ${m.mutedBy.rule}, incident ${m.mutedBy.key}) fires`)
+    if (m.mutedBy !== undefined)
+      out.push(
+        `    muted (inhibit) while "${m.mutedBy.title}" (rule ${m.mutedBy.rule}, incident ${m.mutedBy.key}) fires`,
+      )
     for (const request of m.requests) out.push(`    ${JSON.stringify(request)}`)
   }
   out.push('', 'Dry run: nothing was sent.')
@@ -94,7 +115,9 @@ export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<nu
   }
   const { config } = result
   if (args.rule !== undefined && !config.rules.some((r) => r.name === args.rule)) {
-    io.stderr.write(`logx-agent: no rule named "${args.rule}" in ${args.config} (rules: ${config.rules.map((r) => r.name).join(', ')})\n`)
+    io.stderr.write(
+      `logx-agent: no rule named "${args.rule}" in ${args.config} (rules: ${config.rules.map((r) => r.name).join(', ')})\n`,
+    )
     return 2
   }
   for (const file of args.files) {
@@ -109,8 +132,14 @@ export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<nu
   const notes: string[] = []
   for (const file of args.files) {
     const source = sourceOf(config, file)
-    if (source.name === undefined) notes.push(`note: ${file} is in no source's paths; read as format auto, and rules limited to a source do not apply`)
-    else notes.push(`${file}: source ${source.name} (${source.format}${source.multiline === undefined ? '' : ', multi-line events'})`)
+    if (source.name === undefined)
+      notes.push(
+        `note: ${file} is in no source's paths; read as format auto, and rules limited to a source do not apply`,
+      )
+    else
+      notes.push(
+        `${file}: source ${source.name} (${source.format}${source.multiline === undefined ? '' : ', multi-line events'})`,
+      )
     await feed(dryRun, file, source, io)
   }
   const report = dryRun.finish()

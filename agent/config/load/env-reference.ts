@@ -3,9 +3,7 @@
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-export type Interpolation =
-  | { ok: true; value: string; referenced: boolean }
-  | { ok: false; message: string }
+export type Interpolation = { ok: true; value: string; referenced: boolean } | { ok: false; message: string }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
@@ -36,7 +34,11 @@ export function interpolateEnv(text: string, env: Env): Interpolation {
     const body = text.slice(dollar + 2, close)
     const split = body.indexOf(':-')
     const name = split === -1 ? body : body.slice(0, split)
-    if (!NAME.test(name)) return { ok: false, message: `malformed reference "\${${body.slice(0, 40)}}": expected \${NAME} or \${NAME:-default}` }
+    if (!NAME.test(name))
+      return {
+        ok: false,
+        message: `malformed reference "\${${body.slice(0, 40)}}": expected \${NAME} or \${NAME:-default}`,
+      }
     const value = env[name]
     referenced = true
     if (split !== -1) {

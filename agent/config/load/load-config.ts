@@ -26,7 +26,13 @@ export type ConfigResult = { ok: true; config: AgentConfig } | { ok: false; prob
 
 function locateAll(raw: readonly RawProblem[], source: YamlSource, file: string): ConfigProblem[] {
   return raw
-    .map((p) => ({ ...source.locate(p.path, p.target), code: p.code, file, path: formatPath(p.path), message: p.message }))
+    .map((p) => ({
+      ...source.locate(p.path, p.target),
+      code: p.code,
+      file,
+      path: formatPath(p.path),
+      message: p.message,
+    }))
     .sort((a, b) => a.line - b.line || a.col - b.col)
 }
 
@@ -37,7 +43,14 @@ export function parseAgentConfig(text: string, file: string, options: LoadConfig
     // Past a syntax error the structure is a guess; reporting keys of a guessed tree only misleads.
     return {
       ok: false,
-      problems: source.syntax.map((s) => ({ code: ConfigErrorCodes.YAML, file, line: s.line, col: s.col, path: '', message: s.message })),
+      problems: source.syntax.map((s) => ({
+        code: ConfigErrorCodes.YAML,
+        file,
+        line: s.line,
+        col: s.col,
+        path: '',
+        message: s.message,
+      })),
     }
   }
   const ctx = createCheckContext({
@@ -62,7 +75,19 @@ export async function readAgentConfig(file: string, options: LoadConfigOptions =
     text = await readFile(file, 'utf8')
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
-    return { ok: false, problems: [{ code: ConfigErrorCodes.READ, file, line: 1, col: 1, path: '', message: `cannot read the config file (${reason})` }] }
+    return {
+      ok: false,
+      problems: [
+        {
+          code: ConfigErrorCodes.READ,
+          file,
+          line: 1,
+          col: 1,
+          path: '',
+          message: `cannot read the config file (${reason})`,
+        },
+      ],
+    }
   }
   return parseAgentConfig(text, file, options)
 }

@@ -1,6 +1,17 @@
 // Parses YAML with positions kept: every key and value can be traced back to line:col, so each
 // problem points at the exact place in the file even after the document became plain JS.
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml'
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml'
 
 /** A key of a mapping or an index of a list. */
 export type Segment = string | number
@@ -86,7 +97,7 @@ export function readYamlSource(text: string): YamlSource {
       const valueRange = (node as Node | null)?.range
       const last = i === path.length - 1
       // A key written with no value (`key:`) has no value node worth pointing at: use the key.
-      const range = last && target === 'key' ? keyRange : valueRange ?? keyRange
+      const range = last && target === 'key' ? keyRange : (valueRange ?? keyRange)
       if (range === undefined || range === null) return found
       found = start(range[0])
     }

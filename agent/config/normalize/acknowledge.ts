@@ -18,12 +18,20 @@ export const DEFAULT_ACK_POLL_INTERVAL_MS = 15_000
 export const MIN_ACK_POLL_INTERVAL_MS = 1_000
 
 /** `sandbox`: no messaging.base_url, so the embedded sandbox's number is the default. */
-export function normalizeAcknowledge(written: AcknowledgeInput | undefined, sandbox: boolean, ctx: CheckContext): AcknowledgeConfig {
+export function normalizeAcknowledge(
+  written: AcknowledgeInput | undefined,
+  sandbox: boolean,
+  ctx: CheckContext,
+): AcknowledgeConfig {
   const w = written ?? {}
   const at = ['acknowledge']
   let pollIntervalMs = w.poll_interval === undefined ? DEFAULT_ACK_POLL_INTERVAL_MS : parseDuration(w.poll_interval)
   if (pollIntervalMs !== undefined && pollIntervalMs < MIN_ACK_POLL_INTERVAL_MS) {
-    ctx.report(ConfigErrorCodes.VALUE, [...at, 'poll_interval'], `must be at least 1s, got ${ctx.show([...at, 'poll_interval'], w.poll_interval)}`)
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      [...at, 'poll_interval'],
+      `must be at least 1s, got ${ctx.show([...at, 'poll_interval'], w.poll_interval)}`,
+    )
     pollIntervalMs = undefined
   }
   const missedCallNumber = w.missed_call_number ?? (sandbox ? SANDBOX_MISSED_CALL_NUMBER : undefined)
@@ -45,6 +53,10 @@ function hintOf(written: string | undefined, number: string | undefined, ctx: Ch
   if (number !== undefined) return fillHint(written ?? DEFAULT_ACK_HINT, number)
   if (written === undefined) return undefined
   if (!hintNamesNumber(written)) return written
-  ctx.report(ConfigErrorCodes.CONFLICT, ['acknowledge', 'hint'], 'names {{number}}, which needs acknowledge.missed_call_number (with messaging.base_url there is no default number)')
+  ctx.report(
+    ConfigErrorCodes.CONFLICT,
+    ['acknowledge', 'hint'],
+    'names {{number}}, which needs acknowledge.missed_call_number (with messaging.base_url there is no default number)',
+  )
   return undefined
 }

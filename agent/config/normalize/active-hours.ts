@@ -16,11 +16,18 @@ function entry(written: ActiveHoursInput): ActiveHours | undefined {
   // Each day once, in week order: the list reads the same however it was written. None: every day.
   const days = [...new Set(listItems(written.days, []).map(({ value }) => parseWeekday(value)))]
   if (days.some((day) => day === undefined)) return undefined
-  return { timeZone: written.time_zone ?? DEFAULT_ACTIVE_HOURS_ZONE, days: (days as number[]).sort((a, b) => a - b), from, to }
+  return {
+    timeZone: written.time_zone ?? DEFAULT_ACTIVE_HOURS_ZONE,
+    days: (days as number[]).sort((a, b) => a - b),
+    from,
+    to,
+  }
 }
 
 /** undefined when none is written (always active). */
-export function normalizeActiveHours(written: ActiveHoursInput | ActiveHoursInput[] | undefined): ActiveHours[] | undefined {
+export function normalizeActiveHours(
+  written: ActiveHoursInput | ActiveHoursInput[] | undefined,
+): ActiveHours[] | undefined {
   if (written === undefined) return undefined
   return listItems(written, []).flatMap(({ value }) => entry(value) ?? [])
 }

@@ -65,7 +65,12 @@ function oncallOf(name: string, c: ChannelInput, scope: ChannelScope | undefined
   const at = ['channels', name]
   const given = RECIPIENT_KEYS.filter((key) => Object.hasOwn(c, key))
   if (given.length > 0) {
-    scope.ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'oncall'], `give oncall or recipients (${given.join(', ')}), not both: the person on call is the channel's only recipient`, 'key')
+    scope.ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      [...at, 'oncall'],
+      `give oncall or recipients (${given.join(', ')}), not both: the person on call is the channel's only recipient`,
+      'key',
+    )
   }
   const ref = scope.schedules.resolve(c.oncall, [...at, 'oncall'])
   if (ref !== undefined) scope.schedules.checkReach(ref, name, [...at, 'oncall'])
@@ -99,9 +104,23 @@ export function normalizeChannel(name: string, c: ChannelInput, scope?: ChannelS
       }
     case 'chat':
       // Sent as the API takes them: `+91 98000 00001` goes out as `+919800000001`.
-      return { ...common, type: 'chat', numbers: unique([...strings(c.numbers).map(compactChatNumber), ...addresses], sameText), templateId: c.template_id, variables: c.variables, attachment: c.attachment }
+      return {
+        ...common,
+        type: 'chat',
+        numbers: unique([...strings(c.numbers).map(compactChatNumber), ...addresses], sameText),
+        templateId: c.template_id,
+        variables: c.variables,
+        attachment: c.attachment,
+      }
     case 'mail':
-      return { ...common, type: 'mail', from: c.from, to: unique([...strings(c.to), ...addresses], (a, b) => a.toLowerCase() === b.toLowerCase()), subject: kinds(c.subject), format: c.format ?? 'html' }
+      return {
+        ...common,
+        type: 'mail',
+        from: c.from,
+        to: unique([...strings(c.to), ...addresses], (a, b) => a.toLowerCase() === b.toLowerCase()),
+        subject: kinds(c.subject),
+        format: c.format ?? 'html',
+      }
     case 'voice': {
       const audio = c.audio ?? []
       const byKind = Array.isArray(audio) ? { firing: audio, resolved: audio, digest: audio } : audio
@@ -110,7 +129,10 @@ export function normalizeChannel(name: string, c: ChannelInput, scope?: ChannelS
         ...common,
         type: 'voice',
         receivers: unique(
-          [...(c.receivers ?? []).filter((r) => r !== undefined), ...reached.addresses.map(({ person, address }) => ({ label: person, number: address }))],
+          [
+            ...(c.receivers ?? []).filter((r) => r !== undefined),
+            ...reached.addresses.map(({ person, address }) => ({ label: person, number: address })),
+          ],
           // A receiver whose number failed its check (reported) is no one's duplicate.
           (a, b) => a.number !== undefined && b.number !== undefined && samePhone(a.number, b.number),
         ),
@@ -120,6 +142,9 @@ export function normalizeChannel(name: string, c: ChannelInput, scope?: ChannelS
   }
 }
 
-export function normalizeChannels(written: Record<string, ChannelInput> | undefined, scope: ChannelScope): ChannelConfig[] {
+export function normalizeChannels(
+  written: Record<string, ChannelInput> | undefined,
+  scope: ChannelScope,
+): ChannelConfig[] {
   return Object.entries(written ?? {}).map(([name, channel]) => normalizeChannel(name, channel, scope))
 }

@@ -19,7 +19,8 @@ export function agentIdOf(host: string): string {
   return id === '' ? 'logx-agent' : id
 }
 
-const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function durationMs(name: ClusterDuration, written: ClusterInput, ctx: CheckContext): number {
   const spec = CLUSTER_DURATIONS[name]
@@ -37,10 +38,19 @@ function durationMs(name: ClusterDuration, written: ClusterInput, ctx: CheckCont
 }
 
 /** The TLS options: `tls: true` and rediss:// take the defaults; undefined: plain TCP. */
-function tlsOf(written: boolean | ClusterTlsInput | undefined, raw: unknown, secureUrl: boolean, ctx: CheckContext): ClusterTlsConfig | undefined {
+function tlsOf(
+  written: boolean | ClusterTlsInput | undefined,
+  raw: unknown,
+  secureUrl: boolean,
+  ctx: CheckContext,
+): ClusterTlsConfig | undefined {
   const at: Segment[] = ['cluster', 'redis', 'tls']
   if (written === false && secureUrl) {
-    ctx.report(ConfigErrorCodes.CONFLICT, at, 'is false, but the url is rediss:// (TLS): remove tls: false, or use redis://')
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      at,
+      'is false, but the url is rediss:// (TLS): remove tls: false, or use redis://',
+    )
     return undefined
   }
   if (written === undefined || written === false) {
@@ -50,9 +60,17 @@ function tlsOf(written: boolean | ClusterTlsInput | undefined, raw: unknown, sec
   const present = createPresence(raw)
   // Named as written (`cert_file` or `cert`), so the problem points at the key the user wrote.
   const writtenKey = (key: string): string => (isMapping(raw) && Object.hasOwn(raw, key) ? key : `${key}_file`)
-  for (const [has, needs] of [['cert', 'key'], ['key', 'cert']] as const) {
+  for (const [has, needs] of [
+    ['cert', 'key'],
+    ['key', 'cert'],
+  ] as const) {
     if (present(has) && !present(needs)) {
-      ctx.report(ConfigErrorCodes.CONFLICT, [...at, writtenKey(has)], `needs ${needs}_file too (a client certificate goes with its private key)`, 'key')
+      ctx.report(
+        ConfigErrorCodes.CONFLICT,
+        [...at, writtenKey(has)],
+        `needs ${needs}_file too (a client certificate goes with its private key)`,
+        'key',
+      )
     }
   }
   return {
@@ -67,7 +85,12 @@ function tlsOf(written: boolean | ClusterTlsInput | undefined, raw: unknown, sec
  * The section, normalized; undefined when it is not written, or when a value it cannot do without
  * (`redis`, `url`) failed (that problem is reported already). `raw` is the section as written.
  */
-export function normalizeCluster(written: ClusterInput | undefined, raw: unknown, ctx: CheckContext, host: string = hostname()): ClusterConfig | undefined {
+export function normalizeCluster(
+  written: ClusterInput | undefined,
+  raw: unknown,
+  ctx: CheckContext,
+  host: string = hostname(),
+): ClusterConfig | undefined {
   if (written === undefined) return undefined
   const rawRedis = isMapping(raw) ? raw.redis : undefined
   const redis = written.redis

@@ -9,12 +9,23 @@ import { isLoopbackHost } from '../values/value-checks'
 import type { ConsoleInput } from '../shape/written-types'
 
 /** `raw`: the console section as written (a token whose value failed is not also missing). */
-export function normalizeConsole(written: ConsoleInput | undefined, raw: unknown, listen: ListenAddress | undefined, metricsWritten: boolean, ctx: CheckContext): ConsoleConfig {
+export function normalizeConsole(
+  written: ConsoleInput | undefined,
+  raw: unknown,
+  listen: ListenAddress | undefined,
+  metricsWritten: boolean,
+  ctx: CheckContext,
+): ConsoleConfig {
   const enabled = written?.enabled ?? true
   const token = written?.token === undefined ? undefined : createSecret(written.token)
   const tokenWritten = createPresence(raw)('token')
   if (enabled && typeof raw === 'object' && raw !== null && !metricsWritten) {
-    ctx.report(ConfigErrorCodes.CONFLICT, ['console'], 'is served on metrics.listen, which is not set: add metrics: { listen: 127.0.0.1:9464 } (or console: { enabled: false })', 'key')
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      ['console'],
+      'is served on metrics.listen, which is not set: add metrics: { listen: 127.0.0.1:9464 } (or console: { enabled: false })',
+      'key',
+    )
   }
   if (enabled && !tokenWritten && listen !== undefined && !isLoopbackHost(listen.host)) {
     ctx.report(

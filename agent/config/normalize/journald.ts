@@ -17,7 +17,8 @@ const JOURNALD_KEYS: ReadonlySet<string> = new Set(['name', 'type', 'units', 'pr
 const JOURNAL_ONLY_KEYS = ['units', 'priority', 'journal_files'] as const
 
 /** A problem was reported at `at` or under it (its value failed, and is undefined here). */
-const hasProblem = (ctx: CheckContext, at: readonly Segment[]): boolean => ctx.problems.some((p) => at.every((segment, i) => p.path[i] === segment))
+const hasProblem = (ctx: CheckContext, at: readonly Segment[]): boolean =>
+  ctx.problems.some((p) => at.every((segment, i) => p.path[i] === segment))
 
 function priorityNumber(written: SourceInput['priority']): number | undefined {
   if (written === undefined) return undefined
@@ -28,17 +29,28 @@ function priorityNumber(written: SourceInput['priority']): number | undefined {
  * The journal filters of a journald source (undefined for a file source), after reporting the keys
  * that do not belong to the source's type. `path` is the source's path in the file.
  */
-export function normalizeJournald(source: SourceInput, path: readonly Segment[], ctx: CheckContext): JournaldSourceConfig | undefined {
+export function normalizeJournald(
+  source: SourceInput,
+  path: readonly Segment[],
+  ctx: CheckContext,
+): JournaldSourceConfig | undefined {
   // A misspelt type has its problem already: which keys belong is then unknown.
   if (source.type === undefined && hasProblem(ctx, [...path, 'type'])) return undefined
   if (source.type !== 'journald') {
     for (const key of JOURNAL_ONLY_KEYS) {
-      if (source[key] !== undefined) ctx.report(ConfigErrorCodes.CONFLICT, [...path, key], `"${key}" is for journald sources: add type: journald, or remove it`, 'key')
+      if (source[key] !== undefined)
+        ctx.report(
+          ConfigErrorCodes.CONFLICT,
+          [...path, key],
+          `"${key}" is for journald sources: add type: journald, or remove it`,
+          'key',
+        )
     }
     // The shape cannot require paths of file sources only. A paths given with a bad value has its
     // own problem already (and is undefined here): only a missing one is reported.
     const pathsAt = [...path, 'paths']
-    if (source.paths === undefined && !hasProblem(ctx, pathsAt)) ctx.report(ConfigErrorCodes.MISSING_KEY, pathsAt, 'is required')
+    if (source.paths === undefined && !hasProblem(ctx, pathsAt))
+      ctx.report(ConfigErrorCodes.MISSING_KEY, pathsAt, 'is required')
     return undefined
   }
   for (const key of Object.keys(source)) {
@@ -54,6 +66,8 @@ export function normalizeJournald(source: SourceInput, path: readonly Segment[],
     units: listItems(source.units, [...path, 'units']).map(({ value }) => value),
     priority: priorityNumber(source.priority),
     // join, not resolve, as for paths: the glob stays as written.
-    journalFiles: listItems(source.journal_files, [...path, 'journal_files']).map(({ value }) => (isAbsolute(value) ? value : join(ctx.cwd, value))),
+    journalFiles: listItems(source.journal_files, [...path, 'journal_files']).map(({ value }) =>
+      isAbsolute(value) ? value : join(ctx.cwd, value),
+    ),
   }
 }

@@ -10,7 +10,8 @@ export const DEFAULT_SANDBOX_LISTEN = '127.0.0.1:4010'
 
 const CRM_KEYS = ['lead_webhook', 'activity_webhook', 'activity_token'] as const
 
-const secret = (value: string | undefined): Secret | undefined => (value === undefined ? undefined : createSecret(value))
+const secret = (value: string | undefined): Secret | undefined =>
+  value === undefined ? undefined : createSecret(value)
 
 /**
  * Whether a key was written at all (itself or as `<key>_file`), valid or not: a key whose value
@@ -24,14 +25,23 @@ export function createPresence(raw: unknown): (key: string) => boolean {
 /** Whether the lead and activity webhooks are all written (a CRM is configured). */
 export const crmWritten = (present: (key: string) => boolean): boolean => CRM_KEYS.every(present)
 
-export function normalizeMessaging(written: MessagingInput | undefined, raw: unknown, ctx: CheckContext): MessagingConfig {
+export function normalizeMessaging(
+  written: MessagingInput | undefined,
+  raw: unknown,
+  ctx: CheckContext,
+): MessagingConfig {
   const m = written ?? {}
   const present = createPresence(raw)
   const at = ['messaging']
   if (!present('base_url')) {
     for (const key of ['lead_webhook', 'activity_webhook'] as const) {
       if (present(key)) {
-        ctx.report(ConfigErrorCodes.CONFLICT, [...at, key], 'needs base_url (the embedded sandbox provides its own webhooks)', 'key')
+        ctx.report(
+          ConfigErrorCodes.CONFLICT,
+          [...at, key],
+          'needs base_url (the embedded sandbox provides its own webhooks)',
+          'key',
+        )
       }
     }
     const listen = parseListen(m.sandbox?.listen ?? DEFAULT_SANDBOX_LISTEN) ?? { host: '127.0.0.1', port: 4010 }
@@ -45,12 +55,20 @@ export function normalizeMessaging(written: MessagingInput | undefined, raw: unk
   if (given.length > 0 && given.length < CRM_KEYS.length) {
     const missing = CRM_KEYS.filter((key) => !present(key))
     for (const key of missing) {
-      ctx.report(ConfigErrorCodes.CONFLICT, [...at, key], `is required with ${given.join(' and ')} (the CRM webhooks come as a set)`)
+      ctx.report(
+        ConfigErrorCodes.CONFLICT,
+        [...at, key],
+        `is required with ${given.join(' and ')} (the CRM webhooks come as a set)`,
+      )
     }
   }
   const crm =
     m.lead_webhook !== undefined && m.activity_webhook !== undefined && m.activity_token !== undefined
-      ? { leadWebhook: m.lead_webhook, activityWebhook: m.activity_webhook, activityToken: createSecret(m.activity_token) }
+      ? {
+          leadWebhook: m.lead_webhook,
+          activityWebhook: m.activity_webhook,
+          activityToken: createSecret(m.activity_token),
+        }
       : undefined
   return { mode: 'remote', baseUrl: m.base_url ?? '', apiKey: createSecret(m.api_key ?? ''), crm }
 }

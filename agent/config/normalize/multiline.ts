@@ -16,13 +16,22 @@ export const DEFAULT_MULTILINE_TIMEOUT_MS = 1000
 const RULE_KEYS = ['preset', 'start', 'continue'] as const
 
 /** undefined when not given, or when its problems are reported already. */
-export function normalizeMultiline(written: MultilinePreset | MultilineInput | undefined, path: readonly Segment[], ctx: CheckContext): MultilineConfig | undefined {
+export function normalizeMultiline(
+  written: MultilinePreset | MultilineInput | undefined,
+  path: readonly Segment[],
+  ctx: CheckContext,
+): MultilineConfig | undefined {
   if (written === undefined) return undefined
   const defaults = { maxLines: DEFAULT_MULTILINE_MAX_LINES, timeoutMs: DEFAULT_MULTILINE_TIMEOUT_MS }
   if (typeof written === 'string') return { match: { kind: 'preset', preset: written }, ...defaults }
   const given = RULE_KEYS.filter((key) => written[key] !== undefined)
   if (given.length > 1) {
-    ctx.report(ConfigErrorCodes.CONFLICT, [...path, given[1] as string], `give one of preset, start or continue, not ${given.join(' and ')}: a line either starts an event or continues one`, 'key')
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      [...path, given[1] as string],
+      `give one of preset, start or continue, not ${given.join(' and ')}: a line either starts an event or continues one`,
+      'key',
+    )
     return undefined
   }
   const match = matchOf(written)
@@ -30,7 +39,10 @@ export function normalizeMultiline(written: MultilinePreset | MultilineInput | u
   return {
     match,
     maxLines: written.max_lines ?? DEFAULT_MULTILINE_MAX_LINES,
-    timeoutMs: written.timeout === undefined ? DEFAULT_MULTILINE_TIMEOUT_MS : (parseDuration(written.timeout) ?? DEFAULT_MULTILINE_TIMEOUT_MS),
+    timeoutMs:
+      written.timeout === undefined
+        ? DEFAULT_MULTILINE_TIMEOUT_MS
+        : (parseDuration(written.timeout) ?? DEFAULT_MULTILINE_TIMEOUT_MS),
   }
 }
 

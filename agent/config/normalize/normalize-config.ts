@@ -38,28 +38,48 @@ function declaredNames(raw: unknown): { sources: string[]; channels: string[] } 
 
 function secretsOf(messaging: MessagingConfig, console: ConsoleConfig): Secret[] {
   // The lead webhook URL is unique to the account: whoever has it can create leads.
-  const lead = messaging.mode === 'remote' && messaging.crm !== undefined ? createSecret(messaging.crm.leadWebhook) : undefined
-  const all = messaging.mode === 'sandbox'
-    ? [messaging.apiKey, messaging.activityToken]
-    : [messaging.apiKey, messaging.crm?.activityToken, lead]
+  const lead =
+    messaging.mode === 'remote' && messaging.crm !== undefined ? createSecret(messaging.crm.leadWebhook) : undefined
+  const all =
+    messaging.mode === 'sandbox'
+      ? [messaging.apiKey, messaging.activityToken]
+      : [messaging.apiKey, messaging.crm?.activityToken, lead]
   return [...all, console.token].filter((s): s is Secret => s !== undefined && s.reveal() !== '')
 }
 
 /** The type of each channel whose type is known, for the addresses its people need. */
 function channelTypesOf(written: Partial<AgentConfigInput>): Map<string, ChannelType> {
-  return new Map(Object.entries(written.channels ?? {}).flatMap(([name, c]) => (c?.type === undefined ? [] : [[name, c.type] as const])))
+  return new Map(
+    Object.entries(written.channels ?? {}).flatMap(([name, c]) =>
+      c?.type === undefined ? [] : [[name, c.type] as const],
+    ),
+  )
 }
 
-export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw: unknown, file: string, ctx: CheckContext): AgentConfig {
+export function normalizeAgentConfig(
+  written: AgentConfigInput | undefined,
+  raw: unknown,
+  file: string,
+  ctx: CheckContext,
+): AgentConfig {
   const w: Partial<AgentConfigInput> = written ?? {}
   const declared = declaredNames(raw)
   const rawMessaging = isMapping(raw) ? raw.messaging : undefined
   const messaging = normalizeMessaging(w.messaging, rawMessaging, ctx)
   const people = normalizePeople(w.people, ctx)
   const directory = createPeopleDirectory(people, isMapping(raw) ? raw.people : undefined, channelTypesOf(w), ctx)
-  const { schedules, directory: scheduleDirectory } = normalizeSchedules(w.schedules, isMapping(raw) ? raw.schedules : undefined, directory, ctx)
+  const { schedules, directory: scheduleDirectory } = normalizeSchedules(
+    w.schedules,
+    isMapping(raw) ? raw.schedules : undefined,
+    directory,
+    ctx,
+  )
   const channels = normalizeChannels(w.channels, { people: directory, schedules: scheduleDirectory, ctx })
-  const rules = normalizeRules(w.rules, { ...declared, checkChannels: true, people: directory, schedules: scheduleDirectory }, ctx)
+  const rules = normalizeRules(
+    w.rules,
+    { ...declared, checkChannels: true, people: directory, schedules: scheduleDirectory },
+    ctx,
+  )
   if (messaging.mode === 'remote' && !crmWritten(createPresence(rawMessaging))) {
     rules.forEach((rule, i) => {
       if (rule.incident) {
@@ -73,7 +93,13 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
   }
   const stateDir = w.state_dir ?? DEFAULT_STATE_DIR
   const listen = w.metrics?.listen === undefined ? undefined : parseListen(w.metrics.listen)
-  const consoleConfig = normalizeConsole(w.console, isMapping(raw) ? raw.console : undefined, listen, isMapping(raw) && Object.hasOwn(raw, 'metrics'), ctx)
+  const consoleConfig = normalizeConsole(
+    w.console,
+    isMapping(raw) ? raw.console : undefined,
+    listen,
+    isMapping(raw) && Object.hasOwn(raw, 'metrics'),
+    ctx,
+  )
   const cluster = normalizeCluster(w.cluster, isMapping(raw) ? raw.cluster : undefined, ctx)
   return {
     file,
@@ -87,12 +113,17 @@ export function normalizeAgentConfig(written: AgentConfigInput | undefined, raw:
     silences: normalizeSilences(w.silences, ctx),
     inhibit: normalizeInhibit(w.inhibit),
     // A path the shape refused is reported already; the rest are parsed.
-    redact: (w.redact ?? []).filter((path) => typeof path === 'string' && checkRedactPath(path) === undefined).map(redactPathOf),
+    redact: (w.redact ?? [])
+      .filter((path) => typeof path === 'string' && checkRedactPath(path) === undefined)
+      .map(redactPathOf),
     metrics: listen === undefined ? undefined : { listen },
     acknowledge: normalizeAcknowledge(w.acknowledge, messaging.mode === 'sandbox', ctx),
     console: consoleConfig,
     ...(cluster === undefined ? {} : { cluster }),
     // The Redis password and TLS key are scrubbed like every other secret.
-    secrets: [...secretsOf(messaging, consoleConfig), ...[cluster?.redis.password, cluster?.redis.tls?.key].filter((s): s is Secret => s !== undefined)],
+    secrets: [
+      ...secretsOf(messaging, consoleConfig),
+      ...[cluster?.redis.password, cluster?.redis.tls?.key].filter((s): s is Secret => s !== undefined),
+    ],
   }
 }

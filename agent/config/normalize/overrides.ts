@@ -17,7 +17,8 @@ import type { Segment } from '../load/yaml-source'
 /** Epoch ms of a written instant: its own offset, else its wall time in `timeZone`. */
 export function instantOf(written: WrittenInstant, timeZone: string): number {
   const { year, month, day, hour, minute } = written.local
-  if (written.offsetMinutes !== undefined) return Date.UTC(year, month - 1, day, hour, minute) - written.offsetMinutes * 60_000
+  if (written.offsetMinutes !== undefined)
+    return Date.UTC(year, month - 1, day, hour, minute) - written.offsetMinutes * 60_000
   // A wall time skipped by a daylight-saving change moves forward by the gap; a repeated one is its first occurrence.
   return zonedInstant({ year, month, day, hour, minute }, timeZone)
 }
@@ -36,11 +37,20 @@ interface Kept {
   written: OverrideInput
 }
 
-function normalizeOverride(written: OverrideInput, at: readonly Segment[], scope: OverrideScope, ctx: CheckContext): OverrideConfig | undefined {
+function normalizeOverride(
+  written: OverrideInput,
+  at: readonly Segment[],
+  scope: OverrideScope,
+  ctx: CheckContext,
+): OverrideConfig | undefined {
   const [user] = scope.people.resolveEach(written.user, [...at, 'user'])
   const layer = written.layer ?? scope.layers[0]
   if (written.layer !== undefined && !scope.layers.includes(written.layer)) {
-    ctx.report(ConfigErrorCodes.UNKNOWN_REFERENCE, [...at, 'layer'], `unknown layer "${written.layer}" of schedule ${scope.schedule}${suggestion(written.layer, scope.layers)}`)
+    ctx.report(
+      ConfigErrorCodes.UNKNOWN_REFERENCE,
+      [...at, 'layer'],
+      `unknown layer "${written.layer}" of schedule ${scope.schedule}${suggestion(written.layer, scope.layers)}`,
+    )
     return undefined
   }
   const from = written.from === undefined ? undefined : parseWrittenInstant(written.from)
@@ -55,7 +65,12 @@ function normalizeOverride(written: OverrideInput, at: readonly Segment[], scope
   return user === undefined ? undefined : { user: user.value, from: fromMs, to: toMs, layer }
 }
 
-export function normalizeOverrides(written: OverrideInput[] | undefined, at: readonly Segment[], scope: OverrideScope, ctx: CheckContext): OverrideConfig[] {
+export function normalizeOverrides(
+  written: OverrideInput[] | undefined,
+  at: readonly Segment[],
+  scope: OverrideScope,
+  ctx: CheckContext,
+): OverrideConfig[] {
   const kept: Kept[] = []
   for (const { value, path } of listItems(written, at)) {
     const override = normalizeOverride(value, path, scope, ctx)
@@ -64,13 +79,22 @@ export function normalizeOverrides(written: OverrideInput[] | undefined, at: rea
   const overrides = kept.map(({ override }) => override)
   // Each override that overlaps an earlier one, once, naming the first of them.
   const firstEarlier = new Map<number, number>()
-  for (const [i, j] of overlappingOverrides({ name: scope.schedule, timeZone: scope.timeZone, layers: [], overrides })) {
+  for (const [i, j] of overlappingOverrides({
+    name: scope.schedule,
+    timeZone: scope.timeZone,
+    layers: [],
+    overrides,
+  })) {
     if (!firstEarlier.has(j) || i < (firstEarlier.get(j) as number)) firstEarlier.set(j, i)
   }
   for (const [j, i] of [...firstEarlier].sort(([a], [b]) => a - b)) {
     const earlier = kept[i] as Kept
     const { user, from, to } = earlier.written
-    ctx.report(ConfigErrorCodes.CONFLICT, [...at, (kept[j] as Kept).index], `overlaps overrides[${earlier.index}] (${user}, ${from} to ${to})`)
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      [...at, (kept[j] as Kept).index],
+      `overlaps overrides[${earlier.index}] (${user}, ${from} to ${to})`,
+    )
   }
   return overrides
 }

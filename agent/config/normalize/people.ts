@@ -32,7 +32,12 @@ function checkPhonesUnique(people: readonly PersonConfig[], ctx: CheckContext): 
     if (phone === undefined) continue
     const first = seen.find((p) => samePhone(p.phone, phone))
     if (first === undefined) seen.push({ name, phone })
-    else ctx.report(ConfigErrorCodes.DUPLICATE, ['people', name, 'phone'], `is also person ${first.name}'s phone (a missed call from it could not tell them apart)`)
+    else
+      ctx.report(
+        ConfigErrorCodes.DUPLICATE,
+        ['people', name, 'phone'],
+        `is also person ${first.name}'s phone (a missed call from it could not tell them apart)`,
+      )
   }
 }
 
@@ -96,7 +101,11 @@ export function createPeopleDirectory(
   }
 
   function missing(name: string, what: string, type: ChannelType, asked: Asked): undefined {
-    ctx.report(ConfigErrorCodes.CONFLICT, asked.at, `${asked.who} has no ${what}, needed by ${type} channel ${asked.channel}`)
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      asked.at,
+      `${asked.who} has no ${what}, needed by ${type} channel ${asked.channel}`,
+    )
     return undefined
   }
 
@@ -109,7 +118,9 @@ export function createPeopleDirectory(
   return {
     resolve(value, at) {
       const seen = new Set<string>()
-      return resolveLocated(value, at, 'person', declared, ctx).filter(({ value: name }) => !seen.has(name) && seen.add(name))
+      return resolveLocated(value, at, 'person', declared, ctx).filter(
+        ({ value: name }) => !seen.has(name) && seen.add(name),
+      )
     },
     resolveEach(value, at) {
       return resolveLocated(value, at, 'person', declared, ctx)

@@ -17,7 +17,12 @@ export function resolveLocated(
   const names: Located<string>[] = []
   for (const item of listItems(value, path)) {
     if (declared === undefined || declared.includes(item.value)) names.push(item)
-    else ctx.report(ConfigErrorCodes.UNKNOWN_REFERENCE, item.path, `unknown ${kind} "${item.value}"${suggestion(item.value, declared)}`)
+    else
+      ctx.report(
+        ConfigErrorCodes.UNKNOWN_REFERENCE,
+        item.path,
+        `unknown ${kind} "${item.value}"${suggestion(item.value, declared)}`,
+      )
   }
   return names
 }

@@ -37,18 +37,29 @@ export interface RuleScope {
 /** The shortest silence an absence rule waits for: less would fire between two lines of a busy log. */
 const MIN_ABSENT_MS = 1000
 
-const ms = (value: DurationInput | undefined): number | undefined => (value === undefined ? undefined : parseDuration(value))
+const ms = (value: DurationInput | undefined): number | undefined =>
+  value === undefined ? undefined : parseDuration(value)
 
 function minLevel(level: string | number | undefined): number {
   if (level === undefined) return DEFAULT_MIN_LEVEL
-  return typeof level === 'number' ? level : levelFromName(level) ?? DEFAULT_MIN_LEVEL
+  return typeof level === 'number' ? level : (levelFromName(level) ?? DEFAULT_MIN_LEVEL)
 }
 
-function channelNames(value: string | string[] | undefined, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): string[] {
+function channelNames(
+  value: string | string[] | undefined,
+  path: readonly Segment[],
+  scope: RuleScope,
+  ctx: CheckContext,
+): string[] {
   return resolveNames(value, path, 'channel', scope.checkChannels ? scope.channels : undefined, ctx)
 }
 
-function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): EscalationConfig[] {
+function escalation(
+  rule: RuleInput,
+  path: readonly Segment[],
+  scope: RuleScope,
+  ctx: CheckContext,
+): EscalationConfig[] {
   const steps: EscalationConfig[] = []
   let previous: { afterMs: number; path: readonly Segment[]; written: DurationInput } | undefined
   for (const { value: step, path: at } of listItems(rule.escalate, [...path, 'escalate'])) {
@@ -59,9 +70,17 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
     const activeHours = normalizeActiveHours(step.active_hours)
     if (afterMs === undefined) continue
     if (afterMs === 0) {
-      ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], 'must be later than 0 (the first notice goes to the rule\'s notify)')
+      ctx.report(
+        ConfigErrorCodes.VALUE,
+        [...at, 'after'],
+        "must be later than 0 (the first notice goes to the rule's notify)",
+      )
     } else if (previous !== undefined && afterMs <= previous.afterMs) {
-      ctx.report(ConfigErrorCodes.VALUE, [...at, 'after'], `must be later than ${formatPath(previous.path)}.after (${String(previous.written)})`)
+      ctx.report(
+        ConfigErrorCodes.VALUE,
+        [...at, 'after'],
+        `must be later than ${formatPath(previous.path)}.after (${String(previous.written)})`,
+      )
     }
     previous = { afterMs, path: at, written: step.after }
     // Keys only when written: a step without them reads as it did before they existed.
@@ -75,11 +94,22 @@ function escalation(rule: RuleInput, path: readonly Segment[], scope: RuleScope,
 }
 
 /** A step's schedule: everyone who can be on call through it needs the address of each of the step's channels. */
-function stepOncall(step: EscalationInput, at: readonly Segment[], notify: readonly string[], scope: RuleScope, ctx: CheckContext): OncallRef | undefined {
+function stepOncall(
+  step: EscalationInput,
+  at: readonly Segment[],
+  notify: readonly string[],
+  scope: RuleScope,
+  ctx: CheckContext,
+): OncallRef | undefined {
   const { schedules } = scope
   if (step.oncall === undefined || schedules === undefined) return undefined
   if (step.people !== undefined) {
-    ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'oncall'], 'give people or oncall, not both: either replaces the channels\' recipients', 'key')
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      [...at, 'oncall'],
+      "give people or oncall, not both: either replaces the channels' recipients",
+      'key',
+    )
   }
   const ref = schedules.resolve(step.oncall, [...at, 'oncall'])
   if (ref !== undefined) for (const channel of notify) schedules.checkReach(ref, channel, [...at, 'oncall'])
@@ -91,7 +121,12 @@ function absence(rule: RuleInput, path: readonly Segment[], ctx: CheckContext): 
   if (rule.absent === undefined) return undefined
   const forMs = ms(rule.absent.for)
   if (rule.threshold !== undefined) {
-    ctx.report(ConfigErrorCodes.CONFLICT, [...path, 'threshold'], 'an absence rule (absent) fires when no line arrives, so it has no lines to count: remove threshold', 'key')
+    ctx.report(
+      ConfigErrorCodes.CONFLICT,
+      [...path, 'threshold'],
+      'an absence rule (absent) fires when no line arrives, so it has no lines to count: remove threshold',
+      'key',
+    )
   }
   if (forMs === undefined) return undefined
   if (forMs < MIN_ABSENT_MS) {
@@ -102,7 +137,12 @@ function absence(rule: RuleInput, path: readonly Segment[], ctx: CheckContext): 
 }
 
 /** A step's people, each of whom needs the address every channel of the step sends to. */
-function stepPeople(step: EscalationInput, at: readonly Segment[], notify: readonly string[], scope: RuleScope): string[] | undefined {
+function stepPeople(
+  step: EscalationInput,
+  at: readonly Segment[],
+  notify: readonly string[],
+  scope: RuleScope,
+): string[] | undefined {
   const { people } = scope
   if (step.people === undefined || people === undefined) return undefined
   const listed = people.resolve(step.people, [...at, 'people'])
@@ -114,7 +154,11 @@ function ackTimeout(rule: RuleInput, path: readonly Segment[], ctx: CheckContext
   const timeoutMs = ms(rule.ack_timeout)
   if (timeoutMs !== 0) return timeoutMs
   // 0 would undo every acknowledgement at the next tick.
-  ctx.report(ConfigErrorCodes.VALUE, [...path, 'ack_timeout'], 'must be longer than 0 (omit it to keep acknowledgements until the incident resolves)')
+  ctx.report(
+    ConfigErrorCodes.VALUE,
+    [...path, 'ack_timeout'],
+    'must be longer than 0 (omit it to keep acknowledgements until the incident resolves)',
+  )
   return undefined
 }
 
@@ -122,18 +166,32 @@ function checkWithin(withinMs: number | undefined, path: readonly Segment[], ctx
   if (withinMs !== 0) return
   const at = [...path, 'threshold', 'within']
   // Targets took a window of 0 (lines of one millisecond) before the vocabulary was the YAML's.
-  if (ctx.source === 'options') ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: 'a window of 0 counts only lines of the same millisecond; it is deprecated' })
+  if (ctx.source === 'options')
+    ctx.deprecate({
+      code: ConfigWarningCodes.VALUE_FORM,
+      path: at,
+      message: 'a window of 0 counts only lines of the same millisecond; it is deprecated',
+    })
   else ctx.report(ConfigErrorCodes.VALUE, at, 'must be longer than 0')
 }
 
-function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[], scope: RuleScope, ctx: CheckContext): RuleConfig {
+function normalizeRule(
+  rule: RuleInput,
+  index: number,
+  path: readonly Segment[],
+  scope: RuleScope,
+  ctx: CheckContext,
+): RuleConfig {
   const message = rule.message === undefined ? undefined : parseRegex(rule.message, true)
   const threshold = rule.threshold
   const withinMs = ms(threshold?.within)
   checkWithin(withinMs, path, ctx)
   return {
     name: rule.name ?? `rule-${index}`,
-    sources: rule.source === undefined ? undefined : resolveNames(rule.source, [...path, 'source'], 'source', scope.sources, ctx),
+    sources:
+      rule.source === undefined
+        ? undefined
+        : resolveNames(rule.source, [...path, 'source'], 'source', scope.sources, ctx),
     minLevel: minLevel(rule.level),
     match: toFieldMatches(rule.match),
     message: message?.ok === true ? message.regex : undefined,
@@ -143,8 +201,10 @@ function normalizeRule(rule: RuleInput, index: number, path: readonly Segment[],
     resolveAfterMs: ms(rule.resolve_after),
     ackTimeoutMs: ackTimeout(rule, path, ctx),
     sendResolved: rule.send_resolved ?? false,
-    threshold: threshold?.count !== undefined && withinMs !== undefined ? { count: threshold.count, withinMs } : undefined,
-    notify: rule.notify === undefined ? [...scope.channels] : channelNames(rule.notify, [...path, 'notify'], scope, ctx),
+    threshold:
+      threshold?.count !== undefined && withinMs !== undefined ? { count: threshold.count, withinMs } : undefined,
+    notify:
+      rule.notify === undefined ? [...scope.channels] : channelNames(rule.notify, [...path, 'notify'], scope, ctx),
     escalate: escalation(rule, path, scope, ctx),
     incident: rule.incident ?? false,
     title: rule.title,

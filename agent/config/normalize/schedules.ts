@@ -43,7 +43,12 @@ function rotationOf(layer: LayerInput, at: readonly Segment[], ctx: CheckContext
   if (written === undefined) return undefined
   if (written.kind !== 'weekly') {
     if (layer.handoff_day !== undefined) {
-      ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'handoff_day'], `applies to weekly rotations only (this layer's rotation is ${layer.rotation})`, 'key')
+      ctx.report(
+        ConfigErrorCodes.CONFLICT,
+        [...at, 'handoff_day'],
+        `applies to weekly rotations only (this layer's rotation is ${layer.rotation})`,
+        'key',
+      )
     }
     return written
   }
@@ -51,16 +56,35 @@ function rotationOf(layer: LayerInput, at: readonly Segment[], ctx: CheckContext
   return day === undefined ? undefined : { kind: 'weekly', day }
 }
 
-function normalizeLayer(layer: LayerInput, at: readonly Segment[], scheduleZone: string, people: PeopleDirectory, ctx: CheckContext): LayerConfig | undefined {
+function normalizeLayer(
+  layer: LayerInput,
+  at: readonly Segment[],
+  scheduleZone: string,
+  people: PeopleDirectory,
+  ctx: CheckContext,
+): LayerConfig | undefined {
   const users = people.resolveEach(layer.users, [...at, 'users']).map(({ value }) => value)
   const rotation = rotationOf(layer, at, ctx)
   const handoff = parseClock(layer.handoff ?? DEFAULT_HANDOFF)
   const start = layer.start === undefined ? undefined : parseLocalDate(layer.start)
-  if (layer.name === undefined || rotation === undefined || handoff === undefined || start === undefined || users.length === 0) return undefined
+  if (
+    layer.name === undefined ||
+    rotation === undefined ||
+    handoff === undefined ||
+    start === undefined ||
+    users.length === 0
+  )
+    return undefined
   return { name: layer.name, users, rotation, handoff, start, timeZone: layer.time_zone ?? scheduleZone }
 }
 
-function normalizeSchedule(name: string, written: ScheduleInput, raw: unknown, people: PeopleDirectory, ctx: CheckContext): ScheduleConfig {
+function normalizeSchedule(
+  name: string,
+  written: ScheduleInput,
+  raw: unknown,
+  people: PeopleDirectory,
+  ctx: CheckContext,
+): ScheduleConfig {
   const at = ['schedules', name]
   const timeZone = written.time_zone ?? DEFAULT_SCHEDULE_ZONE
   const register = createNameRegistry('layer', ctx)
@@ -68,7 +92,12 @@ function normalizeSchedule(name: string, written: ScheduleInput, raw: unknown, p
     if (value.name !== undefined) register(value.name, [...path, 'name'])
     return normalizeLayer(value, path, timeZone, people, ctx) ?? []
   })
-  const overrides = normalizeOverrides(written.overrides, [...at, 'overrides'], { schedule: name, timeZone, layers: writtenLayerNames(raw), people }, ctx)
+  const overrides = normalizeOverrides(
+    written.overrides,
+    [...at, 'overrides'],
+    { schedule: name, timeZone, layers: writtenLayerNames(raw), people },
+    ctx,
+  )
   return { name, timeZone, layers, overrides }
 }
 
@@ -79,11 +108,18 @@ export function normalizeSchedules(
   ctx: CheckContext,
 ): { schedules: ScheduleConfig[]; directory: ScheduleDirectory } {
   const rawSchedules = isMapping(raw) ? raw : {}
-  const schedules = mapEntries(written, ['schedules']).map(({ key, value }) => normalizeSchedule(key, value, rawSchedules[key], people, ctx))
+  const schedules = mapEntries(written, ['schedules']).map(({ key, value }) =>
+    normalizeSchedule(key, value, rawSchedules[key], people, ctx),
+  )
   return { schedules, directory: createScheduleDirectory(schedules, rawSchedules, people, ctx) }
 }
 
-function createScheduleDirectory(schedules: readonly ScheduleConfig[], raw: Record<string, unknown>, people: PeopleDirectory, ctx: CheckContext): ScheduleDirectory {
+function createScheduleDirectory(
+  schedules: readonly ScheduleConfig[],
+  raw: Record<string, unknown>,
+  people: PeopleDirectory,
+  ctx: CheckContext,
+): ScheduleDirectory {
   const declared = Object.keys(raw)
   const byName = new Map(schedules.map((s) => [s.name, s]))
   return {
@@ -94,7 +130,11 @@ function createScheduleDirectory(schedules: readonly ScheduleConfig[], raw: Reco
       if (found === undefined) return undefined
       const layers = writtenLayerNames(raw[scheduleName])
       if (layer !== undefined && !layers.includes(layer)) {
-        ctx.report(ConfigErrorCodes.UNKNOWN_REFERENCE, at, `unknown layer "${layer}" of schedule ${scheduleName}${suggestion(layer, layers)}`)
+        ctx.report(
+          ConfigErrorCodes.UNKNOWN_REFERENCE,
+          at,
+          `unknown layer "${layer}" of schedule ${scheduleName}${suggestion(layer, layers)}`,
+        )
         return undefined
       }
       return { schedule: scheduleName, layer }
@@ -104,9 +144,12 @@ function createScheduleDirectory(schedules: readonly ScheduleConfig[], raw: Reco
       const layerName = ref.layer ?? writtenLayerNames(raw[ref.schedule])[0]
       if (schedule === undefined || layerName === undefined) return
       const layer = schedule.layers.find((l: LayerConfig) => l.name === layerName)
-      const overriding = schedule.overrides.filter((o: OverrideConfig) => o.layer === layerName).map((o: OverrideConfig) => o.user)
+      const overriding = schedule.overrides
+        .filter((o: OverrideConfig) => o.layer === layerName)
+        .map((o: OverrideConfig) => o.user)
       const role = `on call in ${ref.schedule}/${layerName}`
-      for (const person of new Set([...(layer?.users ?? []), ...overriding])) people.addressFor(person, channel, at, role)
+      for (const person of new Set([...(layer?.users ?? []), ...overriding]))
+        people.addressFor(person, channel, at, role)
     },
   }
 }

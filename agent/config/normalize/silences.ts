@@ -19,7 +19,12 @@ export function normalizeSilences(written: SilenceInput[] | undefined, ctx: Chec
     if (startsAt !== undefined && !Number.isNaN(endsAt) && endsAt <= startsAt) {
       ctx.report(ConfigErrorCodes.VALUE, [...path, 'ends_at'], 'must be after starts_at')
     }
-    const silenceConfig: SilenceConfig = { matchers: toFieldMatches(silence.matchers), startsAt, endsAt, comment: silence.comment }
+    const silenceConfig: SilenceConfig = {
+      matchers: toFieldMatches(silence.matchers),
+      startsAt,
+      endsAt,
+      comment: silence.comment,
+    }
     if (silence.id !== undefined) silenceConfig.id = silence.id
     out.push(silenceConfig)
   }

@@ -21,10 +21,17 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
       name: source.name,
       type: journald === undefined ? 'file' : 'journald',
       // join, not resolve: resolve would collapse `..` and strip a trailing `/`, changing the glob.
-      paths: journald === undefined ? listItems(source.paths, [...path, 'paths']).map(({ value }) => (isAbsolute(value) ? value : join(ctx.cwd, value))) : [],
+      paths:
+        journald === undefined
+          ? listItems(source.paths, [...path, 'paths']).map(({ value }) =>
+              isAbsolute(value) ? value : join(ctx.cwd, value),
+            )
+          : [],
       journald,
       // A name glob (no '/') stays as written: it is matched against file names wherever they are.
-      exclude: listItems(source.exclude, [...path, 'exclude']).map(({ value }) => (!value.includes('/') || isAbsolute(value) ? value : join(ctx.cwd, value))),
+      exclude: listItems(source.exclude, [...path, 'exclude']).map(({ value }) =>
+        !value.includes('/') || isAbsolute(value) ? value : join(ctx.cwd, value),
+      ),
       format: source.format ?? 'auto',
       multiline: normalizeMultiline(source.multiline, [...path, 'multiline'], ctx),
       startAt: source.start_at ?? 'end',

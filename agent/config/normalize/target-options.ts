@@ -46,7 +46,10 @@ function optionsContext(deprecate: WarningSink): CheckContext {
 
 function outcome<T>(ctx: CheckContext, value: T): OptionsRead<T> {
   if (ctx.problems.length === 0) return { ok: true, value }
-  return { ok: false, problems: ctx.problems.map((p) => ({ code: p.code, path: formatPath(p.path), message: p.message })) }
+  return {
+    ok: false,
+    problems: ctx.problems.map((p) => ({ code: p.code, path: formatPath(p.path), message: p.message })),
+  }
 }
 
 /** The options present, without the ones set to undefined (as if left out). */
@@ -69,10 +72,21 @@ export function readAlertOptions(
   // The targets always refused an empty list: it would silently mean "no alert" (omit `rules` for
   // the default rule, error and fatal lines).
   if (Array.isArray(written.rules) && written.rules.length === 0) {
-    ctx.report(ConfigErrorCodes.VALUE, ['rules'], 'must not be empty (omit rules for the default: error and fatal lines)')
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      ['rules'],
+      'must not be empty (omit rules for the default: error and fatal lines)',
+    )
   }
-  const checked = (checkShape(alertOptionsShape, present(written, ['rules', 'silences']), ctx) ?? {}) as { rules?: RuleInput[]; silences?: SilenceInput[] }
-  const rules = normalizeRules(checked.rules, { sources: undefined, channels, checkChannels: false, people: undefined, schedules: undefined }, ctx)
+  const checked = (checkShape(alertOptionsShape, present(written, ['rules', 'silences']), ctx) ?? {}) as {
+    rules?: RuleInput[]
+    silences?: SilenceInput[]
+  }
+  const rules = normalizeRules(
+    checked.rules,
+    { sources: undefined, channels, checkChannels: false, people: undefined, schedules: undefined },
+    ctx,
+  )
   const silences = normalizeSilences(checked.silences, ctx)
   return outcome(ctx, { rules, silences })
 }

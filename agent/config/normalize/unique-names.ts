@@ -10,6 +10,11 @@ export function createNameRegistry(kind: string, ctx: CheckContext): (name: stri
   return (name, path) => {
     const earlier = first.get(name)
     if (earlier === undefined) first.set(name, path)
-    else ctx.report(ConfigErrorCodes.DUPLICATE, path, `duplicate ${kind} name "${name}" (first used at ${formatPath(earlier)})`)
+    else
+      ctx.report(
+        ConfigErrorCodes.DUPLICATE,
+        path,
+        `duplicate ${kind} name "${name}" (first used at ${formatPath(earlier)})`,
+      )
   }
 }

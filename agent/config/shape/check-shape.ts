@@ -11,7 +11,16 @@ import { suggestion } from './did-you-mean'
 import { DURATION_HINT, parseDuration } from '../values/duration'
 import { interpolateEnv } from '../load/env-reference'
 import { ConfigErrorCodes, ConfigWarningCodes } from '../errors'
-import { describeShape, fileKey, objectKeys, orList, type Field, type KeyAlias, type ObjectShape, type Shape } from './shape'
+import {
+  describeShape,
+  fileKey,
+  objectKeys,
+  orList,
+  type Field,
+  type KeyAlias,
+  type ObjectShape,
+  type Shape,
+} from './shape'
 import type { Segment } from '../load/yaml-source'
 
 /** A value that failed its check; never escapes this module (it becomes undefined). */
@@ -78,7 +87,12 @@ function expected(shape: Shape, value: unknown, at: readonly Segment[], ctx: Che
   return INVALID
 }
 
-function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx: CheckContext): Checked | typeof INVALID {
+function checkValue(
+  shape: Shape,
+  written: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
   let value = written
   if (shape.legacy !== undefined && ctx.source === 'options') value = shape.legacy(value, at, ctx)
   switch (shape.kind) {
@@ -179,7 +193,11 @@ function checkValue(shape: Shape, written: unknown, at: readonly Segment[], ctx:
         return expected(shape, value, at, ctx)
       }
       if (shape.minItems !== undefined && value.length < shape.minItems) {
-        ctx.report(ConfigErrorCodes.VALUE, at, shape.minItems === 1 ? 'must not be empty' : `expected at least ${shape.minItems} items`)
+        ctx.report(
+          ConfigErrorCodes.VALUE,
+          at,
+          shape.minItems === 1 ? 'must not be empty' : `expected at least ${shape.minItems} items`,
+        )
         return INVALID
       }
       return value.map((item: unknown, i) => {
@@ -275,7 +293,12 @@ function readAliases(
     const path = [...at, key]
     const both = alias.replacedBy.filter((current) => given.has(current))
     if (both.length > 0) {
-      ctx.report(ConfigErrorCodes.CONFLICT, path, `"${key}" is the earlier name of "${both.join('" and "')}": give one of them`, 'key')
+      ctx.report(
+        ConfigErrorCodes.CONFLICT,
+        path,
+        `"${key}" is the earlier name of "${both.join('" and "')}": give one of them`,
+        'key',
+      )
       continue
     }
     ctx.deprecate({ code: ConfigWarningCodes.RULE_KEY, path, message: `"${key}" is deprecated: write ${alias.hint}` })
@@ -332,11 +355,13 @@ function checkObject(
   }
   readAliases(shape, aliased, value, out, given, at, ctx)
   for (const [key, field] of Object.entries(shape.fields)) {
-    if (field.required === true && !given.has(key)) ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, key], 'is required')
+    if (field.required === true && !given.has(key))
+      ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, key], 'is required')
   }
   // A key given with a bad value counts as given: its own problem says what is wrong.
   const oneOf = shape.needsOneOf
-  if (oneOf !== undefined && !oneOf.some((key) => given.has(key))) ctx.report(ConfigErrorCodes.MISSING_KEY, at, `needs ${orList(oneOf)}`)
+  if (oneOf !== undefined && !oneOf.some((key) => given.has(key)))
+    ctx.report(ConfigErrorCodes.MISSING_KEY, at, `needs ${orList(oneOf)}`)
   return out
 }
 

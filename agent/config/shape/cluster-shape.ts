@@ -36,28 +36,42 @@ export function checkRedisUrl(value: string): string | undefined {
   } catch {
     return `expected a redis:// or rediss:// URL like ${URL_EXAMPLE}`
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return `expected a redis:// or rediss:// URL, not ${url.protocol}//`
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    return `expected a redis:// or rediss:// URL, not ${url.protocol}//`
   // Checked first: whatever else is wrong, a password must be moved out of the file.
-  if (url.password !== '') return 'must not hold a password (whoever reads the config would have it): put the password in a file and name it in cluster.redis.password_file'
+  if (url.password !== '')
+    return 'must not hold a password (whoever reads the config would have it): put the password in a file and name it in cluster.redis.password_file'
   if (url.username !== '') return 'must not hold a user name: write it as cluster.redis.username'
   if (url.hostname === '') return `needs a host, like ${URL_EXAMPLE}`
-  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname)) return `expected nothing or a database number after the host, like ${URL_EXAMPLE}`
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
+    return `expected nothing or a database number after the host, like ${URL_EXAMPLE}`
   return undefined
 }
 
-const field = (shape: Shape, description: string, extra: Omit<Field, 'shape' | 'description'> = {}): Field => ({ shape, description, ...extra })
+const field = (shape: Shape, description: string, extra: Omit<Field, 'shape' | 'description'> = {}): Field => ({
+  shape,
+  description,
+  ...extra,
+})
 const string = (extra: Omit<StringShape, 'kind'> = {}): StringShape => ({ kind: 'string', ...extra })
 const secret = string({ secret: true })
 const duration = (name: ClusterDuration, what: string): Field =>
-  field({ kind: 'duration' }, `${what}; between ${CLUSTER_DURATIONS[name].range}`, { default: CLUSTER_DURATIONS[name].default })
+  field({ kind: 'duration' }, `${what}; between ${CLUSTER_DURATIONS[name].range}`, {
+    default: CLUSTER_DURATIONS[name].default,
+  })
 
 const tlsShape: ObjectShape = {
   kind: 'object',
   fields: {
-    ca: field(secret, "CA certificates (PEM) the server's certificate must chain to, usually as ca_file; default: Node's"),
+    ca: field(
+      secret,
+      "CA certificates (PEM) the server's certificate must chain to, usually as ca_file; default: Node's",
+    ),
     cert: field(secret, 'client certificate (PEM), with key; usually as cert_file'),
     key: field(secret, "the client certificate's private key (PEM); usually as key_file"),
-    reject_unauthorized: field({ kind: 'boolean' }, 'refuse a server whose certificate does not verify', { default: true }),
+    reject_unauthorized: field({ kind: 'boolean' }, 'refuse a server whose certificate does not verify', {
+      default: true,
+    }),
   },
 }
 
@@ -69,13 +83,21 @@ const redisShape: ObjectShape = {
       'redis://host:port/db, or rediss:// for TLS; no user or password in it (username, password_file)',
       { required: true },
     ),
-    key_prefix: field(string({ check: checkKeyPrefix, json: { pattern: KEY_PREFIX.source } }), 'prefix of every key the fleet writes (1 to 64 characters without blanks)', {
-      default: DEFAULT_KEY_PREFIX,
-    }),
+    key_prefix: field(
+      string({ check: checkKeyPrefix, json: { pattern: KEY_PREFIX.source } }),
+      'prefix of every key the fleet writes (1 to 64 characters without blanks)',
+      {
+        default: DEFAULT_KEY_PREFIX,
+      },
+    ),
     username: field(string(), "ACL user; default: Redis's default user"),
     password: field(secret, 'password (of username); usually as password_file, read at load'),
     tls: field(
-      { kind: 'either', label: 'true, false or a mapping (ca_file, cert_file, key_file, reject_unauthorized)', options: [{ kind: 'boolean' }, tlsShape] },
+      {
+        kind: 'either',
+        label: 'true, false or a mapping (ca_file, cert_file, key_file, reject_unauthorized)',
+        options: [{ kind: 'boolean' }, tlsShape],
+      },
       "connect over TLS: true (Node's CAs) or the files; a rediss:// url implies true",
     ),
   },
@@ -89,9 +111,18 @@ export const clusterShape: ObjectShape = {
       'this agent\'s name in the fleet (1 to 64 letters, digits, ".", "_" and "-"); default: the host name, other characters as "-"',
     ),
     redis: field(redisShape, 'the Redis server the fleet shares', { required: true }),
-    lease: duration('lease', "how long a claimed notice stays with the agent sending it: a dead agent's claims pass to another after this"),
-    heartbeat: duration('heartbeat', 'how often the agent tells the fleet it is alive; a peer unheard for 3 heartbeats is gone'),
+    lease: duration(
+      'lease',
+      "how long a claimed notice stays with the agent sending it: a dead agent's claims pass to another after this",
+    ),
+    heartbeat: duration(
+      'heartbeat',
+      'how often the agent tells the fleet it is alive; a peer unheard for 3 heartbeats is gone',
+    ),
     flush: duration('flush', 'how often incident counts buffered since the last flush are written'),
-    command_timeout: duration('command_timeout', 'a Redis command unanswered by then fails: the agent goes degraded and pages on its own'),
+    command_timeout: duration(
+      'command_timeout',
+      'a Redis command unanswered by then fails: the agent goes degraded and pages on its own',
+    ),
   },
 }

@@ -48,7 +48,11 @@ function regexLiteral(value: Record<string, unknown>, at: readonly Segment[], ct
   }
   const compiled = compileRegex(regex, flags)
   if (!compiled.ok) {
-    ctx.report(ConfigErrorCodes.REGEX, [...at, flags === undefined || compiled.message.includes('invalid regular') ? 'regex' : 'flags'], compiled.message)
+    ctx.report(
+      ConfigErrorCodes.REGEX,
+      [...at, flags === undefined || compiled.message.includes('invalid regular') ? 'regex' : 'flags'],
+      compiled.message,
+    )
     return undefined
   }
   return `/${regex}/${flags ?? ''}`
@@ -97,7 +101,11 @@ export const earlierMatcherValue: LegacyForm = (value, at, ctx) => {
 /** `group_by: "host"` as the one-item list it always meant. */
 export const earlierGroupBy: LegacyForm = (value, at, ctx) => {
   if (typeof value !== 'string') return value
-  ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: 'a single group_by path is deprecated: write a list' })
+  ctx.deprecate({
+    code: ConfigWarningCodes.VALUE_FORM,
+    path: at,
+    message: 'a single group_by path is deprecated: write a list',
+  })
   return [value]
 }
 
@@ -117,7 +125,12 @@ function readMsg(value: unknown, at: readonly Segment[], ctx: CheckContext): Rec
   return undefined
 }
 
-function readFields(value: unknown, at: readonly Segment[], ctx: CheckContext, shapes: CurrentShapes): Record<string, unknown> | undefined {
+function readFields(
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+  shapes: CurrentShapes,
+): Record<string, unknown> | undefined {
   if (!isMapping(value)) {
     ctx.report(ConfigErrorCodes.TYPE, at, 'expected a mapping of dot path -> value')
     return undefined
@@ -125,7 +138,8 @@ function readFields(value: unknown, at: readonly Segment[], ctx: CheckContext, s
   const match: Record<string, unknown> = {}
   for (const [path, written] of Object.entries(value)) {
     const checked = checkAt(shapes.matchValue, earlierMatcher(written, [...at, path], ctx), [...at, path], ctx)
-    if (checked !== undefined) Object.defineProperty(match, path, { value: checked, enumerable: true, writable: true, configurable: true })
+    if (checked !== undefined)
+      Object.defineProperty(match, path, { value: checked, enumerable: true, writable: true, configurable: true })
   }
   return { match }
 }
@@ -141,9 +155,11 @@ function readStep(step: unknown, at: readonly Segment[], ctx: CheckContext, shap
     return undefined
   }
   // The first step could leave `after` out (0: the first notice); other keys were never read.
-  const after = step.after === undefined ? 0 : parseDuration(checkAt(shapes.duration, step.after, [...at, 'after'], ctx))
+  const after =
+    step.after === undefined ? 0 : parseDuration(checkAt(shapes.duration, step.after, [...at, 'after'], ctx))
   if (step.channels === undefined) ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, 'channels'], 'is required')
-  const notify = step.channels === undefined ? undefined : checkAt(shapes.names, step.channels, [...at, 'channels'], ctx)
+  const notify =
+    step.channels === undefined ? undefined : checkAt(shapes.names, step.channels, [...at, 'channels'], ctx)
   return after !== undefined && notify !== undefined ? { afterMs: after, notify } : undefined
 }
 
@@ -175,7 +191,11 @@ function readEscalation(
   if (!ordered || steps.length !== value.length) return undefined
   if (Object.hasOwn(siblings, 'channels')) {
     const path = [...at.slice(0, -1), 'channels']
-    ctx.deprecate({ code: ConfigWarningCodes.RULE_KEY, path, message: 'is ignored beside "escalation" (as it always was): its first step decides the first notice' })
+    ctx.deprecate({
+      code: ConfigWarningCodes.RULE_KEY,
+      path,
+      message: 'is ignored beside "escalation" (as it always was): its first step decides the first notice',
+    })
   }
   // Step 0 was the first notice; starting later meant no first notice at all.
   const first = steps[0] as Step
@@ -189,7 +209,11 @@ function readEscalation(
 /** The rule keys' earlier names, in the order they are applied. */
 export function ruleAliases(shapes: CurrentShapes): Record<string, KeyAlias> {
   return {
-    msg: { replacedBy: ['message'], hint: '"message" (a "/pattern/flags" string, or a bare pattern)', read: (v, at, ctx) => readMsg(v, at, ctx) },
+    msg: {
+      replacedBy: ['message'],
+      hint: '"message" (a "/pattern/flags" string, or a bare pattern)',
+      read: (v, at, ctx) => readMsg(v, at, ctx),
+    },
     fields: {
       replacedBy: ['match'],
       hint: '"match" (where a "/pattern/flags" value is a regular expression)',
@@ -220,8 +244,14 @@ export function earlierIgnoredKeys(known: readonly string[]): LegacyForm {
     if (!isMapping(value) || Object.keys(value).every((key) => known.includes(key))) return value
     const kept: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value)) {
-      if (known.includes(key)) Object.defineProperty(kept, key, { value: item, enumerable: true, writable: true, configurable: true })
-      else ctx.deprecate({ code: ConfigWarningCodes.IGNORED_KEY, path: [...at, key], message: `is ignored, as it always was here: remove it${suggestion(key, known)}` })
+      if (known.includes(key))
+        Object.defineProperty(kept, key, { value: item, enumerable: true, writable: true, configurable: true })
+      else
+        ctx.deprecate({
+          code: ConfigWarningCodes.IGNORED_KEY,
+          path: [...at, key],
+          message: `is ignored, as it always was here: remove it${suggestion(key, known)}`,
+        })
     }
     return kept
   }
@@ -238,7 +268,11 @@ export const earlierTime: LegacyForm = (value, at, ctx) => {
   if (typeof value !== 'string' || checkDate(value) === undefined) return value
   const ms = Date.parse(value)
   if (Number.isNaN(ms)) return value
-  ctx.deprecate({ code: ConfigWarningCodes.VALUE_FORM, path: at, message: `a date that is not ISO is deprecated: write "${new Date(ms).toISOString()}"` })
+  ctx.deprecate({
+    code: ConfigWarningCodes.VALUE_FORM,
+    path: at,
+    message: `a date that is not ISO is deprecated: write "${new Date(ms).toISOString()}"`,
+  })
   return ms
 }
 

@@ -18,7 +18,11 @@ function objectSchema(shape: ObjectShape, extra: Record<string, JsonSchema> = {}
     properties[key] = fieldSchema(field)
     if (field.required === true) required.push(key)
     if (field.shape.kind === 'string' && field.shape.secret === true) {
-      properties[fileKey(key)] = { description: `file ${key} is read from (instead of writing it here)`, type: 'string', minLength: 1 }
+      properties[fileKey(key)] = {
+        description: `file ${key} is read from (instead of writing it here)`,
+        type: 'string',
+        minLength: 1,
+      }
     }
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false }
@@ -38,7 +42,9 @@ export function toJsonSchema(shape: Shape): JsonSchema {
       // A formatted value may also be a ${VAR} reference, which editors cannot resolve.
       const schema: JsonSchema =
         // The loader reads a YAML number where text belongs (`numbers: [919800000001]`), so may the editor.
-        shape.json === undefined ? { type: ['string', 'number'], minLength: 1 } : { anyOf: [{ type: 'string', ...shape.json }, ENV_REFERENCE] }
+        shape.json === undefined
+          ? { type: ['string', 'number'], minLength: 1 }
+          : { anyOf: [{ type: 'string', ...shape.json }, ENV_REFERENCE] }
       return describe(shape.secret === true ? { ...schema, writeOnly: true } : schema, shape.description)
     }
     case 'integer': {
@@ -77,7 +83,12 @@ export function toJsonSchema(shape: Shape): JsonSchema {
         then: objectSchema(variant, { [shape.tag]: { const: name } }, shape.tag),
       }))
       return describe(
-        { type: 'object', required: [shape.tag], properties: { [shape.tag]: { type: 'string', enum: names } }, allOf: variants },
+        {
+          type: 'object',
+          required: [shape.tag],
+          properties: { [shape.tag]: { type: 'string', enum: names } },
+          allOf: variants,
+        },
         shape.description,
       )
     }

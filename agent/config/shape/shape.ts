@@ -99,7 +99,12 @@ export interface KeyAlias {
   /** What to write instead, for the warning: `"message" (a "/pattern/flags" string)`. */
   hint: string
   /** The old value (at `at`) as the current keys' values; undefined when it failed (reported). */
-  read(value: unknown, at: readonly Segment[], ctx: CheckContext, siblings: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined
+  read(
+    value: unknown,
+    at: readonly Segment[],
+    ctx: CheckContext,
+    siblings: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown> | undefined
 }
 
 /** Free keys (channel names, dot paths) to values of one shape. */

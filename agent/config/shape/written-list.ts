@@ -19,7 +19,10 @@ export function listItems<T>(value: T | T[] | undefined, path: readonly Segment[
 }
 
 /** Entries of a mapping with their paths. */
-export function mapEntries<T>(value: Record<string, T> | undefined, path: readonly Segment[]): (Located<T> & { key: string })[] {
+export function mapEntries<T>(
+  value: Record<string, T> | undefined,
+  path: readonly Segment[],
+): (Located<T> & { key: string })[] {
   if (value === undefined) return []
   return Object.entries(value).map(([key, item]) => ({ key, value: item, path: [...path, key] }))
 }

@@ -117,8 +117,20 @@ export type ChannelInput =
       template?: string | KindTemplatesInput
       max_length?: number
     })
-  | (ChannelCommonInput & { type: 'chat'; numbers?: string | string[]; template_id: number; variables?: string[]; attachment?: string })
-  | (ChannelCommonInput & { type: 'mail'; from: string; to?: string | string[]; subject?: string | KindTemplatesInput; format?: 'html' | 'text' })
+  | (ChannelCommonInput & {
+      type: 'chat'
+      numbers?: string | string[]
+      template_id: number
+      variables?: string[]
+      attachment?: string
+    })
+  | (ChannelCommonInput & {
+      type: 'mail'
+      from: string
+      to?: string | string[]
+      subject?: string | KindTemplatesInput
+      format?: 'html' | 'text'
+    })
   | (ChannelCommonInput & {
       type: 'voice'
       receivers?: { label: string; number: string }[]

@@ -15,13 +15,17 @@ export function isRegexLiteral(text: string): boolean {
 
 export function compileRegex(source: string, flags = ''): RegexParse {
   for (const flag of flags) {
-    if (!ALLOWED_FLAGS.includes(flag)) return { ok: false, message: `unsupported regex flag "${flag}" (allowed: ${ALLOWED_FLAGS.split('').join(', ')})` }
+    if (!ALLOWED_FLAGS.includes(flag))
+      return { ok: false, message: `unsupported regex flag "${flag}" (allowed: ${ALLOWED_FLAGS.split('').join(', ')})` }
   }
   if (new Set(flags).size !== flags.length) return { ok: false, message: `repeated regex flag in "${flags}"` }
   try {
     return { ok: true, regex: new RegExp(source, flags) }
   } catch (err) {
-    return { ok: false, message: `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}` }
+    return {
+      ok: false,
+      message: `invalid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
+    }
   }
 }
 

@@ -53,7 +53,9 @@ export function checkTemplate(value: string): string | undefined {
 }
 
 export function checkLevel(value: string): string | undefined {
-  return levelFromName(value) === undefined ? `expected a level (${Object.keys(LEVELS).join(', ')}) or a number` : undefined
+  return levelFromName(value) === undefined
+    ? `expected a level (${Object.keys(LEVELS).join(', ')}) or a number`
+    : undefined
 }
 
 /** A message pattern: `/re/flags`, or a bare pattern. */
@@ -107,7 +109,9 @@ export function checkName(value: string): string | undefined {
 /** `oncall: ops` or `oncall: ops/secondary`: a schedule's name, and a layer's. */
 export function checkOncallRef(value: string): string | undefined {
   const parts = value.split('/')
-  return parts.length <= 2 && parts.every((part) => NAME.test(part)) ? undefined : 'expected a schedule name, or schedule/layer like "ops/secondary"'
+  return parts.length <= 2 && parts.every((part) => NAME.test(part))
+    ? undefined
+    : 'expected a schedule name, or schedule/layer like "ops/secondary"'
 }
 
 export function checkDate(value: string): string | undefined {
@@ -121,7 +125,8 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 /** The acknowledgement hint: text whose only placeholder is `{{number}}` (the missed-call number). */
 export function checkHint(value: string): string | undefined {
   for (const [, name] of value.matchAll(PLACEHOLDER)) {
-    if (name !== 'number') return `unknown placeholder {{${name ?? ''}}} in ${JSON.stringify(value)} (the hint takes only {{number}})`
+    if (name !== 'number')
+      return `unknown placeholder {{${name ?? ''}}} in ${JSON.stringify(value)} (the hint takes only {{number}})`
   }
   return undefined
 }
@@ -150,9 +155,21 @@ export function isLoopbackHost(host: string): boolean {
  * they are offered as suggestions too; each is still checked against Intl before it is.
  */
 const RENAMED_ZONES = [
-  'Asia/Kolkata', 'Asia/Kathmandu', 'Asia/Ho_Chi_Minh', 'Asia/Yangon', 'Europe/Kyiv', 'America/Nuuk', 'Atlantic/Faroe',
-  'Pacific/Chuuk', 'Pacific/Pohnpei', 'Pacific/Kanton', 'Africa/Asmara', 'America/Argentina/Buenos_Aires',
-  'America/Indiana/Indianapolis', 'America/Kentucky/Louisville', 'America/Atikokan',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Asia/Ho_Chi_Minh',
+  'Asia/Yangon',
+  'Europe/Kyiv',
+  'America/Nuuk',
+  'Atlantic/Faroe',
+  'Pacific/Chuuk',
+  'Pacific/Pohnpei',
+  'Pacific/Kanton',
+  'Africa/Asmara',
+  'America/Argentina/Buenos_Aires',
+  'America/Indiana/Indianapolis',
+  'America/Kentucky/Louisville',
+  'America/Atikokan',
 ]
 
 let knownZones: string[] | undefined

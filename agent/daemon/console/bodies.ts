@@ -66,7 +66,8 @@ function checkMatchers(value: unknown): Checked<Record<string, string>> {
   const out: Record<string, string> = {}
   for (const [key, text] of entries) {
     const field = `matchers.${key.slice(0, MAX_NAME)}`
-    if (key.trim() === '' || key.length > MAX_NAME || CONTROL.test(key)) return fail(`${field}: a label must be 1 to ${MAX_NAME} characters without control characters`)
+    if (key.trim() === '' || key.length > MAX_NAME || CONTROL.test(key))
+      return fail(`${field}: a label must be 1 to ${MAX_NAME} characters without control characters`)
     if (typeof text !== 'string') return fail(`${field}: must be a string`)
     if (text.length > MAX_TEXT) return fail(`${field}: longer than ${MAX_TEXT} characters`)
     out[key] = text
@@ -85,14 +86,18 @@ function checkEnd(body: Record<string, unknown>, now: number): Checked<number> {
   }
   if (endsAt === undefined) return fail('duration: required (or endsAt), e.g. "2h"')
   const at = typeof endsAt === 'number' ? endsAt : typeof endsAt === 'string' ? Date.parse(endsAt) : Number.NaN
-  if (!Number.isFinite(at) || at > MAX_TIME) return fail('endsAt: must be a time in milliseconds or an ISO 8601 date, e.g. "2030-01-01T00:00:00Z"')
+  if (!Number.isFinite(at) || at > MAX_TIME)
+    return fail('endsAt: must be a time in milliseconds or an ISO 8601 date, e.g. "2030-01-01T00:00:00Z"')
   if (at <= now) return fail('endsAt: must be in the future')
   return { ok: true, value: Math.round(at) }
 }
 
 /** Body of POST /api/silences: `{ matchers, duration | endsAt, comment?, by? }`. */
 export function checkSilenceBody(body: unknown, now: number): Checked<SilenceBody> {
-  if (!isRecord(body)) return fail('body: must be a JSON object like { "matchers": { "rule": "errors" }, "duration": "2h", "comment": "deploy" }')
+  if (!isRecord(body))
+    return fail(
+      'body: must be a JSON object like { "matchers": { "rule": "errors" }, "duration": "2h", "comment": "deploy" }',
+    )
   const extra = unknownField(body, ['matchers', 'duration', 'endsAt', 'comment', 'by'])
   if (extra !== undefined) return fail(extra)
   const matchers = checkMatchers(body['matchers'])
@@ -102,9 +107,13 @@ export function checkSilenceBody(body: unknown, now: number): Checked<SilenceBod
   const comment = body['comment']
   if (comment !== undefined && typeof comment !== 'string') return fail('comment: must be a string')
   if (comment !== undefined && comment.length > MAX_TEXT) return fail(`comment: longer than ${MAX_TEXT} characters`)
-  if (comment !== undefined && CONTROL_BUT_NEWLINE.test(comment)) return fail('comment: must not hold control characters')
+  if (comment !== undefined && CONTROL_BUT_NEWLINE.test(comment))
+    return fail('comment: must not hold control characters')
   const by = name(body['by'], 'by')
   if (!by.ok) return by
   const text = comment?.trim()
-  return { ok: true, value: { matchers: matchers.value, endsAt: endsAt.value, comment: text === '' ? undefined : text, by: by.value } }
+  return {
+    ok: true,
+    value: { matchers: matchers.value, endsAt: endsAt.value, comment: text === '' ? undefined : text, by: by.value },
+  }
 }

@@ -41,11 +41,17 @@ export const MIN_TOKEN_LENGTH = 8
 export function createConsoleHandler(options: ConsoleOptions): ConsoleHandler {
   const { backend, token, generated } = options
   if (token.length < MIN_TOKEN_LENGTH) {
-    throw new ConsoleError(ConsoleErrorCodes.OPTIONS, `console: the token must be at least ${MIN_TOKEN_LENGTH} characters`)
+    throw new ConsoleError(
+      ConsoleErrorCodes.OPTIONS,
+      `console: the token must be at least ${MIN_TOKEN_LENGTH} characters`,
+    )
   }
   const loopback = isLoopbackHost(options.host)
   if (generated && !loopback) {
-    throw new ConsoleError(ConsoleErrorCodes.OPTIONS, `console: listening on ${options.host} (not loopback) needs a configured console.token`)
+    throw new ConsoleError(
+      ConsoleErrorCodes.OPTIONS,
+      `console: listening on ${options.host} (not loopback) needs a configured console.token`,
+    )
   }
   const now = options.now ?? Date.now
   const tokenMatches = createTokenCheck(token)
@@ -54,25 +60,44 @@ export function createConsoleHandler(options: ConsoleOptions): ConsoleHandler {
   async function answer(req: IncomingMessage): Promise<ConsoleReply> {
     const method = req.method ?? 'GET'
     if (loopback && !hostHeaderAllowed(req.headers.host, req.socket.localPort ?? 0)) {
-      return errorReply(403, ConsoleErrorCodes.FORBIDDEN_HOST, 'host: the console answers only to 127.0.0.1, localhost or [::1] with its port')
+      return errorReply(
+        403,
+        ConsoleErrorCodes.FORBIDDEN_HOST,
+        'host: the console answers only to 127.0.0.1, localhost or [::1] with its port',
+      )
     }
     const match = matchRoute(req.url ?? '/')
     if (method === 'OPTIONS') {
       // No CORS, so no preflight can succeed: the page and its API are one origin.
-      return errorReply(405, ConsoleErrorCodes.METHOD_NOT_ALLOWED, 'OPTIONS: the console does not answer cross-origin requests', match.ok ? { allow: match.methods.join(', ') } : undefined)
+      return errorReply(
+        405,
+        ConsoleErrorCodes.METHOD_NOT_ALLOWED,
+        'OPTIONS: the console does not answer cross-origin requests',
+        match.ok ? { allow: match.methods.join(', ') } : undefined,
+      )
     }
     if (!match.ok) return errorReply(match.status, match.code, match.error)
     const { route, methods } = match
     if (!methods.includes(method)) {
-      return errorReply(405, ConsoleErrorCodes.METHOD_NOT_ALLOWED, `${method.slice(0, 20)}: not served here (allowed: ${methods.join(', ')})`, { allow: methods.join(', ') })
+      return errorReply(
+        405,
+        ConsoleErrorCodes.METHOD_NOT_ALLOWED,
+        `${method.slice(0, 20)}: not served here (allowed: ${methods.join(', ')})`,
+        { allow: methods.join(', ') },
+      )
     }
     if (route.kind === 'page') {
       const { html, csp } = page.render()
       return { status: 200, html, headers: { 'content-security-policy': csp } }
     }
     if (needsToken(method, generated) && !tokenMatches(req.headers.authorization)) {
-      const error = req.headers.authorization === undefined ? 'authorization: this request needs the header "authorization: Bearer <token>"' : 'authorization: wrong token'
-      return errorReply(401, ConsoleErrorCodes.UNAUTHORIZED, error, { 'www-authenticate': 'Bearer realm="logx-console"' })
+      const error =
+        req.headers.authorization === undefined
+          ? 'authorization: this request needs the header "authorization: Bearer <token>"'
+          : 'authorization: wrong token'
+      return errorReply(401, ConsoleErrorCodes.UNAUTHORIZED, error, {
+        'www-authenticate': 'Bearer realm="logx-console"',
+      })
     }
     let body: unknown
     if (method === 'POST') {

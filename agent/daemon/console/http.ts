@@ -33,7 +33,12 @@ export function jsonReply(status: number, json: unknown, headers?: Record<string
   return headers === undefined ? { status, json } : { status, json, headers }
 }
 
-export function errorReply(status: number, code: ConsoleErrorCode, error: string, headers?: Record<string, string>): ConsoleReply {
+export function errorReply(
+  status: number,
+  code: ConsoleErrorCode,
+  error: string,
+  headers?: Record<string, string>,
+): ConsoleReply {
   const body: ConsoleErrorBody = { error, code }
   return jsonReply(status, body, headers)
 }
@@ -70,7 +75,11 @@ const LIST_SLICE = 200
  * space and, under the agent's --optimize-for-size, bring on a full collection per request.
  */
 function writeList(req: IncomingMessage, res: ServerResponse, status: number, list: ListBody, secret: string): void {
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-security-policy': JSON_CSP, 'content-type': 'application/json; charset=utf-8' })
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    'content-security-policy': JSON_CSP,
+    'content-type': 'application/json; charset=utf-8',
+  })
   if (req.method === 'HEAD') {
     res.end()
     return
@@ -107,7 +116,9 @@ const JSON_TYPE = /^application\/json\s*(?:;.*)?$/i
 function tooLarge(): BodyResult {
   return {
     ok: false,
-    reply: errorReply(413, ConsoleErrorCodes.BODY_TOO_LARGE, `body: larger than ${MAX_BODY_BYTES} bytes`, { connection: 'close' }),
+    reply: errorReply(413, ConsoleErrorCodes.BODY_TOO_LARGE, `body: larger than ${MAX_BODY_BYTES} bytes`, {
+      connection: 'close',
+    }),
   }
 }
 
@@ -137,7 +148,9 @@ export function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
       }
       chunks.push(chunk)
     })
-    req.on('error', () => finish({ ok: false, reply: errorReply(400, ConsoleErrorCodes.INVALID_BODY, 'body: the request was cut off') }))
+    req.on('error', () =>
+      finish({ ok: false, reply: errorReply(400, ConsoleErrorCodes.INVALID_BODY, 'body: the request was cut off') }),
+    )
     req.on('end', () => finish(parseBody(Buffer.concat(chunks).toString('utf8'), req.headers['content-type'])))
   })
 }
@@ -146,7 +159,10 @@ export function readJsonBody(req: IncomingMessage): Promise<BodyResult> {
 export function parseBody(text: string, contentType: string | undefined): BodyResult {
   if (text.trim() === '') return { ok: true, value: undefined }
   if (contentType === undefined || !JSON_TYPE.test(contentType)) {
-    return { ok: false, reply: errorReply(415, ConsoleErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json') }
+    return {
+      ok: false,
+      reply: errorReply(415, ConsoleErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'content-type: must be application/json'),
+    }
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }

@@ -47,7 +47,8 @@ const notFound = (): RouteMatch => ({
   ok: false,
   status: 404,
   code: ConsoleErrorCodes.NOT_FOUND,
-  error: 'no such route (the console is at / and its API at /api/incidents, /api/silences, /api/people, /api/schedules)',
+  error:
+    'no such route (the console is at / and its API at /api/incidents, /api/silences, /api/people, /api/schedules)',
 })
 const badPath = (error: string): RouteMatch => ({ ok: false, status: 400, code: ConsoleErrorCodes.BAD_PATH, error })
 
@@ -98,7 +99,8 @@ export function matchRoute(target: string): RouteMatch {
   for (const raw of path.slice(1).split('/')) {
     const segment = decodeSegment(raw)
     if (segment === undefined) return badPath('path: malformed percent-encoding')
-    if (UNSAFE.test(segment) || segment === '.' || segment === '..') return badPath('path: a segment holds a control character, a slash, "." or ".."')
+    if (UNSAFE.test(segment) || segment === '.' || segment === '..')
+      return badPath('path: a segment holds a control character, a slash, "." or ".."')
     segments.push(segment)
   }
   if (segments[0] !== 'api') return notFound()
@@ -114,7 +116,12 @@ export function matchRoute(target: string): RouteMatch {
     const checked = checkId(id, MIN_ID_PREFIX)
     if (typeof checked === 'string') return badPath(checked)
     if (action === undefined) return { ok: true, route: { kind: 'incident', id: checked.id }, methods: READ }
-    if (ACTIONS.has(action)) return { ok: true, route: { kind: 'action', id: checked.id, action: action as IncidentAction }, methods: ['POST'] }
+    if (ACTIONS.has(action))
+      return {
+        ok: true,
+        route: { kind: 'action', id: checked.id, action: action as IncidentAction },
+        methods: ['POST'],
+      }
     return notFound()
   }
   if (collection === 'silences' && action === undefined) {

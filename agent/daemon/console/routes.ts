@@ -29,7 +29,6 @@ export interface ApiRequest {
   now: number
 }
 
-
 function failed(status: 404 | 409, error: string): ConsoleReply {
   return errorReply(status, status === 404 ? ConsoleErrorCodes.NOT_FOUND : ConsoleErrorCodes.CONFLICT, error)
 }
@@ -46,7 +45,12 @@ export function apiReply(backend: ConsoleBackend, request: ApiRequest): ConsoleR
     }
     case 'incident': {
       const found = backend.incident(route.id)
-      if (found === 'ambiguous') return errorReply(409, ConsoleErrorCodes.AMBIGUOUS, `id: "${route.id}" is the start of several incidents; give more of the key`)
+      if (found === 'ambiguous')
+        return errorReply(
+          409,
+          ConsoleErrorCodes.AMBIGUOUS,
+          `id: "${route.id}" is the start of several incidents; give more of the key`,
+        )
       if (found === undefined) return errorReply(404, ConsoleErrorCodes.NOT_FOUND, `no open incident "${route.id}"`)
       return jsonReply(200, { incident: found })
     }

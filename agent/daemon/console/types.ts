@@ -72,7 +72,10 @@ export interface ConsoleBackend {
    * counts all that match. `items` may be made as it is read (the answer is written a slice at a
    * time, so 10,000 summaries never live at once).
    */
-  incidents(query: { state?: IncidentSummary['state'] | undefined; limit?: number | undefined }): { items: Iterable<IncidentSummary>; total: number }
+  incidents(query: { state?: IncidentSummary['state'] | undefined; limit?: number | undefined }): {
+    items: Iterable<IncidentSummary>
+    total: number
+  }
   /** by key or unique prefix; 'ambiguous' when the prefix names several */
   incident(id: string): IncidentDetail | undefined | 'ambiguous'
   act(id: string, action: 'ack' | 'unack' | 'resolve', by: string, via: 'console' | 'cli'): ActionResult

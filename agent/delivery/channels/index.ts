@@ -27,6 +27,11 @@ export function isChannelKind(kind: string): kind is ChannelConfig['type'] {
 }
 
 /** One attempt at sending an outbox item of a channel kind. */
-export function sendChannelRequest(client: MessagingClient, kind: ChannelConfig['type'], request: unknown, idempotencyKey: string): Promise<void> {
+export function sendChannelRequest(
+  client: MessagingClient,
+  kind: ChannelConfig['type'],
+  request: unknown,
+  idempotencyKey: string,
+): Promise<void> {
   return KINDS[kind].send(client, request, idempotencyKey)
 }

@@ -7,7 +7,12 @@ export const mailChannel: ChannelKind<ChannelOf<'mail'>> = {
   build(channel, delivery) {
     if (delivery.message.type !== 'mail') return []
     const { subject, html, text } = delivery.message
-    const request: SendMailInput = { from: channel.from, to: channel.to, subject, message: channel.format === 'html' ? html : text }
+    const request: SendMailInput = {
+      from: channel.from,
+      to: channel.to,
+      subject,
+      message: channel.format === 'html' ? html : text,
+    }
     return [{ kind: 'mail', request, summary: subject }]
   },
   async send(client, request, idempotencyKey) {

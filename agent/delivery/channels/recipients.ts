@@ -12,7 +12,11 @@ function present<T>(values: readonly (T | undefined)[]): T[] {
 }
 
 /** The channel and delivery to build requests from, with the step's people as recipients when it names some. */
-export function addressed(channel: ChannelConfig, delivery: Delivery, directory: PeopleDirectory): { channel: ChannelConfig; delivery: Delivery } {
+export function addressed(
+  channel: ChannelConfig,
+  delivery: Delivery,
+  directory: PeopleDirectory,
+): { channel: ChannelConfig; delivery: Delivery } {
   const names = delivery.notice.people
   if (names === undefined || names.length === 0) return { channel, delivery }
   const people = present(names.map((name) => directory.get(name)))
@@ -20,12 +24,17 @@ export function addressed(channel: ChannelConfig, delivery: Delivery, directory:
     case 'sms':
       return { channel: { ...channel, numbers: present(people.map((p) => p.phone)) }, delivery }
     case 'chat':
-      return { channel: { ...channel, numbers: present(people.map((p) => p.chat ?? p.phone)).map(compactChatNumber) }, delivery }
+      return {
+        channel: { ...channel, numbers: present(people.map((p) => p.chat ?? p.phone)).map(compactChatNumber) },
+        delivery,
+      }
     case 'mail':
       return { channel: { ...channel, to: present(people.map((p) => p.email)) }, delivery }
     case 'voice': {
       if (delivery.message.type !== 'voice') return { channel, delivery }
-      const receivers = present(people.map((p) => (p.phone === undefined ? undefined : { label: p.name, number: p.phone })))
+      const receivers = present(
+        people.map((p) => (p.phone === undefined ? undefined : { label: p.name, number: p.phone })),
+      )
       return { channel, delivery: { ...delivery, message: { ...delivery.message, receivers } } }
     }
   }

@@ -8,7 +8,13 @@ export const voiceChannel: ChannelKind<ChannelOf<'voice'>> = {
     if (delivery.message.type !== 'voice') return []
     const { receivers, audioFiles } = delivery.message
     const request: VoiceBroadcastInput = { receivers, audioFiles }
-    return [{ kind: 'voice', request, summary: `called ${receivers.map((r) => r.label).join(', ')}; played ${audioFiles.join(', ')}` }]
+    return [
+      {
+        kind: 'voice',
+        request,
+        summary: `called ${receivers.map((r) => r.label).join(', ')}; played ${audioFiles.join(', ')}`,
+      },
+    ]
   },
   async send(client, request, idempotencyKey) {
     await client.voiceBroadcast(request as VoiceBroadcastInput, { idempotencyKey })

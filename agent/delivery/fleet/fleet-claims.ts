@@ -32,7 +32,11 @@ interface Early {
 }
 
 /** `wake`: an item held by another agent may go now (the outbox tries it at once). */
-export function createFleetClaims(gate: FleetGate, wake: (itemId: string) => void, now: () => number = Date.now): FleetClaims {
+export function createFleetClaims(
+  gate: FleetGate,
+  wake: (itemId: string) => void,
+  now: () => number = Date.now,
+): FleetClaims {
   const { claims } = gate
   const early = new Map<string, Early>()
   /** Items found held, and how often: each looks again later than the last time, unless woken. */
@@ -79,7 +83,9 @@ export function createFleetClaims(gate: FleetGate, wake: (itemId: string) => voi
       case 'won':
         return age < claims.leaseMs / 2 ? claim : claims.claim(notice)
       case 'held':
-        return announced.has(noticeId) || age >= claim.retryAfterMs ? claims.claim(notice) : { ...claim, retryAfterMs: claim.retryAfterMs - age }
+        return announced.has(noticeId) || age >= claim.retryAfterMs
+          ? claims.claim(notice)
+          : { ...claim, retryAfterMs: claim.retryAfterMs - age }
       case 'degraded':
         return claims.claim(notice)
     }

@@ -4,7 +4,13 @@
 // (agent/cluster): one agent wins and sends under a key every agent derives alike, the others drop
 // it once it is sent, or wait while the winner holds it and take over when its lease runs out.
 // Without a fleet nothing here runs.
-import { DEFAULT_REPEAT_INTERVAL_MS, type Acknowledgement, type Delivery, type NoticeKind, type SelectedLine } from '../../../alerts'
+import {
+  DEFAULT_REPEAT_INTERVAL_MS,
+  type Acknowledgement,
+  type Delivery,
+  type NoticeKind,
+  type SelectedLine,
+} from '../../../alerts'
 import { DeliveryErrorCodes } from '../errors'
 import type { PeopleAction } from '../../acknowledge/incident-actions'
 
@@ -49,7 +55,8 @@ export interface NoticeClaims {
 }
 
 /** A notice's name, the same on every agent: what the log announces when it is marked sent. */
-export const noticeIdOf = (n: FleetNotice): string => `${n.incident}\u0000${n.kind}\u0000${n.step}\u0000${n.channel}\u0000${n.part}`
+export const noticeIdOf = (n: FleetNotice): string =>
+  `${n.incident}\u0000${n.kind}\u0000${n.step}\u0000${n.channel}\u0000${n.part}`
 
 /** What the dispatcher needs of a fleet. */
 export interface FleetGate {
@@ -81,7 +88,12 @@ const DIGEST_WINDOW_MS = 60_000
  * Undefined for what a person did (an ack, unack or resolve by hand): the agent it was done on sends
  * its notices, and the others take the change without sending (agent/cluster's shared actions).
  */
-export function fleetNoticeOf(delivery: Delivery, channel: string, part: number, windows: NoticeWindows | undefined): FleetNotice | undefined {
+export function fleetNoticeOf(
+  delivery: Delivery,
+  channel: string,
+  part: number,
+  windows: NoticeWindows | undefined,
+): FleetNotice | undefined {
   const { notice } = delivery
   const { kind, incident } = notice
   const via = notice.actor?.via
@@ -93,7 +105,8 @@ export function fleetNoticeOf(delivery: Delivery, channel: string, part: number,
   // At least a second: a claim's mark must outlive the claim (a rule unknown here: the default interval).
   const repeatMs = Math.max(1000, windows?.repeatMs ?? DEFAULT_REPEAT_INTERVAL_MS)
   if (kind === 'repeat') out.windowMs = repeatMs
-  else if (kind === 'unacknowledged') out.windowMs = Math.max(1000, Math.min(repeatMs, windows?.ackTimeoutMs ?? repeatMs))
+  else if (kind === 'unacknowledged')
+    out.windowMs = Math.max(1000, Math.min(repeatMs, windows?.ackTimeoutMs ?? repeatMs))
   else if (kind === 'digest') out.windowMs = DIGEST_WINDOW_MS
   return out
 }

@@ -37,7 +37,13 @@ export function incidentActivities(delivery: Delivery): IncidentEvent['activity'
   if (notice.kind === 'escalated') {
     const channels = notice.channels ?? []
     const type = channels.some((c) => c.includes('voice')) ? 'PHONECALL' : 'MESSAGE'
-    return [{ type, title: `${TITLES.escalated} to ${channels.join(', ') || 'every channel'} (step ${notice.incident.step})`, notes }]
+    return [
+      {
+        type,
+        title: `${TITLES.escalated} to ${channels.join(', ') || 'every channel'} (step ${notice.incident.step})`,
+        notes,
+      },
+    ]
   }
   if (notice.inhibitedBy !== undefined) {
     const by = notice.inhibitedBy
@@ -46,7 +52,10 @@ export function incidentActivities(delivery: Delivery): IncidentEvent['activity'
   if (notice.actor !== undefined) {
     const who = actorLine(notice.actor, notice.at)
     const type = notice.actor.via === 'missed_call' ? 'PHONECALL' : 'NOTE'
-    const title = notice.actor.via === 'timeout' ? `${TITLES[notice.kind]}: ack_timeout elapsed` : `${TITLES[notice.kind]} by ${notice.actor.by}`
+    const title =
+      notice.actor.via === 'timeout'
+        ? `${TITLES[notice.kind]}: ack_timeout elapsed`
+        : `${TITLES[notice.kind]} by ${notice.actor.by}`
     return [{ type, title, notes: `${title}\n${who}\n${notes}` }]
   }
   const title = notice.kind === 'repeat' ? `${TITLES.repeat}: ${notice.newCount} more` : TITLES[notice.kind]

@@ -27,7 +27,11 @@ function stringField(record: Readonly<Record<string, unknown>>, key: string): st
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
 }
 
-export function incidentEvent(delivery: Delivery, activity: IncidentEvent['activity'], service: string | undefined): IncidentEvent {
+export function incidentEvent(
+  delivery: Delivery,
+  activity: IncidentEvent['activity'],
+  service: string | undefined,
+): IncidentEvent {
   const { incident } = delivery.notice
   const record = incident.lastLine.record
   return {

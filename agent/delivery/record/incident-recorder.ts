@@ -98,7 +98,10 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
     }
     if (event.service !== undefined) otherFields.service = event.service
     if (event.host !== undefined) otherFields.host = event.host
-    const { leadId } = await mine.client.createLead({ name: event.title.slice(0, 200) || event.rule, otherFields }, { idempotencyKey })
+    const { leadId } = await mine.client.createLead(
+      { name: event.title.slice(0, 200) || event.rule, otherFields },
+      { idempotencyKey },
+    )
     mine.leads.set(event.key, leadId)
     return leadId
   }
@@ -122,21 +125,30 @@ export function acquireRecorder(crm: CrmTarget, connection: RecorderConnection =
     leads: mine.leads,
     async record(event, key) {
       const previous = mine.locks.get(event.key) ?? Promise.resolve()
-      const run = previous.catch(() => {}).then(async () => {
-        const leadId = await leadFor(event, key)
-        await mine.client.addActivities(
-          {
-            leadId,
-            activities: [{ title: event.activity.title, date: new Date(event.at), type: event.activity.type, notes: event.activity.notes }],
-          },
-          { idempotencyKey: `${key}:activity` },
-        )
-        // A resolved incident is over: the next failure with this fingerprint is a new lead.
-        if (event.kind === 'resolved') {
-          mine.leads.markResolved(event.key)
-          await fleetLeads?.resolved(event.key)
-        }
-      })
+      const run = previous
+        .catch(() => {})
+        .then(async () => {
+          const leadId = await leadFor(event, key)
+          await mine.client.addActivities(
+            {
+              leadId,
+              activities: [
+                {
+                  title: event.activity.title,
+                  date: new Date(event.at),
+                  type: event.activity.type,
+                  notes: event.activity.notes,
+                },
+              ],
+            },
+            { idempotencyKey: `${key}:activity` },
+          )
+          // A resolved incident is over: the next failure with this fingerprint is a new lead.
+          if (event.kind === 'resolved') {
+            mine.leads.markResolved(event.key)
+            await fleetLeads?.resolved(event.key)
+          }
+        })
       mine.locks.set(event.key, run)
       try {
         await run

@@ -59,7 +59,13 @@ interface LeadFile {
 
 function isEntry(value: unknown): value is LeadEntry {
   const e = value as Partial<LeadEntry> | null
-  return typeof e === 'object' && e !== null && typeof e.leadId === 'string' && typeof e.resolved === 'boolean' && (e.creating === undefined || typeof e.creating === 'string')
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.leadId === 'string' &&
+    typeof e.resolved === 'boolean' &&
+    (e.creating === undefined || typeof e.creating === 'string')
+  )
 }
 
 export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadMap {

@@ -1,7 +1,14 @@
 // logx-incident options: written (what users pass) -> normalized. Needs only the CRM webhooks: it
 // sends nothing, and records every incident's notices on a recording channel the alert path adds.
 import { rejectUnknown } from '../shared/check'
-import { COMMON_KEYS, normalizeCommon, normalizeCrm, type CommonOptions, type CommonOptionsInput, type CrmOptions } from '../shared/common-options'
+import {
+  COMMON_KEYS,
+  normalizeCommon,
+  normalizeCrm,
+  type CommonOptions,
+  type CommonOptionsInput,
+  type CrmOptions,
+} from '../shared/common-options'
 
 export const TARGET = 'logx-incident'
 

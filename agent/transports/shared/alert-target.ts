@@ -35,7 +35,10 @@ function reporter(target: string): { log: DeliveryLog; report(message: string): 
   const report = (message: string): void => {
     if (reported++ < 20) process.stderr.write(`${target}: ${message}\n`)
   }
-  return { report, log: { info: () => {}, warn: (_fields, message) => report(message), error: (_fields, message) => report(message) } }
+  return {
+    report,
+    log: { info: () => {}, warn: (_fields, message) => report(message), error: (_fields, message) => report(message) },
+  }
 }
 
 /** The strings a target must keep out of every message. */
@@ -83,14 +86,23 @@ function openPath(setup: AlertTargetSetup, log: DeliveryLog, now: number): Alert
     if (!(err instanceof DeliveryError)) asOptionError(target, err)
     const cause = err.cause
     if (cause instanceof OutboxError && cause.code === OutboxErrorCodes.IN_USE) {
-      throw optionError(target, 'outbox', `${outboxPath} is already the outbox of ${cause.holder} in this worker: give each target its own file`)
+      throw optionError(
+        target,
+        'outbox',
+        `${outboxPath} is already the outbox of ${cause.holder} in this worker: give each target its own file`,
+      )
     }
     const option = err.code === DeliveryErrorCodes.LEADS ? 'stateDir' : 'outbox'
     const where = option === 'stateDir' ? crm?.stateDir : outboxPath
-    throw new TransportError(TransportErrorCodes.STATE, target, `options.${option}: cannot use ${where}: ${((err.cause as Error | undefined) ?? err).message}`, {
-      option,
-      cause: err,
-    })
+    throw new TransportError(
+      TransportErrorCodes.STATE,
+      target,
+      `options.${option}: cannot use ${where}: ${((err.cause as Error | undefined) ?? err).message}`,
+      {
+        option,
+        cause: err,
+      },
+    )
   }
 }
 
@@ -103,7 +115,10 @@ export interface NormalizedTargetOptions {
 }
 
 /** A target module's default export: options in, the stream logx writes to out. */
-export function alertTarget(target: string, normalize: (raw: unknown) => NormalizedTargetOptions): (raw: unknown) => Promise<Writable> {
+export function alertTarget(
+  target: string,
+  normalize: (raw: unknown) => NormalizedTargetOptions,
+): (raw: unknown) => Promise<Writable> {
   return async (raw) => {
     const { common, api, crm, channel } = normalize(raw)
     return startAlertTarget({ target, common, api, crm, channel })

@@ -29,14 +29,16 @@ export function requiredString(target: string, written: Written, key: string, hi
 export function optionalPositive(target: string, written: Written, key: string): number | undefined {
   const value = written[key]
   if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw optionError(target, key, 'expected a positive number')
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw optionError(target, key, 'expected a positive number')
   return value
 }
 
 export function optionalPositiveInteger(target: string, written: Written, key: string): number | undefined {
   const value = written[key]
   if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw optionError(target, key, 'expected a positive integer')
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw optionError(target, key, 'expected a positive integer')
   return value
 }
 

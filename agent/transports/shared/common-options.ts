@@ -7,11 +7,25 @@ import type { RuleConfig, SilenceConfig } from '../../config/types'
 import { emitDeprecation } from '../../config/load/deprecation'
 import { earlierRedactPath } from '../../config/shape/earlier-forms'
 import { ConfigWarningCodes } from '../../config/errors'
-import { channelOptionKeys, readAlertOptions, readChannelOptions, type OptionsRead, type OptionWarning } from '../../config/normalize/target-options'
+import {
+  channelOptionKeys,
+  readAlertOptions,
+  readChannelOptions,
+  type OptionsRead,
+  type OptionWarning,
+} from '../../config/normalize/target-options'
 import type { ChannelConfig, ChannelType } from '../../config/types'
 import type { RuleInput, SilenceInput } from '../../config/shape/written-types'
 import { checkRedactPath, checkUrl, redactPathOf } from '../../config/values/value-checks'
-import { asObject, optionalPositive, optionalPositiveInteger, optionalString, rejectUnknown, stringList, type Written } from './check'
+import {
+  asObject,
+  optionalPositive,
+  optionalPositiveInteger,
+  optionalString,
+  rejectUnknown,
+  stringList,
+  type Written,
+} from './check'
 import { fromEnv } from './env'
 import { optionError, TransportWarningCodes } from './errors'
 
@@ -67,9 +81,28 @@ export interface CommonOptionsInput {
 }
 
 export const COMMON_KEYS: ReadonlySet<string> = new Set([
-  'rules', 'silences', 'redact', 'maxPerHour', 'outbox', 'drainTimeoutMs', 'tickMs', 'source', 'service',
-  'maxIncidents', 'timeoutMs', 'retry', 'maxAttempts', 'retryDelayMs', 'maxRetryDelayMs', 'messagingUrl', 'apiKey',
-  'incident', 'leadWebhook', 'activityWebhook', 'activityToken', 'stateDir',
+  'rules',
+  'silences',
+  'redact',
+  'maxPerHour',
+  'outbox',
+  'drainTimeoutMs',
+  'tickMs',
+  'source',
+  'service',
+  'maxIncidents',
+  'timeoutMs',
+  'retry',
+  'maxAttempts',
+  'retryDelayMs',
+  'maxRetryDelayMs',
+  'messagingUrl',
+  'apiKey',
+  'incident',
+  'leadWebhook',
+  'activityWebhook',
+  'activityToken',
+  'stateDir',
 ])
 
 export interface ApiOptions {
@@ -141,13 +174,20 @@ function redactPaths(target: string, paths: string[]): RedactPath[] {
     if (problem === undefined) return redactPathOf(path)
     const earlier = earlierRedactPath(path)
     if (earlier === undefined) throw optionError(target, `redact[${i}]`, problem)
-    emitDeprecation(ConfigWarningCodes.VALUE_FORM, `${target}: options.redact[${i}]: a key with blanks or quotes outside brackets is deprecated: write ${earlier.instead}`)
+    emitDeprecation(
+      ConfigWarningCodes.VALUE_FORM,
+      `${target}: options.redact[${i}]: a key with blanks or quotes outside brackets is deprecated: write ${earlier.instead}`,
+    )
     return earlier.segments
   })
 }
 
 /** `channels`: the target's own channel names, which a rule without `notify` notifies. */
-export function normalizeCommon(target: string, raw: unknown, channels: readonly string[]): { written: Written; common: CommonOptions } {
+export function normalizeCommon(
+  target: string,
+  raw: unknown,
+  channels: readonly string[],
+): { written: Written; common: CommonOptions } {
   const written = asObject(target, raw)
   const { rules, silences } = readOrThrow(target, readAlertOptions(written, channels, warnings(target)))
   ignoreRetry(target, written)
@@ -166,7 +206,9 @@ export function normalizeCommon(target: string, raw: unknown, channels: readonly
     maxAttempts: optionalPositive(target, written, 'maxAttempts'),
     backoff: {
       ...(written.retryDelayMs !== undefined ? { minDelayMs: optionalPositive(target, written, 'retryDelayMs') } : {}),
-      ...(written.maxRetryDelayMs !== undefined ? { maxDelayMs: optionalPositive(target, written, 'maxRetryDelayMs') } : {}),
+      ...(written.maxRetryDelayMs !== undefined
+        ? { maxDelayMs: optionalPositive(target, written, 'maxRetryDelayMs') }
+        : {}),
     },
   }
   return { written, common }
@@ -195,14 +237,28 @@ export function normalizeApi(target: string, written: Written, env: NodeJS.Proce
 export function normalizeCrm(target: string, written: Written, env: NodeJS.ProcessEnv = process.env): CrmOptions {
   return {
     leadWebhook: url(target, 'leadWebhook', fromEnv('leadWebhook', written.leadWebhook, env), 'LOGX_LEAD_WEBHOOK'),
-    activityWebhook: url(target, 'activityWebhook', fromEnv('activityWebhook', written.activityWebhook, env), 'LOGX_ACTIVITY_WEBHOOK'),
-    activityToken: secret(target, 'activityToken', fromEnv('activityToken', written.activityToken, env), 'LOGX_ACTIVITY_TOKEN'),
+    activityWebhook: url(
+      target,
+      'activityWebhook',
+      fromEnv('activityWebhook', written.activityWebhook, env),
+      'LOGX_ACTIVITY_WEBHOOK',
+    ),
+    activityToken: secret(
+      target,
+      'activityToken',
+      fromEnv('activityToken', written.activityToken, env),
+      'LOGX_ACTIVITY_TOKEN',
+    ),
     stateDir: optionalString(target, written, 'stateDir'),
   }
 }
 
 /** The CRM when the channel target should also record incidents (`incident: true`). */
-export function optionalCrm(target: string, written: Written, env: NodeJS.ProcessEnv = process.env): CrmOptions | undefined {
+export function optionalCrm(
+  target: string,
+  written: Written,
+  env: NodeJS.ProcessEnv = process.env,
+): CrmOptions | undefined {
   if (written.incident === undefined || written.incident === false) return undefined
   if (written.incident !== true) throw optionError(target, 'incident', 'expected true or false')
   return normalizeCrm(target, written, env)
@@ -220,7 +276,12 @@ export interface ChannelTargetOptions<T extends ChannelType> {
  * The options of the target sending on a channel of `type`: the common ones, the YAML channel's
  * keys spelt as options, the messaging API and, with `incident: true`, the CRM.
  */
-export function normalizeChannelTarget<T extends ChannelType>(target: string, type: T, raw: unknown, env: NodeJS.ProcessEnv): ChannelTargetOptions<T> {
+export function normalizeChannelTarget<T extends ChannelType>(
+  target: string,
+  type: T,
+  raw: unknown,
+  env: NodeJS.ProcessEnv,
+): ChannelTargetOptions<T> {
   const { written, common } = normalizeCommon(target, raw, [type])
   rejectUnknown(target, written, new Set([...COMMON_KEYS, ...channelOptionKeys(type)]))
   const channel = readOrThrow(target, readChannelOptions(type, written, common.maxPerHour, warnings(target)))
@@ -229,7 +290,11 @@ export function normalizeChannelTarget<T extends ChannelType>(target: string, ty
   // As in the YAML, recording a rule's incidents needs a CRM: here, the target's own.
   const recorded = common.rules.findIndex((rule) => rule.incident)
   if (crm === undefined && recorded !== -1) {
-    throw optionError(target, `rules[${recorded}].incident`, 'needs the incident option (with leadWebhook, activityWebhook and activityToken)')
+    throw optionError(
+      target,
+      `rules[${recorded}].incident`,
+      'needs the incident option (with leadWebhook, activityWebhook and activityToken)',
+    )
   }
   return { common, api, crm, channel: channel as Extract<ChannelConfig, { type: T }> }
 }

@@ -26,7 +26,12 @@ export class TransportError extends Error {
   readonly target: string
   readonly option: string | undefined
 
-  constructor(code: TransportErrorCode, target: string, message: string, options: { option?: string; cause?: unknown } = {}) {
+  constructor(
+    code: TransportErrorCode,
+    target: string,
+    message: string,
+    options: { option?: string; cause?: unknown } = {},
+  ) {
     super(`${target}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'TransportError'
     this.code = code
@@ -42,5 +47,8 @@ export class TransportError extends Error {
 
 /** `logx-sms-alert: options.numbers: is required (...)`. */
 export function optionError(target: string, option: string, message: string, cause?: unknown): TransportError {
-  return new TransportError(TransportErrorCodes.INVALID_OPTION, target, `options.${option}: ${message}`, { option, cause })
+  return new TransportError(TransportErrorCodes.INVALID_OPTION, target, `options.${option}: ${message}`, {
+    option,
+    cause,
+  })
 }

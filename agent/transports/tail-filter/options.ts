@@ -36,6 +36,7 @@ export function normalizeTailFilterOptions(raw: unknown): TailFilterOptions {
   } catch (err) {
     asOptionError(TARGET, err)
   }
-  if (written.annotate !== undefined && typeof written.annotate !== 'boolean') throw optionError(TARGET, 'annotate', 'expected true or false')
+  if (written.annotate !== undefined && typeof written.annotate !== 'boolean')
+    throw optionError(TARGET, 'annotate', 'expected true or false')
   return { rules: compiled, source: optionalString(TARGET, written, 'source'), annotate: written.annotate !== false }
 }

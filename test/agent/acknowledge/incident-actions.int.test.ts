@@ -22,7 +22,8 @@ afterEach(async () => {
 const quiet = { info() {}, warn() {}, error() {} }
 
 function configIn(dir: string): AgentConfig {
-  const result = parseAgentConfig(`state_dir: ${dir}
+  const result = parseAgentConfig(
+    `state_dir: ${dir}
 sources: [{ name: app, paths: [${dir}/*.log] }]
 people:
   asha: { phone: "919800000001" }
@@ -34,7 +35,9 @@ rules:
     repeat_interval: 1h
     escalate:
       - { after: 10m, notify: oncall-sms, people: [ravi] }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return result.config
 }
@@ -97,7 +100,10 @@ it('a missed call from the person an escalation paged acknowledges; who did it o
   ])
   const key = first.pipeline.incidents()[0]?.key ?? ''
 
-  first.actions.missedCalls([{ id: 'call-1', caller: '+91 98000 00003', at: t + 12 * MINUTE, called: '15550199999' }], t + 12 * MINUTE)
+  first.actions.missedCalls(
+    [{ id: 'call-1', caller: '+91 98000 00003', at: t + 12 * MINUTE, called: '15550199999' }],
+    t + 12 * MINUTE,
+  )
   expect(first.pipeline.incident(key)?.ack).toMatchObject({ by: 'ravi', via: 'missed_call' })
   // Acknowledged: no repeat, nothing more.
   first.pipeline.tick(t + 2 * 60 * MINUTE)
@@ -112,10 +118,16 @@ it('a missed call from the person an escalation paged acknowledges; who did it o
 
   const second = open(dir, sandbox, t + 2 * 60 * MINUTE)
   cleanups.push(() => second.close())
-  expect(second.pipeline.incident(key)).toMatchObject({ status: 'acknowledged', ack: { by: 'ravi', via: 'missed_call' } })
+  expect(second.pipeline.incident(key)).toMatchObject({
+    status: 'acknowledged',
+    ack: { by: 'ravi', via: 'missed_call' },
+  })
   expect(second.timeline.of(key)).toEqual(first.timeline.of(key))
   // The poller offers the call again after the restart: it was used already.
-  second.actions.missedCalls([{ id: 'call-1', caller: '919800000003', at: t + 12 * MINUTE, called: '15550199999' }], t + 121 * MINUTE)
+  second.actions.missedCalls(
+    [{ id: 'call-1', caller: '919800000003', at: t + 12 * MINUTE, called: '15550199999' }],
+    t + 121 * MINUTE,
+  )
   expect(second.actions.stats().missedCalls).toMatchObject({ acknowledged: 0, repeated: 1 })
 
   const resolved = second.actions.act(key, 'resolve', { by: 'asha', via: 'console' }, t + 122 * MINUTE)
@@ -133,7 +145,10 @@ it('a silence added at run time mutes pages on this path and the next one, until
   cleanups.push(async () => {
     if (firstOpen) await first.close()
   })
-  const added = first.actions.addSilence({ matchers: { msg: '/full$/' }, endsAt: t + 60 * MINUTE, comment: 'disk swap', by: 'asha' }, t)
+  const added = first.actions.addSilence(
+    { matchers: { msg: '/full$/' }, endsAt: t + 60 * MINUTE, comment: 'disk swap', by: 'asha' },
+    t,
+  )
   if (!added.ok) throw new Error(added.error)
   first.pipeline.ingest(line('disk full'), t + 1000)
   expect(await texts(first, sandbox)).toEqual([])
@@ -147,5 +162,7 @@ it('a silence added at run time mutes pages on this path and the next one, until
   expect(await texts(second, sandbox)).toEqual([])
   expect(second.actions.expireSilence(added.silence.id, t + 4000)).toEqual(added.silence)
   second.pipeline.ingest(line('log full'), t + 5000)
-  expect(await texts(second, sandbox)).toEqual(['919800000001: FIRING log full (1x, errors) Ack: missed call 15550199999'])
+  expect(await texts(second, sandbox)).toEqual([
+    '919800000001: FIRING log full (1x, errors) Ack: missed call 15550199999',
+  ])
 })

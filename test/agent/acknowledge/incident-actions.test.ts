@@ -27,7 +27,8 @@ const ASHA = '+919800000001'
 const RAVI = '+919800000003'
 
 function configIn(dir: string): AgentConfig {
-  const result = parseAgentConfig(`state_dir: ${dir}
+  const result = parseAgentConfig(
+    `state_dir: ${dir}
 sources: [{ name: app, paths: [${dir}/*.log] }]
 people:
   asha: { phone: "${ASHA}" }
@@ -38,7 +39,9 @@ channels:
 rules:
   - { name: errors, level: error, notify: [oncall-sms], repeat_interval: 1h }
   - { name: slow, level: warn, group_wait: 10s, notify: [backup-sms] }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return result.config
 }
@@ -57,7 +60,14 @@ function start(dir: string, now: number, ackAll = false): Running {
   const log = { info() {}, warn() {}, error() {} }
   const state = createIncidentState(join(dir, 'incidents.json'))
   const silences = createRuntimeSilences(join(dir, 'silences.json'))
-  const pipeline = createAlertPipeline({ setup: setupOfConfig(config, []), state, dispatcher, log, now, runtimeSilences: (at) => silences.configs(at) })
+  const pipeline = createAlertPipeline({
+    setup: setupOfConfig(config, []),
+    state,
+    dispatcher,
+    log,
+    now,
+    runtimeSilences: (at) => silences.configs(at),
+  })
   const actions = createIncidentActions({ pipeline, state, silences, log })
   const book = createPhoneBook(config.people)
   actions.setCallers((caller) => book.personOf(caller), ackAll)
@@ -78,7 +88,8 @@ const keyOf = (run: Running, title: string): string => {
   return found.key
 }
 const status = (run: Running, title: string) => run.pipeline.incidents().find((i) => i.title === title)?.status
-const pages = (run: Running) => run.sent.map((d) => `${d.notice.kind} ${d.notice.incident.title} -> ${d.notice.channel}`)
+const pages = (run: Running) =>
+  run.sent.map((d) => `${d.notice.kind} ${d.notice.incident.title} -> ${d.notice.channel}`)
 const call = (id: string, caller: string, at: number): MissedCall => ({ id, caller, at, called: '15550199999' })
 
 describe('finding an incident', () => {
@@ -114,17 +125,33 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
     const db = keyOf(run, 'db down')
     const slow = keyOf(run, 'slow query')
 
-    expect(run.actions.act('errors:nothing', 'ack', { by: 'asha', via: 'console' }, 2000)).toEqual({ ok: false, status: 404, error: 'no such open incident' })
+    expect(run.actions.act('errors:nothing', 'ack', { by: 'asha', via: 'console' }, 2000)).toEqual({
+      ok: false,
+      status: 404,
+      error: 'no such open incident',
+    })
     const pending = run.actions.act(slow, 'ack', { by: 'asha', via: 'console' }, 2000)
     expect(pending).toMatchObject({ ok: false, status: 409 })
     expect(pending.ok ? '' : pending.error).toContain('pending (group_wait')
-    expect(run.actions.act(db, 'unack', { by: 'asha', via: 'console' }, 2000)).toEqual({ ok: false, status: 409, error: 'the incident is not acknowledged' })
+    expect(run.actions.act(db, 'unack', { by: 'asha', via: 'console' }, 2000)).toEqual({
+      ok: false,
+      status: 409,
+      error: 'the incident is not acknowledged',
+    })
 
     const acked = run.actions.act(db, 'ack', { by: 'asha', via: 'console' }, 2000)
-    expect(acked).toMatchObject({ ok: true, resolved: false, incident: { key: db, status: 'acknowledged', ack: { by: 'asha', via: 'console', at: 2000 } } })
+    expect(acked).toMatchObject({
+      ok: true,
+      resolved: false,
+      incident: { key: db, status: 'acknowledged', ack: { by: 'asha', via: 'console', at: 2000 } },
+    })
     // The first ack stands; the second says whose it is, how and when.
     const again = run.actions.act(db, 'ack', { by: 'ravi', via: 'cli' }, 3000)
-    expect(again).toEqual({ ok: false, status: 409, error: `already acknowledged by asha (console) at ${new Date(2000).toISOString()}` })
+    expect(again).toEqual({
+      ok: false,
+      status: 409,
+      error: `already acknowledged by asha (console) at ${new Date(2000).toISOString()}`,
+    })
     expect(run.pipeline.incident(db)?.ack?.by).toBe('asha')
   })
 
@@ -142,7 +169,10 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
     const resolved = run.actions.act(db, 'resolve', { by: 'asha', via: 'console' }, 4000)
     expect(resolved).toMatchObject({ ok: true, resolved: true, incident: { key: db } })
     expect(run.pipeline.incident(db)).toBeUndefined()
-    expect(run.actions.act(db, 'resolve', { by: 'asha', via: 'console' }, 5000)).toMatchObject({ ok: false, status: 404 })
+    expect(run.actions.act(db, 'resolve', { by: 'asha', via: 'console' }, 5000)).toMatchObject({
+      ok: false,
+      status: 404,
+    })
     expect(run.actions.stats().manual).toEqual({ 'ack:console': 1, 'unack:cli': 1, 'resolve:console': 1 })
   })
 
@@ -150,7 +180,10 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
     const dir = tempDir()
     const run = start(dir, 0)
     run.pipeline.ingest(warning('slow query'), 1000)
-    expect(run.actions.act(keyOf(run, 'slow query'), 'resolve', { by: 'asha', via: 'console' }, 2000)).toMatchObject({ ok: true, resolved: true })
+    expect(run.actions.act(keyOf(run, 'slow query'), 'resolve', { by: 'asha', via: 'console' }, 2000)).toMatchObject({
+      ok: true,
+      resolved: true,
+    })
     run.pipeline.tick(5000)
     run.pipeline.replace(setupOfConfig(configIn(dir), []), 6000)
     run.pipeline.tick(20_000)
@@ -180,7 +213,9 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
     run.actions.act(keyOf(run, 'db down'), 'ack', { by: 'ravi', via: 'cli' }, 2000)
 
     const after = start(dir, 3000)
-    expect(after.pipeline.incidents().map((i) => [i.title, i.status, i.ack?.by, i.ack?.via])).toEqual([['db down', 'acknowledged', 'ravi', 'cli']])
+    expect(after.pipeline.incidents().map((i) => [i.title, i.status, i.ack?.by, i.ack?.via])).toEqual([
+      ['db down', 'acknowledged', 'ravi', 'cli'],
+    ])
     // Acknowledged: its lines page nobody, now or when a repeat would be due.
     after.pipeline.ingest(error('db down'), 4000)
     after.pipeline.tick(2 * 3600_000)
@@ -196,12 +231,19 @@ describe('acknowledging by missed call', () => {
     run.actions.missedCalls([call('c1', '919800000001', 3000)], 3500)
 
     expect(status(run, 'cache down')).toBe('acknowledged')
-    expect(run.pipeline.incident(keyOf(run, 'cache down'))?.ack).toEqual({ by: 'asha', via: 'missed_call', at: 3000, detail: 'missed call from 919800000001' })
+    expect(run.pipeline.incident(keyOf(run, 'cache down'))?.ack).toEqual({
+      by: 'asha',
+      via: 'missed_call',
+      at: 3000,
+      detail: 'missed call from 919800000001',
+    })
     expect(status(run, 'db down')).toBe('firing')
     expect(run.actions.stats().missedCalls).toEqual({ acknowledged: 1, unknownCaller: 0, nothingOpen: 0, repeated: 0 })
     // Said as a missed call when someone tries again by hand.
     const again = run.actions.act(keyOf(run, 'cache down'), 'ack', { by: 'ravi', via: 'console' }, 4000)
-    expect(again.ok ? '' : again.error).toBe(`already acknowledged by asha (missed call) at ${new Date(3000).toISOString()}`)
+    expect(again.ok ? '' : again.error).toBe(
+      `already acknowledged by asha (missed call) at ${new Date(3000).toISOString()}`,
+    )
   })
 
   it('a call from a number nobody has changes nothing and is counted', () => {
@@ -242,7 +284,12 @@ describe('acknowledging by missed call', () => {
     const after = start(dir, 5000)
     after.actions.missedCalls([call('c1', ASHA, 3000)], 5000)
     expect(status(after, 'db down')).toBe('firing')
-    expect(after.actions.stats().missedCalls).toEqual({ acknowledged: 0, unknownCaller: 0, nothingOpen: 0, repeated: 1 })
+    expect(after.actions.stats().missedCalls).toEqual({
+      acknowledged: 0,
+      unknownCaller: 0,
+      nothingOpen: 0,
+      repeated: 1,
+    })
     // The acknowledgement came back with the incident; a new call acknowledges the next one.
     expect(after.pipeline.incident(keyOf(after, 'cache down'))?.ack).toMatchObject({ by: 'asha', via: 'missed_call' })
     after.actions.missedCalls([call('c2', ASHA, 6000)], 6000)
@@ -263,8 +310,15 @@ describe('acknowledging by missed call', () => {
     run.pipeline.ingest(error('cache down'), 2000)
     run.pipeline.ingest(warning('slow query'), 2000)
     run.actions.missedCalls([call('c1', ASHA, 3000)], 3000)
-    expect(run.pipeline.incidents().map((i) => [i.title, i.status]).sort()).toEqual([
-      ['cache down', 'acknowledged'], ['db down', 'acknowledged'], ['slow query', 'pending'],
+    expect(
+      run.pipeline
+        .incidents()
+        .map((i) => [i.title, i.status])
+        .sort(),
+    ).toEqual([
+      ['cache down', 'acknowledged'],
+      ['db down', 'acknowledged'],
+      ['slow query', 'pending'],
     ])
     expect(run.actions.stats().missedCalls.acknowledged).toBe(1)
   })
@@ -290,9 +344,18 @@ describe('silences made at run time', () => {
   it('mutes matching incidents, outlives a restart, and stops muting once expired by hand', () => {
     const dir = tempDir()
     const run = start(dir, 0)
-    const added = run.actions.addSilence({ matchers: { msg: '/full$/' }, endsAt: until, comment: 'disk swap', by: 'asha' }, 1000)
+    const added = run.actions.addSilence(
+      { matchers: { msg: '/full$/' }, endsAt: until, comment: 'disk swap', by: 'asha' },
+      1000,
+    )
     if (!added.ok) throw new Error(added.error)
-    expect(added.silence).toMatchObject({ matchers: { msg: '/full$/' }, startsAt: 1000, endsAt: until, comment: 'disk swap', createdBy: 'asha' })
+    expect(added.silence).toMatchObject({
+      matchers: { msg: '/full$/' },
+      startsAt: 1000,
+      endsAt: until,
+      comment: 'disk swap',
+      createdBy: 'asha',
+    })
     run.pipeline.ingest(error('disk full'), 2000)
     run.pipeline.ingest(error('db down'), 2000)
     expect(pages(run)).toEqual(['firing db down -> oncall-sms'])

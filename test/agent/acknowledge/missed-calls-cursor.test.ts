@@ -23,7 +23,12 @@ const rec = (id: string, at: number | string | undefined, caller = '+91980000000
   caller,
   called,
 })
-const call = (id: string, at: number | undefined, called = '15550199999'): ListedCall => ({ id, at, caller: '+919800000001', called })
+const call = (id: string, at: number | undefined, called = '15550199999'): ListedCall => ({
+  id,
+  at,
+  caller: '+919800000001',
+  called,
+})
 const stateWith = (entries: Array<[string, number | undefined]>, floor?: number): SeenState => ({
   cursor: Math.max(...entries.map(([, at]) => at ?? -Infinity)),
   floor,
@@ -33,8 +38,18 @@ const ids = (calls: readonly { id: string }[]) => calls.map((c) => c.id)
 
 describe('rule 1: a record is known by its id; created_at read as epoch ms', () => {
   it('reads ISO and numeric times, and no time at all', () => {
-    expect(readListedCall(rec('mc-1', T))).toEqual({ id: 'mc-1', at: T, caller: '+919800000001', called: '15550199999' })
-    expect(readListedCall({ id: 7, created_at: T / 1000, caller: 1, called: null })).toEqual({ id: '7', at: T, caller: '1', called: '' })
+    expect(readListedCall(rec('mc-1', T))).toEqual({
+      id: 'mc-1',
+      at: T,
+      caller: '+919800000001',
+      called: '15550199999',
+    })
+    expect(readListedCall({ id: 7, created_at: T / 1000, caller: 1, called: null })).toEqual({
+      id: '7',
+      at: T,
+      caller: '1',
+      called: '',
+    })
     expect(readListedCall(rec('mc-2', 'yesterday-ish'))?.at).toBeUndefined()
   })
 
@@ -64,7 +79,11 @@ it('rule 4: a dated record before the floor is old, its id forgotten or not', ()
 })
 
 it('rule 5: an undated record below a seen one is old; above it, new', () => {
-  const j = judgePage(stateWith([['mc-5', T]]), [rec('mc-7', undefined), rec('mc-5', T), rec('mc-4', undefined)], new Set())
+  const j = judgePage(
+    stateWith([['mc-5', T]]),
+    [rec('mc-7', undefined), rec('mc-5', T), rec('mc-4', undefined)],
+    new Set(),
+  )
   expect(ids(j.fresh)).toEqual(['mc-7'])
 })
 
@@ -124,7 +143,9 @@ describe('rule 9: what is remembered', () => {
   it('calls kept by id alone when the API dates none', () => {
     const s = remember(undefined, [call('mc-2', undefined), call('mc-1', undefined)], true)
     expect(s).toMatchObject({ cursor: undefined, floor: undefined })
-    expect(ids(judgePage(s, [rec('mc-3', undefined), rec('mc-2', undefined), rec('mc-1', undefined)], new Set()).fresh)).toEqual(['mc-3'])
+    expect(
+      ids(judgePage(s, [rec('mc-3', undefined), rec('mc-2', undefined), rec('mc-1', undefined)], new Set()).fresh),
+    ).toEqual(['mc-3'])
   })
 })
 

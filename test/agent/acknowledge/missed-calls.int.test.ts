@@ -6,7 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { createMissedCallPoller, type MissedCall, type MissedCallPoller, type MissedCallPollerOptions } from '../../../agent/acknowledge/missed-calls'
+import {
+  createMissedCallPoller,
+  type MissedCall,
+  type MissedCallPoller,
+  type MissedCallPollerOptions,
+} from '../../../agent/acknowledge/missed-calls'
 import { createMessagingClient, type MessagingClient } from '../../../agent/messaging'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
 import { until } from '../daemon/helpers'
@@ -51,7 +56,8 @@ async function missedCall(caller: string, called?: string): Promise<string> {
 function poller(overrides: Partial<MissedCallPollerOptions> = {}) {
   const handed: MissedCall[][] = []
   const logged: Logged[] = []
-  const log = (level: Logged['level']) => (fields: Record<string, unknown>, message: string) => void logged.push({ level, fields, message })
+  const log = (level: Logged['level']) => (fields: Record<string, unknown>, message: string) =>
+    void logged.push({ level, fields, message })
   const p = createMissedCallPoller({
     client,
     statePath,

@@ -10,7 +10,11 @@ export interface Outcome {
 export function capture(): { io: Parameters<typeof runCli>[1]; out: () => { stdout: string; stderr: string } } {
   let stdout = ''
   let stderr = ''
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, signal: new AbortController().signal }
+  const io = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    signal: new AbortController().signal,
+  }
   return { io, out: () => ({ stdout, stderr }) }
 }
 

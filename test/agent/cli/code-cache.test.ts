@@ -10,7 +10,9 @@ import { bundleIsCurrent, cachePathFor } from '../../../agent/cli/code-cache'
 const root = resolve(__dirname, '../../..')
 // The built loader, whose paths point into dist/.
 const built = join(root, 'dist', 'agent', 'cli', 'code-cache.js')
-const { BUNDLE_PATH: bundle, cachePathFor: builtCachePathFor } = (existsSync(built) ? require(built) : {}) as Partial<typeof import('../../../agent/cli/code-cache')>
+const { BUNDLE_PATH: bundle, cachePathFor: builtCachePathFor } = (existsSync(built) ? require(built) : {}) as Partial<
+  typeof import('../../../agent/cli/code-cache')
+>
 const bin = join(root, 'bin', 'logx-agent.js')
 const dir = mkdtempSync(join(tmpdir(), 'logx-code-cache-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -44,7 +46,10 @@ describe('the bundle', () => {
 describe.runIf(bundle !== undefined && existsSync(bundle))('the built command line (npm run build)', () => {
   it('answers from the bundle, writes its cache at exit, and answers the same from the cache', () => {
     const config = join(dir, 'agent.yaml')
-    writeFileSync(config, 'sources:\n  - { name: app, paths: [x.log] }\nchannels:\n  sms: { type: sms, numbers: [919800000001] }\nrules:\n  - { name: r, level: error, notify: [sms] }\n')
+    writeFileSync(
+      config,
+      'sources:\n  - { name: app, paths: [x.log] }\nchannels:\n  sms: { type: sms, numbers: [919800000001] }\nrules:\n  - { name: r, level: error, notify: [sms] }\n',
+    )
     // A flag set of its own, so no other test's cache is used: --stack-size changes V8's flag hash.
     const flags = ['--stack-size=900']
     const cache = (builtCachePathFor as typeof cachePathFor)(['validate'], flags)
@@ -58,19 +63,26 @@ describe.runIf(bundle !== undefined && existsSync(bundle))('the built command li
   })
 })
 
-describe.runIf(bundle !== undefined && existsSync(bundle))('the caches npm run build makes (scripts/train-code-cache.js)', () => {
-  it("are there for npm start's node flags, validate and test-rule: the first start reads from a cache that holds the reading path", () => {
-    const { startFlags } = require(join(root, 'scripts', 'train-code-cache.js')) as { startFlags(): string[] }
-    // The training run takes its flags from package.json's start script (it throws when it finds none):
-    // a cache made under other flags would never be used.
-    const path = builtCachePathFor as typeof cachePathFor
-    expect(existsSync(path(['run', '--config', 'config/agent.yaml'], startFlags()))).toBe(true)
-    expect(existsSync(path(['validate'], []))).toBe(true)
-    expect(existsSync(path(['test-rule'], []))).toBe(true)
-  })
+describe.runIf(bundle !== undefined && existsSync(bundle))(
+  'the caches npm run build makes (scripts/train-code-cache.js)',
+  () => {
+    it("are there for npm start's node flags, validate and test-rule: the first start reads from a cache that holds the reading path", () => {
+      const { startFlags } = require(join(root, 'scripts', 'train-code-cache.js')) as { startFlags(): string[] }
+      // The training run takes its flags from package.json's start script (it throws when it finds none):
+      // a cache made under other flags would never be used.
+      const path = builtCachePathFor as typeof cachePathFor
+      expect(existsSync(path(['run', '--config', 'config/agent.yaml'], startFlags()))).toBe(true)
+      expect(existsSync(path(['validate'], []))).toBe(true)
+      expect(existsSync(path(['test-rule'], []))).toBe(true)
+    })
 
-  it('leave the minified bundle a source map for --enable-source-maps', () => {
-    expect(readFileSync(bundle as string, 'utf8').trimEnd().endsWith('//# sourceMappingURL=logx-agent.bundle.js.map')).toBe(true)
-    expect(existsSync(`${bundle as string}.map`)).toBe(true)
-  })
-})
+    it('leave the minified bundle a source map for --enable-source-maps', () => {
+      expect(
+        readFileSync(bundle as string, 'utf8')
+          .trimEnd()
+          .endsWith('//# sourceMappingURL=logx-agent.bundle.js.map'),
+      ).toBe(true)
+      expect(existsSync(`${bundle as string}.map`)).toBe(true)
+    })
+  },
+)

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../../agent/cli/main'
-import { createConsoleHandler, type ConsoleBackend, type IncidentSummary, type SilenceSummary } from '../../../agent/daemon/console'
+import {
+  createConsoleHandler,
+  type ConsoleBackend,
+  type IncidentSummary,
+  type SilenceSummary,
+} from '../../../agent/daemon/console'
 import { incident } from './fake-console'
 
 const TOKEN = 'tok-real-console-1'
@@ -35,7 +40,12 @@ function memoryBackend(incidents: IncidentSummary[], silences: SilenceSummary[],
     act: (id, action, by, via) => {
       const one = incidents.find((i) => i.id === id)
       if (one === undefined) return { ok: false, status: 404, error: `no open incident "${id}"` }
-      if (action === 'ack' && one.ack !== undefined) return { ok: false, status: 409, error: `already acknowledged by ${one.ack.by} via ${one.ack.via.replace('_', ' ')}` }
+      if (action === 'ack' && one.ack !== undefined)
+        return {
+          ok: false,
+          status: 409,
+          error: `already acknowledged by ${one.ack.by} via ${one.ack.via.replace('_', ' ')}`,
+        }
       acted.push({ id, action, by, via })
       one.state = action === 'ack' ? 'acknowledged' : action === 'unack' ? 'firing' : 'resolved'
       one.ack = action === 'ack' ? { by, via, at: Date.now() } : undefined
@@ -43,7 +53,15 @@ function memoryBackend(incidents: IncidentSummary[], silences: SilenceSummary[],
     },
     silences: () => silences,
     addSilence: (input) => {
-      const silence: SilenceSummary = { id: `rt-${silences.length + 1}`, matchers: input.matchers, startsAt: Date.now(), endsAt: input.endsAt, comment: input.comment, createdBy: input.by, origin: 'runtime' }
+      const silence: SilenceSummary = {
+        id: `rt-${silences.length + 1}`,
+        matchers: input.matchers,
+        startsAt: Date.now(),
+        endsAt: input.endsAt,
+        comment: input.comment,
+        createdBy: input.by,
+        origin: 'runtime',
+      }
       silences.push(silence)
       return { ok: true, silence }
     },
@@ -77,7 +95,12 @@ beforeEach(async () => {
   incidents = [incident('errors:3fa9c0d1e2f3a4', { title: 'query failed', paged: ['asha'] })]
   silences = []
   acted = []
-  const handler = createConsoleHandler({ backend: memoryBackend(incidents, silences, acted), token: TOKEN, generated: false, host: '127.0.0.1' })
+  const handler = createConsoleHandler({
+    backend: memoryBackend(incidents, silences, acted),
+    token: TOKEN,
+    generated: false,
+    host: '127.0.0.1',
+  })
   server = createServer(handler)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -89,7 +112,11 @@ afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())))
 async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, signal: new AbortController().signal }
+  const io = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    signal: new AbortController().signal,
+  }
   const code = await runCli([...argv, '--url', url, '--token-file', tokenFile], io)
   return { code, stdout, stderr }
 }
@@ -107,17 +134,47 @@ describe('the CLI against the console API', () => {
   })
 
   it('creates, lists and expires a silence', async () => {
-    const made = await cli(['silence', '--match', 'rule=db', '--match', 'msg=/timeout/i', '--for', '2h', '--comment', 'migration', '--by', 'asha'])
+    const made = await cli([
+      'silence',
+      '--match',
+      'rule=db',
+      '--match',
+      'msg=/timeout/i',
+      '--for',
+      '2h',
+      '--comment',
+      'migration',
+      '--by',
+      'asha',
+    ])
     expect(made.stderr).toBe('')
     expect(made.stdout).toMatch(/^silence rt-1 until .+ \(in (2h|1h59m)\): rule=db msg=\/timeout\/i\n$/)
-    expect(silences[0]).toMatchObject({ matchers: { rule: 'db', msg: '/timeout/i' }, comment: 'migration', createdBy: 'asha' })
-    expect((await cli(['silence', 'list'])).stdout).toMatch(/^ID\s+MATCHERS\s+UNTIL\s+COMMENT\s+BY\s+ORIGIN\nrt-1\s+rule=db msg=\/timeout\/i\s+.+\s+migration\s+asha\s+runtime\n$/)
-    expect(await cli(['silence', 'expire', 'rt-1'])).toEqual({ code: 0, stdout: 'expired silence rt-1: rule=db msg=/timeout/i\n', stderr: '' })
-    expect(await cli(['silence', 'expire', 'rt-9'])).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: no silence rt-9\n' })
+    expect(silences[0]).toMatchObject({
+      matchers: { rule: 'db', msg: '/timeout/i' },
+      comment: 'migration',
+      createdBy: 'asha',
+    })
+    expect((await cli(['silence', 'list'])).stdout).toMatch(
+      /^ID\s+MATCHERS\s+UNTIL\s+COMMENT\s+BY\s+ORIGIN\nrt-1\s+rule=db msg=\/timeout\/i\s+.+\s+migration\s+asha\s+runtime\n$/,
+    )
+    expect(await cli(['silence', 'expire', 'rt-1'])).toEqual({
+      code: 0,
+      stdout: 'expired silence rt-1: rule=db msg=/timeout/i\n',
+      stderr: '',
+    })
+    expect(await cli(['silence', 'expire', 'rt-9'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'logx-agent: no silence rt-9\n',
+    })
   })
 
   it('a wrong token is refused with the hint', async () => {
     writeFileSync(tokenFile, 'tok-wrong-one\n')
-    expect(await cli(['incidents'])).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n' })
+    expect(await cli(['incidents'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n',
+    })
   })
 })

@@ -24,7 +24,10 @@ let fake: FakeConsole
 
 async function logxAgent(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } })
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string }
@@ -73,17 +76,27 @@ describe('logx-agent incidents / ack (built bin)', () => {
     const listed = await logxAgent(['incidents'], env)
     expect(listed.stderr).toBe('')
     expect(listed.code).toBe(0)
-    expect(listed.stdout).toMatch(/^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+PAGED\s+ACKED BY\s+LAST SEEN\n3fa9c0d1\s+firing\s+1\s+errors\s+query failed\s+asha\s+-\s+3m ago\n$/)
+    expect(listed.stdout).toMatch(
+      /^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+PAGED\s+ACKED BY\s+LAST SEEN\n3fa9c0d1\s+firing\s+1\s+errors\s+query failed\s+asha\s+-\s+3m ago\n$/,
+    )
 
     const acked = await logxAgent(['ack', '3fa9'], env)
     expect(acked).toEqual({ code: 0, stdout: 'acknowledged 3fa9c0d1 query failed (by asha)\n', stderr: '' })
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', body: { by: 'asha' }, headers: { 'x-logx-client': 'cli', authorization: `Bearer ${fake.token}` } })
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      body: { by: 'asha' },
+      headers: { 'x-logx-client': 'cli', authorization: `Bearer ${fake.token}` },
+    })
 
     const again = await logxAgent(['ack', '3fa9', '--by', 'ravi'], env)
     expect(again).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: already acknowledged by asha via cli\n' })
 
     const refused = await logxAgent(['incidents'], { LOGX_CONSOLE_TOKEN: 'tok-not-this-one' })
-    expect(refused).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n' })
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n',
+    })
 
     const usage = await logxAgent(['silence', '--match', 'rule', '--for', '2h'], env)
     expect(usage.code).toBe(2)

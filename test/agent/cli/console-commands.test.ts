@@ -11,7 +11,6 @@ import { incidentsCommand } from '../../../agent/cli/incidents-command'
 import { capture, cli } from './capture'
 import { incident, startFakeConsole, type FakeConsole } from './fake-console'
 
-
 let dir: string
 let fake: FakeConsole
 let tokenFile: string
@@ -61,8 +60,19 @@ ${consoleYaml}`,
 describe('logx-agent incidents', () => {
   it('prints the open incidents as a table; pending ones only with --all', async () => {
     fake.incidents = [
-      incident('errors:3fa9c0d1e2f3a4', { title: 'query failed: TypeError: connection refused', count: 12, paged: ['asha', 'ravi'], lastSeen: Date.now() - 180_000 }),
-      incident('db:77ab01cd23ef45', { state: 'acknowledged', count: 3, paged: ['asha'], ack: { by: 'asha', via: 'missed_call', at: Date.now() }, lastSeen: Date.now() - 7_200_000 }),
+      incident('errors:3fa9c0d1e2f3a4', {
+        title: 'query failed: TypeError: connection refused',
+        count: 12,
+        paged: ['asha', 'ravi'],
+        lastSeen: Date.now() - 180_000,
+      }),
+      incident('db:77ab01cd23ef45', {
+        state: 'acknowledged',
+        count: 3,
+        paged: ['asha'],
+        ack: { by: 'asha', via: 'missed_call', at: Date.now() },
+        lastSeen: Date.now() - 7_200_000,
+      }),
       incident('errors:0000aaaa111122', { state: 'pending', title: 'still waiting' }),
     ]
     const out = await cli(['incidents', ...reach])
@@ -71,7 +81,9 @@ describe('logx-agent incidents', () => {
     const lines = out.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+PAGED\s+ACKED BY\s+LAST SEEN$/)
     // 120 columns when stdout is not a terminal: the title gets what the other columns leave.
-    expect(lines[1]).toMatch(/^3fa9c0d1\s+firing\s+12\s+errors\s+query failed: TypeError: connection re…\s+asha,ravi\s+-\s+3m ago$/)
+    expect(lines[1]).toMatch(
+      /^3fa9c0d1\s+firing\s+12\s+errors\s+query failed: TypeError: connection re…\s+asha,ravi\s+-\s+3m ago$/,
+    )
     expect(lines[2]).toMatch(/^77ab01cd\s+acknowledged\s+3\s+db\s+query failed\s+asha\s+asha \(missed call\)\s+2h ago$/)
     expect(lines[3]).toBe('(1 pending, not paged yet: --all shows them)')
     expect(lines).toHaveLength(4)
@@ -83,7 +95,14 @@ describe('logx-agent incidents', () => {
 
   it('in a fleet, names the hosts that saw each incident, with their lines, instead of whom it paged', async () => {
     fake.incidents = [
-      incident('errors:3fa9c0d1e2f3a4', { count: 123, lastSeen: Date.now() - 60_000, hosts: [{ agent: 'web-1', count: 120, last: Date.now() }, { agent: 'web-2', count: 3, last: Date.now() }] }),
+      incident('errors:3fa9c0d1e2f3a4', {
+        count: 123,
+        lastSeen: Date.now() - 60_000,
+        hosts: [
+          { agent: 'web-1', count: 120, last: Date.now() },
+          { agent: 'web-2', count: 3, last: Date.now() },
+        ],
+      }),
       incident('db:77ab01cd23ef45', { count: 2, lastSeen: Date.now() - 60_000, hosts: [] }),
     ]
     const lines = (await cli(['incidents', ...reach])).stdout.trimEnd().split('\n')
@@ -122,7 +141,11 @@ describe('finding the agent and its token', () => {
 
   it('takes the token from LOGX_CONSOLE_TOKEN', async () => {
     const { io, out } = capture()
-    const code = await incidentsCommand({ config: 'unused.yaml', url: fake.url, tokenFile: undefined, json: false, all: false }, io, { LOGX_CONSOLE_TOKEN: fake.token })
+    const code = await incidentsCommand(
+      { config: 'unused.yaml', url: fake.url, tokenFile: undefined, json: false, all: false },
+      io,
+      { LOGX_CONSOLE_TOKEN: fake.token },
+    )
     expect({ code, ...out() }).toEqual({ code: 0, stdout: 'no open incidents\n', stderr: '' })
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${fake.token}`)
   })
@@ -149,7 +172,11 @@ describe('finding the agent and its token', () => {
   it('says no agent is running when the state directory has no console.json', async () => {
     const { config, stateDir } = agentConfig('not-running')
     const out = await cli(['incidents', '--config', config])
-    expect(out).toEqual({ code: 1, stdout: '', stderr: `logx-agent: no logx-agent is running for ${stateDir} (no ${join(stateDir, 'console.json')})\n` })
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `logx-agent: no logx-agent is running for ${stateDir} (no ${join(stateDir, 'console.json')})\n`,
+    })
   })
 
   it('says it cannot reach an agent that left its console.json behind', async () => {
@@ -183,12 +210,20 @@ describe('finding the agent and its token', () => {
   it('a refused token gets the hint, and the token is not printed', async () => {
     writeFileSync(tokenFile, 'tok-wrong-secret\n')
     const out = await cli(['incidents', ...reach])
-    expect(out).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n' })
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'logx-agent: the console token was refused (set --token-file or LOGX_CONSOLE_TOKEN)\n',
+    })
   })
 
   it('an unreadable --token-file is named', async () => {
     const out = await cli(['incidents', '--url', fake.url, '--token-file', join(dir, 'nope')])
-    expect(out).toEqual({ code: 1, stdout: '', stderr: `logx-agent: --token-file: cannot read ${join(dir, 'nope')} (ENOENT)\n` })
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `logx-agent: --token-file: cannot read ${join(dir, 'nope')} (ENOENT)\n`,
+    })
   })
 })
 
@@ -197,7 +232,11 @@ describe('logx-agent ack | unack | resolve', () => {
     fake.incidents = [
       incident('errors:3fa9c0d1e2f3a4', { title: 'query failed', paged: ['asha'] }),
       incident('errors:3fb00000000000', { title: 'disk full' }),
-      incident('db:77ab01cd23ef45', { title: 'db down', state: 'acknowledged', ack: { by: 'asha', via: 'missed_call', at: Date.now() } }),
+      incident('db:77ab01cd23ef45', {
+        title: 'db down',
+        state: 'acknowledged',
+        ack: { by: 'asha', via: 'missed_call', at: Date.now() },
+      }),
     ]
   })
 
@@ -214,7 +253,15 @@ describe('logx-agent ack | unack | resolve', () => {
 
   it('takes a prefix of the hash too, and $USER as who', async () => {
     const { io, out } = capture()
-    const args = { config: 'unused.yaml', url: fake.url, tokenFile: tokenFile, json: false, action: 'resolve' as const, incident: '77ab', by: undefined }
+    const args = {
+      config: 'unused.yaml',
+      url: fake.url,
+      tokenFile: tokenFile,
+      json: false,
+      action: 'resolve' as const,
+      incident: '77ab',
+      by: undefined,
+    }
     const code = await ackCommand(args, io, { USER: 'meera' })
     expect({ code, ...out() }).toEqual({ code: 0, stdout: 'resolved 77ab01cd db down (by meera)\n', stderr: '' })
     expect(fake.incidents.map((i) => i.id)).not.toContain('db:77ab01cd23ef45')
@@ -229,7 +276,12 @@ describe('logx-agent ack | unack | resolve', () => {
   it('--json prints the incident the API answered', async () => {
     const out = await cli(['ack', 'errors:3fa9c0d1e2f3a4', '--by', 'ravi', '--json', ...reach])
     expect(out.code).toBe(0)
-    expect(JSON.parse(out.stdout)).toMatchObject({ id: 'errors:3fa9c0d1e2f3a4', state: 'acknowledged', ack: { by: 'ravi', via: 'cli' }, timeline: [] })
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      id: 'errors:3fa9c0d1e2f3a4',
+      state: 'acknowledged',
+      ack: { by: 'ravi', via: 'cli' },
+      timeline: [],
+    })
   })
 
   it("a refused action prints the API's reason and exits 1", async () => {
@@ -270,10 +322,25 @@ describe('logx-agent ack | unack | resolve', () => {
 
 describe('logx-agent silence', () => {
   it('creates a silence from --match and --for, and prints its id and expiry', async () => {
-    const out = await cli(['silence', '--match', 'rule=db', '--match', 'msg=/time ?out/i', '--for', '2h', '--comment', 'db migration', '--by', 'asha', ...reach])
+    const out = await cli([
+      'silence',
+      '--match',
+      'rule=db',
+      '--match',
+      'msg=/time ?out/i',
+      '--for',
+      '2h',
+      '--comment',
+      'db migration',
+      '--by',
+      'asha',
+      ...reach,
+    ])
     expect(out.stderr).toBe('')
     expect(out.code).toBe(0)
-    expect(out.stdout).toMatch(/^silence s-1 until \d{4}-\d\d-\d\d \d\d:\d\d \(in (2h|1h59m)\): rule=db msg=\/time \?out\/i\n$/)
+    expect(out.stdout).toMatch(
+      /^silence s-1 until \d{4}-\d\d-\d\d \d\d:\d\d \(in (2h|1h59m)\): rule=db msg=\/time \?out\/i\n$/,
+    )
     expect(fake.requests[0]).toMatchObject({
       method: 'POST',
       url: '/api/silences',
@@ -304,15 +371,33 @@ describe('logx-agent silence', () => {
   it('lists the silences, runtime and config ones', async () => {
     const now = Date.now()
     fake.silences = [
-      { id: 's-1', matchers: { rule: 'db' }, startsAt: now, endsAt: now + 7_200_000 + 30_000, comment: 'db migration', createdBy: 'asha', origin: 'runtime' },
-      { id: 'silence-1', matchers: { host: 'web1', msg: '/timeout/' }, startsAt: now, endsAt: now - 60_000, comment: undefined, createdBy: undefined, origin: 'config' },
+      {
+        id: 's-1',
+        matchers: { rule: 'db' },
+        startsAt: now,
+        endsAt: now + 7_200_000 + 30_000,
+        comment: 'db migration',
+        createdBy: 'asha',
+        origin: 'runtime',
+      },
+      {
+        id: 'silence-1',
+        matchers: { host: 'web1', msg: '/timeout/' },
+        startsAt: now,
+        endsAt: now - 60_000,
+        comment: undefined,
+        createdBy: undefined,
+        origin: 'config',
+      },
     ]
     const out = await cli(['silence', 'list', ...reach])
     expect(out.code).toBe(0)
     const lines = out.stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^ID\s+MATCHERS\s+UNTIL\s+COMMENT\s+BY\s+ORIGIN$/)
     expect(lines[1]).toMatch(/^s-1\s+rule=db\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 2h\)\s+db migration\s+asha\s+runtime$/)
-    expect(lines[2]).toMatch(/^silence-1\s+host=web1 msg=\/timeout\/\s+\d{4}-\d\d-\d\d \d\d:\d\d \(expired\)\s+-\s+-\s+config$/)
+    expect(lines[2]).toMatch(
+      /^silence-1\s+host=web1 msg=\/timeout\/\s+\d{4}-\d\d-\d\d \d\d:\d\d \(expired\)\s+-\s+-\s+config$/,
+    )
 
     const json = await cli(['silence', 'list', '--json', ...reach])
     expect(JSON.parse(json.stdout)).toEqual(JSON.parse(JSON.stringify(fake.silences)))
@@ -323,16 +408,40 @@ describe('logx-agent silence', () => {
   it('expires a runtime silence; a config one or an unknown id is refused (exit 1)', async () => {
     const now = Date.now()
     fake.silences = [
-      { id: 's-1', matchers: { rule: 'db' }, startsAt: now, endsAt: now + 3_600_000, comment: undefined, createdBy: 'asha', origin: 'runtime' },
-      { id: 'silence-1', matchers: { rule: 'errors' }, startsAt: now, endsAt: now + 3_600_000, comment: undefined, createdBy: undefined, origin: 'config' },
+      {
+        id: 's-1',
+        matchers: { rule: 'db' },
+        startsAt: now,
+        endsAt: now + 3_600_000,
+        comment: undefined,
+        createdBy: 'asha',
+        origin: 'runtime',
+      },
+      {
+        id: 'silence-1',
+        matchers: { rule: 'errors' },
+        startsAt: now,
+        endsAt: now + 3_600_000,
+        comment: undefined,
+        createdBy: undefined,
+        origin: 'config',
+      },
     ]
-    expect(await cli(['silence', 'expire', 's-1', ...reach])).toEqual({ code: 0, stdout: 'expired silence s-1: rule=db\n', stderr: '' })
+    expect(await cli(['silence', 'expire', 's-1', ...reach])).toEqual({
+      code: 0,
+      stdout: 'expired silence s-1: rule=db\n',
+      stderr: '',
+    })
     expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/silences/s-1' })
     expect(await cli(['silence', 'expire', 'silence-1', ...reach])).toEqual({
       code: 1,
       stdout: '',
       stderr: 'logx-agent: silence silence-1 comes from the config: remove it there\n',
     })
-    expect(await cli(['silence', 'expire', 's-9', ...reach])).toEqual({ code: 1, stdout: '', stderr: 'logx-agent: no silence s-9\n' })
+    expect(await cli(['silence', 'expire', 's-9', ...reach])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'logx-agent: no silence s-9\n',
+    })
   })
 })

@@ -48,7 +48,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
-const error = (res: ServerResponse, status: number, message: string): void => send(res, status, { error: message, code: `LOGX_CONSOLE_ERR_FAKE_${status}` })
+const error = (res: ServerResponse, status: number, message: string): void =>
+  send(res, status, { error: message, code: `LOGX_CONSOLE_ERR_FAKE_${status}` })
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = []
@@ -61,9 +62,13 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 function act(fake: FakeConsole, res: ServerResponse, id: string, action: string, by: string, via: string): void {
   const found = fake.incidents.filter((i) => i.id === id || (id.length >= 4 && i.id.startsWith(id)))
   const target = found.length === 1 ? found[0] : fake.incidents.find((i) => i.id === id)
-  if (target === undefined) return found.length > 1 ? error(res, 409, `${id} names ${found.length} incidents`) : error(res, 404, `no open incident ${id}`)
+  if (target === undefined)
+    return found.length > 1
+      ? error(res, 409, `${id} names ${found.length} incidents`)
+      : error(res, 404, `no open incident ${id}`)
   if (action === 'ack') {
-    if (target.state === 'acknowledged' && target.ack !== undefined) return error(res, 409, `already acknowledged by ${target.ack.by} via ${target.ack.via.replace('_', ' ')}`)
+    if (target.state === 'acknowledged' && target.ack !== undefined)
+      return error(res, 409, `already acknowledged by ${target.ack.by} via ${target.ack.via.replace('_', ' ')}`)
     if (target.state === 'pending') return error(res, 409, 'not paged yet (pending)')
     target.state = 'acknowledged'
     target.ack = { by, via, at: Date.now() }
@@ -91,7 +96,8 @@ async function route(fake: FakeConsole, req: IncomingMessage, res: ServerRespons
     send(res, 200, { incidents: fake.incidents })
     return fake.afterList?.()
   }
-  if (method === 'POST' && parts[2] === 'incidents' && parts.length === 5) return act(fake, res, parts[3] ?? '', parts[4] ?? '', by, via)
+  if (method === 'POST' && parts[2] === 'incidents' && parts.length === 5)
+    return act(fake, res, parts[3] ?? '', parts[4] ?? '', by, via)
   if (method === 'GET' && url === '/api/silences') return send(res, 200, { silences: fake.silences })
   if (method === 'POST' && url === '/api/silences') {
     const input = body as { matchers: Record<string, string>; duration: string; comment?: string; by?: string }
@@ -112,7 +118,8 @@ async function route(fake: FakeConsole, req: IncomingMessage, res: ServerRespons
   if (method === 'DELETE' && parts[2] === 'silences' && parts.length === 4) {
     const silence = fake.silences.find((s) => s.id === parts[3])
     if (silence === undefined) return error(res, 404, `no silence ${parts[3]}`)
-    if (silence.origin === 'config') return error(res, 409, `silence ${silence.id} comes from the config: remove it there`)
+    if (silence.origin === 'config')
+      return error(res, 409, `silence ${silence.id} comes from the config: remove it there`)
     silence.endsAt = Date.now()
     return send(res, 200, { silence })
   }

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { capture, cli } from './capture'
 import { oncallCommand } from '../../../agent/cli/oncall-command'
 
-
 let dir: string
 let config: string
 let bare: string
@@ -88,12 +87,12 @@ const OPS_AT_NOON = [
 ].join('\n')
 
 describe('logx-agent oncall', () => {
-  it('prints who holds each layer, until when, and the next three handoffs in the schedule\'s zone', async () => {
+  it("prints who holds each layer, until when, and the next three handoffs in the schedule's zone", async () => {
     const run = await cli(['oncall', 'ops', '--config', config, '--at', '2026-03-04T12:00'])
     expect(run).toEqual({ code: 0, stdout: OPS_AT_NOON, stderr: '' })
   })
 
-  it('reads --at as a wall time in the schedule\'s zone, an instant with Z or an offset, or epoch ms: the same moment', async () => {
+  it("reads --at as a wall time in the schedule's zone, an instant with Z or an offset, or epoch ms: the same moment", async () => {
     for (const at of ['2026-03-04T06:30Z', '2026-03-04T12:00+05:30', '2026-03-04 12:00:00', '1772605800000']) {
       const run = await cli(['oncall', 'ops', '--config', config, '--at', at])
       expect(run.stdout, at).toBe(OPS_AT_NOON)
@@ -134,8 +133,18 @@ describe('logx-agent oncall', () => {
     )
   })
 
-  it('--json gives the instant asked about and every layer, as the console\'s API does', async () => {
-    const run = await cli(['oncall', 'ops', '--config', config, '--at', '2026-03-04T12:00', '--handoffs', '1', '--json'])
+  it("--json gives the instant asked about and every layer, as the console's API does", async () => {
+    const run = await cli([
+      'oncall',
+      'ops',
+      '--config',
+      config,
+      '--at',
+      '2026-03-04T12:00',
+      '--handoffs',
+      '1',
+      '--json',
+    ])
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toEqual({
       schedules: [
@@ -184,7 +193,13 @@ describe('logx-agent oncall', () => {
   })
 
   it('refuses a TIME it cannot read and a handoff count out of range, as usage errors (exit 2)', async () => {
-    for (const at of ['tomorrow', '2026-02-30T09:00', '2026-03-04T25:00', '2026-02-31T09:00Z', '2026-03-04T12:00 IST']) {
+    for (const at of [
+      'tomorrow',
+      '2026-02-30T09:00',
+      '2026-03-04T25:00',
+      '2026-02-31T09:00Z',
+      '2026-03-04T12:00 IST',
+    ]) {
       const run = await cli(['oncall', 'ops', '--config', config, '--at', at])
       expect(run.code, at).toBe(2)
       expect(run.stderr, at).toContain(`--at "${at}": expected a wall time in the schedule's zone`)
@@ -196,7 +211,7 @@ describe('logx-agent oncall', () => {
     }
   })
 
-  it('prints the config\'s problems when it does not load (exit 1)', async () => {
+  it("prints the config's problems when it does not load (exit 1)", async () => {
     const broken = join(dir, 'broken.yaml')
     writeFileSync(broken, 'schedules:\n  ops:\n    time_zone: Mars/Olympus\n    layers: []\n')
     const run = await cli(['oncall', '--config', broken])

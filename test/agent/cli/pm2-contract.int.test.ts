@@ -29,8 +29,13 @@ describe('pm2 contract', () => {
     // --port 0 overrides the sandbox's 4010.
     const dir = mkdtempSync(join(tmpdir(), 'logx-pm2-contract-'))
     const config = join(dir, 'agent.yaml')
-    writeFileSync(config, `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`)
-    const child = fork(join(root, 'bin', 'logx-agent.js'), ['run', '--config', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    writeFileSync(
+      config,
+      `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`,
+    )
+    const child = fork(join(root, 'bin', 'logx-agent.js'), ['run', '--config', config, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    })
     let output = ''
     const banner = new Promise<void>((resolveBanner) => {
       child.stdout!.on('data', (chunk) => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { createProgressBar } from '../../../agent/cli/progress-bar'
 
 function stream(isTTY: boolean): { write(text: string): void; isTTY: boolean; columns: number; text: string } {
-  return { isTTY, columns: 80, text: '', write(t: string) { this.text += t } }
+  return {
+    isTTY,
+    columns: 80,
+    text: '',
+    write(t: string) {
+      this.text += t
+    },
+  }
 }
 
 describe('progress bar', () => {

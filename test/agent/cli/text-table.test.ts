@@ -37,7 +37,11 @@ describe('tables', () => {
       30,
       1,
     )
-    expect(table).toBe(['ID   TITLE              WHEN', 'a1   a title far too…   3m ago', 'b22  short              1h ago', ''].join('\n'))
+    expect(table).toBe(
+      ['ID   TITLE              WHEN', 'a1   a title far too…   3m ago', 'b22  short              1h ago', ''].join(
+        '\n',
+      ),
+    )
     for (const line of table.split('\n')) expect(line.length).toBeLessThanOrEqual(30)
   })
 

@@ -16,7 +16,10 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
   async function agent(id: 'a' | 'b'): Promise<{ cluster: Cluster; received: ReceivedAction[]; log: KeptLog }> {
     const user = id === 'a' ? users[0] : users[1]
     const log = keptLog()
-    const cluster = createCluster(clusterConfig(suite.server.url, id, { username: user?.name, password: user?.password }), { log })
+    const cluster = createCluster(
+      clusterConfig(suite.server.url, id, { username: user?.name, password: user?.password }),
+      { log },
+    )
     suite.opened(cluster)
     const received: ReceivedAction[] = []
     cluster.onAction((action) => received.push(action))
@@ -24,7 +27,12 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
     return { cluster, received, log }
   }
 
-  const ack = (key: string, at: number) => ({ type: 'ack' as const, key, actor: { by: 'asha', via: 'console' as const }, at })
+  const ack = (key: string, at: number) => ({
+    type: 'ack' as const,
+    key,
+    actor: { by: 'asha', via: 'console' as const },
+    at,
+  })
 
   it("each agent receives the other's actions, in order, and not its own", async () => {
     const a = await agent('a')
@@ -32,7 +40,18 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
     await b.cluster.publish(ack('from-b', 1))
     await until('a to read b', () => a.received.length === 1)
     await a.cluster.publish(ack('k1', 10))
-    await a.cluster.publish({ type: 'silence', silence: { id: 's1', matchers: { rule: 'db' }, startsAt: 1, endsAt: Date.now() + 60_000, comment: 'deploy', createdBy: 'asha' }, at: 11 })
+    await a.cluster.publish({
+      type: 'silence',
+      silence: {
+        id: 's1',
+        matchers: { rule: 'db' },
+        startsAt: 1,
+        endsAt: Date.now() + 60_000,
+        comment: 'deploy',
+        createdBy: 'asha',
+      },
+      at: 11,
+    })
     await a.cluster.publish({ type: 'resolve', key: 'k1', actor: { by: 'asha', via: 'cli' }, at: 12, id: 'chosen-id' })
     await until('b to read three actions', () => b.received.length === 3)
     expect(b.received.map((r) => [r.type, r.agent, r.at])).toEqual([

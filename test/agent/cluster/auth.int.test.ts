@@ -12,19 +12,26 @@ describeWithRedis('cluster authentication on a real Redis', () => {
   const suite = redisSuite({ users: [{ name: 'logx', password }] })
 
   it('the right user and password work', async () => {
-    const cluster = createCluster(clusterConfig(suite.server.url, 'a', { username: 'logx', password }), { log: keptLog() })
+    const cluster = createCluster(clusterConfig(suite.server.url, 'a', { username: 'logx', password }), {
+      log: keptLog(),
+    })
     suite.opened(cluster)
     await cluster.start()
     expect(cluster.status().status).toBe('up')
     expect((await cluster.claim(notice())).outcome).toBe('won')
   })
 
-  it("the least-privilege user agent/cluster/README.md gives does everything a fleet does", async () => {
+  it('the least-privilege user agent/cluster/README.md gives does everything a fleet does', async () => {
     const admin = await adminClient(suite.server.url, { username: 'logx', password })
-    const rights = '~logx:* &logx:sent +@read +@write +@scripting +@stream +@pubsub +@transaction +time +ping +client|setname'
+    const rights =
+      '~logx:* &logx:sent +@read +@write +@scripting +@stream +@pubsub +@transaction +time +ping +client|setname'
     await admin.send(['ACL', 'SETUSER', 'least', 'on', '>least-secret-1', ...rights.split(' ')])
     admin.close()
-    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id, { username: 'least', password: 'least-secret-1' }), { log: keptLog() })) as [Cluster, Cluster]
+    const [a, b] = ['a', 'b'].map((id) =>
+      createCluster(clusterConfig(suite.server.url, id, { username: 'least', password: 'least-secret-1' }), {
+        log: keptLog(),
+      }),
+    ) as [Cluster, Cluster]
     suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
     await until('both listening for sent marks', () => a.listening() && b.listening())

@@ -34,6 +34,9 @@ describe('batched', () => {
       throw new Error('unreachable')
     })
     const all = await Promise.allSettled([down(1), down(2)])
-    expect(all.map((a) => (a.status === 'rejected' ? (a.reason as Error).message : 'ok'))).toEqual(['unreachable', 'unreachable'])
+    expect(all.map((a) => (a.status === 'rejected' ? (a.reason as Error).message : 'ok'))).toEqual([
+      'unreachable',
+      'unreachable',
+    ])
   })
 })

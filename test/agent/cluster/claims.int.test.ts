@@ -9,7 +9,9 @@ describeWithRedis('cluster claims on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
 
   async function agents(leaseMs = 30_000): Promise<[Cluster, Cluster]> {
-    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id, { leaseMs }), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
+    const [a, b] = ['a', 'b'].map((id) =>
+      createCluster(clusterConfig(suite.server.url, id, { leaseMs }), { log: keptLog(), host: `host-${id}` }),
+    ) as [Cluster, Cluster]
     suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
     return [a, b]
@@ -40,12 +42,15 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(other.stats()).toMatchObject({ claimsHeld: 1, claimsLost: 1 })
   })
 
-  it("the claims and marks of one turn are one script call each, every notice answered on its own", async () => {
+  it('the claims and marks of one turn are one script call each, every notice answered on its own', async () => {
     const [a, b] = await agents()
     const admin = await adminClient(suite.server.url)
     const scriptCalls = async (): Promise<number> => {
       const info = String(await admin.send(['INFO', 'commandstats']))
-      return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0), 0)
+      return ['evalsha', 'eval'].reduce(
+        (sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0),
+        0,
+      )
     }
     await b.claim(notice({ incident: 'taken' }))
     const before = await scriptCalls()
@@ -85,7 +90,11 @@ describeWithRedis('cluster claims on a real Redis', () => {
       if (claim.outcome === 'held') expect(claim.retryAfterMs).toBeLessThanOrEqual(300)
       return claim.outcome === 'won' ? claim : undefined
     })
-    expect(taken).toEqual({ outcome: 'won', failover: true, idempotencyKey: (first as { idempotencyKey: string }).idempotencyKey })
+    expect(taken).toEqual({
+      outcome: 'won',
+      failover: true,
+      idempotencyKey: (first as { idempotencyKey: string }).idempotencyKey,
+    })
     expect(b.stats().failovers).toBe(1)
     await b.sent(n, taken)
     expect(await a.claim(n)).toEqual({ outcome: 'done', by: 'b' })
@@ -105,7 +114,9 @@ describeWithRedis('cluster claims on a real Redis', () => {
       return claim.outcome === 'won' ? claim : undefined
     })
     expect(next).toMatchObject({ outcome: 'won', failover: false })
-    expect((next as { idempotencyKey: string }).idempotencyKey).not.toBe((first as { idempotencyKey: string }).idempotencyKey)
+    expect((next as { idempotencyKey: string }).idempotencyKey).not.toBe(
+      (first as { idempotencyKey: string }).idempotencyKey,
+    )
   })
 
   it('a won resolve closes the generation: the next firing is a new one, with a new key', async () => {
@@ -123,7 +134,9 @@ describeWithRedis('cluster claims on a real Redis', () => {
       const claim = await a.claim(firing)
       return claim.outcome === 'won' ? claim : undefined
     })
-    expect((reopened as { idempotencyKey: string }).idempotencyKey).not.toBe((opened as { idempotencyKey: string }).idempotencyKey)
+    expect((reopened as { idempotencyKey: string }).idempotencyKey).not.toBe(
+      (opened as { idempotencyKey: string }).idempotencyKey,
+    )
     expect(await b.claim(firing)).toMatchObject({ outcome: 'held', by: 'a' })
   })
 
@@ -135,10 +148,19 @@ describeWithRedis('cluster claims on a real Redis', () => {
     await a.sent(firing, await a.claim(firing))
     await a.publish({ type: 'ack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_001_000 })
     const escalation = notice({ kind: 'escalated', step: '1' })
-    expect(await b.claim(escalation)).toEqual({ outcome: 'acked', by: 'asha', ack: { by: 'asha', via: 'cli', at: 1_700_000_001_000 } })
-    expect(await b.claim(notice({ kind: 'repeat', step: '', windowMs: 60_000 }))).toMatchObject({ outcome: 'acked', by: 'asha' })
+    expect(await b.claim(escalation)).toEqual({
+      outcome: 'acked',
+      by: 'asha',
+      ack: { by: 'asha', via: 'cli', at: 1_700_000_001_000 },
+    })
+    expect(await b.claim(notice({ kind: 'repeat', step: '', windowMs: 60_000 }))).toMatchObject({
+      outcome: 'acked',
+      by: 'asha',
+    })
     expect(b.stats().acked).toBe(2)
-    expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: 'acknowledged', ack: { by: 'asha', via: 'cli' } }])
+    expect(await b.incidents(10)).toMatchObject([
+      { key: 'db-down', status: 'acknowledged', ack: { by: 'asha', via: 'cli' } },
+    ])
 
     await a.publish({ type: 'unack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_002_000 })
     expect(await b.claim(escalation)).toMatchObject({ outcome: 'won' })

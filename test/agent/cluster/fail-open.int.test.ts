@@ -1,7 +1,13 @@
 // Redis killed under two agents: they page on their own (fail open), say why, count it, and once it
 // is back they merge what they did meanwhile without paging it again.
 import { expect, it } from 'vitest'
-import { createCluster, idempotencyKey, type Cluster, type ClusterStatus, type ReceivedAction } from '../../../agent/cluster'
+import {
+  createCluster,
+  idempotencyKey,
+  type Cluster,
+  type ClusterStatus,
+  type ReceivedAction,
+} from '../../../agent/cluster'
 import { describeWithRedis } from '../../helpers/redis-server'
 import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
 
@@ -9,7 +15,10 @@ describeWithRedis('cluster failing open on a real Redis', () => {
   const suite = redisSuite()
 
   function agent(id: string, statuses: ClusterStatus[] = []): Cluster {
-    const cluster = createCluster(clusterConfig(suite.server.url, id), { log: keptLog(), onStatus: (s) => statuses.push(s) })
+    const cluster = createCluster(clusterConfig(suite.server.url, id), {
+      log: keptLog(),
+      onStatus: (s) => statuses.push(s),
+    })
     suite.opened(cluster)
     return cluster
   }
@@ -44,10 +53,26 @@ describeWithRedis('cluster failing open on a real Redis', () => {
 
     const n = notice({ incident: 'while-down', firedAt: 1_700_000_000_555 })
     const claim = await a.claim(n)
-    expect(claim).toEqual({ outcome: 'degraded', idempotencyKey: idempotencyKey(n, '1700000000555'), reason: a.status().reason })
+    expect(claim).toEqual({
+      outcome: 'degraded',
+      idempotencyKey: idempotencyKey(n, '1700000000555'),
+      reason: a.status().reason,
+    })
     await a.sent(n, claim)
-    a.observe('while-down', { rule: 'db', title: 'db down', count: 2, first: 1_700_000_000_000, last: 1_700_000_000_500 })
-    a.observe('while-down', { rule: 'db', title: 'db down', count: 3, first: 1_700_000_000_600, last: 1_700_000_000_900 })
+    a.observe('while-down', {
+      rule: 'db',
+      title: 'db down',
+      count: 2,
+      first: 1_700_000_000_000,
+      last: 1_700_000_000_500,
+    })
+    a.observe('while-down', {
+      rule: 'db',
+      title: 'db down',
+      count: 3,
+      first: 1_700_000_000_600,
+      last: 1_700_000_000_900,
+    })
     await a.publish({ type: 'ack', key: 'while-down', actor: { by: 'asha', via: 'console' }, at: 1_700_000_001_000 })
     expect(a.stats()).toMatchObject({ status: 'degraded', degradedSends: 1, degradedEpisodes: 1, peers: 0 })
 
@@ -60,7 +85,13 @@ describeWithRedis('cluster failing open on a real Redis', () => {
       const list = await b.incidents(10)
       return list.length > 0 ? list : undefined
     })
-    expect(incident).toMatchObject({ key: 'while-down', count: 5, first: 1_700_000_000_000, last: 1_700_000_000_900, status: 'acknowledged' })
+    expect(incident).toMatchObject({
+      key: 'while-down',
+      count: 5,
+      first: 1_700_000_000_000,
+      last: 1_700_000_000_900,
+      status: 'acknowledged',
+    })
     await until("b to read a's ack made while Redis was down", () => fromA.length === 1)
     expect(fromA[0]).toMatchObject({ type: 'ack', key: 'while-down', agent: 'a' })
 

@@ -8,11 +8,21 @@ import type { DeliveryLog } from '../../../agent/delivery/dispatcher'
 import type { Cluster, FleetNotice } from '../../../agent/cluster'
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
 
-export function clusterConfig(url: string, agentId: string, overrides: Partial<ClusterConfig> & { username?: string; password?: string } = {}): ClusterConfig {
+export function clusterConfig(
+  url: string,
+  agentId: string,
+  overrides: Partial<ClusterConfig> & { username?: string; password?: string } = {},
+): ClusterConfig {
   const { username, password, ...rest } = overrides
   return {
     agentId,
-    redis: { url, keyPrefix: 'logx:', username, password: password === undefined ? undefined : createSecret(password), tls: undefined },
+    redis: {
+      url,
+      keyPrefix: 'logx:',
+      username,
+      password: password === undefined ? undefined : createSecret(password),
+      tls: undefined,
+    },
     leaseMs: 30_000,
     heartbeatMs: 200,
     flushMs: 50,
@@ -28,12 +38,17 @@ export interface KeptLog extends DeliveryLog {
 
 export function keptLog(): KeptLog {
   const lines: KeptLog['lines'] = []
-  const keep = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message })
+  const keep = (level: string) => (fields: Record<string, unknown>, message: string) =>
+    void lines.push({ level, fields, message })
   return { lines, info: keep('info'), warn: keep('warn'), error: keep('error'), text: () => JSON.stringify(lines) }
 }
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await check()
@@ -44,7 +59,15 @@ export async function until<T>(what: string, check: () => T | undefined | false 
 }
 
 export function notice(overrides: Partial<FleetNotice> = {}): FleetNotice {
-  return { incident: 'db-down', kind: 'firing', step: '0', channel: 'sms', part: 0, firedAt: 1_700_000_000_000, ...overrides }
+  return {
+    incident: 'db-down',
+    kind: 'firing',
+    step: '0',
+    channel: 'sms',
+    part: 0,
+    firedAt: 1_700_000_000_000,
+    ...overrides,
+  }
 }
 
 /** A connection for the test itself (CLIENT KILL, ACL SETUSER, reading keys). */
@@ -91,7 +114,7 @@ export function redisSuite(options: RedisServerOptions & { flushAfterEach?: bool
   })
   return {
     get server() {
-      if (server === undefined) throw new Error('the suite\'s redis-server is not started yet (use it inside a test)')
+      if (server === undefined) throw new Error("the suite's redis-server is not started yet (use it inside a test)")
       return server
     },
     opened: (...clusters) => void open.push(...clusters),

@@ -9,7 +9,9 @@ describeWithRedis('cluster incident table on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
 
   async function agents(): Promise<[Cluster, Cluster]> {
-    const [a, b] = ['a', 'b'].map((id) => createCluster(clusterConfig(suite.server.url, id), { log: keptLog(), host: `host-${id}` })) as [Cluster, Cluster]
+    const [a, b] = ['a', 'b'].map((id) =>
+      createCluster(clusterConfig(suite.server.url, id), { log: keptLog(), host: `host-${id}` }),
+    ) as [Cluster, Cluster]
     suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
     return [a, b]
@@ -19,7 +21,8 @@ describeWithRedis('cluster incident table on a real Redis', () => {
 
   it("both agents' lines of one incident add up, with each host's count and last line", async () => {
     const [a, b] = await agents()
-    for (let i = 0; i < 5; i++) a.observe('db-down', { rule: 'db', title: 'db down', count: 1, first: T + i, last: T + i })
+    for (let i = 0; i < 5; i++)
+      a.observe('db-down', { rule: 'db', title: 'db down', count: 1, first: T + i, last: T + i })
     b.observe('db-down', { rule: 'db', title: '', count: 3, first: T - 50, last: T + 100 })
     b.observe('disk-full', { rule: 'disk', title: 'disk full', count: 1, first: T + 10, last: T + 10 })
     const incidents = await until('both flushes', async () => {
@@ -52,12 +55,30 @@ describeWithRedis('cluster incident table on a real Redis', () => {
     a.onFleetSeen((seen) => seenByA.push(...seen))
     b.observe('slow', { rule: 'slow', title: 'slow queries', count: 4, first: T, last: T, windowMs: 60_000 })
     await until("b's flush", async () => (await b.incidents(10))[0]?.count === 4)
-    a.observe('slow', { rule: 'slow', title: 'slow queries', count: 2, first: T + 1_000, last: T + 1_000, windowMs: 60_000 })
+    a.observe('slow', {
+      rule: 'slow',
+      title: 'slow queries',
+      count: 2,
+      first: T + 1_000,
+      last: T + 1_000,
+      windowMs: 60_000,
+    })
     const seen = await until("a's flush", () => seenByA.find((s) => s.key === 'slow'))
     expect(seen).toEqual({ key: 'slow', last: T + 1_000, windowCount: 6 })
     // Lines out of the window no longer count.
-    a.observe('slow', { rule: 'slow', title: 'slow queries', count: 1, first: T + 120_000, last: T + 120_000, windowMs: 60_000 })
-    expect(await until('the later flush', () => seenByA.find((s) => s.last === T + 120_000))).toEqual({ key: 'slow', last: T + 120_000, windowCount: 1 })
+    a.observe('slow', {
+      rule: 'slow',
+      title: 'slow queries',
+      count: 1,
+      first: T + 120_000,
+      last: T + 120_000,
+      windowMs: 60_000,
+    })
+    expect(await until('the later flush', () => seenByA.find((s) => s.last === T + 120_000))).toEqual({
+      key: 'slow',
+      last: T + 120_000,
+      windowCount: 1,
+    })
     // The buckets out of the window are gone from Redis, not only left out of the count.
     const admin = await adminClient(suite.server.url)
     expect(await admin.send(['HKEYS', 'logx:hits:slow'])).toEqual([String((T + 120_000) / 1000)])

@@ -10,12 +10,18 @@ const keys = createKeys('logx:')
 
 describe('claim keys', () => {
   it('name the incident, its generation, the kind, the step, the channel and the part', () => {
-    expect(claimKey(keys, notice({ kind: 'escalated', step: '2', channel: 'voice', part: 1 }), '1700000000123')).toBe('logx:n:db-down:1700000000123:escalated:2:voice:1')
+    expect(claimKey(keys, notice({ kind: 'escalated', step: '2', channel: 'voice', part: 1 }), '1700000000123')).toBe(
+      'logx:n:db-down:1700000000123:escalated:2:voice:1',
+    )
   })
 
   it('of a repeat carry no generation and no step: one repeat per interval, fleet-wide', () => {
-    expect(claimKey(keys, notice({ kind: 'repeat', step: '7', windowMs: 60_000 }), '1')).toBe('logx:n:db-down:repeat:sms:0')
-    expect(claimKey(keys, notice({ kind: 'digest', step: '', windowMs: 60_000 }), '1')).toBe('logx:n:db-down:digest:sms:0')
+    expect(claimKey(keys, notice({ kind: 'repeat', step: '7', windowMs: 60_000 }), '1')).toBe(
+      'logx:n:db-down:repeat:sms:0',
+    )
+    expect(claimKey(keys, notice({ kind: 'digest', step: '', windowMs: 60_000 }), '1')).toBe(
+      'logx:n:db-down:digest:sms:0',
+    )
   })
 
   it('live a repeat interval for repeats, at least a week for the rest', () => {
@@ -48,17 +54,27 @@ describe('idempotency keys', () => {
   })
 
   it('of repeats ignore the step, which agents may count differently', () => {
-    expect(idempotencyKey(notice({ kind: 'repeat', step: '3' }), '9')).toBe(idempotencyKey(notice({ kind: 'repeat', step: '4' }), '9'))
+    expect(idempotencyKey(notice({ kind: 'repeat', step: '3' }), '9')).toBe(
+      idempotencyKey(notice({ kind: 'repeat', step: '4' }), '9'),
+    )
   })
 })
 
 describe('claim answers', () => {
   it('become claims with the key from the seed', () => {
     const n = notice()
-    expect(readClaimReply(n, ['won', '42', '1'])).toEqual({ outcome: 'won', idempotencyKey: idempotencyKey(n, '42'), failover: true })
+    expect(readClaimReply(n, ['won', '42', '1'])).toEqual({
+      outcome: 'won',
+      idempotencyKey: idempotencyKey(n, '42'),
+      failover: true,
+    })
     expect(readClaimReply(n, ['held', 'b', '250'])).toEqual({ outcome: 'held', by: 'b', retryAfterMs: 250 })
     expect(readClaimReply(n, ['done', 'b'])).toEqual({ outcome: 'done', by: 'b' })
-    expect(readClaimReply(n, ['acked', 'asha', '{"by":"asha","via":"cli","at":5}'])).toEqual({ outcome: 'acked', by: 'asha', ack: { by: 'asha', via: 'cli', at: 5 } })
+    expect(readClaimReply(n, ['acked', 'asha', '{"by":"asha","via":"cli","at":5}'])).toEqual({
+      outcome: 'acked',
+      by: 'asha',
+      ack: { by: 'asha', via: 'cli', at: 5 },
+    })
   })
 
   it('that are not understood are LOGX_CLUSTER_ERR_PROTOCOL', () => {
@@ -80,7 +96,10 @@ describe('the incident buffer', () => {
     expect(buffer.size).toBe(0)
     const k = batch.get('k')
     expect(k).toMatchObject({ title: 'db down', count: 5, first: 900, last: 2_100 })
-    expect([...(k?.buckets ?? [])]).toEqual([[1, 2], [2, 3]])
+    expect([...(k?.buckets ?? [])]).toEqual([
+      [1, 2],
+      [2, 3],
+    ])
   })
 
   it('keeps a batch that could not be written, merged under what came since', () => {
@@ -102,14 +121,22 @@ describe('the incident buffer', () => {
 
 describe('action entries', () => {
   it('round-trip every kind of action', () => {
-    const silence = { id: 's1', matchers: { rule: 'db' }, startsAt: 1, endsAt: 2, comment: undefined, createdBy: 'asha' }
+    const silence = {
+      id: 's1',
+      matchers: { rule: 'db' },
+      startsAt: 1,
+      endsAt: 2,
+      comment: undefined,
+      createdBy: 'asha',
+    }
     const actions = [
       { type: 'ack' as const, key: 'k', actor: { by: 'asha', via: 'cli' as const }, at: 5 },
       { type: 'resolve' as const, key: 'k', actor: { by: 'asha', via: 'console' as const, detail: 'done' }, at: 6 },
       { type: 'silence' as const, silence, at: 7 },
       { type: 'expire-silence' as const, silenceId: 's1', at: 8 },
     ]
-    for (const action of actions) expect(decodeAction(encodeAction(action, 'id1', 'a'))).toEqual({ ...action, id: 'id1', agent: 'a' })
+    for (const action of actions)
+      expect(decodeAction(encodeAction(action, 'id1', 'a'))).toEqual({ ...action, id: 'id1', agent: 'a' })
   })
 
   it('that are not actions read as undefined', () => {

@@ -14,10 +14,15 @@ const certFile = join(fixtures, 'redis-cert.pem')
 describeWithRedis('cluster over TLS on a real Redis', () => {
   const suite = redisSuite({ tls: { certFile, keyFile: join(fixtures, 'redis-key.pem') } })
 
-  it('with the server\'s certificate as the CA: connected, and claims work', async () => {
+  it("with the server's certificate as the CA: connected, and claims work", async () => {
     expect(suite.server.url).toMatch(/^rediss:/)
     const tls = { ca: readFileSync(certFile, 'utf8'), cert: undefined, key: undefined, rejectUnauthorized: true }
-    const cluster = createCluster(clusterConfig(suite.server.url, 'a', { redis: { url: suite.server.url, keyPrefix: 'logx:', username: undefined, password: undefined, tls } }), { log: keptLog() })
+    const cluster = createCluster(
+      clusterConfig(suite.server.url, 'a', {
+        redis: { url: suite.server.url, keyPrefix: 'logx:', username: undefined, password: undefined, tls },
+      }),
+      { log: keptLog() },
+    )
     suite.opened(cluster)
     await cluster.start()
     expect(cluster.status().status).toBe('up')
@@ -26,7 +31,12 @@ describeWithRedis('cluster over TLS on a real Redis', () => {
 
   it('a certificate that does not verify: degraded, saying why, never up', async () => {
     const tls = { ca: undefined, cert: undefined, key: undefined, rejectUnauthorized: true }
-    const cluster = createCluster(clusterConfig(suite.server.url, 'b', { redis: { url: suite.server.url, keyPrefix: 'logx:', username: undefined, password: undefined, tls } }), { log: keptLog() })
+    const cluster = createCluster(
+      clusterConfig(suite.server.url, 'b', {
+        redis: { url: suite.server.url, keyPrefix: 'logx:', username: undefined, password: undefined, tls },
+      }),
+      { log: keptLog() },
+    )
     suite.opened(cluster)
     await cluster.start()
     expect(cluster.status().status).toBe('degraded')

@@ -60,7 +60,9 @@ describe('logx-agent validate', () => {
     const file = 'config/examples/production.yaml'
     const out = await validate([file], { LOGX_API_KEY: 'sk-cli-secret' })
     expect(out.code).toBe(1)
-    expect(out.stderr).toContain(`${file}:11:24 messaging.activity_token_file: cannot read activity_token from "/run/secrets/logx-activity-token" (ENOENT)`)
+    expect(out.stderr).toContain(
+      `${file}:11:24 messaging.activity_token_file: cannot read activity_token from "/run/secrets/logx-activity-token" (ENOENT)`,
+    )
     expect(out.stderr).not.toContain('sk-cli-secret')
     const unset = await validate([file])
     expect(unset.stderr).toContain(`${file}:8:12 messaging.api_key: \${LOGX_API_KEY} is not set`)
@@ -68,7 +70,10 @@ describe('logx-agent validate', () => {
 
   it('a missing file is one problem; a missing argument is a usage error (exit 2)', async () => {
     const out = await validate(['no/such.yaml'])
-    expect(out).toMatchObject({ code: 1, stderr: 'no/such.yaml:1:1 cannot read the config file (ENOENT)\nno/such.yaml: 1 problem\n' })
+    expect(out).toMatchObject({
+      code: 1,
+      stderr: 'no/such.yaml:1:1 cannot read the config file (ENOENT)\nno/such.yaml: 1 problem\n',
+    })
     const usage = await validate([])
     expect(usage.code).toBe(2)
     expect(usage.stderr).toContain('Missing required argument: config')

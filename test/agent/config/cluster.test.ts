@@ -6,7 +6,13 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigErrorCodes, formatProblem, parseAgentConfig, type AgentConfig, type ConfigProblem } from '../../../agent/config'
+import {
+  ConfigErrorCodes,
+  formatProblem,
+  parseAgentConfig,
+  type AgentConfig,
+  type ConfigProblem,
+} from '../../../agent/config'
 import { agentShape } from '../../../agent/config/shape/agent-shape'
 import { agentIdOf } from '../../../agent/config/normalize/cluster'
 import type { ObjectShape, Shape } from '../../../agent/config/shape/shape'
@@ -15,7 +21,8 @@ import { fixtures } from './helpers'
 
 const PASSWORD = 'redis-pw-7d1f'
 const URL_PASSWORD = 'url-pw-93ac'
-const KEY_PEM = '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAq\n-----END PRIVATE KEY-----'
+const KEY_PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAq\n-----END PRIVATE KEY-----'
 const CA_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAV2gAwIBAgIUca\n-----END CERTIFICATE-----'
 const CERT_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAV2gAwIBAgIUcert\n-----END CERTIFICATE-----'
 
@@ -100,7 +107,12 @@ describe('a full cluster section', () => {
     // Trailing newlines dropped, as for every secret file.
     expect(password?.reveal()).toBe(PASSWORD)
     expect(tls?.key?.reveal()).toBe(KEY_PEM)
-    expect({ ...tls, key: undefined }).toEqual({ ca: CA_PEM, cert: CERT_PEM, key: undefined, rejectUnauthorized: false })
+    expect({ ...tls, key: undefined }).toEqual({
+      ca: CA_PEM,
+      cert: CERT_PEM,
+      key: undefined,
+      rejectUnauthorized: false,
+    })
   })
 
   it('keeps the password and the TLS key as secrets: printed, logged or serialized they read [secret]', () => {
@@ -117,13 +129,24 @@ describe('a full cluster section', () => {
   })
 })
 
-it('the good fixture (cluster.yaml) loads, its password read from the fixtures\' secret file', () => {
+it("the good fixture (cluster.yaml) loads, its password read from the fixtures' secret file", () => {
   const file = join(fixtures, 'good', 'cluster.yaml')
   const result = parseAgentConfig(readFileSync(file, 'utf8'), file, { env: {}, cwd: join(fixtures, 'good') })
   if (!result.ok) throw new Error(result.problems.map(formatProblem).join('\n'))
-  expect(result.config.cluster).toMatchObject({ agentId: 'web-1', leaseMs: 60_000, heartbeatMs: 1000, flushMs: 100, commandTimeoutMs: 500 })
+  expect(result.config.cluster).toMatchObject({
+    agentId: 'web-1',
+    leaseMs: 60_000,
+    heartbeatMs: 1000,
+    flushMs: 100,
+    commandTimeoutMs: 500,
+  })
   expect(result.config.cluster?.redis.password?.reveal()).toBe('sk-file-456')
-  expect(result.config.cluster?.redis.tls).toEqual({ ca: undefined, cert: undefined, key: undefined, rejectUnauthorized: true })
+  expect(result.config.cluster?.redis.tls).toEqual({
+    ca: undefined,
+    cert: undefined,
+    key: undefined,
+    rejectUnauthorized: true,
+  })
 })
 
 describe('defaults', () => {
@@ -131,7 +154,13 @@ describe('defaults', () => {
     const cluster = load('cluster:\n  redis:\n    url: redis://127.0.0.1:6379\n').cluster
     expect(cluster).toEqual({
       agentId: agentIdOf(hostname()),
-      redis: { url: 'redis://127.0.0.1:6379', keyPrefix: 'logx:', username: undefined, password: undefined, tls: undefined },
+      redis: {
+        url: 'redis://127.0.0.1:6379',
+        keyPrefix: 'logx:',
+        username: undefined,
+        password: undefined,
+        tls: undefined,
+      },
       leaseMs: 30_000,
       heartbeatMs: 2000,
       flushMs: 200,
@@ -152,11 +181,15 @@ describe('defaults', () => {
     expect(agentIdOf(hostname())).toMatch(/^[A-Za-z0-9._-]{1,64}$/)
   })
 
-  it('rediss:// and tls: true mean TLS with Node\'s CAs, verified', () => {
+  it("rediss:// and tls: true mean TLS with Node's CAs, verified", () => {
     const defaults = { ca: undefined, cert: undefined, key: undefined, rejectUnauthorized: true }
     expect(load('cluster:\n  redis:\n    url: rediss://redis.internal:6380\n').cluster?.redis.tls).toEqual(defaults)
-    expect(load('cluster:\n  redis:\n    url: redis://redis.internal\n    tls: true\n').cluster?.redis.tls).toEqual(defaults)
-    expect(load('cluster:\n  redis:\n    url: redis://redis.internal\n    tls: false\n').cluster?.redis.tls).toBeUndefined()
+    expect(load('cluster:\n  redis:\n    url: redis://redis.internal\n    tls: true\n').cluster?.redis.tls).toEqual(
+      defaults,
+    )
+    expect(
+      load('cluster:\n  redis:\n    url: redis://redis.internal\n    tls: false\n').cluster?.redis.tls,
+    ).toBeUndefined()
   })
 })
 
@@ -169,16 +202,28 @@ describe('bad values name their key path', () => {
       code: ConfigErrorCodes.VALUE,
       text: 'cluster.redis.url: expected a redis:// or rediss:// URL, not http://',
     })
-    expect(only(redis('    url: 127.0.0.1:6379\n')).text).toMatch(/^cluster\.redis\.url: expected a redis:\/\/ or rediss:\/\/ URL/)
+    expect(only(redis('    url: 127.0.0.1:6379\n')).text).toMatch(
+      /^cluster\.redis\.url: expected a redis:\/\/ or rediss:\/\/ URL/,
+    )
     expect(only(redis('    url: redis://127.0.0.1:6379/zero\n')).text).toBe(
       'cluster.redis.url: expected nothing or a database number after the host, like redis://127.0.0.1:6379/0',
     )
-    expect(only('cluster:\n  redis: {}\n')).toEqual({ code: ConfigErrorCodes.MISSING_KEY, text: 'cluster.redis.url: is required' })
-    expect(only('cluster:\n  agent_id: web-1\n')).toEqual({ code: ConfigErrorCodes.MISSING_KEY, text: 'cluster.redis: is required' })
+    expect(only('cluster:\n  redis: {}\n')).toEqual({
+      code: ConfigErrorCodes.MISSING_KEY,
+      text: 'cluster.redis.url: is required',
+    })
+    expect(only('cluster:\n  agent_id: web-1\n')).toEqual({
+      code: ConfigErrorCodes.MISSING_KEY,
+      text: 'cluster.redis: is required',
+    })
   })
 
   it('a password in the url: refused, pointing to password_file, never echoed', () => {
-    for (const written of [`redis://logx:${URL_PASSWORD}@10.0.0.5:6379/0`, `redis://:${URL_PASSWORD}@10.0.0.5`, `rediss://default:${URL_PASSWORD}@h`]) {
+    for (const written of [
+      `redis://logx:${URL_PASSWORD}@10.0.0.5:6379/0`,
+      `redis://:${URL_PASSWORD}@10.0.0.5`,
+      `rediss://default:${URL_PASSWORD}@h`,
+    ]) {
       const { code, text } = only(redis(`    url: ${written}\n`))
       expect(code).toBe(ConfigErrorCodes.VALUE)
       expect(text).toMatch(/^cluster\.redis\.url: must not hold a password .*cluster\.redis\.password_file$/)
@@ -191,7 +236,9 @@ describe('bad values name their key path', () => {
   })
 
   it('a user in the url: refused, pointing to username', () => {
-    expect(only(redis('    url: redis://logx@10.0.0.5\n')).text).toBe('cluster.redis.url: must not hold a user name: write it as cluster.redis.username')
+    expect(only(redis('    url: redis://logx@10.0.0.5\n')).text).toBe(
+      'cluster.redis.url: must not hold a user name: write it as cluster.redis.username',
+    )
   })
 
   it('an unreadable password_file, naming the key and the path', () => {
@@ -228,14 +275,21 @@ describe('bad values name their key path', () => {
 
   it('durations out of their ranges, or not durations', () => {
     const section = (key: string, value: string): string => `cluster:\n  ${key}: ${value}\n  redis:\n    url: ${url}\n`
-    expect(only(section('lease', '20m'))).toEqual({ code: ConfigErrorCodes.VALUE, text: 'cluster.lease: must be between 1s and 10m, got "20m"' })
+    expect(only(section('lease', '20m'))).toEqual({
+      code: ConfigErrorCodes.VALUE,
+      text: 'cluster.lease: must be between 1s and 10m, got "20m"',
+    })
     expect(only(section('lease', '500ms')).text).toBe('cluster.lease: must be between 1s and 10m, got "500ms"')
     expect(only(section('heartbeat', '50')).text).toBe('cluster.heartbeat: must be between 100ms and 1m, got 50')
     expect(only(section('flush', '11s')).text).toBe('cluster.flush: must be between 10ms and 10s, got "11s"')
-    expect(only(section('command_timeout', '2m')).text).toBe('cluster.command_timeout: must be between 50ms and 60s, got "2m"')
+    expect(only(section('command_timeout', '2m')).text).toBe(
+      'cluster.command_timeout: must be between 50ms and 60s, got "2m"',
+    )
     expect(only(section('lease', 'soon')).code).toBe(ConfigErrorCodes.DURATION)
     // The bounds themselves are in range.
-    const bounds = load(`cluster:\n  lease: 10m\n  heartbeat: 100ms\n  flush: 10ms\n  command_timeout: 60s\n  redis:\n    url: ${url}\n`).cluster
+    const bounds = load(
+      `cluster:\n  lease: 10m\n  heartbeat: 100ms\n  flush: 10ms\n  command_timeout: 60s\n  redis:\n    url: ${url}\n`,
+    ).cluster
     expect(bounds).toMatchObject({ leaseMs: 600_000, heartbeatMs: 100, flushMs: 10, commandTimeoutMs: 60_000 })
   })
 
@@ -252,8 +306,12 @@ describe('bad values name their key path', () => {
 
   it('a bad key_prefix', () => {
     const section = (prefix: string): string => `cluster:\n  redis:\n    url: ${url}\n    key_prefix: ${prefix}\n`
-    expect(only(section('"logx fleet:"')).text).toBe('cluster.redis.key_prefix: expected 1 to 64 characters without blanks, got "logx fleet:"')
-    expect(only(section(`"${'p'.repeat(65)}"`)).text).toMatch(/^cluster\.redis\.key_prefix: expected 1 to 64 characters without blanks/)
+    expect(only(section('"logx fleet:"')).text).toBe(
+      'cluster.redis.key_prefix: expected 1 to 64 characters without blanks, got "logx fleet:"',
+    )
+    expect(only(section(`"${'p'.repeat(65)}"`)).text).toMatch(
+      /^cluster\.redis\.key_prefix: expected 1 to 64 characters without blanks/,
+    )
     expect(only(section('""')).text).toBe('cluster.redis.key_prefix: must not be empty')
   })
 
@@ -268,7 +326,9 @@ describe('bad values name their key path', () => {
     expect(only(`cluster:\n  redis:\n    url: ${url}\n    tls: { rejectUnauthorized: false }\n`).text).toBe(
       'cluster.redis.tls.rejectUnauthorized: unknown key "rejectUnauthorized" (did you mean "reject_unauthorized"?)',
     )
-    expect(only(`clustr:\n  redis:\n    url: ${url}\n`).text).toBe('clustr: unknown key "clustr" (did you mean "cluster"?)')
+    expect(only(`clustr:\n  redis:\n    url: ${url}\n`).text).toBe(
+      'clustr: unknown key "clustr" (did you mean "cluster"?)',
+    )
   })
 
   it('are located at file:line:col of the value', () => {
@@ -284,7 +344,9 @@ it('no message about a cluster section ever contains the password', () => {
     `cluster:\n  redis:\n    url: ftp://h\n    password_file: redis-password\n    password: ${PASSWORD}\n`,
     `cluster:\n  redis:\n    url: \${U}\n    password: \${P}\n    tls: { key_file: client.key }\n`,
   ]
-  const text = sections.flatMap((s) => problems(s, { U: `redis://:${URL_PASSWORD}@h`, P: PASSWORD }).map(formatProblem)).join('\n')
+  const text = sections
+    .flatMap((s) => problems(s, { U: `redis://:${URL_PASSWORD}@h`, P: PASSWORD }).map(formatProblem))
+    .join('\n')
   expect(text).not.toContain(PASSWORD)
   expect(text).not.toContain(URL_PASSWORD)
   expect(text).not.toContain('PRIVATE KEY')
@@ -295,8 +357,21 @@ it('no message about a cluster section ever contains the password', () => {
 describe('the written types of the section', () => {
   type KeysOf<T> = { [K in keyof Required<T>]: true }
   const written = {
-    cluster: { agent_id: true, redis: true, lease: true, heartbeat: true, flush: true, command_timeout: true } satisfies KeysOf<ClusterInput>,
-    redis: { url: true, key_prefix: true, username: true, password: true, tls: true } satisfies KeysOf<ClusterRedisInput>,
+    cluster: {
+      agent_id: true,
+      redis: true,
+      lease: true,
+      heartbeat: true,
+      flush: true,
+      command_timeout: true,
+    } satisfies KeysOf<ClusterInput>,
+    redis: {
+      url: true,
+      key_prefix: true,
+      username: true,
+      password: true,
+      tls: true,
+    } satisfies KeysOf<ClusterRedisInput>,
     tls: { ca: true, cert: true, key: true, reject_unauthorized: true } satisfies KeysOf<ClusterTlsInput>,
   }
   const object = (shape: Shape | undefined): ObjectShape => {

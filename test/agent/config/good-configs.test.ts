@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { formatProblem, loadAgentConfig, parseAgentConfig, type AgentConfig, type LoadConfigOptions } from '../../../agent/config'
+import {
+  formatProblem,
+  loadAgentConfig,
+  parseAgentConfig,
+  type AgentConfig,
+  type LoadConfigOptions,
+} from '../../../agent/config'
 import { ConfigError } from '../../../agent/config/errors'
 import { SANDBOX_MISSED_CALL_NUMBER } from '../../../agent/config/normalize/acknowledge'
 import { fakeSecretFile, fixtures, repoRoot, SECRET_VALUES, testEnv } from './helpers'
@@ -20,14 +26,34 @@ describe('the shipped default config (config/agent.yaml)', () => {
   const config = load(join(repoRoot, 'config/agent.yaml'))
 
   it('tails ./logs/*.log on the embedded sandbox', () => {
-    expect(config.messaging).toEqual({ mode: 'sandbox', listen: { host: '127.0.0.1', port: 4010 }, apiKey: undefined, activityToken: undefined })
-    expect(config.sources).toEqual([{ name: 'app', type: 'file', paths: ['/srv/app/logs/*.log'], journald: undefined, exclude: [], format: 'auto', startAt: 'end', maxLineBytes: 262_144, syncReads: true }])
+    expect(config.messaging).toEqual({
+      mode: 'sandbox',
+      listen: { host: '127.0.0.1', port: 4010 },
+      apiKey: undefined,
+      activityToken: undefined,
+    })
+    expect(config.sources).toEqual([
+      {
+        name: 'app',
+        type: 'file',
+        paths: ['/srv/app/logs/*.log'],
+        journald: undefined,
+        exclude: [],
+        format: 'auto',
+        startAt: 'end',
+        maxLineBytes: 262_144,
+        syncReads: true,
+      },
+    ])
     expect(config.stateDir).toBe('/srv/app/.logx-agent')
     expect(config.metrics).toEqual({ listen: { host: '127.0.0.1', port: 9464 } })
   })
 
   it('sends error and fatal lines to a chat channel and SMS', () => {
-    expect(config.channels.map((c) => [c.name, c.type])).toEqual([['team-chat', 'chat'], ['oncall-sms', 'sms']])
+    expect(config.channels.map((c) => [c.name, c.type])).toEqual([
+      ['team-chat', 'chat'],
+      ['oncall-sms', 'sms'],
+    ])
     expect(config.rules).toHaveLength(1)
     expect(config.rules[0]).toMatchObject({
       name: 'errors',
@@ -52,7 +78,11 @@ describe('config/examples', () => {
 
   it('fleet.yaml: one agent of a fleet on Redis, its password read from a file and kept secret', () => {
     const { cluster } = load(join(dir, 'fleet.yaml'))
-    expect(cluster).toMatchObject({ agentId: 'web-1', redis: { url: 'redis://redis.internal:6379/0', keyPrefix: 'logx:', username: 'logx', tls: undefined }, leaseMs: 30_000 })
+    expect(cluster).toMatchObject({
+      agentId: 'web-1',
+      redis: { url: 'redis://redis.internal:6379/0', keyPrefix: 'logx:', username: 'logx', tls: undefined },
+      leaseMs: 30_000,
+    })
     expect(cluster?.redis.password?.reveal()).toBe('redis-pw-987')
     expect(JSON.stringify(cluster)).not.toContain('redis-pw-987')
   })
@@ -67,9 +97,18 @@ describe('config/examples', () => {
     expect(messaging.crm?.activityToken.reveal()).toBe('tok-789')
     expect(config.channels.map((c) => c.type)).toEqual(['sms', 'chat', 'mail', 'voice'])
     const sms = config.channels[0]
-    expect(sms).toMatchObject({ type: 'sms', numbers: ['919800000001', '+91 98000 00003'], route: 'transactional', senderId: 'LOGXAL', maxPerHour: 30 })
+    expect(sms).toMatchObject({
+      type: 'sms',
+      numbers: ['919800000001', '+91 98000 00003'],
+      route: 'transactional',
+      senderId: 'LOGXAL',
+      maxPerHour: 30,
+    })
     expect(config.channels[1]).toMatchObject({ type: 'chat', numbers: ['+919800000002'], templateId: 101 })
-    expect(config.channels[3]).toMatchObject({ type: 'voice', audio: { firing: ['alert.mp3'], resolved: ['alert.mp3'], digest: ['alert.mp3'] } })
+    expect(config.channels[3]).toMatchObject({
+      type: 'voice',
+      audio: { firing: ['alert.mp3'], resolved: ['alert.mp3'], digest: ['alert.mp3'] },
+    })
     const [timeouts, crash, rest] = config.rules
     expect(timeouts?.match).toEqual([{ kind: 'regex', path: 'err.type', regex: /Timeout|ECONNREFUSED/ }])
     expect(timeouts?.escalate).toEqual([
@@ -82,7 +121,10 @@ describe('config/examples', () => {
     expect(rest).toMatchObject({ sources: undefined, notify: ['ops-mail'] })
     expect(config.silences).toEqual([
       {
-        matchers: [{ kind: 'equals', path: 'rule', value: 'worker-crash-loop' }, { kind: 'equals', path: 'hostname', value: 'batch-7' }],
+        matchers: [
+          { kind: 'equals', path: 'rule', value: 'worker-crash-loop' },
+          { kind: 'equals', path: 'hostname', value: 'batch-7' },
+        ],
         startsAt: undefined,
         endsAt: Date.parse('2026-12-31T23:59:59Z'),
         comment: 'batch-7 is being decommissioned (ops ticket 4211)',
@@ -95,7 +137,12 @@ describe('config/examples', () => {
 
   it('production.yaml: secrets are kept out of inspect, JSON and String', () => {
     const config = load(join(dir, 'production.yaml'))
-    expect(config.secrets.map((s) => s.reveal())).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme', 'console-tok-321'])
+    expect(config.secrets.map((s) => s.reveal())).toEqual([
+      'sk-test-123',
+      'tok-789',
+      'https://crm.example.com/webhooks/lead/acme',
+      'console-tok-321',
+    ])
     const printed = [inspect(config, { depth: 10 }), JSON.stringify(config), String(config.secrets[0])].join('\n')
     for (const secret of SECRET_VALUES) expect(printed).not.toContain(secret)
     expect(printed).toContain('[secret]')
@@ -105,9 +152,19 @@ describe('config/examples', () => {
     const config = load(join(dir, 'pm2-logs.yaml'))
     expect(config.messaging).toMatchObject({ mode: 'remote', baseUrl: 'https://api.example.com' })
     if (config.messaging.mode === 'remote') expect(config.messaging.apiKey.reveal()).toBe('sk-file-456')
-    expect(config.sources.map((s) => s.paths[0])).toEqual(['/home/ops/.pm2/logs/*-out.log', '/home/ops/.pm2/logs/*-error.log'])
-    expect(config.rules[1]).toMatchObject({ repeatIntervalMs: 5_400_000, minLevel: 50, match: [{ kind: 'equals', path: 'req.method', value: 'POST' }] })
-    const overridden = load(join(dir, 'pm2-logs.yaml'), { ...options, env: { ...testEnv, LOGX_BASE_URL: 'https://eu.example.com' } })
+    expect(config.sources.map((s) => s.paths[0])).toEqual([
+      '/home/ops/.pm2/logs/*-out.log',
+      '/home/ops/.pm2/logs/*-error.log',
+    ])
+    expect(config.rules[1]).toMatchObject({
+      repeatIntervalMs: 5_400_000,
+      minLevel: 50,
+      match: [{ kind: 'equals', path: 'req.method', value: 'POST' }],
+    })
+    const overridden = load(join(dir, 'pm2-logs.yaml'), {
+      ...options,
+      env: { ...testEnv, LOGX_BASE_URL: 'https://eu.example.com' },
+    })
     expect(overridden.messaging).toMatchObject({ baseUrl: 'https://eu.example.com' })
   })
 
@@ -151,11 +208,20 @@ describe('config/examples', () => {
     expect(config.channels.map((c) => c.people)).toEqual([[], [], [], []])
     expect(config.rules.map((r) => r.ackTimeoutMs)).toEqual([undefined, undefined, undefined])
     // A real API and no number: no hint, missed calls to any number count.
-    expect(config.acknowledge).toEqual({ missedCallNumber: undefined, pollIntervalMs: 15_000, ackAll: false, hint: undefined, voiceAudio: undefined })
+    expect(config.acknowledge).toEqual({
+      missedCallNumber: undefined,
+      pollIntervalMs: 15_000,
+      ackAll: false,
+      hint: undefined,
+      voiceAudio: undefined,
+    })
     const minimal = load(join(dir, 'minimal.yaml'))
     expect(minimal.console).toEqual({ enabled: true, token: undefined })
     // The embedded sandbox: its own number, so a new user can simulate the missed call.
-    expect(minimal.acknowledge).toMatchObject({ missedCallNumber: SANDBOX_MISSED_CALL_NUMBER, hint: `Ack: missed call ${SANDBOX_MISSED_CALL_NUMBER}` })
+    expect(minimal.acknowledge).toMatchObject({
+      missedCallNumber: SANDBOX_MISSED_CALL_NUMBER,
+      hint: `Ack: missed call ${SANDBOX_MISSED_CALL_NUMBER}`,
+    })
   })
 
   it('minimal.yaml: no rules means error and fatal lines to every channel', () => {
@@ -169,7 +235,7 @@ describe('config/examples', () => {
 describe('good fixtures', () => {
   const dir = join(fixtures, 'good')
 
-  it('people join the channels\' recipients, each address once, in the form each channel sends', () => {
+  it("people join the channels' recipients, each address once, in the form each channel sends", () => {
     const config = load(join(dir, 'people.yaml'))
     const [sms, chat, mail, voice] = config.channels
     // asha's "+91 98000 00001" rings the number already listed (919800000001); a name given twice counts once.
@@ -179,9 +245,21 @@ describe('good fixtures', () => {
     expect(mail).toMatchObject({ to: ['asha@example.com', 'meera@example.com'], people: ['asha', 'meera'] })
     // ravi's phone is the desk receiver's: called once.
     expect(voice).toMatchObject({ receivers: [{ label: 'desk', number: '+919800000003' }], people: ['ravi'] })
-    expect(config.rules[0]).toMatchObject({ ackTimeoutMs: 5_400_000, escalate: [{ afterMs: 600_000, notify: ['sms', 'voice'], people: ['ravi'] }, { afterMs: 3_600_000, notify: ['mail'] }] })
+    expect(config.rules[0]).toMatchObject({
+      ackTimeoutMs: 5_400_000,
+      escalate: [
+        { afterMs: 600_000, notify: ['sms', 'voice'], people: ['ravi'] },
+        { afterMs: 3_600_000, notify: ['mail'] },
+      ],
+    })
     expect(config.rules[0]?.escalate[1]).not.toHaveProperty('people')
-    expect(config.acknowledge).toEqual({ missedCallNumber: '15550199999', pollIntervalMs: 2000, ackAll: true, hint: 'Ack: missed call 15550199999', voiceAudio: 'ack.mp3' })
+    expect(config.acknowledge).toEqual({
+      missedCallNumber: '15550199999',
+      pollIntervalMs: 2000,
+      ackAll: true,
+      hint: 'Ack: missed call 15550199999',
+      voiceAudio: 'ack.mp3',
+    })
     expect(config.console.token?.reveal()).toBe('console-tok-321')
     expect(config.secrets.map((s) => s.reveal())).toEqual(['console-tok-321'])
     const printed = [inspect(config, { depth: 10 }), JSON.stringify(config)].join('\n')
@@ -207,7 +285,12 @@ describe('good fixtures', () => {
     const config = load(join(dir, 'anchors.yaml'))
     expect(config.channels.map((c) => c.name)).toEqual(['chat-a', 'chat-b'])
     expect(config.channels[1]).toMatchObject({ numbers: ['+919800000002'], templateId: 7, variables: ['{{title}}'] })
-    expect(config.rules[0]).toMatchObject({ minLevel: 40, sources: ['app'], notify: ['chat-a'], groupBy: ['err.type', 'req.url'] })
+    expect(config.rules[0]).toMatchObject({
+      minLevel: 40,
+      sources: ['app'],
+      notify: ['chat-a'],
+      groupBy: ['err.type', 'req.url'],
+    })
     expect(config.rules[0]?.match).toEqual([
       { kind: 'equals', path: 'service', value: 'api' },
       { kind: 'equals', path: 'status', value: 503 },
@@ -228,6 +311,8 @@ describe('good fixtures', () => {
     expect(err).toBeInstanceOf(ConfigError)
     expect((err as ConfigError).code).toBe('LOGX_CONFIG_ERR_INVALID')
     expect((err as ConfigError).problems).toHaveLength(5)
-    expect((err as ConfigError).message).toContain(`${file}:2:3 messaging.baseUrl: unknown key "baseUrl" (did you mean "base_url"?)`)
+    expect((err as ConfigError).message).toContain(
+      `${file}:2:3 messaging.baseUrl: unknown key "baseUrl" (did you mean "base_url"?)`,
+    )
   })
 })

@@ -6,7 +6,14 @@ export const repoRoot = join(__dirname, '../../..')
 export const fixtures = join(repoRoot, 'test/fixtures/config')
 
 /** Values that must never show up in a message. */
-export const SECRET_VALUES = ['sk-test-123', 'sk-file-456', 'inline-key', 'tok-789', 'console-tok-321', 'console-env-654']
+export const SECRET_VALUES = [
+  'sk-test-123',
+  'sk-file-456',
+  'inline-key',
+  'tok-789',
+  'console-tok-321',
+  'console-env-654',
+]
 
 export const testEnv: Readonly<Record<string, string>> = {
   LOGX_TEST_KEY: 'sk-test-123',

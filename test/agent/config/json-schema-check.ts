@@ -35,23 +35,28 @@ export function schemaErrors(schema: Schema, value: unknown, at = ''): string[] 
   if (typeof value === 'number' && typeof schema.maximum === 'number' && value > schema.maximum) fail('above maximum')
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) fail('too few items')
-    if (typeof schema.items === 'object') value.forEach((item, i) => errors.push(...schemaErrors(schema.items as Schema, item, `${at}/${i}`)))
+    if (typeof schema.items === 'object')
+      value.forEach((item, i) => errors.push(...schemaErrors(schema.items as Schema, item, `${at}/${i}`)))
   }
   if (typeOk('object', value)) {
     const object = value as Record<string, unknown>
     const properties = (schema.properties ?? {}) as Record<string, Schema>
     for (const key of (schema.required as string[] | undefined) ?? []) if (!(key in object)) fail(`missing ${key}`)
-    if (typeof schema.minProperties === 'number' && Object.keys(object).length < schema.minProperties) fail('too few properties')
+    if (typeof schema.minProperties === 'number' && Object.keys(object).length < schema.minProperties)
+      fail('too few properties')
     for (const [key, item] of Object.entries(object)) {
       if (key in properties) errors.push(...schemaErrors(properties[key] as Schema, item, `${at}/${key}`))
       else if (schema.additionalProperties === false) fail(`unknown key ${key}`)
-      else if (typeof schema.additionalProperties === 'object') errors.push(...schemaErrors(schema.additionalProperties as Schema, item, `${at}/${key}`))
+      else if (typeof schema.additionalProperties === 'object')
+        errors.push(...schemaErrors(schema.additionalProperties as Schema, item, `${at}/${key}`))
     }
   }
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => schemaErrors(s as Schema, value, at).length === 0)) fail('matches no anyOf branch')
+  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((s) => schemaErrors(s as Schema, value, at).length === 0))
+    fail('matches no anyOf branch')
   for (const sub of (schema.allOf as Schema[] | undefined) ?? []) {
     if (sub.if !== undefined) {
-      if (schemaErrors(sub.if as Schema, value, at).length === 0 && sub.then !== undefined) errors.push(...schemaErrors(sub.then as Schema, value, at))
+      if (schemaErrors(sub.if as Schema, value, at).length === 0 && sub.then !== undefined)
+        errors.push(...schemaErrors(sub.then as Schema, value, at))
     } else {
       errors.push(...schemaErrors(sub, value, at))
     }

@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { engineOptionsOf, formatProblem, parseAgentConfig, readAlertOptions, readChannelOptions, type AgentConfig } from '../../../agent/config'
+import {
+  engineOptionsOf,
+  formatProblem,
+  parseAgentConfig,
+  readAlertOptions,
+  readChannelOptions,
+  type AgentConfig,
+} from '../../../agent/config'
 import { fakeSecretFile, fixtures, repoRoot, testEnv } from './helpers'
 
 const options = { env: testEnv, cwd: '/srv/app', readSecretFile: fakeSecretFile }
@@ -21,14 +28,28 @@ const clock = (hour: number, minute = 0): { hour: number; minute: number } => ({
 describe('config/examples/schedules.yaml', () => {
   const config = load(join(repoRoot, 'config/examples/schedules.yaml'))
 
-  it('layers and overrides: local times in the schedule\'s zone, an offset where written', () => {
+  it("layers and overrides: local times in the schedule's zone, an offset where written", () => {
     expect(config.schedules).toEqual([
       {
         name: 'ops',
         timeZone: 'Asia/Kolkata',
         layers: [
-          { name: 'primary', users: ['asha', 'ravi', 'meera'], rotation: { kind: 'weekly', day: 1 }, handoff: clock(9), start: { year: 2026, month: 1, day: 5 }, timeZone: 'Asia/Kolkata' },
-          { name: 'secondary', users: ['ravi', 'meera', 'asha'], rotation: { kind: 'every', ms: 43_200_000 }, handoff: clock(21), start: { year: 2026, month: 1, day: 5 }, timeZone: 'Europe/Berlin' },
+          {
+            name: 'primary',
+            users: ['asha', 'ravi', 'meera'],
+            rotation: { kind: 'weekly', day: 1 },
+            handoff: clock(9),
+            start: { year: 2026, month: 1, day: 5 },
+            timeZone: 'Asia/Kolkata',
+          },
+          {
+            name: 'secondary',
+            users: ['ravi', 'meera', 'asha'],
+            rotation: { kind: 'every', ms: 43_200_000 },
+            handoff: clock(21),
+            start: { year: 2026, month: 1, day: 5 },
+            timeZone: 'Europe/Berlin',
+          },
         ],
         overrides: [
           { user: 'meera', from: at('2026-03-02T09:00+05:30'), to: at('2026-03-09T09:00+05:30'), layer: 'primary' },
@@ -38,7 +59,16 @@ describe('config/examples/schedules.yaml', () => {
       {
         name: 'nights',
         timeZone: 'UTC',
-        layers: [{ name: 'watch', users: ['ravi', 'asha'], rotation: { kind: 'daily' }, handoff: clock(20), start: { year: 2026, month: 1, day: 1 }, timeZone: 'UTC' }],
+        layers: [
+          {
+            name: 'watch',
+            users: ['ravi', 'asha'],
+            rotation: { kind: 'daily' },
+            handoff: clock(20),
+            start: { year: 2026, month: 1, day: 1 },
+            timeZone: 'UTC',
+          },
+        ],
         overrides: [],
       },
     ])
@@ -72,7 +102,11 @@ describe('config/examples/schedules.yaml', () => {
     expect(apiErrors?.escalate[1]).not.toHaveProperty('activeHours')
     expect([dbDown?.absent, apiErrors?.absent, heartbeat?.absent]).toEqual([undefined, undefined, { forMs: 300_000 }])
     expect(config.inhibit).toEqual([
-      { source: [{ kind: 'equals', path: 'rule', value: 'db-down' }], target: [{ kind: 'equals', path: 'rule', value: 'api-errors' }], equal: ['hostname'] },
+      {
+        source: [{ kind: 'equals', path: 'rule', value: 'db-down' }],
+        target: [{ kind: 'equals', path: 'rule', value: 'api-errors' }],
+        equal: ['hostname'],
+      },
     ])
   })
 
@@ -100,9 +134,30 @@ describe('test/fixtures/config/good/schedules.yaml', () => {
 
   it('layers: defaults, a zone alias, rotations of each kind, a user listed twice', () => {
     expect(us?.layers).toEqual([
-      { name: 'day', users: ['asha', 'ravi', 'asha'], rotation: { kind: 'daily' }, handoff: clock(8, 30), start: { year: 2026, month: 3, day: 1 }, timeZone: 'America/New_York' },
-      { name: 'week', users: ['ravi'], rotation: { kind: 'weekly', day: 5 }, handoff: clock(9), start: { year: 2026, month: 3, day: 6 }, timeZone: 'Asia/Calcutta' },
-      { name: 'shifts', users: ['ravi', 'asha'], rotation: { kind: 'every', ms: 5_400_000 }, handoff: clock(0), start: { year: 2026, month: 3, day: 7 }, timeZone: 'America/New_York' },
+      {
+        name: 'day',
+        users: ['asha', 'ravi', 'asha'],
+        rotation: { kind: 'daily' },
+        handoff: clock(8, 30),
+        start: { year: 2026, month: 3, day: 1 },
+        timeZone: 'America/New_York',
+      },
+      {
+        name: 'week',
+        users: ['ravi'],
+        rotation: { kind: 'weekly', day: 5 },
+        handoff: clock(9),
+        start: { year: 2026, month: 3, day: 6 },
+        timeZone: 'Asia/Calcutta',
+      },
+      {
+        name: 'shifts',
+        users: ['ravi', 'asha'],
+        rotation: { kind: 'every', ms: 5_400_000 },
+        handoff: clock(0),
+        start: { year: 2026, month: 3, day: 7 },
+        timeZone: 'America/New_York',
+      },
     ])
   })
 
@@ -122,7 +177,10 @@ describe('test/fixtures/config/good/schedules.yaml', () => {
     expect(config.rules[1]?.absent).toEqual({ forMs: 90_000 })
     expect(config.inhibit).toEqual([
       {
-        source: [{ kind: 'equals', path: 'rule', value: 'errors' }, { kind: 'regex', path: 'err.type', regex: /^DB/ }],
+        source: [
+          { kind: 'equals', path: 'rule', value: 'errors' },
+          { kind: 'regex', path: 'err.type', regex: /^DB/ },
+        ],
         target: [{ kind: 'regex', path: 'title', regex: /timeout/i }],
         equal: [],
       },
@@ -135,9 +193,15 @@ describe('without schedules', () => {
     const config = load(join(repoRoot, 'config/examples/production.yaml'))
     expect(config.schedules).toEqual([])
     expect(config.inhibit).toEqual([])
-    expect(config.channels.map((c) => [c.oncall, c.activeHours])).toEqual([[undefined, undefined], [undefined, undefined], [undefined, undefined], [undefined, undefined]])
+    expect(config.channels.map((c) => [c.oncall, c.activeHours])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+    ])
     expect(config.rules.map((r) => r.absent)).toEqual([undefined, undefined, undefined])
-    for (const step of config.rules.flatMap((r) => r.escalate)) expect(Object.keys(step).sort()).toEqual(['afterMs', 'notify'])
+    for (const step of config.rules.flatMap((r) => r.escalate))
+      expect(Object.keys(step).sort()).toEqual(['afterMs', 'notify'])
   })
 })
 
@@ -147,19 +211,33 @@ describe('transport targets: no schedules, no active hours, no absence', () => {
     return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
   }
 
-  it('a rule\'s absent and a step\'s oncall and active_hours are unknown keys', () => {
-    expect(problems({ rules: [{ absent: { for: '5m' }, escalate: [{ after: '5m', notify: 'sms', oncall: 'ops', active_hours: { days: 'sat' } }] }] })).toEqual([
+  it("a rule's absent and a step's oncall and active_hours are unknown keys", () => {
+    expect(
+      problems({
+        rules: [
+          {
+            absent: { for: '5m' },
+            escalate: [{ after: '5m', notify: 'sms', oncall: 'ops', active_hours: { days: 'sat' } }],
+          },
+        ],
+      }),
+    ).toEqual([
       'rules[0].absent: unknown key "absent"',
       'rules[0].escalate[0].oncall: unknown key "oncall"',
       'rules[0].escalate[0].active_hours: unknown key "active_hours"',
     ])
   })
 
-  it('a target\'s rules and channel come out without them', () => {
+  it("a target's rules and channel come out without them", () => {
     const result = readAlertOptions({ rules: [{ escalate: [{ after: '5m', notify: 'sms' }] }] }, ['sms'], () => {})
     expect(result.ok && result.value.rules[0]?.absent).toBeUndefined()
     expect(result.ok && result.value.rules[0]?.escalate).toEqual([{ afterMs: 300_000, notify: ['sms'] }])
-    const channel = readChannelOptions('sms', { numbers: ['+919800000001'], oncall: 'ops', active_hours: {} }, undefined, () => {})
+    const channel = readChannelOptions(
+      'sms',
+      { numbers: ['+919800000001'], oncall: 'ops', active_hours: {} },
+      undefined,
+      () => {},
+    )
     // Keys outside channelOptionKeys are the target's own options to refuse; they never reach the channel.
     expect(channel.ok && [channel.value.oncall, channel.value.activeHours]).toEqual([undefined, undefined])
   })

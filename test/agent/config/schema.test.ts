@@ -52,7 +52,8 @@ function schemaKeys(schema: JsonSchema, at: string, out: Set<string>): Set<strin
     schemaKeys(sub, `${at}.${key}`, out)
   }
   if (typeof schema.items === 'object') schemaKeys(schema.items as JsonSchema, `${at}[]`, out)
-  if (typeof schema.additionalProperties === 'object') schemaKeys(schema.additionalProperties as JsonSchema, `${at}.*`, out)
+  if (typeof schema.additionalProperties === 'object')
+    schemaKeys(schema.additionalProperties as JsonSchema, `${at}.*`, out)
   for (const keyword of ['anyOf', 'allOf', 'oneOf']) {
     for (const sub of (schema[keyword] as JsonSchema[] | undefined) ?? []) schemaKeys(sub, at, out)
   }
@@ -82,11 +83,23 @@ describe('config/agent.schema.json', () => {
       ...readdirSync(join(root, 'config/examples')).map((f) => join(root, 'config/examples', f)),
       ...readdirSync(join(fixtures, 'good')).map((f) => join(fixtures, 'good', f)),
     ]
-    for (const file of files) expect(schemaErrors(shipped, parse(readFileSync(file, 'utf8')) as unknown), file).toEqual([])
+    for (const file of files)
+      expect(schemaErrors(shipped, parse(readFileSync(file, 'utf8')) as unknown), file).toEqual([])
   })
 
   it('flags what the loader flags for keys and types', () => {
-    const bad = ['unknown-key-top', 'unknown-key-nested', 'channel-type', 'channel-fields', 'types', 'durations', 'people', 'acknowledge', 'schedules', 'routing']
+    const bad = [
+      'unknown-key-top',
+      'unknown-key-nested',
+      'channel-type',
+      'channel-fields',
+      'types',
+      'durations',
+      'people',
+      'acknowledge',
+      'schedules',
+      'routing',
+    ]
     for (const name of bad) {
       const doc = parse(readFileSync(join(fixtures, 'bad', `${name}.yaml`), 'utf8')) as unknown
       expect(schemaErrors(shipped, doc), name).not.toEqual([])
@@ -100,7 +113,8 @@ describe('config/agent.schema.json', () => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return
       const schema = value as JsonSchema
       // A tagged union closes each variant in its `then`; `if` only tests the tag.
-      if (schema.properties !== undefined && schema.allOf === undefined && schema.additionalProperties !== false) open.push(at)
+      if (schema.properties !== undefined && schema.allOf === undefined && schema.additionalProperties !== false)
+        open.push(at)
       for (const [key, sub] of Object.entries(schema)) if (key !== 'if') walk(sub, `${at}/${key}`)
     }
     walk(shipped, '#')
@@ -112,7 +126,15 @@ describe('agent/config/README.md', () => {
   const readme = readFileSync(join(root, 'agent/config/README.md'), 'utf8')
 
   it('documents every key', () => {
-    const keys = new Set([...shapeKeys(agentShape, '', new Set())].map((path) => path.split(/[.[\]*]+/).filter(Boolean).pop() as string))
+    const keys = new Set(
+      [...shapeKeys(agentShape, '', new Set())].map(
+        (path) =>
+          path
+            .split(/[.[\]*]+/)
+            .filter(Boolean)
+            .pop() as string,
+      ),
+    )
     const missing = [...keys].filter((key) => !readme.includes(`\`${key}\``))
     expect(missing).toEqual([])
   })

@@ -28,9 +28,12 @@ describe('parseDuration', () => {
     expect(parseDuration(written)).toBe(ms)
   })
 
-  it.each(['', '  ', '10', '1hour', '10 seconds', '30m1h', '1h1h', '5w', '-1s', 's', '1h 30m', '30s,'])('rejects %j', (written) => {
-    expect(parseDuration(written)).toBeUndefined()
-  })
+  it.each(['', '  ', '10', '1hour', '10 seconds', '30m1h', '1h1h', '5w', '-1s', 's', '1h 30m', '30s,'])(
+    'rejects %j',
+    (written) => {
+      expect(parseDuration(written)).toBeUndefined()
+    },
+  )
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('rejects the number %d', (n) => {
     expect(parseDuration(n)).toBeUndefined()
@@ -42,7 +45,11 @@ describe('interpolateEnv', () => {
 
   it('replaces ${VAR}, anywhere in the string and more than once', () => {
     expect(interpolateEnv('${KEY}', env)).toEqual({ ok: true, value: 'sk-1', referenced: true })
-    expect(interpolateEnv('${DIR}/key-${KEY}', env)).toEqual({ ok: true, value: '/run/secrets/key-sk-1', referenced: true })
+    expect(interpolateEnv('${DIR}/key-${KEY}', env)).toEqual({
+      ok: true,
+      value: '/run/secrets/key-sk-1',
+      referenced: true,
+    })
   })
 
   it('uses the default of ${VAR:-default} when the variable is unset or empty', () => {
@@ -60,7 +67,10 @@ describe('interpolateEnv', () => {
   it('names the variable, never a value, when it fails', () => {
     expect(interpolateEnv('${NOPE}', env)).toEqual({ ok: false, message: '${NOPE} is not set' })
     expect(interpolateEnv('a ${KEY', env)).toMatchObject({ ok: false, message: expect.stringContaining('unclosed') })
-    expect(interpolateEnv('${1X}', env)).toMatchObject({ ok: false, message: expect.stringContaining('malformed reference') })
+    expect(interpolateEnv('${1X}', env)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('malformed reference'),
+    })
     expect(interpolateEnv('${}', env)).toMatchObject({ ok: false })
   })
 })
@@ -78,9 +88,15 @@ describe('parseRegex', () => {
   })
 
   it('refuses stateful flags and patterns that do not compile', () => {
-    expect(parseRegex('/x/g', false)).toEqual({ ok: false, message: 'unsupported regex flag "g" (allowed: i, m, s, u)' })
+    expect(parseRegex('/x/g', false)).toEqual({
+      ok: false,
+      message: 'unsupported regex flag "g" (allowed: i, m, s, u)',
+    })
     expect(parseRegex('/x/ii', false)).toMatchObject({ ok: false, message: expect.stringContaining('repeated') })
-    expect(parseRegex('/(a/', false)).toMatchObject({ ok: false, message: expect.stringContaining('invalid regular expression') })
+    expect(parseRegex('/(a/', false)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('invalid regular expression'),
+    })
   })
 })
 
@@ -130,14 +146,36 @@ describe('positions and paths', () => {
 
 describe('console and acknowledgement values', () => {
   it('loopback hosts are 127.0.0.0/8, ::1 and localhost; anything else is reachable from elsewhere', () => {
-    for (const host of ['127.0.0.1', '127.255.0.9', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '127.0.0.300', 'example.com', 'localhost.example.com', '::2']) expect(isLoopbackHost(host), host).toBe(false)
+    for (const host of [
+      '127.0.0.1',
+      '127.255.0.9',
+      'localhost',
+      'LOCALHOST',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isLoopbackHost(host), host).toBe(true)
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '10.0.0.1',
+      '128.0.0.1',
+      '127.0.0.300',
+      'example.com',
+      'localhost.example.com',
+      '::2',
+    ])
+      expect(isLoopbackHost(host), host).toBe(false)
   })
 
   it('the hint takes {{number}} only, spaced or not', () => {
     expect(checkHint('Ack: missed call {{number}}')).toBeUndefined()
     expect(checkHint('Ack: call the NOC')).toBeUndefined()
-    expect(checkHint('{{ number }} or {{title}}')).toBe('unknown placeholder {{title}} in "{{ number }} or {{title}}" (the hint takes only {{number}})')
+    expect(checkHint('{{ number }} or {{title}}')).toBe(
+      'unknown placeholder {{title}} in "{{ number }} or {{title}}" (the hint takes only {{number}})',
+    )
     expect(fillHint('Ack: {{ number }} / {{number}}', '+918033333333')).toBe('Ack: +918033333333 / +918033333333')
   })
 })

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createWorkspace, messagingYaml, records, recordsWhen, startAgentProcess, startSandboxProcess, until, type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  messagingYaml,
+  records,
+  recordsWhen,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from './helpers'
 
 const ASHA = '919800000001'
@@ -87,7 +96,10 @@ describe('acknowledging a page by missed call', () => {
     ws.writeConfig(config(ws, sandbox))
     agent = await startAgentProcess(ws.config)
     const api = sandbox.api.baseUrl
-    appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'query failed', err: { type: 'ConnectionError', message: 'connect ECONNREFUSED 10.0.0.5:5432' } })}\n`)
+    appendFileSync(
+      join(ws.logs, 'app.log'),
+      `${JSON.stringify({ level: 50, msg: 'query failed', err: { type: 'ConnectionError', message: 'connect ECONNREFUSED 10.0.0.5:5432' } })}\n`,
+    )
 
     // The page names the cause and says how to acknowledge.
     const paged = await recordsWhen(api, 'the SMS page', (all) => all.some((r) => r.kind === 'sms'))
@@ -129,7 +141,9 @@ describe('acknowledging a page by missed call', () => {
     expect(order).toEqual(['firing', 'acknowledged', 'unacknowledged', 'escalated'])
 
     // The lead says who acknowledged, how and when; and when the ack lapsed.
-    const activities = (await records(api, 'activity')).map((r) => `${String(r.record.activity_type)}: ${String(r.record.title)}`)
+    const activities = (await records(api, 'activity')).map(
+      (r) => `${String(r.record.activity_type)}: ${String(r.record.title)}`,
+    )
     expect(activities.some((a) => /PHONECALL.*Acknowledged by asha/.test(a))).toBe(true)
     expect(activities.some((a) => /No longer acknowledged: ack_timeout/.test(a))).toBe(true)
   }, 90_000)

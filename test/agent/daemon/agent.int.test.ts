@@ -2,16 +2,39 @@
 // kinds of rotation mid-stream, metrics and health, the single-instance lock, reload (invalid
 // rejected, valid applied, SIGHUP), graceful stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appendFileSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, truncateSync, writeSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import {
-  createWorkspace, messagingYaml, metric, records, recordsWhen, smsTexts, spawnAgent, startAgentProcess, until,
-  type RunningAgent, type Workspace,
+  createWorkspace,
+  messagingYaml,
+  metric,
+  records,
+  recordsWhen,
+  smsTexts,
+  spawnAgent,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
 } from './helpers'
 
-function config(ws: Workspace, level: string, { legacyPaths = `${ws.logs}/legacy/*.txt`, more = '', metricsListen = '127.0.0.1:0' } = {}): string {
+function config(
+  ws: Workspace,
+  level: string,
+  { legacyPaths = `${ws.logs}/legacy/*.txt`, more = '', metricsListen = '127.0.0.1:0' } = {},
+): string {
   return `${messagingYaml()}state_dir: ${ws.state}
 sources:
   - name: app
@@ -66,9 +89,15 @@ describe('logx-agent run (embedded sandbox)', () => {
     renameSync(app, join(ws.logs, 'app.log.1'))
     writeSync(old, json(50, 'bravo failed'))
     closeSync(old)
-    appendFileSync(app, banner('second') + json(50, 'charlie failed') + '2026-11-22 10:00:00 ERROR foxtrot broke\n2026-11-22 10:00:01 INFO all good\n')
+    appendFileSync(
+      app,
+      banner('second') +
+        json(50, 'charlie failed') +
+        '2026-11-22 10:00:00 ERROR foxtrot broke\n2026-11-22 10:00:01 INFO all good\n',
+    )
     await recordsWhen(agent.baseUrl, 'bravo, charlie, foxtrot', (all) =>
-      ['bravo', 'charlie', 'foxtrot'].every((w) => countOf(smsTexts(all), w) === 1))
+      ['bravo', 'charlie', 'foxtrot'].every((w) => countOf(smsTexts(all), w) === 1),
+    )
 
     // copy-and-truncate, pm2-logrotate's way: the copy matches the glob too.
     appendFileSync(app, json(50, 'delta failed'))
@@ -76,14 +105,21 @@ describe('logx-agent run (embedded sandbox)', () => {
     truncateSync(app, 0)
     appendFileSync(app, banner('third') + json(60, 'echo crashed') + '{"level":50,"msg":"torn li\n')
     appendFileSync(join(ws.logs, 'legacy', 'old.txt'), '[error] golf broke\n[info] hotel fine\n')
-    await recordsWhen(agent.baseUrl, 'delta, echo, golf, torn', (r) => ['delta', 'echo', 'golf', 'torn li'].every((w) => countOf(smsTexts(r), w) >= 1))
-    await until('an empty outbox', async () => ((await metric(agent.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined))
+    await recordsWhen(agent.baseUrl, 'delta, echo, golf, torn', (r) =>
+      ['delta', 'echo', 'golf', 'torn li'].every((w) => countOf(smsTexts(r), w) >= 1),
+    )
+    await until('an empty outbox', async () =>
+      (await metric(agent.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
+    )
     // The torn JSON line is counted, and still alerts: read as plain text, its head names the level.
-    await until('the parse error', async () => ((await metric(agent.metricsUrl, 'logx_agent_parse_errors_total')) === 1 ? true : undefined))
+    await until('the parse error', async () =>
+      (await metric(agent.metricsUrl, 'logx_agent_parse_errors_total')) === 1 ? true : undefined,
+    )
 
     const final = await records(agent.baseUrl)
     const texts = smsTexts(final)
-    for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'torn li']) expect(countOf(texts, word), word).toBe(1)
+    for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'torn li'])
+      expect(countOf(texts, word), word).toBe(1)
     expect(texts).toHaveLength(8)
     expect(texts.some((t) => t.includes('all good') || t.includes('hotel') || t.includes('request served'))).toBe(false)
     expect(final.filter((r) => r.kind === 'chat')).toHaveLength(8)
@@ -100,11 +136,18 @@ describe('logx-agent run (embedded sandbox)', () => {
     expect(activities.every((a) => /^.+:activity$/.test(keyOf(a)))).toBe(true)
     expect(new Set([...leads, ...activities].map(keyOf)).size).toBe(32)
     const messageKeys = final.filter((r) => r.kind === 'sms' || r.kind === 'chat').map(keyOf)
-    expect(activities.filter((a) => a.record.activity_type === 'MESSAGE').map(keyOf).sort()).toEqual(messageKeys.map((k) => `${k}:activity`).sort())
+    expect(
+      activities
+        .filter((a) => a.record.activity_type === 'MESSAGE')
+        .map(keyOf)
+        .sort(),
+    ).toEqual(messageKeys.map((k) => `${k}:activity`).sort())
 
     expect(await metric(agent.metricsUrl, 'logx_agent_matches_total')).toBe(8)
     // Whether a rename is seen as a rotation or as a release plus a new file depends on event order.
-    const rotations = (await metric(agent.metricsUrl, 'logx_agent_rotations_total')) + (await metric(agent.metricsUrl, 'logx_agent_truncations_total'))
+    const rotations =
+      (await metric(agent.metricsUrl, 'logx_agent_rotations_total')) +
+      (await metric(agent.metricsUrl, 'logx_agent_truncations_total'))
     expect(rotations).toBeGreaterThanOrEqual(1)
     expect(await metric(agent.metricsUrl, 'logx_agent_notifications_sent_total')).toBeGreaterThanOrEqual(16)
     expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total')).toBeGreaterThanOrEqual(14)
@@ -128,7 +171,9 @@ describe('logx-agent run (embedded sandbox)', () => {
     await recordsWhen(agent.baseUrl, 'india', (all) => countOf(smsTexts(all), 'india') === 1)
 
     ws.writeConfig(config(ws, 'fatal'))
-    await until('the reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) >= 1 ? true : undefined))
+    await until('the reload', async () =>
+      (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) >= 1 ? true : undefined,
+    )
     appendFileSync(app, json(50, 'juliet failed') + json(60, 'kilo crashed'))
     const all = await recordsWhen(agent.baseUrl, 'kilo', (r) => countOf(smsTexts(r), 'kilo') === 1)
     expect(countOf(smsTexts(all), 'juliet')).toBe(0)
@@ -139,7 +184,9 @@ describe('logx-agent run (embedded sandbox)', () => {
 
     const before = await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
     agent.child.kill('SIGHUP')
-    await until('the SIGHUP reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) > before ? true : undefined))
+    await until('the SIGHUP reload', async () =>
+      (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) > before ? true : undefined,
+    )
   })
 
   it('starts an added source, restarts a changed one from its checkpoint, and stops a removed one on reload', async () => {
@@ -153,16 +200,20 @@ describe('logx-agent run (embedded sandbox)', () => {
     }
 
     let count = await reloads()
-    ws.writeConfig(config(ws, 'fatal', {
-      legacyPaths: `"${ws.logs}/legacy/*.{txt,log}"`,
-      more: `  - name: extra\n    paths: [${ws.logs}/extra/*.log]\n    start_at: beginning\n`,
-    }))
+    ws.writeConfig(
+      config(ws, 'fatal', {
+        legacyPaths: `"${ws.logs}/legacy/*.{txt,log}"`,
+        more: `  - name: extra\n    paths: [${ws.logs}/extra/*.log]\n    start_at: beginning\n`,
+      }),
+    )
     await reloaded(count)
     // Added: its file is read from the start. Changed: it goes on from its checkpoint (old.txt's
     // earlier lines are not read again) and reads the files its new paths take in.
     appendFileSync(join(ws.logs, 'legacy', 'old.txt'), '[fatal] oscar broke\n')
     appendFileSync(join(ws.logs, 'legacy', 'new.log'), '[fatal] november broke\n')
-    await recordsWhen(agent.baseUrl, 'mike, november, oscar', (r) => ['mike', 'november', 'oscar'].every((w) => countOf(smsTexts(r), w) === 1))
+    await recordsWhen(agent.baseUrl, 'mike, november, oscar', (r) =>
+      ['mike', 'november', 'oscar'].every((w) => countOf(smsTexts(r), w) === 1),
+    )
     expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="legacy"}')).toBe(2)
     expect(await metric(agent.metricsUrl, 'logx_agent_lines_read_total{source="extra"}')).toBe(2)
 
@@ -189,7 +240,9 @@ describe('logx-agent run (embedded sandbox)', () => {
     const port = await freePort()
     const count = await metric(oldUrl, 'logx_agent_config_reloads_total')
     ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${port}` }))
-    await until('metrics at the new address', () => (agent.output().includes(`metrics now at http://127.0.0.1:${port}/metrics`) ? true : undefined))
+    await until('metrics at the new address', () =>
+      agent.output().includes(`metrics now at http://127.0.0.1:${port}/metrics`) ? true : undefined,
+    )
     agent.metricsUrl = `http://127.0.0.1:${port}`
     expect(await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')).toBe(count + 1)
     await expect(fetch(`${oldUrl}/metrics`)).rejects.toThrow()
@@ -200,7 +253,9 @@ describe('logx-agent run (embedded sandbox)', () => {
     try {
       const takenPort = (taken.address() as AddressInfo).port
       ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${takenPort}` }))
-      await until('the reload', async () => ((await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) === count + 2 ? true : undefined))
+      await until('the reload', async () =>
+        (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) === count + 2 ? true : undefined,
+      )
       expect(agent.output()).toContain(`metrics stay at http://127.0.0.1:${port}`)
     } finally {
       await new Promise((resolve) => taken.close(resolve))

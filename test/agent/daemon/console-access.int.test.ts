@@ -32,7 +32,11 @@ metrics: { listen: 127.0.0.1:0 }
   expect(agent.output()).not.toContain(token)
 
   const silence = (headers: Record<string, string>) =>
-    fetch(`${agent?.metricsUrl}/api/silences`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ matchers: { rule: 'errors' }, duration: '1h' }) })
+    fetch(`${agent?.metricsUrl}/api/silences`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ matchers: { rule: 'errors' }, duration: '1h' }),
+    })
   expect((await silence({})).status).toBe(401)
   expect((await silence({ authorization: 'Bearer wrong-token-wrong-token-wrong' })).status).toBe(401)
   expect((await silence({ authorization: `Bearer ${token}` })).status).toBe(201)

@@ -5,7 +5,15 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createWorkspace, messagingYaml, recordsWhen, startAgentProcess, type RunningAgent, type SandboxRecord, type Workspace } from './helpers'
+import {
+  createWorkspace,
+  messagingYaml,
+  recordsWhen,
+  startAgentProcess,
+  type RunningAgent,
+  type SandboxRecord,
+  type Workspace,
+} from './helpers'
 
 const PAYMENTS_UID = '4f1c1a2e-58b6-4c1b-9a57-0f8d6f0e3c11'
 const SHOP_UID = '9b2d7e10-3c4f-4a5b-8c6d-7e8f9a0b1c2d'
@@ -15,19 +23,29 @@ const PAYMENTS_SMS = '919800000001'
 const OTHERS_SMS = '919800000002'
 
 const smsTo = (all: readonly SandboxRecord[], phone: string): string[] =>
-  all.filter((r) => r.kind === 'sms' && (r.record.numbers as unknown[]).map(String).includes(phone)).map((r) => String(r.record.sms))
+  all
+    .filter((r) => r.kind === 'sms' && (r.record.numbers as unknown[]).map(String).includes(phone))
+    .map((r) => String(r.record.sms))
 
 /** A pino error line (level 50) whose `msg` comes first, padded with a stack to about `bytes`. */
 function pinoError(msg: string, bytes: number): string {
   const stack = `Error: ${msg}\n${'    at charge (/app/src/payments/charge.js:42:17)\n'.repeat(Math.ceil(bytes / 50))}`
-  return JSON.stringify({ level: 50, time: 1714557600123, pid: 1, hostname: 'node-1', msg, err: { type: 'Error', message: msg, stack } })
+  return JSON.stringify({
+    level: 50,
+    time: 1714557600123,
+    pid: 1,
+    hostname: 'node-1',
+    msg,
+    err: { type: 'Error', message: msg, stack },
+  })
 }
 
 /** The CRI lines of `line` cut into `parts` P/F parts (a cut may fall anywhere: the runtime counts bytes). */
 function criLines(line: string, stream: string, parts: number): string {
   const size = Math.ceil(line.length / parts)
   let out = ''
-  for (let i = 0; i < parts; i++) out += `${TIME} ${stream} ${i === parts - 1 ? 'F' : 'P'} ${line.slice(i * size, (i + 1) * size)}\n`
+  for (let i = 0; i < parts; i++)
+    out += `${TIME} ${stream} ${i === parts - 1 ? 'F' : 'P'} ${line.slice(i * size, (i + 1) * size)}\n`
   return out
 }
 
@@ -35,7 +53,8 @@ function criLines(line: string, stream: string, parts: number): string {
 function dockerLines(line: string): string {
   const text = `${line}\n`
   let out = ''
-  for (let at = 0; at < text.length; at += 16 * 1024) out += `${JSON.stringify({ log: text.slice(at, at + 16 * 1024), stream: 'stderr', time: TIME })}\n`
+  for (let at = 0; at < text.length; at += 16 * 1024)
+    out += `${JSON.stringify({ log: text.slice(at, at + 16 * 1024), stream: 'stderr', time: TIME })}\n`
   return out
 }
 
@@ -90,10 +109,14 @@ metrics: { listen: 127.0.0.1:0 }
     appendFileSync(docker, dockerLines(pinoError('queue consumer crashed', 40 * 1024)))
 
     const running = agent
-    const all = await recordsWhen(running.baseUrl, 'the three errors', (records) =>
-      smsTo(records, PAYMENTS_SMS).length >= 1 && smsTo(records, OTHERS_SMS).length >= 2,
+    const all = await recordsWhen(
+      running.baseUrl,
+      'the three errors',
+      (records) => smsTo(records, PAYMENTS_SMS).length >= 1 && smsTo(records, OTHERS_SMS).length >= 2,
     ).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${running.output().slice(0, 4000)}\n${running.errors().slice(0, 2000)}`)
+      throw new Error(
+        `${(err as Error).message}\n${running.output().slice(0, 4000)}\n${running.errors().slice(0, 2000)}`,
+      )
     })
 
     const paymentsSms = smsTo(all, PAYMENTS_SMS)

@@ -10,8 +10,17 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSyn
 import { join } from 'node:path'
 import { createIncidentState } from '../../../agent/incidents/incident-state'
 import {
-  createWorkspace, metric, records, smsTexts, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
-  type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  metric,
+  records,
+  smsTexts,
+  smsRulesConfig,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from './helpers'
 
 let ws: Workspace
@@ -43,15 +52,25 @@ afterAll(async () => {
 
 it('does not page again after a crash between the outbox and the incident state', async () => {
   const app = join(ws.logs, 'app.log')
-  const refuse = await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ kind: 'error', status: 503, route: 'send_sms' }) })
+  const refuse = await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ kind: 'error', status: 503, route: 'send_sms' }),
+  })
   expect(refuse.status).toBeLessThan(300)
   agent = await startAgentProcess(ws.config)
   const first = agent
-  appendFileSync(app, `${JSON.stringify({ level: 30, msg: `app started ${'.'.repeat(300)}` })}\n${JSON.stringify({ level: 50, msg: 'oscar failed' })}\n`)
-  await until('a refused attempt', async () => ((await metric(first.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined))
+  appendFileSync(
+    app,
+    `${JSON.stringify({ level: 30, msg: `app started ${'.'.repeat(300)}` })}\n${JSON.stringify({ level: 50, msg: 'oscar failed' })}\n`,
+  )
+  await until('a refused attempt', async () =>
+    (await metric(first.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined,
+  )
   await until('the line committed', () => {
     try {
-      const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as { files: { offset: number }[] }
+      const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as {
+        files: { offset: number }[]
+      }
       return saved.files.some((f) => f.offset === statSync(app).size) ? true : undefined
     } catch {
       return undefined

@@ -8,7 +8,18 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
 import {
-  createWorkspace, metric, records, recordsWhen, smsRulesConfig, smsTexts, startAgentProcess, startSandboxProcess, until, type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  metric,
+  records,
+  recordsWhen,
+  smsRulesConfig,
+  smsTexts,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from './helpers'
 
 function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agentId: string): string {
@@ -50,7 +61,10 @@ function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agen
   heartbeat: 200ms
   flush: 50ms
 `
-  return smsRulesConfig(ws, rules, sandbox.api, { channels: ['lead-sms: { type: sms, numbers: [919800000002] }'], sections: cluster })
+  return smsRulesConfig(ws, rules, sandbox.api, {
+    channels: ['lead-sms: { type: sms, numbers: [919800000002] }'],
+    sections: cluster,
+  })
 }
 
 const line = (msg: string): string => `${JSON.stringify({ level: 50, time: Date.now(), msg })}\n`
@@ -95,7 +109,11 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
   /** A change through an agent's console API, with the token its owner reads. */
   const post = (i: number, path: string, body: unknown): Promise<Response> => {
     const token = readFileSync(join((spaces[i] as Workspace).state, 'console.token'), 'utf8').trim()
-    return fetch(`${(agents[i] as RunningAgent).metricsUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+    return fetch(`${(agents[i] as RunningAgent).metricsUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    })
   }
 
   const appendBoth = (text: string, counts: [number, number] = [1, 1]): void => {
@@ -110,20 +128,35 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     // Every item (a page, a CRM record) is claimed by both agents, one winning: once the claims that
     // settled are twice the wins, and the pages are in, nothing more is coming.
     const claims = async (outcome?: string): Promise<number> => {
-      const name = outcome === undefined ? 'logx_agent_cluster_claims_total' : `logx_agent_cluster_claims_total{outcome="${outcome}"}`
+      const name =
+        outcome === undefined
+          ? 'logx_agent_cluster_claims_total'
+          : `logx_agent_cluster_claims_total{outcome="${outcome}"}`
       return (await metric(a.metricsUrl, name)) + (await metric(b.metricsUrl, name))
     }
-    await recordsWhen(sandbox.api.baseUrl, '20 pages', (all) => smsTexts(all).filter((t) => t.includes('order')).length >= 20)
-    await until('every claim to have settled', async () => {
-      const won = await claims('won')
-      return won >= 20 && (await claims()) - (await claims('held')) === 2 * won ? true : undefined
-    }, 30_000)
+    await recordsWhen(
+      sandbox.api.baseUrl,
+      '20 pages',
+      (all) => smsTexts(all).filter((t) => t.includes('order')).length >= 20,
+    )
+    await until(
+      'every claim to have settled',
+      async () => {
+        const won = await claims('won')
+        return won >= 20 && (await claims()) - (await claims('held')) === 2 * won ? true : undefined
+      },
+      30_000,
+    )
     const sms = (await records(sandbox.api.baseUrl, 'sms')).filter((r) => String(r.record.sms).includes('order'))
     expect(sms).toHaveLength(20)
     expect(new Set(smsTexts(sms)).size).toBe(20)
     expect(new Set(sms.map((r) => r.record.idempotency_key)).size).toBe(20)
     // One lead per incident, whichever agent recorded it first; every page sent is an activity on it.
-    const crm = await recordsWhen(sandbox.api.baseUrl, '20 leads and their activities', (all) => all.filter((r) => r.kind === 'activity').length >= 40)
+    const crm = await recordsWhen(
+      sandbox.api.baseUrl,
+      '20 leads and their activities',
+      (all) => all.filter((r) => r.kind === 'activity').length >= 40,
+    )
     const leads = crm.filter((r) => r.kind === 'lead')
     expect(leads).toHaveLength(20)
     const leadIds = new Set(leads.map((r) => String(r.record.lead_id)))
@@ -134,74 +167,135 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     expect([...perLead.values()].every((n) => n >= 2)).toBe(true)
   })
 
-  it('the fleet\'s incidents name the hosts that saw them, with their counts', async () => {
+  it("the fleet's incidents name the hosts that saw them, with their counts", async () => {
     appendBoth(line('order 7 failed'), [3, 1])
     const [a] = agents as [RunningAgent]
-    const seen = await until('the fleet view of order 7 with both hosts', async () => {
-      const list = await incidents(a)
-      const found = list.find((i) => i.hosts?.length === 2 && i.count >= 6)
-      return found
-    }, 15_000)
+    const seen = await until(
+      'the fleet view of order 7 with both hosts',
+      async () => {
+        const list = await incidents(a)
+        const found = list.find((i) => i.hosts?.length === 2 && i.count >= 6)
+        return found
+      },
+      15_000,
+    )
     expect(Object.fromEntries((seen.hosts ?? []).map((h) => [h.agent, h.count]))).toEqual({ 'web-1': 4, 'web-2': 2 })
   })
 
   it('an ack on web-2 stops the escalation on web-1 too; the incident not acknowledged escalates', async () => {
     appendBoth(line('db down') + line('cache down'))
     const [a, b] = agents as [RunningAgent, RunningAgent]
-    await recordsWhen(sandbox.api.baseUrl, 'the db and cache pages', (all) => smsTexts(all).filter((t) => /db down|cache down/.test(t)).length >= 2)
-    const db = await until('the db incident on web-2', async () => (await incidents(b)).find((i) => i.id.startsWith('db:') && i.state === 'firing'))
+    await recordsWhen(
+      sandbox.api.baseUrl,
+      'the db and cache pages',
+      (all) => smsTexts(all).filter((t) => /db down|cache down/.test(t)).length >= 2,
+    )
+    const db = await until('the db incident on web-2', async () =>
+      (await incidents(b)).find((i) => i.id.startsWith('db:') && i.state === 'firing'),
+    )
     const acked = await post(1, `/api/incidents/${db.id}/ack`, { by: 'asha' })
     expect(acked.status).toBe(200)
-    await until('web-1 to hold the db incident as acknowledged', async () => ((await incidents(a)).find((i) => i.id === db.id)?.state === 'acknowledged' ? true : undefined))
+    await until('web-1 to hold the db incident as acknowledged', async () =>
+      (await incidents(a)).find((i) => i.id === db.id)?.state === 'acknowledged' ? true : undefined,
+    )
     // The cache incident escalates after 3 s (the event awaited); the db one, acknowledged, does not.
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the cache escalation', (list) => list.some((r) => r.kind === 'sms' && String(r.record.sms).includes('cache down') && String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002')), 20_000)
-    const escalations = all.filter((r) => r.kind === 'sms' && String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002'))
+    const all = await recordsWhen(
+      sandbox.api.baseUrl,
+      'the cache escalation',
+      (list) =>
+        list.some(
+          (r) =>
+            r.kind === 'sms' &&
+            String(r.record.sms).includes('cache down') &&
+            String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002'),
+        ),
+      20_000,
+    )
+    const escalations = all.filter(
+      (r) => r.kind === 'sms' && String(r.record.mobile ?? r.record.numbers ?? '').includes('919800000002'),
+    )
     expect(escalations.map((r) => String(r.record.sms)).filter((t) => t.includes('cache down'))).toHaveLength(1)
     expect(escalations.map((r) => String(r.record.sms)).filter((t) => t.includes('db down'))).toEqual([])
   })
 
   it('a silence made on web-1 holds on web-2: a matching incident pages nobody', async () => {
-    expect((await post(0, '/api/silences', { matchers: { rule: 'storm' }, duration: '1h', comment: 'deploy' })).status).toBe(201)
+    expect(
+      (await post(0, '/api/silences', { matchers: { rule: 'storm' }, duration: '1h', comment: 'deploy' })).status,
+    ).toBe(201)
     const [, b] = agents as [RunningAgent, RunningAgent]
     await until('web-2 to hold the silence', async () => {
-      const { silences } = (await (await fetch(`${b.metricsUrl}/api/silences`)).json()) as { silences: { comment?: string }[] }
+      const { silences } = (await (await fetch(`${b.metricsUrl}/api/silences`)).json()) as {
+        silences: { comment?: string }[]
+      }
       return silences.some((x) => x.comment === 'deploy') ? true : undefined
     })
     // Only web-2 sees this one: silenced there, so no page at all; the next one (another rule) pages.
     appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('order 99 failed') + line('cache warm failed'))
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the page after the silenced line', (list) => smsTexts(list).some((t) => t.includes('cache warm failed')))
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the page after the silenced line', (list) =>
+      smsTexts(list).some((t) => t.includes('cache warm failed')),
+    )
     expect(smsTexts(all).filter((t) => t.includes('order 99'))).toEqual([])
   })
 
-  it('a threshold counts both hosts\' lines: two on each, four in the fleet, one page', async () => {
+  it("a threshold counts both hosts' lines: two on each, four in the fleet, one page", async () => {
     appendBoth(line('slow query on orders') + line('slow query on orders'))
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the threshold page', (list) => smsTexts(list).some((t) => t.includes('slow query')))
+    const all = await recordsWhen(sandbox.api.baseUrl, 'the threshold page', (list) =>
+      smsTexts(list).some((t) => t.includes('slow query')),
+    )
     expect(smsTexts(all).filter((t) => t.includes('slow query'))).toHaveLength(1)
   })
 
   it('/health and /metrics say the fleet is up, with both peers', async () => {
     const [a] = agents as [RunningAgent]
-    const health = (await (await fetch(`${a.metricsUrl}/health`)).json()) as { status: string; cluster: { status: string; agent: string; peers: number } }
+    const health = (await (await fetch(`${a.metricsUrl}/health`)).json()) as {
+      status: string
+      cluster: { status: string; agent: string; peers: number }
+    }
     expect(health.status).toBe('up')
     expect(health.cluster).toMatchObject({ status: 'up', agent: 'web-1', peers: 2 })
     expect(await metric(a.metricsUrl, 'logx_agent_cluster_up')).toBe(1)
   })
 
   // Last: it kills web-1.
-  it('when web-1 dies, web-2 escalates the incident web-1 opened, and records it on web-1\'s lead', async () => {
+  it("when web-1 dies, web-2 escalates the incident web-1 opened, and records it on web-1's lead", async () => {
     const [a, b] = agents as [RunningAgent, RunningAgent]
     appendFileSync(join((spaces[0] as Workspace).logs, 'app.log'), line('disk full on /data'))
-    await recordsWhen(sandbox.api.baseUrl, 'the disk page and its lead', (all) => all.some((r) => r.kind === 'lead' && String(r.record.name).includes('disk full')) && smsTexts(all).some((t) => t.includes('disk full')))
+    await recordsWhen(
+      sandbox.api.baseUrl,
+      'the disk page and its lead',
+      (all) =>
+        all.some((r) => r.kind === 'lead' && String(r.record.name).includes('disk full')) &&
+        smsTexts(all).some((t) => t.includes('disk full')),
+    )
     appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('disk full on /data'))
-    await until('web-2 to hold the disk incident', async () => ((await incidents(b)).some((i) => i.id.startsWith('disk:') && i.state === 'firing') ? true : undefined))
+    await until('web-2 to hold the disk incident', async () =>
+      (await incidents(b)).some((i) => i.id.startsWith('disk:') && i.state === 'firing') ? true : undefined,
+    )
     await a.kill('SIGKILL')
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the escalation by web-2', (list) => list.some((r) => r.kind === 'sms' && String(r.record.sms).includes('disk full') && String(r.record.numbers).includes('919800000002')), 20_000)
+    const all = await recordsWhen(
+      sandbox.api.baseUrl,
+      'the escalation by web-2',
+      (list) =>
+        list.some(
+          (r) =>
+            r.kind === 'sms' &&
+            String(r.record.sms).includes('disk full') &&
+            String(r.record.numbers).includes('919800000002'),
+        ),
+      20_000,
+    )
     const pages = all.filter((r) => r.kind === 'sms' && String(r.record.sms).includes('disk full'))
     expect(pages).toHaveLength(2)
     const leads = all.filter((r) => r.kind === 'lead' && String(r.record.name).includes('disk full'))
     expect(leads).toHaveLength(1)
     // The escalation's activity (made by web-2) is on the lead web-1 created.
-    const crm = await recordsWhen(sandbox.api.baseUrl, 'the escalation recorded', (list) => list.filter((r) => r.kind === 'activity' && String(r.record.lead_id) === String(leads[0]?.record.lead_id)).length >= 3)
+    const crm = await recordsWhen(
+      sandbox.api.baseUrl,
+      'the escalation recorded',
+      (list) =>
+        list.filter((r) => r.kind === 'activity' && String(r.record.lead_id) === String(leads[0]?.record.lead_id))
+          .length >= 3,
+    )
     expect(crm.filter((r) => r.kind === 'lead' && String(r.record.name).includes('disk full'))).toHaveLength(1)
   })
 })
@@ -227,15 +321,20 @@ describeWithRedis('an agent of a fleet started while Redis is down', () => {
     appendFileSync(join(ws.logs, 'app.log'), '')
     ws.writeConfig(config(ws, sandbox, { url: `redis://127.0.0.1:${port}` } as RedisServer, 'web-9'))
     agent = await startAgentProcess(ws.config)
-    const health = async (): Promise<{ ok: boolean; status: string; cluster: { reason?: string } }> => (await fetch(`${(agent as RunningAgent).metricsUrl}/health`)).json() as never
+    const health = async (): Promise<{ ok: boolean; status: string; cluster: { reason?: string } }> =>
+      (await fetch(`${(agent as RunningAgent).metricsUrl}/health`)).json() as never
     expect(await health()).toMatchObject({ ok: true, status: 'degraded' })
     expect((await health()).cluster.reason).toMatch(/Redis/)
     appendFileSync(join(ws.logs, 'app.log'), line('order 500 failed'))
-    await recordsWhen(sandbox.api.baseUrl, 'the page sent without Redis', (all) => smsTexts(all).some((t) => t.includes('order 500')))
+    await recordsWhen(sandbox.api.baseUrl, 'the page sent without Redis', (all) =>
+      smsTexts(all).some((t) => t.includes('order 500')),
+    )
     redis = await startRedisServer({ port })
     await until('the agent to reach Redis', async () => ((await health()).status === 'up' ? true : undefined), 20_000)
     // The page sent meanwhile is written to the shared log once Redis is back (just after it is up).
-    await until('the page sent meanwhile to be merged', async () => ((await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined))
+    await until('the page sent meanwhile to be merged', async () =>
+      (await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined,
+    )
   })
 })
 

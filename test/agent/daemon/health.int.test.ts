@@ -3,7 +3,16 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createWorkspace, messagingYaml, recordsWhen, smsTexts, startAgentProcess, until, type RunningAgent, type Workspace } from './helpers'
+import {
+  createWorkspace,
+  messagingYaml,
+  recordsWhen,
+  smsTexts,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
+} from './helpers'
 
 describe('/health', () => {
   let ws: Workspace | undefined
@@ -33,7 +42,9 @@ metrics: { listen: 127.0.0.1:0 }
     const running = agent
     const body = await until('an unhealthy agent', async () => {
       const response = await fetch(`${running.metricsUrl}/health`)
-      return response.status === 503 ? ((await response.json()) as { ok: boolean; failed: { source: string; failure: string }[] }) : undefined
+      return response.status === 503
+        ? ((await response.json()) as { ok: boolean; failed: { source: string; failure: string }[] })
+        : undefined
     })
     expect(body.ok).toBe(false)
     expect(body.failed).toEqual([{ source: 'app', failure: expect.stringContaining('incidents.json') }])

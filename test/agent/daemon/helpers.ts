@@ -62,8 +62,15 @@ export function messagingYaml(api?: RemoteApi): string {
  * `more.channels`: further channel lines (indented as under `channels:`); `more.sections`: YAML
  * appended at the top level (a fleet's `cluster:`).
  */
-export function smsRulesConfig(ws: Workspace, rules: string, api?: RemoteApi, more: { channels?: string[]; sections?: string } = {}): string {
-  const channels = ['oncall-sms: { type: sms, numbers: [919800000001] }', ...(more.channels ?? [])].map((line) => `  ${line}\n`).join('')
+export function smsRulesConfig(
+  ws: Workspace,
+  rules: string,
+  api?: RemoteApi,
+  more: { channels?: string[]; sections?: string } = {},
+): string {
+  const channels = ['oncall-sms: { type: sms, numbers: [919800000001] }', ...(more.channels ?? [])]
+    .map((line) => `  ${line}\n`)
+    .join('')
   return `${messagingYaml(api)}state_dir: ${ws.state}
 sources:
   - name: app
@@ -88,7 +95,10 @@ export interface RunningAgent {
   kill(signal: NodeJS.Signals): Promise<number | null>
 }
 
-export function spawnAgent(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): {
+export function spawnAgent(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): {
   child: ChildProcess
   output(): string
   errors(): string
@@ -107,7 +117,11 @@ export function spawnAgent(args: string[], options: { env?: NodeJS.ProcessEnv; c
   return { child, output: () => out, errors: () => err, exited }
 }
 
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -122,10 +136,15 @@ export async function startAgentProcess(config: string, env: NodeJS.ProcessEnv =
   let exitCode: number | null | undefined
   void spawned.exited.then((code) => (exitCode = code))
   const waitForOutput = (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> =>
-    until(`${pattern} in the agent's output`, () => {
-      if (exitCode !== undefined) throw new Error(`agent exited (${exitCode}) before ${pattern}:\n${spawned.output()}\n${spawned.errors()}`)
-      return pattern.exec(spawned.output()) ?? undefined
-    }, timeoutMs)
+    until(
+      `${pattern} in the agent's output`,
+      () => {
+        if (exitCode !== undefined)
+          throw new Error(`agent exited (${exitCode}) before ${pattern}:\n${spawned.output()}\n${spawned.errors()}`)
+        return pattern.exec(spawned.output()) ?? undefined
+      },
+      timeoutMs,
+    )
   await waitForOutput(/Open the inbox|Stop with Ctrl-C/)
   const base = /messaging: (?:the embedded sandbox \(no real API configured\) at )?(\S+)/.exec(spawned.output())
   const metrics = /metrics: (\S+)\/metrics/.exec(spawned.output())
@@ -165,7 +184,9 @@ export function remoteApiOf(message: SandboxReadyMessage): RemoteApi {
 
 /** A sandbox in its own process, so records survive the agent's SIGKILL. */
 export async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = fork(join(root, 'test/fixtures/transports/apps/sandbox-process.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const child = fork(join(root, 'test/fixtures/transports/apps/sandbox-process.js'), [], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  })
   const [message] = (await once(child, 'message')) as [SandboxReadyMessage]
   return {
     api: remoteApiOf(message),
@@ -189,16 +210,26 @@ export async function records(baseUrl: string, kinds = 'sms,chat,mail,voice,lead
   return body.records.sort((a, b) => a.seq - b.seq)
 }
 
-export const smsTexts = (all: readonly SandboxRecord[]): string[] => all.filter((r) => r.kind === 'sms').map((r) => String(r.record.sms))
+export const smsTexts = (all: readonly SandboxRecord[]): string[] =>
+  all.filter((r) => r.kind === 'sms').map((r) => String(r.record.sms))
 
 /** Polls until `count(texts)` holds, then returns the records (bounded deadline). */
-export async function recordsWhen(baseUrl: string, what: string, ok: (all: SandboxRecord[]) => boolean, timeoutMs = 20_000): Promise<SandboxRecord[]> {
+export async function recordsWhen(
+  baseUrl: string,
+  what: string,
+  ok: (all: SandboxRecord[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<SandboxRecord[]> {
   let last: SandboxRecord[] = []
   try {
-    return await until(what, async () => {
-      last = await records(baseUrl)
-      return ok(last) ? last : undefined
-    }, timeoutMs)
+    return await until(
+      what,
+      async () => {
+        last = await records(baseUrl)
+        return ok(last) ? last : undefined
+      },
+      timeoutMs,
+    )
   } catch (err) {
     // Say what did arrive: a missing alert is then obvious from the failure alone.
     throw new Error(`${(err as Error).message}; SMS received: ${JSON.stringify(smsTexts(last))}`)

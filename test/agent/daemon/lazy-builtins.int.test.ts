@@ -21,8 +21,14 @@ it('an agent that reads, pages, checkpoints and stops loads neither node:crypto,
   mkdirSync(ws.logs, { recursive: true })
   const loadedFile = join(ws.dir, 'loaded.json')
   const probe = join(ws.dir, 'probe.js')
-  writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loadedFile)}, JSON.stringify(process.moduleLoadList)))\n`)
-  writeFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 30, msg: `app started ${'.'.repeat(300)}` })}\n${JSON.stringify({ level: 50, msg: 'disk full on db-1' })}\n`)
+  writeFileSync(
+    probe,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loadedFile)}, JSON.stringify(process.moduleLoadList)))\n`,
+  )
+  writeFileSync(
+    join(ws.logs, 'app.log'),
+    `${JSON.stringify({ level: 30, msg: `app started ${'.'.repeat(300)}` })}\n${JSON.stringify({ level: 50, msg: 'disk full on db-1' })}\n`,
+  )
   ws.writeConfig(`messaging:
   api_key: probe-key
   sandbox: { listen: 127.0.0.1:0 }
@@ -39,7 +45,13 @@ rules: [{ name: errors, level: error, notify: [oncall-sms] }]
   const loaded = JSON.parse(readFileSync(loadedFile, 'utf8')) as string[]
   // The probe sees the run: the HTTP client and server, and the file reading, are there.
   expect(loaded).toEqual(expect.arrayContaining(['NativeModule http', 'NativeModule fs/promises']))
-  for (const unused of ['crypto', 'worker_threads', 'module', 'internal/util/parse_args/parse_args', 'timers/promises']) {
+  for (const unused of [
+    'crypto',
+    'worker_threads',
+    'module',
+    'internal/util/parse_args/parse_args',
+    'timers/promises',
+  ]) {
     expect(loaded, unused).not.toContain(`NativeModule ${unused}`)
   }
   expect(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')).toContain('"head"')

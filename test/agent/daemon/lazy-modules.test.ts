@@ -11,7 +11,7 @@ it('the run command and the daemon load neither the sandbox nor the validate, te
     "require('./dist/agent/cli/main')",
     "require('./dist/agent/daemon/agent')",
     "const ours = Object.keys(require.cache).filter((k) => k.startsWith(process.cwd() + '/dist/'))",
-    "process.stdout.write(JSON.stringify(ours.filter((k) => /\\/sandbox\\/|(validate|test-rule|sandbox)-command/.test(k))))",
+    'process.stdout.write(JSON.stringify(ours.filter((k) => /\\/sandbox\\/|(validate|test-rule|sandbox)-command/.test(k))))',
   ].join(';')
   expect(JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: root, encoding: 'utf8' }))).toEqual([])
 })

@@ -46,7 +46,10 @@ metrics: { listen: 127.0.0.1:0 }
 
   it('starts once the agent is ready, alerts, stops cleanly on pm2 stop, and pm2 kill ends the daemon', async () => {
     await pm2('start', 'ecosystem.config.js')
-    const list = JSON.parse((await pm2('jlist')).stdout) as { name: string; pm2_env: { status: string; restart_time: number } }[]
+    const list = JSON.parse((await pm2('jlist')).stdout) as {
+      name: string
+      pm2_env: { status: string; restart_time: number }
+    }[]
     expect(list.map((p) => [p.name, p.pm2_env.status])).toEqual([['logx-agent', 'online']])
 
     const inbox = await until('the banner in the pm2 out log', () => /inbox URL: (\S+?)\/?$/m.exec(outLog())?.[1])

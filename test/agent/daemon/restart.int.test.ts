@@ -6,8 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createWorkspace, metric, records, recordsWhen, smsTexts, smsRulesConfig, startAgentProcess, startSandboxProcess, until,
-  type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  metric,
+  records,
+  recordsWhen,
+  smsTexts,
+  smsRulesConfig,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from './helpers'
 
 const json = (level: number, msg: string): string => `${JSON.stringify({ level, time: Date.now(), msg })}\n`
@@ -33,14 +43,18 @@ describe('logx-agent across SIGKILL and restart', () => {
   }
 
   async function settled(running: RunningAgent): Promise<void> {
-    await until('an empty outbox', async () => ((await metric(running.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined))
+    await until('an empty outbox', async () =>
+      (await metric(running.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
+    )
   }
 
   /** The checkpoint holds the whole file: every line of it was handled and committed. */
   async function committed(): Promise<void> {
     await until('a checkpoint at the end of app.log', () => {
       try {
-        const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as { files: { offset: number; path: string }[] }
+        const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as {
+          files: { offset: number; path: string }[]
+        }
         return saved.files.some((f) => f.path === app && f.offset === statSync(app).size) ? true : undefined
       } catch {
         return undefined
@@ -92,7 +106,11 @@ describe('logx-agent across SIGKILL and restart', () => {
     const all = await records(sandbox.api.baseUrl)
     expect(countOf(smsTexts(all), 'kilo')).toBe(1)
     // The restarted agent has the incident back as it was, and went on counting its lines.
-    const open = ((await (await fetch(`${second.metricsUrl}/api/incidents`)).json()) as { incidents: { title: string; state: string; count: number }[] }).incidents
+    const open = (
+      (await (await fetch(`${second.metricsUrl}/api/incidents`)).json()) as {
+        incidents: { title: string; state: string; count: number }[]
+      }
+    ).incidents
     expect(open.find((i) => i.title === 'kilo failed')).toMatchObject({ state: 'firing', count: 3 })
     // One lead per incident; the first incident's lead is not opened twice.
     const leads = all.filter((r) => r.kind === 'lead').map((r) => String(r.record.name))
@@ -104,7 +122,8 @@ describe('logx-agent across SIGKILL and restart', () => {
     const running = agent as RunningAgent
     appendFileSync(app, json(50, 'slow query mike 1200ms'))
     await until('the pending incident on disk', () =>
-      readFileSync(join(ws.state, 'incidents.json'), 'utf8').includes('slow query mike') ? true : undefined)
+      readFileSync(join(ws.state, 'incidents.json'), 'utf8').includes('slow query mike') ? true : undefined,
+    )
     await committed()
     expect(countOf(smsTexts(await records(sandbox.api.baseUrl)), 'mike')).toBe(0)
     await crash()
@@ -123,7 +142,9 @@ describe('logx-agent across SIGKILL and restart', () => {
     })
     expect(fault.status).toBeLessThan(300)
     appendFileSync(app, json(50, 'november failed'))
-    await until('a failed attempt', async () => ((await metric(running.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined))
+    await until('a failed attempt', async () =>
+      (await metric(running.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined,
+    )
     await committed()
     await crash()
     await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, { method: 'DELETE' })

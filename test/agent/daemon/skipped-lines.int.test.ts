@@ -5,7 +5,17 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createWorkspace, messagingYaml, metric, recordsWhen, smsTexts, startAgentProcess, until, type RunningAgent, type Workspace } from './helpers'
+import {
+  createWorkspace,
+  messagingYaml,
+  metric,
+  recordsWhen,
+  smsTexts,
+  startAgentProcess,
+  until,
+  type RunningAgent,
+  type Workspace,
+} from './helpers'
 
 describe('skipped lines', () => {
   let ws: Workspace | undefined
@@ -38,21 +48,37 @@ metrics: { listen: 127.0.0.1:0 }
     await recordsWhen(running.baseUrl, 'the deep line and the line after', (all) => {
       const texts = smsTexts(all)
       // Four incidents (the cut line, the broken one, the deep one, the last), each by SMS and mail.
-      return texts.some((t) => t.includes('deep one')) && texts.some((t) => t.includes('after them')) && all.filter((r) => r.kind === 'mail').length === 4
+      return (
+        texts.some((t) => t.includes('deep one')) &&
+        texts.some((t) => t.includes('after them')) &&
+        all.filter((r) => r.kind === 'mail').length === 4
+      )
     }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${running.output().slice(0, 4000)}\n${running.errors().slice(0, 2000)}`)
+      throw new Error(
+        `${(err as Error).message}\n${running.output().slice(0, 4000)}\n${running.errors().slice(0, 2000)}`,
+      )
     })
     // The mail of the 1 MB line is cut to a size the API takes: nothing failed.
     expect(await metric(running.metricsUrl, 'logx_agent_notifications_failed_total')).toBe(0)
     expect(await metric(running.metricsUrl, 'logx_agent_truncated_lines_total')).toBe(1)
     expect(await metric(running.metricsUrl, 'logx_agent_parse_errors_total')).toBe(2)
     const logged = await until('both warnings', () => {
-      const lines = running.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+      const lines = running
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
       const cut = lines.find((l) => String(l.msg).includes('longer than max_line_bytes'))
       const bad = lines.find((l) => String(l.msg).includes('not valid JSON'))
       return cut !== undefined && bad !== undefined ? { cut, bad } : undefined
     })
-    expect(logged.cut).toMatchObject({ level: 40, source: 'app', path: file, endOffset: long.length, keptBytes: 1_000_000 })
+    expect(logged.cut).toMatchObject({
+      level: 40,
+      source: 'app',
+      path: file,
+      endOffset: long.length,
+      keptBytes: 1_000_000,
+    })
     expect(logged.bad).toMatchObject({ level: 40, source: 'app', path: file, lines: 2, firstEndOffset: long.length })
     const health = (await (await fetch(`${running.metricsUrl}/health`)).json()) as { ok: boolean }
     expect(health.ok).toBe(true)

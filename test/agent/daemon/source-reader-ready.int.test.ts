@@ -17,14 +17,32 @@ it('reads before `ready`, and hands nothing to the pipeline until it resolves', 
   const file = join(dir, 'app.log')
   writeFileSync(file, `${JSON.stringify({ level: 50, msg: 'db down' })}\n${JSON.stringify({ level: 30, msg: 'ok' })}\n`)
   const source: SourceConfig = {
-    name: 'app', type: 'file', journald: undefined, paths: [file], exclude: [], format: 'json', multiline: undefined, startAt: 'beginning', maxLineBytes: 1024, syncReads: true,
+    name: 'app',
+    type: 'file',
+    journald: undefined,
+    paths: [file],
+    exclude: [],
+    format: 'json',
+    multiline: undefined,
+    startAt: 'beginning',
+    maxLineBytes: 1024,
+    syncReads: true,
   }
   const ingested: AlertLine[] = []
   // Only what a reader asks of the pipeline.
-  const pipeline = { lowestLevel: () => 50, ingest: (line: AlertLine) => void ingested.push(line) } as unknown as AlertPipeline
+  const pipeline = {
+    lowestLevel: () => 50,
+    ingest: (line: AlertLine) => void ingested.push(line),
+  } as unknown as AlertPipeline
   let markReady = (): void => {}
   const ready = new Promise<void>((resolve) => (markReady = resolve))
-  const reader = await startSourceReader({ source, stateDir: join(dir, 'state'), pipeline: () => pipeline, log: createAgentLogger({ destination: { write: () => true } }), ready })
+  const reader = await startSourceReader({
+    source,
+    stateDir: join(dir, 'state'),
+    pipeline: () => pipeline,
+    log: createAgentLogger({ destination: { write: () => true } }),
+    ready,
+  })
   try {
     await expect.poll(() => reader.stats().linesRead).toBe(2)
     // Absence is checked after the turns in which a reader without the gate handles its batch.

@@ -86,6 +86,8 @@ describe('metrics text', () => {
       { name: 'x_total', help: 'X', type: 'counter', samples: [{ labels: { source: 'a"b' }, value: 3 }] },
       { name: 'y', help: 'Y', type: 'gauge', samples: [{ value: Number.NaN }] },
     ])
-    expect(text).toBe('# HELP x_total X\n# TYPE x_total counter\nx_total{source="a\\"b"} 3\n# HELP y Y\n# TYPE y gauge\ny 0\n')
+    expect(text).toBe(
+      '# HELP x_total X\n# TYPE x_total counter\nx_total{source="a\\"b"} 3\n# HELP y Y\n# TYPE y gauge\ny 0\n',
+    )
   })
 })

@@ -17,7 +17,12 @@ interface TapRecord {
 }
 
 const readTap = (file: string): TapRecord[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TapRecord) : []
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as TapRecord)
+    : []
 
 describe('logx-agent run --tap', () => {
   let ws: Workspace
@@ -43,7 +48,9 @@ rules:
 `)
     agent = spawnAgent(['run', '--config', ws.config, '--tap', tap])
     const running = agent
-    await until('the agent started', () => (/Stop with Ctrl-C|Open the inbox/.test(running.output()) ? true : undefined))
+    await until('the agent started', () =>
+      /Stop with Ctrl-C|Open the inbox/.test(running.output()) ? true : undefined,
+    )
   })
 
   afterAll(async () => {
@@ -75,7 +82,8 @@ rules:
       const record = got[i] as TapRecord
       offset += expected.length + 1
       expect(record).toMatchObject({ source: 'app', path: app, generation: 0, offset })
-      const bytes = record.line === undefined ? Buffer.from(record.base64 ?? '', 'base64') : Buffer.from(record.line, 'utf8')
+      const bytes =
+        record.line === undefined ? Buffer.from(record.base64 ?? '', 'base64') : Buffer.from(record.line, 'utf8')
       expect(bytes.equals(expected)).toBe(true)
     }
     expect(got[3]?.line).toBeUndefined()

@@ -53,15 +53,19 @@ rules:
     notify: team-chat
 `)
     const t0 = Date.parse('2026-01-01T00:00:00Z')
-    const json = (s: number, level: number, msg: string, extra: object = {}): string => JSON.stringify({ level, time: t0 + s * 1000, msg, ...extra })
-    writeFileSync(log, [
-      json(0, 30, 'request served'),
-      json(1, 50, 'query failed', { err: { type: 'DbError' } }),
-      json(2, 50, 'query failed', { err: { type: 'DbError' } }),
-      json(20, 50, 'cache miss storm'),
-      '2026-01-01 00:00:21 ERROR worker 7 crashed',
-      '',
-    ].join('\n'))
+    const json = (s: number, level: number, msg: string, extra: object = {}): string =>
+      JSON.stringify({ level, time: t0 + s * 1000, msg, ...extra })
+    writeFileSync(
+      log,
+      [
+        json(0, 30, 'request served'),
+        json(1, 50, 'query failed', { err: { type: 'DbError' } }),
+        json(2, 50, 'query failed', { err: { type: 'DbError' } }),
+        json(20, 50, 'cache miss storm'),
+        '2026-01-01 00:00:21 ERROR worker 7 crashed',
+        '',
+      ].join('\n'),
+    )
   })
 
   afterAll(() => ws?.remove())
@@ -71,7 +75,12 @@ rules:
     expect(await run.exited).toBe(0)
     const report = JSON.parse(run.output()) as Report
     expect(report.lines).toBe(5)
-    expect(report.matches.map((m) => [m.line, m.rule])).toEqual([[2, 'db'], [3, 'db'], [4, 'errors'], [5, 'errors']])
+    expect(report.matches.map((m) => [m.line, m.rule])).toEqual([
+      [2, 'db'],
+      [3, 'db'],
+      [4, 'errors'],
+      [5, 'errors'],
+    ])
     expect(report.incidents.map((i) => [i.rule, i.lines, i.title])).toEqual([
       ['db', 2, 'query failed'],
       ['errors', 1, 'cache miss storm'],
@@ -102,11 +111,19 @@ rules:
 
   it('selects what run would: a level key that is not first, spaced, or given twice (JSON keeps the last)', async () => {
     const odd = join(ws.logs, 'odd.log')
-    writeFileSync(odd, ['{"msg":"spaced","level" : 50}', '{"level":30,"msg":"twice","level":50}', '{"level":30,"msg":"fine"}', ''].join('\n'))
+    writeFileSync(
+      odd,
+      ['{"msg":"spaced","level" : 50}', '{"level":30,"msg":"twice","level":50}', '{"level":30,"msg":"fine"}', ''].join(
+        '\n',
+      ),
+    )
     const run = spawnAgent(['test-rule', ws.config, odd, '--rule', 'errors', '--json'])
     expect(await run.exited).toBe(0)
     const report = JSON.parse(run.output()) as Report
-    expect(report.matches.map((m) => [m.line, m.rule])).toEqual([[1, 'errors'], [2, 'errors']])
+    expect(report.matches.map((m) => [m.line, m.rule])).toEqual([
+      [1, 'errors'],
+      [2, 'errors'],
+    ])
   })
 
   it('rejects an unknown rule and a missing file with exit 2', async () => {
@@ -118,14 +135,16 @@ rules:
     expect(missing.errors()).toContain('cannot read')
   })
 
-  it('says whom each message reaches: the person on call at its time, a step\'s people, a channel\'s own recipients', async () => {
+  it("says whom each message reaches: the person on call at its time, a step's people, a channel's own recipients", async () => {
     const dir = join(ws.logs, 'oncall')
     mkdirSync(dir, { recursive: true })
     const config = join(dir, 'agent.yaml')
     // Daily at 09:00 in Kolkata from 2026-01-01: ravi has the turn that began 2026-03-03 09:00 (day
     // 61, odd), asha the one from 2026-03-04 09:00 (03:30Z). The incident opens before that handoff
     // and escalates after it.
-    writeFileSync(config, `messaging:
+    writeFileSync(
+      config,
+      `messaging:
   base_url: http://127.0.0.1:9/
   api_key: never-used-key
 state_dir: ${join(dir, 'state')}
@@ -153,17 +172,21 @@ rules:
       - { after: 30m, notify: team-chat, people: [ravi] }
   - name: db
     notify: team-chat
-`)
+`,
+    )
     const file = join(dir, 'app.log')
     const line = (iso: string, msg: string): string => JSON.stringify({ level: 50, time: Date.parse(iso), msg })
-    writeFileSync(file, [
-      line('2026-03-04T03:25:00Z', 'api down'),
-      line('2026-03-04T03:36:00Z', 'api down'),
-      line('2026-03-04T03:46:00Z', 'api down'),
-      line('2026-03-04T03:56:00Z', 'api down'),
-      line('2026-03-04T03:57:00Z', 'db down'),
-      '',
-    ].join('\n'))
+    writeFileSync(
+      file,
+      [
+        line('2026-03-04T03:25:00Z', 'api down'),
+        line('2026-03-04T03:36:00Z', 'api down'),
+        line('2026-03-04T03:46:00Z', 'api down'),
+        line('2026-03-04T03:56:00Z', 'api down'),
+        line('2026-03-04T03:57:00Z', 'db down'),
+        '',
+      ].join('\n'),
+    )
     const run = spawnAgent(['test-rule', config, file, '--json'])
     expect(await run.exited).toBe(0)
     const sent = (JSON.parse(run.output()) as Report).messages.filter((m) => m.type !== 'incident')
@@ -184,7 +207,13 @@ rules:
     ])
     // The request goes to the person reached, by their phone, and to no one else.
     const numbers = sent.map((m) => JSON.stringify(m.requests).match(/98000000\d\d/g))
-    expect(numbers).toEqual([['9800000003'], ['9800000001'], ['9800000001'], ['9800000003'], ['9800000002', '9800000001']])
+    expect(numbers).toEqual([
+      ['9800000003'],
+      ['9800000001'],
+      ['9800000001'],
+      ['9800000003'],
+      ['9800000002', '9800000001'],
+    ])
 
     const text = spawnAgent(['test-rule', config, file])
     expect(await text.exited).toBe(0)

@@ -19,7 +19,10 @@ afterEach(async () => {
 const quiet = { info() {}, warn() {}, error() {} }
 
 function configIn(dir: string) {
-  const result = parseAgentConfig(`state_dir: ${dir}\nsources: [{ name: app, paths: [${dir}/*.log] }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n`, 'agent.yaml')
+  const result = parseAgentConfig(
+    `state_dir: ${dir}\nsources: [{ name: app, paths: [${dir}/*.log] }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return result.config
 }
@@ -47,15 +50,21 @@ it('a path whose setup the engine refuses opens no outbox: the journal is sent o
     api: { baseUrl: 'http://127.0.0.1:9', apiKey: sandbox.apiKey },
   })
   first.pipeline.ingest(toAlertLine('{"level":50,"msg":"db down"}', 'json', 'app').line, Date.now())
-  await until('the page failed', () => ((first.dispatcher.stats().failed.sms ?? 0) >= 1) || undefined)
+  await until('the page failed', () => (first.dispatcher.stats().failed.sms ?? 0) >= 1 || undefined)
   await first.close()
 
   // 2. A path whose engine refuses its setup (two channels of one name): its error, and no outbox left behind.
   const broken = setupOfConfig({ ...config, channels: [...config.channels, ...config.channels] }, [])
-  expect(() => createAlertPath({ ...base, setup: broken, api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey } })).toThrow('duplicate channel name')
+  expect(() =>
+    createAlertPath({ ...base, setup: broken, api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey } }),
+  ).toThrow('duplicate channel name')
 
   // 3. The next path sends the journaled page; had step 2 left its outbox running, the page would go twice.
-  const next = createAlertPath({ ...base, setup: setupOfConfig(config, []), api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey } })
+  const next = createAlertPath({
+    ...base,
+    setup: setupOfConfig(config, []),
+    api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey },
+  })
   cleanups.push(() => next.close())
   expect(await next.dispatcher.drain(5000)).toEqual({ drained: true, pending: 0 })
   expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual(['FIRING db down (1x, default)'])

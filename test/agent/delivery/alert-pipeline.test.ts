@@ -24,20 +24,37 @@ afterEach(() => {
 function setup(rules: string, extra = ''): { config: AgentConfig; stateDir: string } {
   const stateDir = mkdtempSync(join(tmpdir(), 'logx-pipeline-'))
   dirs.push(stateDir)
-  const result = parseAgentConfig(`state_dir: ${stateDir}
+  const result = parseAgentConfig(
+    `state_dir: ${stateDir}
 sources: [{ name: app, paths: [${stateDir}/*.log] }]
 channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
 ${extra}rules:
-${rules}`, 'agent.yaml')
+${rules}`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return { config: result.config, stateDir }
 }
 
-function start(config: AgentConfig, stateDir: string, now: number, secrets: string[] = []): { pipeline: AlertPipeline; sent: Delivery[] } {
+function start(
+  config: AgentConfig,
+  stateDir: string,
+  now: number,
+  secrets: string[] = [],
+): { pipeline: AlertPipeline; sent: Delivery[] } {
   const sent: Delivery[] = []
   const dispatcher = createRecordingDispatcher(sent)
   const log = createAgentLogger({ level: 'silent', destination: { write: () => true } })
-  return { pipeline: createAlertPipeline({ setup: setupOfConfig(config, secrets), state: createIncidentState(join(stateDir, 'incidents.json')), dispatcher, log, now }), sent }
+  return {
+    pipeline: createAlertPipeline({
+      setup: setupOfConfig(config, secrets),
+      state: createIncidentState(join(stateDir, 'incidents.json')),
+      dispatcher,
+      log,
+      now,
+    }),
+    sent,
+  }
 }
 
 const line = (msg: string) => toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line
@@ -68,7 +85,14 @@ describe('alert pipeline across engines', () => {
     // Earlier versions also wrote the whole state as one JSON object: that file is read and carried over.
     const file = join(stateDir, 'incidents.json')
     const key = start(config, stateDir, 1500).pipeline.incidents()[0]?.key as string
-    writeFileSync(file, JSON.stringify({ version: 1, paged: { [key]: { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } }, pending: {} }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        paged: { [key]: { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } },
+        pending: {},
+      }),
+    )
 
     const second = start(config, stateDir, 2000)
     second.pipeline.ingest(line('db down'), 3000)
@@ -105,10 +129,17 @@ describe('alert pipeline across engines', () => {
   })
 
   it('keeps no redacted value or secret in incidents.json, and still fires a pending incident whose rule matches a redacted field', () => {
-    const { config, stateDir } = setup('  - { name: auth, group_wait: 10s, match: { user.token: /^tok-/ }, group_by: [user.name] }\n', 'redact: [user.token]\n')
+    const { config, stateDir } = setup(
+      '  - { name: auth, group_wait: 10s, match: { user.token: /^tok-/ }, group_by: [user.name] }\n',
+      'redact: [user.token]\n',
+    )
     const secret = 'sk-endpoint-secret-1'
     const first = start(config, stateDir, 0, [secret])
-    const planted = toAlertLine(JSON.stringify({ level: 50, msg: `login failed with ${secret}`, user: { name: 'ann', token: 'tok-planted-42' } }), 'json', 'app').line
+    const planted = toAlertLine(
+      JSON.stringify({ level: 50, msg: `login failed with ${secret}`, user: { name: 'ann', token: 'tok-planted-42' } }),
+      'json',
+      'app',
+    ).line
     first.pipeline.ingest(planted, 1000)
     const state = readFileSync(join(stateDir, 'incidents.json'), 'utf8')
     expect(state).toContain('login failed')
@@ -130,10 +161,13 @@ describe('a line the engine throws on', () => {
   it('is skipped and counted; the next line alerts', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'logx-pipeline-'))
     dirs.push(stateDir)
-    const result = parseAgentConfig(`state_dir: ${stateDir}
+    const result = parseAgentConfig(
+      `state_dir: ${stateDir}
 sources: [{ name: app, paths: [${stateDir}/*.log] }]
 channels: { ops-mail: { type: mail, from: a@example.com, to: b@example.com } }
-`, 'agent.yaml')
+`,
+      'agent.yaml',
+    )
     if (!result.ok) throw new Error(JSON.stringify(result.problems))
     const { pipeline, sent } = start(result.config, stateDir, 0)
     // No JSON line can be cyclic; a cyclic record stands for whatever input a future bug chokes on.
@@ -153,7 +187,11 @@ describe('the per-line path', () => {
     const { config, stateDir } = setup('  - { name: errors, group_by: [msg] }\n')
     const secret = '4111111111111111'
     const { pipeline, sent } = start(config, stateDir, 0, [secret])
-    const card = toAlertLine(JSON.stringify({ level: 50, msg: 'card declined', card: Number(secret) }), 'json', 'app').line
+    const card = toAlertLine(
+      JSON.stringify({ level: 50, msg: 'card declined', card: Number(secret) }),
+      'json',
+      'app',
+    ).line
     expect(() => pipeline.ingest(card, 1000)).not.toThrow()
     expect(kinds(sent)).toEqual(['firing card declined'])
     expect(pipeline.stats().failedLines).toBe(0)
@@ -164,9 +202,18 @@ describe('the per-line path', () => {
     const { config, stateDir } = setup('  - { name: errors, group_wait: 10s }\n', 'redact: [user]\n')
     const { pipeline, sent } = start(config, stateDir, 0, ['sk-endpoint-secret-1'])
     for (const user of ['ann', 'bob']) {
-      pipeline.ingest(toAlertLine(JSON.stringify({ level: 50, msg: 'db 42 down sk-endpoint-secret-1', user }), 'json', 'app').line, 1000)
+      pipeline.ingest(
+        toAlertLine(JSON.stringify({ level: 50, msg: 'db 42 down sk-endpoint-secret-1', user }), 'json', 'app').line,
+        1000,
+      )
     }
-    const keys = [...new Set(createIncidentState(join(stateDir, 'incidents.json')).pending().map((p) => p.raw))]
+    const keys = [
+      ...new Set(
+        createIncidentState(join(stateDir, 'incidents.json'))
+          .pending()
+          .map((p) => p.raw),
+      ),
+    ]
     // Both lines are one incident once censored, and its raw text keeps neither value.
     expect(keys).toHaveLength(1)
     expect(readFileSync(join(stateDir, 'incidents.json'), 'utf8')).not.toMatch(/ann|bob|sk-endpoint-secret-1/)
@@ -179,7 +226,8 @@ describe('the per-line path', () => {
 
 describe('absence rules across engines', () => {
   const beat = (host: string) => toAlertLine(JSON.stringify({ level: 30, host, msg: 'heartbeat' }), 'json', 'app').line
-  const absence = '  - { name: heartbeat, level: info, match: { msg: "/heartbeat/" }, group_by: [host], absent: { for: 1m }, notify: oncall-sms }\n'
+  const absence =
+    '  - { name: heartbeat, level: info, match: { msg: "/heartbeat/" }, group_by: [host], absent: { for: 1m }, notify: oncall-sms }\n'
 
   it('the keys it watches outlive a restart, and the time the agent was down is not silence', () => {
     const { config, stateDir } = setup(absence)
@@ -195,7 +243,9 @@ describe('absence rules across engines', () => {
     expect(second.sent).toEqual([])
     second.pipeline.ingest(beat('web1'), 600_000 + 50_000)
     second.pipeline.tick(600_000 + 61_000)
-    expect(kinds(second.sent).filter((k) => k.startsWith('firing'))).toEqual(['firing no heartbeat lines for 1m (host=web2)'])
+    expect(kinds(second.sent).filter((k) => k.startsWith('firing'))).toEqual([
+      'firing no heartbeat lines for 1m (host=web2)',
+    ])
   })
 })
 
@@ -206,12 +256,27 @@ describe('test-rule and inhibition', () => {
       'inhibit:\n  - { source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }\n',
     )
     const file = join(stateDir, 'app.log')
-    writeFileSync(file, [{ kind: 'db', host: 'h1', msg: 'db down' }, { kind: 'api', host: 'h1', msg: 'api 500' }].map((f) => `${JSON.stringify({ level: 50, ...f })}\n`).join(''))
+    writeFileSync(
+      file,
+      [
+        { kind: 'db', host: 'h1', msg: 'db down' },
+        { kind: 'api', host: 'h1', msg: 'api 500' },
+      ]
+        .map((f) => `${JSON.stringify({ level: 50, ...f })}\n`)
+        .join(''),
+    )
     const yaml = join(stateDir, 'agent.yaml')
-    writeFileSync(yaml, `messaging: { base_url: "http://127.0.0.1:9/", api_key: never-used-key }\nstate_dir: ${stateDir}/state\nsources: [{ name: app, paths: [${stateDir}/*.log] }]\nchannels: { oncall-sms: { type: sms, numbers: [919800000001] } }\nrules:\n  - { name: db-down, match: { kind: db }, notify: oncall-sms }\n  - { name: api-errors, match: { kind: api }, notify: oncall-sms }\ninhibit:\n  - { source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }\n`)
+    writeFileSync(
+      yaml,
+      `messaging: { base_url: "http://127.0.0.1:9/", api_key: never-used-key }\nstate_dir: ${stateDir}/state\nsources: [{ name: app, paths: [${stateDir}/*.log] }]\nchannels: { oncall-sms: { type: sms, numbers: [919800000001] } }\nrules:\n  - { name: db-down, match: { kind: db }, notify: oncall-sms }\n  - { name: api-errors, match: { kind: api }, notify: oncall-sms }\ninhibit:\n  - { source: { rule: db-down }, target: { rule: api-errors }, equal: [host] }\n`,
+    )
     expect(config.inhibit).toHaveLength(1)
     let stdout = ''
-    const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, signal: new AbortController().signal }
+    const io = {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => true },
+      signal: new AbortController().signal,
+    }
     expect(await testRuleCommand({ config: yaml, files: [file], rule: undefined, json: false }, io)).toBe(0)
     expect(stdout).toMatch(/inhibited {2}incident \(CRM lead and activity\) \(incident\) {2}incident api-errors:/)
     expect(stdout).toContain('muted (inhibit) while "db down" (rule db-down')

@@ -23,18 +23,38 @@ function deliveryFor(channel: ChannelDefinition): Delivery {
   return delivery
 }
 
-const requestsOf = (channel: ChannelConfig): ReturnType<typeof buildChannelRequests> => buildChannelRequests(channel, deliveryFor(channel))
+const requestsOf = (channel: ChannelConfig): ReturnType<typeof buildChannelRequests> =>
+  buildChannelRequests(channel, deliveryFor(channel))
 
 describe('request builders (pure)', () => {
   it('sms: one request with every number and the options', () => {
-    const { channel } = normalizeSmsOptions({ ...api, numbers: [919800000001, '+91 98000 00002'], senderId: 'LOGX', route: 'tr' }, {})
+    const { channel } = normalizeSmsOptions(
+      { ...api, numbers: [919800000001, '+91 98000 00002'], senderId: 'LOGX', route: 'tr' },
+      {},
+    )
     const [request] = requestsOf(channel)
-    expect(request).toMatchObject({ kind: 'sms', request: { text: 'FIRING db down (1x, default)', senderId: 'LOGX', route: 'tr' }, summary: 'FIRING db down (1x, default)' })
-    expect((request?.request as { numbers: unknown[] }).numbers.map(String)).toEqual(['919800000001', '+91 98000 00002'])
+    expect(request).toMatchObject({
+      kind: 'sms',
+      request: { text: 'FIRING db down (1x, default)', senderId: 'LOGX', route: 'tr' },
+      summary: 'FIRING db down (1x, default)',
+    })
+    expect((request?.request as { numbers: unknown[] }).numbers.map(String)).toEqual([
+      '919800000001',
+      '+91 98000 00002',
+    ])
   })
 
   it('chat: one request per recipient with the rendered variables', () => {
-    const { channel } = normalizeChatOptions({ ...api, templateId: 5, numbers: ['+1555010', '+1555011'], variables: ['{{title}}', '{{hostname}}'], attachment: 'http://x/y.png' }, {})
+    const { channel } = normalizeChatOptions(
+      {
+        ...api,
+        templateId: 5,
+        numbers: ['+1555010', '+1555011'],
+        variables: ['{{title}}', '{{hostname}}'],
+        attachment: 'http://x/y.png',
+      },
+      {},
+    )
     expect(requestsOf(channel).map((r) => r.request)).toEqual([
       { templateId: 5, number: '+1555010', variables: ['db down', 'db-1'], attachment: 'http://x/y.png' },
       { templateId: 5, number: '+1555011', variables: ['db down', 'db-1'], attachment: 'http://x/y.png' },
@@ -51,9 +71,16 @@ describe('request builders (pure)', () => {
   })
 
   it('voice: receivers and audio', () => {
-    const { channel } = normalizeVoiceOptions({ ...api, receivers: [{ label: 'oncall', number: '+15550100' }], audio: ['a.mp3'] }, {})
+    const { channel } = normalizeVoiceOptions(
+      { ...api, receivers: [{ label: 'oncall', number: '+15550100' }], audio: ['a.mp3'] },
+      {},
+    )
     expect(requestsOf(channel)).toEqual([
-      { kind: 'voice', request: { receivers: [{ label: 'oncall', number: '+15550100' }], audioFiles: ['a.mp3'] }, summary: 'called oncall; played a.mp3' },
+      {
+        kind: 'voice',
+        request: { receivers: [{ label: 'oncall', number: '+15550100' }], audioFiles: ['a.mp3'] },
+        summary: 'called oncall; played a.mp3',
+      },
     ])
   })
 
@@ -70,8 +97,19 @@ describe('incident events (pure)', () => {
   it('carry what the lead needs and the activity', () => {
     const d = of({ type: 'sms' })
     const event = incidentEvent(d, sentActivity(d, 'FIRING db down'), undefined)
-    expect(event).toMatchObject({ title: 'db down', rule: 'default', kind: 'firing', count: 1, service: 'billing', host: 'db-1' })
-    expect(event.activity).toEqual({ type: 'MESSAGE', title: 'SMS sent (firing) via sms', notes: 'FIRING db down\ncount: 1 (1 new)' })
+    expect(event).toMatchObject({
+      title: 'db down',
+      rule: 'default',
+      kind: 'firing',
+      count: 1,
+      service: 'billing',
+      host: 'db-1',
+    })
+    expect(event.activity).toEqual({
+      type: 'MESSAGE',
+      title: 'SMS sent (firing) via sms',
+      notes: 'FIRING db down\ncount: 1 (1 new)',
+    })
     expect(JSON.parse(JSON.stringify(event))).toEqual(event)
   })
 
@@ -85,6 +123,11 @@ describe('incident events (pure)', () => {
   })
 
   it('secretsOf keeps keys, tokens and the lead URL path out', () => {
-    expect(secretsOf(['k-1', undefined, 'http://h:1/webhooks/lead/acc?sig=2'])).toEqual(['k-1', 'http://h:1/webhooks/lead/acc?sig=2', '/webhooks/lead/acc', '?sig=2'])
+    expect(secretsOf(['k-1', undefined, 'http://h:1/webhooks/lead/acc?sig=2'])).toEqual([
+      'k-1',
+      'http://h:1/webhooks/lead/acc?sig=2',
+      '/webhooks/lead/acc',
+      '?sig=2',
+    ])
   })
 })

@@ -25,7 +25,10 @@ it('a 429 holds its channel: later pages wait without a request, and are not cou
   const sandbox: Sandbox = await startSandbox({ port: 0 })
   cleanups.push(() => sandbox.close())
   sandbox.faults.replace([{ kind: 'rate-limit', retryAfterSeconds: 60, route: 'send_sms', times: 1 }])
-  const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n', 'agent.yaml')
+  const result = parseAgentConfig(
+    'sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\n',
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   const setup = setupOfConfig(result.config, [])
   const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
@@ -38,10 +41,11 @@ it('a 429 holds its channel: later pages wait without a request, and are not cou
     log: { info() {}, warn: (_fields, message) => void warnings.push(message), error() {} },
   })
   cleanups.push(() => dispatcher.close())
-  const page = (msg: string) => engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now())
+  const page = (msg: string) =>
+    engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now())
 
   dispatcher.dispatch(page('db down'), new Set())
-  await until('the page failed', () => (dispatcher.stats().failed.sms === 1) || undefined)
+  await until('the page failed', () => dispatcher.stats().failed.sms === 1 || undefined)
   // Another incident's page, while the API's 60 s wait runs: its channel is paused, so it is not
   // even tried (a try would start at once, within dispatch(), and be refused within the same turn).
   dispatcher.dispatch(page('cache gone'), new Set())
@@ -64,18 +68,24 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
     open++
     most = Math.max(most, open)
     held.push(() => {
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        answer.on('end', () => open--)
-      })
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+          answer.on('end', () => open--)
+        },
+      )
       req.pipe(forward)
     })
   })
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
   const port = (proxy.address() as AddressInfo).port
-  const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001], concurrency: 2 } }\n', 'agent.yaml')
+  const result = parseAgentConfig(
+    'sources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001], concurrency: 2 } }\n',
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   const setup = setupOfConfig(result.config, [])
   const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
@@ -88,7 +98,10 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
   })
   cleanups.push(() => dispatcher.close())
   for (const msg of ['db down', 'cache gone', 'queue stuck', 'disk full', 'dns failing']) {
-    dispatcher.dispatch(engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now()), new Set())
+    dispatcher.dispatch(
+      engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now()),
+      new Set(),
+    )
   }
   // Two requests arrive and are held; no third one comes while they are.
   await until('two requests held', () => (held.length === 2 ? true : undefined))
@@ -107,7 +120,12 @@ it('a target that only records incidents: a notice journaled before a crash is a
   const dir = mkdtempSync(join(tmpdir(), 'logx-queued-pages-'))
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   // A CRM nobody answers: the records stay in the outbox, as after a SIGKILL right after the journal write.
-  const crm = { leadWebhook: 'http://127.0.0.1:9/lead', activityWebhook: 'http://127.0.0.1:9/activity', activityToken: 'tok', stateDir: dir }
+  const crm = {
+    leadWebhook: 'http://127.0.0.1:9/lead',
+    activityWebhook: 'http://127.0.0.1:9/activity',
+    activityToken: 'tok',
+    stateDir: dir,
+  }
   const result = parseAgentConfig(
     `messaging:\n  base_url: http://127.0.0.1:9\n  api_key: k\n  lead_webhook: ${crm.leadWebhook}\n  activity_webhook: ${crm.activityWebhook}\n  activity_token: tok\nsources: [{ name: app, paths: ./x.log }]\nchannels: { oncall: { type: sms, numbers: [919800000001] } }\nrules: [{ name: db, notify: oncall, incident: true }]\n`,
     'agent.yaml',
@@ -125,11 +143,15 @@ it('a target that only records incidents: a notice journaled before a crash is a
     })
   const first = open()
   // What a logx-incident target dispatches: the notice's record on the CRM, no message.
-  const deliveries = engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg: 'db down' }), 'json', 'app').line, 1_700_000_000_000).filter((d) => d.channelType === 'incident')
+  const deliveries = engine
+    .ingest(toAlertLine(JSON.stringify({ level: 50, msg: 'db down' }), 'json', 'app').line, 1_700_000_000_000)
+    .filter((d) => d.channelType === 'incident')
   expect(deliveries).toHaveLength(1)
   first.dispatch(deliveries, new Set(['db']))
   // Its first attempt has failed (nothing in flight): the record waits for a retry when the process dies.
-  await until('the record\'s first attempt to fail', () => ((first.stats().failed.incident ?? 0) >= 1 ? true : undefined))
+  await until("the record's first attempt to fail", () =>
+    (first.stats().failed.incident ?? 0) >= 1 ? true : undefined,
+  )
   await first.close()
   const next = open()
   cleanups.push(() => next.close())

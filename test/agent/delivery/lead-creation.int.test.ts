@@ -42,11 +42,19 @@ async function leadRecords(): Promise<unknown[]> {
 
 it('another event of an incident whose creation was cut short by a crash gets the same lead', async () => {
   const stateDir = join(dir, 'state')
-  const crm = { leadWebhook: sandbox.info.leadWebhookUrl, activityWebhook: sandbox.info.activityWebhookUrl, activityToken: sandbox.activityToken, stateDir }
+  const crm = {
+    leadWebhook: sandbox.info.leadWebhookUrl,
+    activityWebhook: sandbox.info.activityWebhookUrl,
+    activityToken: sandbox.activityToken,
+    stateDir,
+  }
   // Before the crash: the creation is recorded, and reaches the CRM, but the lead id never makes it to the map.
   createLeadMap(stateDir).creating('payments:abc', 'item-a:lead')
   const client = createLeadWebhookClient({ leadWebhookUrl: crm.leadWebhook })
-  const before = await client.createLead({ name: 'payment failed', otherFields: { fingerprint: 'payments:abc' } }, { idempotencyKey: 'item-a:lead' })
+  const before = await client.createLead(
+    { name: 'payment failed', otherFields: { fingerprint: 'payments:abc' } },
+    { idempotencyKey: 'item-a:lead' },
+  )
   await client.close()
 
   // After the restart, another target's event (its own outbox item) records the incident first.

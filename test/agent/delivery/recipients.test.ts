@@ -9,7 +9,8 @@ import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/ale
 import { addressed, type PeopleDirectory } from '../../../agent/delivery/channels/recipients'
 
 function load(): AgentConfig {
-  const result = parseAgentConfig(`state_dir: /tmp/logx-recipients-unused
+  const result = parseAgentConfig(
+    `state_dir: /tmp/logx-recipients-unused
 sources: [{ name: app, paths: [/tmp/logx-recipients-unused/*.log] }]
 people:
   asha: { phone: "+919800000001", email: asha@example.com, chat: "+91 98000 00002" }
@@ -24,7 +25,9 @@ rules:
     notify: [oncall-sms, team-chat, oncall-mail, oncall-voice]
     escalate:
       - { after: 1m, notify: [oncall-sms, team-chat, oncall-mail, oncall-voice], people: [ravi, asha] }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return result.config
 }
@@ -38,7 +41,10 @@ function deliveries(config: AgentConfig): { first: Map<string, Delivery>; escala
   return { first: byChannel(first), escalated: byChannel(escalated) }
 }
 
-function parts(config: AgentConfig, name: string): { channel: ChannelConfig; first: Delivery; escalated: Delivery; directory: PeopleDirectory } {
+function parts(
+  config: AgentConfig,
+  name: string,
+): { channel: ChannelConfig; first: Delivery; escalated: Delivery; directory: PeopleDirectory } {
   const channel = config.channels.find((c) => c.name === name)
   const { first, escalated } = deliveries(config)
   const f = first.get(name)
@@ -47,7 +53,8 @@ function parts(config: AgentConfig, name: string): { channel: ChannelConfig; fir
   return { channel, first: f, escalated: e, directory: new Map(config.people.map((p) => [p.name, p])) }
 }
 
-const numbersOf = (channel: ChannelConfig) => (channel.type === 'sms' || channel.type === 'chat' ? channel.numbers : undefined)
+const numbersOf = (channel: ChannelConfig) =>
+  channel.type === 'sms' || channel.type === 'chat' ? channel.numbers : undefined
 
 describe("a step's people replace the channel's recipients", () => {
   const config = load()
@@ -84,7 +91,10 @@ describe("a step's people replace the channel's recipients", () => {
     expect(out.channel).toBe(channel)
     expect(out.delivery.message).toMatchObject({
       type: 'voice',
-      receivers: [{ label: 'ravi', number: '+91 98000 00003' }, { label: 'asha', number: '+919800000001' }],
+      receivers: [
+        { label: 'ravi', number: '+91 98000 00003' },
+        { label: 'asha', number: '+919800000001' },
+      ],
     })
     // The engine's delivery is left as it was.
     expect(escalated.message).toMatchObject({ receivers: [{ label: 'desk', number: '919800000007' }] })
@@ -100,12 +110,15 @@ describe("a step's people replace the channel's recipients", () => {
 describe('without people nothing changes', () => {
   const config = load()
 
-  it.each(['oncall-sms', 'team-chat', 'oncall-mail', 'oncall-voice'])('%s: the channel and the delivery as they are', (name) => {
-    const { channel, first, directory } = parts(config, name)
-    const out = addressed(channel, first, directory)
-    expect(out.channel).toBe(channel)
-    expect(out.delivery).toBe(first)
-  })
+  it.each(['oncall-sms', 'team-chat', 'oncall-mail', 'oncall-voice'])(
+    '%s: the channel and the delivery as they are',
+    (name) => {
+      const { channel, first, directory } = parts(config, name)
+      const out = addressed(channel, first, directory)
+      expect(out.channel).toBe(channel)
+      expect(out.delivery).toBe(first)
+    },
+  )
 
   it('an empty people list is no people', () => {
     const { channel, escalated, directory } = parts(config, 'oncall-sms')

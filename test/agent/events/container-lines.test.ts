@@ -2,7 +2,13 @@
 // CRI format (P parts before an F), each decoded back into the app's own lines.
 import { describe, expect, it } from 'vitest'
 import { parseLine } from '../../../alerts'
-import { createContainerDecoder, parseCriHead, withContainerFields, type ContainerDecoder, type ContainerLine } from '../../../agent/events/container-lines'
+import {
+  createContainerDecoder,
+  parseCriHead,
+  withContainerFields,
+  type ContainerDecoder,
+  type ContainerLine,
+} from '../../../agent/events/container-lines'
 
 const DOCKER_SPLIT = 16 * 1024
 const TIME = '2024-05-01T10:00:00.123456789Z'
@@ -13,7 +19,10 @@ function pinoError(bytes: number): string {
   const frames: string[] = []
   const base = { level: 50, time: 1714557600123, pid: 1, hostname: 'api-7d9f8b6c5d-x2x9k', msg: 'payment declined' }
   let n = 0
-  while (JSON.stringify({ ...base, err: { type: 'Error', message: 'card declined', stack: frames.join('\n') } }).length < bytes) {
+  while (
+    JSON.stringify({ ...base, err: { type: 'Error', message: 'card declined', stack: frames.join('\n') } }).length <
+    bytes
+  ) {
     frames.push(`    at charge (/app/src/payments/charge-${n++}.js:${n}:17)`)
   }
   return JSON.stringify({ ...base, err: { type: 'Error', message: 'card declined', stack: frames.join('\n') } })
@@ -23,7 +32,8 @@ function pinoError(bytes: number): string {
 function dockerEntries(line: string, stream = 'stderr'): string[] {
   const text = `${line}\n`
   const entries: string[] = []
-  for (let at = 0; at < text.length; at += DOCKER_SPLIT) entries.push(JSON.stringify({ log: text.slice(at, at + DOCKER_SPLIT), stream, time: TIME }))
+  for (let at = 0; at < text.length; at += DOCKER_SPLIT)
+    entries.push(JSON.stringify({ log: text.slice(at, at + DOCKER_SPLIT), stream, time: TIME }))
   return entries
 }
 
@@ -51,18 +61,37 @@ describe('format: docker', () => {
   })
 
   it('reads every shape of entry the same: escapes, other key orders and streams, backslashes before quotes', () => {
-    const texts = ['plain text, no escape', 'tab\there', 'quote " and backslash \\ and \\"', 'ends in a backslash \\', '<html> & ünïcödé 🚀', '', 'x\\n is no newline']
+    const texts = [
+      'plain text, no escape',
+      'tab\there',
+      'quote " and backslash \\ and \\"',
+      'ends in a backslash \\',
+      '<html> & ünïcödé 🚀',
+      '',
+      'x\\n is no newline',
+    ]
     const entries = texts.flatMap((text) => [
       JSON.stringify({ log: `${text}\n`, stream: 'stderr', time: TIME }),
       JSON.stringify({ log: `${text}\n`, stream: 'stderr', attrs: { tag: 'api' }, time: TIME }),
       JSON.stringify({ time: TIME, stream: 'stderr', log: `${text}\n` }),
       // Go escapes <, > and & in JSON strings.
-      JSON.stringify({ log: `${text}\n`, stream: 'stderr', time: TIME }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'),
+      JSON.stringify({ log: `${text}\n`, stream: 'stderr', time: TIME })
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026'),
     ])
     const lines = pushAll(createContainerDecoder('docker', undefined, 256 * 1024), entries)
-    expect(lines).toEqual(texts.flatMap((text) => Array(4).fill({ text, fields: { stream: 'stderr' }, malformed: false })))
-    const other = pushAll(createContainerDecoder('docker', undefined, 256 * 1024), ['{"log":"hi\\n","stream":"console","time":"x"}', '{"log":"hi\\n"}'])
-    expect(other).toEqual([{ text: 'hi', fields: { stream: 'console' }, malformed: false }, { text: 'hi', fields: {}, malformed: false }])
+    expect(lines).toEqual(
+      texts.flatMap((text) => Array(4).fill({ text, fields: { stream: 'stderr' }, malformed: false })),
+    )
+    const other = pushAll(createContainerDecoder('docker', undefined, 256 * 1024), [
+      '{"log":"hi\\n","stream":"console","time":"x"}',
+      '{"log":"hi\\n"}',
+    ])
+    expect(other).toEqual([
+      { text: 'hi', fields: { stream: 'console' }, malformed: false },
+      { text: 'hi', fields: {}, malformed: false },
+    ])
   })
 
   it('joins a 40 KiB line Docker split in three parts, holding it (pending) until the last', () => {
@@ -87,13 +116,19 @@ describe('format: docker', () => {
     const [first, second] = dockerEntries(long, 'stderr') as [string, string]
     const decoder = createContainerDecoder('docker', undefined, 256 * 1024)
     const lines = pushAll(decoder, [first, '{"log":"tick\\n","stream":"stdout","time":"2024-05-01T10:00:00Z"}', second])
-    expect(lines.map((line) => [line.fields.stream, line.text.length])).toEqual([['stdout', 4], ['stderr', long.length]])
+    expect(lines.map((line) => [line.fields.stream, line.text.length])).toEqual([
+      ['stdout', 4],
+      ['stderr', long.length],
+    ])
   })
 
   it('caps the joined text at maxLineBytes, on a character boundary, and still ends the line at its last part', () => {
     const line = 'é'.repeat(20 * 1024) // 40 KiB of two-byte characters
     const decoder = createContainerDecoder('docker', undefined, 10_001)
-    const [whole, next] = pushAll(decoder, [...dockerEntries(line), '{"log":"after\\n","stream":"stderr","time":"2024-05-01T10:00:00Z"}'])
+    const [whole, next] = pushAll(decoder, [
+      ...dockerEntries(line),
+      '{"log":"after\\n","stream":"stderr","time":"2024-05-01T10:00:00Z"}',
+    ])
     expect(Buffer.byteLength(whole?.text ?? '')).toBe(10_000)
     expect(whole?.text).toBe('é'.repeat(5000))
     expect(next?.text).toBe('after')
@@ -103,7 +138,12 @@ describe('format: docker', () => {
     const decoder = createContainerDecoder('docker', undefined, 256 * 1024)
     const [first, second] = dockerEntries('x'.repeat(DOCKER_SPLIT + 10)) as [string, string]
     const garbage = [
-      'plain text line', '{"log":', '{"msg":"no log key"}', '[1,2]', '', '{"log":42,"stream":"stdout"}',
+      'plain text line',
+      '{"log":',
+      '{"msg":"no log key"}',
+      '[1,2]',
+      '',
+      '{"log":42,"stream":"stdout"}',
       // Cut short (a line longer than max_line_bytes), and cut inside its text.
       '{"log":"boom\\n","stream":"stderr","time":"2024-05-01T10:',
       '{"log":"boo',
@@ -119,7 +159,9 @@ describe('format: docker', () => {
 
   it('gives a last line written without a newline on flush()', () => {
     const decoder = createContainerDecoder('docker', undefined, 256 * 1024)
-    expect(decoder.push(Buffer.from('{"log":"panic: exit","stream":"stderr","time":"2024-05-01T10:00:00Z"}'))).toBeUndefined()
+    expect(
+      decoder.push(Buffer.from('{"log":"panic: exit","stream":"stderr","time":"2024-05-01T10:00:00Z"}')),
+    ).toBeUndefined()
     expect(decoder.flush()).toEqual([{ text: 'panic: exit', fields: { stream: 'stderr' }, malformed: false }])
     expect(decoder.pending).toBe(false)
     expect(decoder.flush()).toEqual([])
@@ -143,12 +185,22 @@ describe('format: cri', () => {
       text: '{"level":50,"msg":"charge failed","err":{"type":"CardError"}}',
       fields: {
         stream: 'stderr',
-        kubernetes: { namespace: 'payments', pod: 'api-7d9f8b6c5d-x2x9k', pod_uid: '4f1c1a2e-58b6-4c1b-9a57-0f8d6f0e3c11', container: 'api' },
+        kubernetes: {
+          namespace: 'payments',
+          pod: 'api-7d9f8b6c5d-x2x9k',
+          pod_uid: '4f1c1a2e-58b6-4c1b-9a57-0f8d6f0e3c11',
+          container: 'api',
+        },
       },
       malformed: false,
     })
     const alert = withContainerFields(parseLine(line?.text ?? ''), line?.fields ?? {})
-    expect(alert).toMatchObject({ json: true, level: 50, msg: 'charge failed', record: { stream: 'stderr', kubernetes: { namespace: 'payments' } } })
+    expect(alert).toMatchObject({
+      json: true,
+      level: 50,
+      msg: 'charge failed',
+      record: { stream: 'stderr', kubernetes: { namespace: 'payments' } },
+    })
   })
 
   it('joins P, P, F into one line, pending until the F', () => {
@@ -174,7 +226,12 @@ describe('format: cri', () => {
 
   it('reads an empty F (with or without the space after the tag) as an empty line, also ending held parts', () => {
     const decoder = createContainerDecoder('cri', undefined, 256 * 1024)
-    const lines = pushAll(decoder, [`${TIME} stdout F `, `${TIME} stdout F`, `${TIME} stderr P half`, `${TIME} stderr F`])
+    const lines = pushAll(decoder, [
+      `${TIME} stdout F `,
+      `${TIME} stdout F`,
+      `${TIME} stderr P half`,
+      `${TIME} stderr F`,
+    ])
     expect(lines.map((line) => [line.text, line.fields.stream, line.malformed])).toEqual([
       ['', 'stdout', false],
       ['', 'stdout', false],
@@ -184,7 +241,10 @@ describe('format: cri', () => {
 
   it('takes times with an offset and extra tags after the first', () => {
     const decoder = createContainerDecoder('cri', undefined, 256 * 1024)
-    const lines = pushAll(decoder, ['2024-05-01T12:00:00.5+02:00 stdout F:x:y hello', '2024-05-01T10:00:00Z stderr F bye'])
+    const lines = pushAll(decoder, [
+      '2024-05-01T12:00:00.5+02:00 stdout F:x:y hello',
+      '2024-05-01T10:00:00Z stderr F bye',
+    ])
     expect(lines.map((line) => line.text)).toEqual(['hello', 'bye'])
   })
 
@@ -203,19 +263,38 @@ describe('format: cri', () => {
     ]
     const lines = pushAll(decoder, garbage)
     expect(lines.map((line) => [line.text, line.malformed])).toEqual(garbage.map((text) => [text, true]))
-    expect(lines[0]?.fields).toEqual({ kubernetes: { namespace: 'payments', pod: 'api-7d9f8b6c5d-x2x9k', pod_uid: '4f1c1a2e-58b6-4c1b-9a57-0f8d6f0e3c11', container: 'api' } })
+    expect(lines[0]?.fields).toEqual({
+      kubernetes: {
+        namespace: 'payments',
+        pod: 'api-7d9f8b6c5d-x2x9k',
+        pod_uid: '4f1c1a2e-58b6-4c1b-9a57-0f8d6f0e3c11',
+        container: 'api',
+      },
+    })
     expect(lines[0]?.fields).not.toHaveProperty('stream')
   })
 
   it('caps P parts at maxLineBytes', () => {
     const decoder = createContainerDecoder('cri', undefined, 100)
-    const lines = pushAll(decoder, [`${TIME} stdout P ${'a'.repeat(80)}`, `${TIME} stdout P ${'b'.repeat(80)}`, `${TIME} stdout F ${'c'.repeat(80)}`])
+    const lines = pushAll(decoder, [
+      `${TIME} stdout P ${'a'.repeat(80)}`,
+      `${TIME} stdout P ${'b'.repeat(80)}`,
+      `${TIME} stdout F ${'c'.repeat(80)}`,
+    ])
     expect(lines.map((line) => line.text)).toEqual(['a'.repeat(80) + 'b'.repeat(20)])
   })
 
   it('parseCriHead finds where the text begins', () => {
-    expect(parseCriHead(Buffer.from(`${TIME} stderr P abc`))).toEqual({ stream: 'stderr', partial: true, textStart: TIME.length + 10 })
-    expect(parseCriHead(Buffer.from(`${TIME} stderr F`))).toEqual({ stream: 'stderr', partial: false, textStart: TIME.length + 9 })
+    expect(parseCriHead(Buffer.from(`${TIME} stderr P abc`))).toEqual({
+      stream: 'stderr',
+      partial: true,
+      textStart: TIME.length + 10,
+    })
+    expect(parseCriHead(Buffer.from(`${TIME} stderr F`))).toEqual({
+      stream: 'stderr',
+      partial: false,
+      textStart: TIME.length + 9,
+    })
   })
 })
 
@@ -223,11 +302,15 @@ describe('any bytes', () => {
   it('never throw: every cut of a real entry, and bytes of every value, are lines or parts', () => {
     const docker = JSON.stringify({ log: 'quote " backslash \\ é\n', stream: 'stderr', time: TIME })
     const cri = `${TIME} stderr F:x quote " é`
-    for (const [format, entry] of [['docker', docker], ['cri', cri]] as const) {
+    for (const [format, entry] of [
+      ['docker', docker],
+      ['cri', cri],
+    ] as const) {
       const bytes = Buffer.from(entry)
       const decoder = createContainerDecoder(format, POD_FILE, 64)
       for (let end = 0; end <= bytes.length; end++) expect(() => decoder.push(bytes.subarray(0, end))).not.toThrow()
-      for (let start = 0; start <= bytes.length; start++) expect(() => decoder.push(bytes.subarray(start))).not.toThrow()
+      for (let start = 0; start <= bytes.length; start++)
+        expect(() => decoder.push(bytes.subarray(start))).not.toThrow()
       let seed = 7
       for (let i = 0; i < 2000; i++) {
         const random = Buffer.alloc(i % 80, 0).map(() => (seed = (seed * 1103515245 + 12345) % 2147483648) % 256)

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest'
 import { createStreamLines } from '../../../agent/prefilter/stream-lines'
 import { assembleContainerBatch } from '../../../agent/events/container-events'
 import { createContainerDecoder } from '../../../agent/events/container-lines'
-import { createEventStream, endStream, eventOf, type EventStream, type PendingEvent } from '../../../agent/events/event-stream'
+import {
+  createEventStream,
+  endStream,
+  eventOf,
+  type EventStream,
+  type PendingEvent,
+} from '../../../agent/events/event-stream'
 import { createEventStreams } from '../../../agent/events/event-streams'
 import { compileLineRule } from '../../../agent/events/line-rule'
 import type { LineBatch } from '../../../agent/tail'
@@ -37,7 +43,7 @@ describe('event streams', () => {
     expect(ended).not.toContain(other)
   })
 
-  it('a stream quiet for the timeout is taken; the deadline is its open event\'s', () => {
+  it("a stream quiet for the timeout is taken; the deadline is its open event's", () => {
     const streams = createEventStreams(1000)
     const a = streams.streamOf('a', 1, 0, '/a.log', () => undefined)
     const b = streams.streamOf('b', 2, 0, '/b.log', () => undefined)
@@ -53,29 +59,49 @@ describe('event streams', () => {
 })
 
 describe('container batches', () => {
-  function run(text: string, multiline: boolean): { events: PendingEvent[]; commits: { lines: number; commit: number }[]; stream: EventStream } {
+  function run(
+    text: string,
+    multiline: boolean,
+  ): { events: PendingEvent[]; commits: { lines: number; commit: number }[]; stream: EventStream } {
     const stream = createEventStream()
     stream.decoder = createContainerDecoder('cri', undefined, 1 << 20)
-    const rule = multiline ? compileLineRule({ match: { kind: 'preset', preset: 'java' }, maxLines: 500, timeoutMs: 1000 }) : undefined
+    const rule = multiline
+      ? compileLineRule({ match: { kind: 'preset', preset: 'java' }, maxLines: 500, timeoutMs: 1000 })
+      : undefined
     const events: PendingEvent[] = []
     const commits: { lines: number; commit: number }[] = []
     createStreamLines().push(text, (batch: LineBatch) => {
-      commits.push({ lines: batch.lineCount, commit: assembleContainerBatch(stream, batch, rule, 500, (e) => events.push(e)).commit })
+      commits.push({
+        lines: batch.lineCount,
+        commit: assembleContainerBatch(stream, batch, rule, 500, (e) => events.push(e)).commit,
+      })
     })
     return { events, commits, stream }
   }
-  const cri = (stream: string, tag: 'P' | 'F', text: string): string => `2026-03-14T09:12:02.003000000Z ${stream} ${tag} ${text}\n`
+  const cri = (stream: string, tag: 'P' | 'F', text: string): string =>
+    `2026-03-14T09:12:02.003000000Z ${stream} ${tag} ${text}\n`
 
   it('a part of a split line holds the commit back to the line that began it', () => {
-    const { events, commits } = run(cri('stdout', 'F', 'INFO one') + cri('stdout', 'P', 'ERROR two, the first part') + cri('stderr', 'F', 'WARN three'), false)
+    const { events, commits } = run(
+      cri('stdout', 'F', 'INFO one') +
+        cri('stdout', 'P', 'ERROR two, the first part') +
+        cri('stderr', 'F', 'WARN three'),
+      false,
+    )
     expect(events.map((e) => e.first)).toEqual(['INFO one', 'WARN three'])
     expect(commits).toEqual([{ lines: 3, commit: 1 }])
   })
 
   it('multi-line runs over the decoded lines, and holds the commit at the open event', () => {
-    const text = cri('stdout', 'F', 'ERROR failed') + cri('stdout', 'F', 'java.lang.IllegalStateException: x') + cri('stdout', 'F', '\tat a.B.c(B.java:1)') + cri('stdout', 'F', 'INFO next')
+    const text =
+      cri('stdout', 'F', 'ERROR failed') +
+      cri('stdout', 'F', 'java.lang.IllegalStateException: x') +
+      cri('stdout', 'F', '\tat a.B.c(B.java:1)') +
+      cri('stdout', 'F', 'INFO next')
     const { events, commits, stream } = run(text, true)
-    expect(events.map((e) => [e.first, ...e.rest])).toEqual([['ERROR failed', 'java.lang.IllegalStateException: x', '\tat a.B.c(B.java:1)']])
+    expect(events.map((e) => [e.first, ...e.rest])).toEqual([
+      ['ERROR failed', 'java.lang.IllegalStateException: x', '\tat a.B.c(B.java:1)'],
+    ])
     expect(events[0]?.fields).toMatchObject({ stream: 'stdout' })
     expect(commits).toEqual([{ lines: 4, commit: 3 }])
     expect(stream.open?.first).toBe('INFO next')

@@ -45,15 +45,26 @@ describe('/var/log/pods/<namespace>_<pod>_<uid>/<container>/<n>.log', () => {
 
   it('reads restarts and the rotated names the kubelet leaves', () => {
     for (const name of ['3.log', '0.log.20240501-100000', '0.log.20240501-100000.gz']) {
-      expect(parseContainerPath(`/var/log/pods/kube-system_coredns-5d78c9869d-abcde_${UID}/coredns/${name}`)).toMatchObject({
+      expect(
+        parseContainerPath(`/var/log/pods/kube-system_coredns-5d78c9869d-abcde_${UID}/coredns/${name}`),
+      ).toMatchObject({
         kubernetes: { namespace: 'kube-system', pod: 'coredns-5d78c9869d-abcde', container: 'coredns' },
       })
     }
   })
 
   it("takes a static pod's hash for a uid and dotted pod names", () => {
-    expect(parseContainerPath('/var/log/pods/kube-system_etcd-node-1.example.com_0123456789abcdef0123456789abcdef/etcd/0.log')).toMatchObject({
-      kubernetes: { namespace: 'kube-system', pod: 'etcd-node-1.example.com', pod_uid: '0123456789abcdef0123456789abcdef', container: 'etcd' },
+    expect(
+      parseContainerPath(
+        '/var/log/pods/kube-system_etcd-node-1.example.com_0123456789abcdef0123456789abcdef/etcd/0.log',
+      ),
+    ).toMatchObject({
+      kubernetes: {
+        namespace: 'kube-system',
+        pod: 'etcd-node-1.example.com',
+        pod_uid: '0123456789abcdef0123456789abcdef',
+        container: 'etcd',
+      },
     })
   })
 
@@ -73,7 +84,10 @@ describe('/var/log/pods/<namespace>_<pod>_<uid>/<container>/<n>.log', () => {
 
 describe('/var/lib/docker/containers/<id>/<id>-json.log', () => {
   it('gives the container id, rotated files too', () => {
-    expect(parseContainerPath(`/var/lib/docker/containers/${ID}/${ID}-json.log`)).toEqual({ kind: 'docker', container_id: ID })
+    expect(parseContainerPath(`/var/lib/docker/containers/${ID}/${ID}-json.log`)).toEqual({
+      kind: 'docker',
+      container_id: ID,
+    })
     expect(containerPathFields(`/var/lib/docker/containers/${ID}/${ID}-json.log.2`)).toEqual({ container_id: ID })
   })
 
@@ -85,7 +99,8 @@ describe('/var/lib/docker/containers/<id>/<id>-json.log', () => {
 
 describe('any other path', () => {
   it('gives no fields', () => {
-    for (const path of ['/var/log/app/api.log', '/var/log/containers', 'relative/0.log', '']) expect(containerPathFields(path)).toEqual({})
+    for (const path of ['/var/log/app/api.log', '/var/log/containers', 'relative/0.log', ''])
+      expect(containerPathFields(path)).toEqual({})
     expect(containerPathFields(undefined)).toEqual({})
   })
 })

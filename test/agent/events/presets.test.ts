@@ -27,7 +27,12 @@ interface Run {
  * The text through the assembler in batches cut at the given character positions; every line is a
  * candidate unless `pick` says which.
  */
-function run(text: string, multiline: MultilineConfig, cuts: number[] = [], pick: (line: TailLine) => boolean = () => true): Run {
+function run(
+  text: string,
+  multiline: MultilineConfig,
+  cuts: number[] = [],
+  pick: (line: TailLine) => boolean = () => true,
+): Run {
   const rule = compileLineRule(multiline)
   const stream = createEventStream()
   const events: PendingEvent[] = []
@@ -35,7 +40,10 @@ function run(text: string, multiline: MultilineConfig, cuts: number[] = [], pick
   const lines = createStreamLines()
   const onBatch = (batch: LineBatch): void => {
     const candidates = batch.lines.filter(pick)
-    batches.push({ lines: batch.lineCount, commit: assembleBatch(stream, batch, candidates, rule, multiline.maxLines, (e) => events.push(e)) })
+    batches.push({
+      lines: batch.lineCount,
+      commit: assembleBatch(stream, batch, candidates, rule, multiline.maxLines, (e) => events.push(e)),
+    })
   }
   let from = 0
   for (const cut of [...cuts, text.length]) {
@@ -65,14 +73,20 @@ describe('java preset', () => {
   })
 
   it('starts an event at "Exception in thread"', () => {
-    const { events } = run('2026-03-14 10:00:00 INFO up\nException in thread "main" java.lang.Error: boom\n\tat Main.main(Main.java:3)\n', preset('java'))
+    const { events } = run(
+      '2026-03-14 10:00:00 INFO up\nException in thread "main" java.lang.Error: boom\n\tat Main.main(Main.java:3)\n',
+      preset('java'),
+    )
     expect(sizes(events)).toEqual([1, 2])
   })
 
   it('drops a candidate that continues an event: the first line decides', () => {
     // Only lines saying ERROR are candidates: the `Caused by: ... ERROR: relation` line is one.
     const { events } = run(text, preset('java'), [], (line) => line.data.includes('ERROR'))
-    expect(events.map((e) => e.first)).toEqual([expect.stringContaining('ERROR [http-nio-8080-exec-7]'), expect.stringContaining('ERROR [kafka-consumer-2]')])
+    expect(events.map((e) => e.first)).toEqual([
+      expect.stringContaining('ERROR [http-nio-8080-exec-7]'),
+      expect.stringContaining('ERROR [kafka-consumer-2]'),
+    ])
     expect(sizes(events)).toEqual([19, 5])
   })
 })
@@ -127,7 +141,10 @@ describe('across batches', () => {
     const cut = text.indexOf('2026-03-14 09:12:03,551')
     // Candidates: the ERROR lines. The first batch ends with the WARN line, which no rule wants.
     const split = run(text, preset('java'), [cut], (line) => line.data.includes(' ERROR '))
-    expect(split.batches).toEqual([{ lines: 21, commit: 21 }, { lines: 7, commit: 7 }])
+    expect(split.batches).toEqual([
+      { lines: 21, commit: 21 },
+      { lines: 7, commit: 7 },
+    ])
     expect(sizes(split.events)).toEqual([19, 5])
   })
 })

@@ -18,9 +18,10 @@ const events = (tag: string, from: number, to: number): string => {
   for (let n = from; n <= to; n++) text += event(`${tag}${n}`)
   return text
 }
-const names = (tag: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${tag}${from + i}`)
+const names = (tag: string, from: number, to: number): string[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${tag}${from + i}`)
 
-it('a file with a dead file\'s inode has its own events: its open event ends at its next generation', async () => {
+it("a file with a dead file's inode has its own events: its open event ends at its next generation", async () => {
   const dir = tempDir('reused-inode')
   const app = join(dir, 'app.log')
   let fd = openSync(app, 'a')
@@ -40,7 +41,10 @@ it('a file with a dead file\'s inode has its own events: its open event ends at 
   void (async () => {
     for await (const batch of tailer) source.lines(batch, batch.lines, Date.now())
   })()
-  const seen = (name: string): (() => boolean) => () => ingested.includes(name)
+  const seen =
+    (name: string): (() => boolean) =>
+    () =>
+      ingested.includes(name)
 
   // The first file reaches generation 1: a copy-and-truncate with lines only the copy has.
   writeSync(fd, events('a', 1, 20))
@@ -63,7 +67,10 @@ it('a file with a dead file\'s inode has its own events: its open event ends at 
   renameSync(app, `${app}.1`)
   closeSync(fd)
   fd = openSync(app, 'a')
-  expect(statSync(app).ino, 'this filesystem gave the new file another inode: the test needs one that reuses them, as ext4 does').toBe(deadInode)
+  expect(
+    statSync(app).ino,
+    'this filesystem gave the new file another inode: the test needs one that reuses them, as ext4 does',
+  ).toBe(deadInode)
 
   // The third file, at generation 0, with an open event only its copy will finish; then generation 1.
   writeSync(fd, events('c', 1, 20))

@@ -17,7 +17,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 50
 }
 
 describe('source events', () => {
-  it('commits up to the open event, and ends a quiet file\'s last event after the timeout', async () => {
+  it("commits up to the open event, and ends a quiet file's last event after the timeout", async () => {
     const commits: [LineBatch, number | undefined][] = []
     const released: LineBatch[] = []
     const ingested: string[][] = []
@@ -25,7 +25,11 @@ describe('source events', () => {
       format: 'text',
       multiline: { match: { kind: 'preset', preset: 'java' }, maxLines: 500, timeoutMs: 30 },
       maxLineBytes: 1 << 20,
-      tailer: { commit: (batch, count) => commits.push([batch, count]), release: (batch) => released.push(batch), streamOf: () => 'file:0' },
+      tailer: {
+        commit: (batch, count) => commits.push([batch, count]),
+        release: (batch) => released.push(batch),
+        streamOf: () => 'file:0',
+      },
       now: Date.now,
       ingest: (event: PendingEvent) => ingested.push([event.first, ...event.rest]) > 0,
       onMalformed: () => undefined,
@@ -38,7 +42,7 @@ describe('source events', () => {
     expect(commits).toEqual([[read, 1]])
     expect(released).toEqual([read])
     expect(ingested).toEqual([['INFO up']])
-    await until('the quiet file\'s event', () => (ingested.length > 1 ? true : undefined))
+    await until("the quiet file's event", () => (ingested.length > 1 ? true : undefined))
     expect(ingested).toEqual([['INFO up'], ['ERROR failed', 'java.io.IOException: gone', '\tat a.B.c(B.java:1)']])
     expect(commits.at(-1)).toEqual([read, undefined])
     events.close()

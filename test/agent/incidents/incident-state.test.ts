@@ -22,8 +22,20 @@ function fileIn(): string {
 function incident(key: string, over: Partial<StoredIncident['snapshot']> = {}): StoredIncident {
   return {
     snapshot: {
-      key, rule: 'errors', title: `${key} down`, parts: [`${key} down`], status: 'firing', ack: undefined,
-      firstSeen: 1000, lastSeen: 1000, firedAt: 1000, notifiedAt: 1000, pagedTo: { asha: 1000 }, count: 1, step: 0, ...over,
+      key,
+      rule: 'errors',
+      title: `${key} down`,
+      parts: [`${key} down`],
+      status: 'firing',
+      ack: undefined,
+      firstSeen: 1000,
+      lastSeen: 1000,
+      firedAt: 1000,
+      notifiedAt: 1000,
+      pagedTo: { asha: 1000 },
+      count: 1,
+      step: 0,
+      ...over,
     },
     line: { raw: JSON.stringify({ level: 50, msg: `${key} down` }), format: 'json', source: 'app' },
   }
@@ -31,7 +43,10 @@ function incident(key: string, over: Partial<StoredIncident['snapshot']> = {}): 
 
 /** What the file holds, as a new state on it reads it (the journal replayed). */
 function onDisk(file: string): { paged: Record<string, { incident?: StoredIncident } | undefined>; calls: string[] } {
-  const ops = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as [string, string, unknown])
+  const ops = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as [string, string, unknown])
   const paged: Record<string, { incident?: StoredIncident } | undefined> = {}
   const calls: string[] = []
   for (const [kind, key, value] of ops) {
@@ -41,7 +56,13 @@ function onDisk(file: string): { paged: Record<string, { incident?: StoredIncide
   }
   return { paged, calls }
 }
-const pendingLine = (since: number) => ({ rule: 'errors', raw: '{"level":50,"msg":"db down"}', source: 'app', format: 'json' as const, since })
+const pendingLine = (since: number) => ({
+  rule: 'errors',
+  raw: '{"level":50,"msg":"db down"}',
+  source: 'app',
+  format: 'json' as const,
+  since,
+})
 
 describe('the incidents a new engine is given back', () => {
   it('notified with the incident keeps it, in the file too; without one it is only paged', () => {
@@ -61,7 +82,10 @@ describe('the incidents a new engine is given back', () => {
     const file = fileIn()
     const state = createIncidentState(file)
     state.notified('errors:db', 'errors', 1000, incident('errors:db'))
-    const acked = incident('errors:db', { status: 'acknowledged', ack: { by: 'asha', via: 'missed_call', at: 2000, detail: 'missed call from +919800000001' } })
+    const acked = incident('errors:db', {
+      status: 'acknowledged',
+      ack: { by: 'asha', via: 'missed_call', at: 2000, detail: 'missed call from +919800000001' },
+    })
     state.changed('errors:db', acked)
     expect(state.stored()).toEqual([acked])
     expect(createIncidentState(file).stored()).toEqual([acked])
@@ -73,7 +97,11 @@ describe('the incidents a new engine is given back', () => {
     const file = fileIn()
     const state = createIncidentState(file)
     state.changed('errors:db', incident('errors:db', { notifiedAt: 1500, lastSeen: 1800, status: 'acknowledged' }))
-    expect(createIncidentState(file).paged('errors:db')).toMatchObject({ rule: 'errors', notifiedAt: 1500, lastSeen: 1800 })
+    expect(createIncidentState(file).paged('errors:db')).toMatchObject({
+      rule: 'errors',
+      notifiedAt: 1500,
+      lastSeen: 1800,
+    })
   })
 
   it('resolved() forgets it', () => {
@@ -191,7 +219,14 @@ describe('missed calls used', () => {
   it('a file of an earlier version (no calls, no incidents) loads', () => {
     const file = fileIn()
     createIncidentState(file)
-    writeFileSync(file, JSON.stringify({ version: 1, paged: { 'errors:db': { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } }, pending: {} }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        paged: { 'errors:db': { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } },
+        pending: {},
+      }),
+    )
     const state = createIncidentState(file)
     expect(state.usedCall('call-1')).toBe(false)
     expect(state.stored()).toEqual([])

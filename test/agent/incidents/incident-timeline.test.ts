@@ -8,7 +8,12 @@ import { join } from 'node:path'
 import { createAlertEngine, type AlertEngine } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
-import { createIncidentTimeline, MAX_ENTRIES_PER_INCIDENT, MAX_INCIDENTS, type TimelineEntry } from '../../../agent/incidents/incident-timeline'
+import {
+  createIncidentTimeline,
+  MAX_ENTRIES_PER_INCIDENT,
+  MAX_INCIDENTS,
+  type TimelineEntry,
+} from '../../../agent/incidents/incident-timeline'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -22,7 +27,8 @@ function tempDir(): string {
 }
 
 function engineIn(dir: string): AlertEngine {
-  const result = parseAgentConfig(`state_dir: ${dir}
+  const result = parseAgentConfig(
+    `state_dir: ${dir}
 sources: [{ name: app, paths: [${dir}/*.log] }]
 people:
   asha: { phone: "+919800000001" }
@@ -31,13 +37,16 @@ channels:
   team-chat: { type: chat, template_id: 101, people: [asha] }
 rules:
   - { name: errors, repeat_interval: 1m, send_resolved: true }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return createAlertEngine(engineOptionsOfSetup(setupOfConfig(result.config, []), 0))
 }
 
 const line = (msg: string) => JSON.stringify({ level: 50, msg })
-const shown = (entries: TimelineEntry[]) => entries.map((e) => `${e.at} ${e.kind}: ${e.text}${e.by === undefined ? '' : ` [${e.by}]`}`)
+const shown = (entries: TimelineEntry[]) =>
+  entries.map((e) => `${e.at} ${e.kind}: ${e.text}${e.by === undefined ? '' : ` [${e.by}]`}`)
 
 describe('what the timeline shows of an incident', () => {
   it('one entry per notice kind and step, in order, naming the channels told and who acted', () => {
@@ -49,7 +58,11 @@ describe('what the timeline shows of an incident', () => {
     if (db === undefined || cache === undefined) throw new Error('two incidents expected')
     timeline.notices(engine.ingest(line('db down'), 2000))
     timeline.notices(engine.tick(62_000))
-    const acked = engine.acknowledge(db, { by: 'asha', via: 'missed_call', detail: 'missed call from +919800000001' }, 63_000)
+    const acked = engine.acknowledge(
+      db,
+      { by: 'asha', via: 'missed_call', detail: 'missed call from +919800000001' },
+      63_000,
+    )
     if (!acked.ok) throw new Error(acked.reason)
     timeline.notices(acked.deliveries)
     const unacked = engine.unacknowledge(db, { by: 'ravi', via: 'console' }, 64_000)
@@ -80,7 +93,10 @@ describe('what the timeline shows of an incident', () => {
     timeline.notices(engine.ingest(line('db down'), 1000))
     const key = engine.incidents()[0]?.key ?? ''
     timeline.add(key, { at: 2000, kind: 'missed_call', text: 'missed call from +919800000001', by: 'asha' })
-    expect(shown(timeline.of(key))).toEqual(['1000 firing: firing: oncall-sms, team-chat', '2000 missed_call: missed call from +919800000001 [asha]'])
+    expect(shown(timeline.of(key))).toEqual([
+      '1000 firing: firing: oncall-sms, team-chat',
+      '2000 missed_call: missed call from +919800000001 [asha]',
+    ])
     // A copy: changing what a caller got back changes nothing kept.
     timeline.of(key).pop()
     expect(timeline.of(key)).toHaveLength(2)
@@ -90,7 +106,8 @@ describe('what the timeline shows of an incident', () => {
 describe('bounds', () => {
   it(`keeps the newest ${MAX_ENTRIES_PER_INCIDENT} entries of an incident`, () => {
     const timeline = createIncidentTimeline(undefined)
-    for (let at = 1; at <= MAX_ENTRIES_PER_INCIDENT + 50; at++) timeline.add('errors:a', { at, kind: 'repeat', text: 'still firing' })
+    for (let at = 1; at <= MAX_ENTRIES_PER_INCIDENT + 50; at++)
+      timeline.add('errors:a', { at, kind: 'repeat', text: 'still firing' })
     const kept = timeline.of('errors:a')
     expect(kept).toHaveLength(MAX_ENTRIES_PER_INCIDENT)
     expect(kept[0]?.at).toBe(51)
@@ -138,26 +155,39 @@ describe('timeline.jsonl', () => {
     createIncidentTimeline(file).add('errors:a', { at: 1, kind: 'firing', text: 'firing' })
     appendFileSync(file, '["errors:a",{"at":2,"kind":"rep')
     createIncidentTimeline(file).add('errors:a', { at: 3, kind: 'resolved', text: 'resolved' })
-    expect(createIncidentTimeline(file).of('errors:a').map((e) => e.at)).toEqual([1, 3])
+    expect(
+      createIncidentTimeline(file)
+        .of('errors:a')
+        .map((e) => e.at),
+    ).toEqual([1, 3])
   })
 
   it('lines that are not entries are skipped', () => {
     const file = join(tempDir(), 'timeline.jsonl')
     writeFileSync(file, '{"not":"a line"}\n["k"]\n42\n["k",{"at":1,"kind":"firing","text":"firing"}]\n')
-    expect(createIncidentTimeline(file).of('k').map((e) => e.at)).toEqual([1])
+    expect(
+      createIncidentTimeline(file)
+        .of('k')
+        .map((e) => e.at),
+    ).toEqual([1])
   })
 
   it('is compacted at start when it holds far more than is kept, keeping what is shown', () => {
     const file = join(tempDir(), 'timeline.jsonl')
     const rows: string[] = []
-    for (let at = 1; at <= 1500; at++) rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))
+    for (let at = 1; at <= 1500; at++)
+      rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))
     rows.push(JSON.stringify(['errors:b', { at: 1501, kind: 'firing', text: 'firing' }]))
     writeFileSync(file, `${rows.join('\n')}\n`)
 
     const loaded = createIncidentTimeline(file)
     const shownA = loaded.of('errors:a')
-    expect(shownA.map((e) => e.at)).toEqual(Array.from({ length: MAX_ENTRIES_PER_INCIDENT }, (_, i) => 1501 - MAX_ENTRIES_PER_INCIDENT + i))
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '')
+    expect(shownA.map((e) => e.at)).toEqual(
+      Array.from({ length: MAX_ENTRIES_PER_INCIDENT }, (_, i) => 1501 - MAX_ENTRIES_PER_INCIDENT + i),
+    )
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
     expect(lines).toHaveLength(MAX_ENTRIES_PER_INCIDENT + 1)
     const again = createIncidentTimeline(file)
     expect(again.of('errors:a')).toEqual(shownA)
@@ -167,7 +197,8 @@ describe('timeline.jsonl', () => {
   it('is left as it is when it holds about what is kept', () => {
     const file = join(tempDir(), 'timeline.jsonl')
     const rows: string[] = []
-    for (let at = 1; at <= 300; at++) rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))
+    for (let at = 1; at <= 300; at++)
+      rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))
     const text = `${rows.join('\n')}\n`
     writeFileSync(file, text)
     expect(createIncidentTimeline(file).of('errors:a')).toHaveLength(MAX_ENTRIES_PER_INCIDENT)

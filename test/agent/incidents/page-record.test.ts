@@ -5,23 +5,42 @@ import type { RuleConfig } from '../../../agent/config/types'
 import { dropRepages, pageRecords, retentionOf } from '../../../agent/incidents/page-record'
 import { rulesOf } from '../../alerts/helpers'
 
-const [rule] = rulesOf([{ name: 'db', repeat_interval: '30m', resolve_after: '15m', group_wait: '10s', threshold: { count: 3, within: '1m' } }], ['sms'])
+const [rule] = rulesOf(
+  [
+    {
+      name: 'db',
+      repeat_interval: '30m',
+      resolve_after: '15m',
+      group_wait: '10s',
+      threshold: { count: 3, within: '1m' },
+    },
+  ],
+  ['sms'],
+)
 const rules = new Map<string, RuleConfig>([['db', rule as RuleConfig]])
 const ruleOf = (name: string): RuleConfig | undefined => rules.get(name)
 
 function notice(kind: Delivery['notice']['kind'], key: string, channel = 'sms'): Delivery {
   return { channelType: 'sms', notice: { kind, channel, incident: { key, rule: 'db' } } } as unknown as Delivery
 }
-const kinds = (ds: readonly Delivery[]): string[] => ds.map((d) => `${d.notice.kind} ${d.notice.incident.key} ${d.notice.channel}`)
+const kinds = (ds: readonly Delivery[]): string[] =>
+  ds.map((d) => `${d.notice.kind} ${d.notice.incident.key} ${d.notice.channel}`)
 
 describe('page decisions', () => {
   it('1. a firing of an incident paged within repeat_interval is dropped, and said once per incident', () => {
     const paged = (key: string) => (key === 'a' ? { rule: 'db', notifiedAt: 1000, lastSeen: 1000 } : undefined)
-    const within = dropRepages([notice('firing', 'a', 'sms'), notice('firing', 'a', 'chat'), notice('firing', 'b')], paged, ruleOf, 1000 + 29 * 60_000)
+    const within = dropRepages(
+      [notice('firing', 'a', 'sms'), notice('firing', 'a', 'chat'), notice('firing', 'b')],
+      paged,
+      ruleOf,
+      1000 + 29 * 60_000,
+    )
     expect(kinds(within.kept)).toEqual(['firing b sms'])
     expect(within.suppressed).toEqual([{ key: 'a', rule: 'db' }])
     // Past repeat_interval, it pages again; an unknown rule never suppresses.
-    expect(kinds(dropRepages([notice('firing', 'a')], paged, ruleOf, 1000 + 30 * 60_000).kept)).toEqual(['firing a sms'])
+    expect(kinds(dropRepages([notice('firing', 'a')], paged, ruleOf, 1000 + 30 * 60_000).kept)).toEqual([
+      'firing a sms',
+    ])
     expect(kinds(dropRepages([notice('firing', 'a')], paged, () => undefined, 2000).kept)).toEqual(['firing a sms'])
   })
 
@@ -33,8 +52,16 @@ describe('page decisions', () => {
 
   it('3. the last kept notice of each incident says what to record', () => {
     const kept = [
-      notice('firing', 'a', 'sms'), notice('firing', 'a', 'chat'), notice('resolved', 'b'), notice('digest', 'c'), notice('escalated', 'd'), notice('repeat', 'e'),
-      notice('acknowledged', 'f'), notice('unacknowledged', 'g'), notice('acknowledged', 'h'), notice('resolved', 'h'),
+      notice('firing', 'a', 'sms'),
+      notice('firing', 'a', 'chat'),
+      notice('resolved', 'b'),
+      notice('digest', 'c'),
+      notice('escalated', 'd'),
+      notice('repeat', 'e'),
+      notice('acknowledged', 'f'),
+      notice('unacknowledged', 'g'),
+      notice('acknowledged', 'h'),
+      notice('resolved', 'h'),
     ]
     expect(pageRecords(kept)).toEqual([
       { kind: 'paged', key: 'a', rule: 'db' },

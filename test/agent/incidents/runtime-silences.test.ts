@@ -17,15 +17,22 @@ function fileIn(): string {
   return join(dir, 'state', 'silences.json')
 }
 
-const request = (matchers: Record<string, string>, endsAt = 10_000, extra: Partial<SilenceRequest> = {}): SilenceRequest =>
-  ({ matchers, endsAt, comment: undefined, by: undefined, ...extra })
+const request = (
+  matchers: Record<string, string>,
+  endsAt = 10_000,
+  extra: Partial<SilenceRequest> = {},
+): SilenceRequest => ({ matchers, endsAt, comment: undefined, by: undefined, ...extra })
 
-const stored = (file: string): Array<{ id: string }> => (JSON.parse(readFileSync(file, 'utf8')) as { silences: Array<{ id: string }> }).silences
+const stored = (file: string): Array<{ id: string }> =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { silences: Array<{ id: string }> }).silences
 
 describe('adding, listing, removing', () => {
   it('keeps what was asked for, from now until endsAt, with who and why', () => {
     const silences = createRuntimeSilences(undefined)
-    const added = silences.add(request({ rule: 'errors', 'err.type': 'TimeoutError' }, 5000, { comment: 'deploy', by: 'asha' }), 1000)
+    const added = silences.add(
+      request({ rule: 'errors', 'err.type': 'TimeoutError' }, 5000, { comment: 'deploy', by: 'asha' }),
+      1000,
+    )
     if (!added.ok) throw new Error(added.error)
     expect(added.silence).toEqual({
       id: expect.stringMatching(/^rt-[0-9a-f]{8}$/) as string,
@@ -60,7 +67,10 @@ describe('adding, listing, removing', () => {
 
   it('refuses a bad request and keeps nothing', () => {
     const silences = createRuntimeSilences(undefined)
-    expect(silences.add(request({}), 0)).toEqual({ ok: false, error: expect.stringMatching(/^matchers: at least one matcher/) as string })
+    expect(silences.add(request({}), 0)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^matchers: at least one matcher/) as string,
+    })
     expect(silences.list(0)).toEqual([])
   })
 })
@@ -113,7 +123,10 @@ describe('silences.json', () => {
 describe('as the engine takes them', () => {
   it('each matcher a FieldMatch: "/pattern/flags" a regular expression, anything else equals', () => {
     const silences = createRuntimeSilences(undefined)
-    const added = silences.add(request({ rule: 'errors', msg: '/^disk (full|gone)$/i' }, 9000, { comment: 'swap' }), 1000)
+    const added = silences.add(
+      request({ rule: 'errors', msg: '/^disk (full|gone)$/i' }, 9000, { comment: 'swap' }),
+      1000,
+    )
     if (!added.ok) throw new Error(added.error)
     const [config] = silences.configs(2000)
     expect(config).toMatchObject({ id: added.silence.id, startsAt: 1000, endsAt: 9000, comment: 'swap' })
@@ -130,17 +143,23 @@ describe('as the engine takes them', () => {
 
 describe('silenceProblem', () => {
   it('names the field at fault', () => {
-    expect(silenceProblem(request({}), 0)).toBe('matchers: at least one matcher is needed (rule=NAME, or a field of the line)')
+    expect(silenceProblem(request({}), 0)).toBe(
+      'matchers: at least one matcher is needed (rule=NAME, or a field of the line)',
+    )
     expect(silenceProblem(request({ 'a..b': 'x' }), 0)).toBe('matchers.a..b: expected a dot path like err.type')
     expect(silenceProblem(request({ '': 'x' }), 0)).toBe('matchers.: expected a dot path like err.type')
     expect(silenceProblem(request({ msg: '/(unclosed/' }), 0)).toMatch(/^matchers\.msg: .+/)
-    expect(silenceProblem({ ...request({ msg: 'x' }), matchers: { msg: 42 as unknown as string } }, 0)).toBe('matchers.msg: expected a string')
+    expect(silenceProblem({ ...request({ msg: 'x' }), matchers: { msg: 42 as unknown as string } }, 0)).toBe(
+      'matchers.msg: expected a string',
+    )
     expect(silenceProblem(request({ msg: 'x' }, 1000), 1000)).toBe('endsAt: must be in the future')
     expect(silenceProblem(request({ msg: 'x' }, Number.NaN), 0)).toBe('endsAt: must be in the future')
     expect(silenceProblem(request({ msg: 'x' }, Number.POSITIVE_INFINITY), 0)).toBe('endsAt: must be in the future')
   })
 
   it('says nothing of a good request', () => {
-    expect(silenceProblem(request({ rule: 'errors', 'err.type': 'TypeError', msg: '/timeout/' }, 1001), 1000)).toBeUndefined()
+    expect(
+      silenceProblem(request({ rule: 'errors', 'err.type': 'TypeError', msg: '/timeout/' }, 1001), 1000),
+    ).toBeUndefined()
   })
 })

@@ -24,9 +24,16 @@ describe('state journal', () => {
     const file = fileIn()
     const { journal, ops } = openStateJournal(file, never)
     expect(ops).toEqual([])
-    journal.append([['p', 'a', { n: 1 }], ['d', 'a']])
+    journal.append([
+      ['p', 'a', { n: 1 }],
+      ['d', 'a'],
+    ])
     journal.append([['c', 'call-1']])
-    expect(openStateJournal(file, never).ops).toEqual([['p', 'a', { n: 1 }], ['d', 'a'], ['c', 'call-1']])
+    expect(openStateJournal(file, never).ops).toEqual([
+      ['p', 'a', { n: 1 }],
+      ['d', 'a'],
+      ['c', 'call-1'],
+    ])
   })
 
   it('skips a line cut by a kill, and what is appended after it is read back', () => {
@@ -36,7 +43,10 @@ describe('state journal', () => {
     const { journal, ops } = openStateJournal(file, never)
     expect(ops).toEqual([['c', 'one']])
     journal.append([['c', 'three']])
-    expect(openStateJournal(file, never).ops).toEqual([['c', 'one'], ['c', 'three']])
+    expect(openStateJournal(file, never).ops).toEqual([
+      ['c', 'one'],
+      ['c', 'three'],
+    ])
   })
 
   it('rewrites the file as the state given, and goes on appending after it', () => {
@@ -46,13 +56,17 @@ describe('state journal', () => {
     journal.rewrite([['c', 'kept']])
     journal.append([['c', 'next']])
     expect(journal.lines).toBe(2)
-    expect(openStateJournal(file, never).ops).toEqual([['c', 'kept'], ['c', 'next']])
+    expect(openStateJournal(file, never).ops).toEqual([
+      ['c', 'kept'],
+      ['c', 'next'],
+    ])
   })
 
   it('carries over a file of the earlier format, then keeps it as a journal', () => {
     const file = fileIn()
     writeFileSync(file, '{"old":true}')
-    const legacy = (content: string): JournalOp[] | undefined => (content.startsWith('{') ? [['c', 'from-old']] : undefined)
+    const legacy = (content: string): JournalOp[] | undefined =>
+      content.startsWith('{') ? [['c', 'from-old']] : undefined
     expect(openStateJournal(file, legacy).ops).toEqual([['c', 'from-old']])
     expect(readFileSync(file, 'utf8')).toBe('["c","from-old"]\n')
   })
@@ -61,7 +75,15 @@ describe('state journal', () => {
 describe('the incident state on a journal', () => {
   it('reads the earlier one-object format', () => {
     const file = fileIn()
-    writeFileSync(file, JSON.stringify({ version: 1, paged: { k: { rule: 'r', notifiedAt: 5, lastSeen: 6 } }, pending: {}, calls: ['c1'] }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        paged: { k: { rule: 'r', notifiedAt: 5, lastSeen: 6 } },
+        pending: {},
+        calls: ['c1'],
+      }),
+    )
     const state = createIncidentState(file)
     expect(state.paged('k')).toEqual({ rule: 'r', notifiedAt: 5, lastSeen: 6 })
     expect(state.usedCall('c1')).toBe(true)

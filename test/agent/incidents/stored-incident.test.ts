@@ -11,14 +11,17 @@ import type { StoredIncident } from '../../../agent/incidents/incident-state'
 import { MAX_STORED_LINE, restoredSnapshot, storedIncident } from '../../../agent/incidents/stored-incident'
 
 function engine(): AlertEngine {
-  const result = parseAgentConfig(`state_dir: /tmp/logx-stored-incident-unused
+  const result = parseAgentConfig(
+    `state_dir: /tmp/logx-stored-incident-unused
 sources: [{ name: app, paths: [/tmp/logx-stored-incident-unused/*.log] }]
 people:
   asha: { phone: "+919800000001" }
 channels: { oncall-sms: { type: sms, people: [asha] } }
 rules:
   - { name: errors, repeat_interval: 1h }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   return createAlertEngine(engineOptionsOfSetup(setupOfConfig(result.config, []), 0))
 }
@@ -37,7 +40,11 @@ describe('storedIncident and restoredSnapshot', () => {
     const e = engine()
     e.ingest(toAlertLine('{"level":50,"msg":"db down","attempt":1}', 'json', 'app').line, 1000)
     e.ingest(toAlertLine('{"level":50,"msg":"db down","attempt":2}', 'json', 'app').line, 2000)
-    const acked = e.acknowledge(only(e).key, { by: 'asha', via: 'missed_call', detail: 'missed call from +919800000001' }, 3000)
+    const acked = e.acknowledge(
+      only(e).key,
+      { by: 'asha', via: 'missed_call', detail: 'missed call from +919800000001' },
+      3000,
+    )
     if (!acked.ok) throw new Error(acked.reason)
     const incident = only(e)
 
@@ -48,7 +55,12 @@ describe('storedIncident and restoredSnapshot', () => {
     expect(back).toMatchObject(rest)
     expect(back.ack).toEqual({ by: 'asha', via: 'missed_call', at: 3000, detail: 'missed call from +919800000001' })
     expect(back.pagedTo).toEqual({ asha: 1000 })
-    expect(back.lastLine).toMatchObject({ raw: incident.lastLine.raw, json: true, source: 'app', record: { attempt: 2 } })
+    expect(back.lastLine).toMatchObject({
+      raw: incident.lastLine.raw,
+      json: true,
+      source: 'app',
+      record: { attempt: 2 },
+    })
     expect(back.firstLine).toEqual(back.lastLine)
   })
 
@@ -58,13 +70,22 @@ describe('storedIncident and restoredSnapshot', () => {
     const stored = throughFile(storedIncident(only(e)))
     expect(stored.line).toEqual({ raw: 'ERROR payment gateway timed out', format: 'text', source: 'gateway' })
     const back = restoredSnapshot(stored)
-    expect(back.lastLine).toMatchObject({ raw: 'ERROR payment gateway timed out', json: false, source: 'gateway', msg: 'payment gateway timed out' })
+    expect(back.lastLine).toMatchObject({
+      raw: 'ERROR payment gateway timed out',
+      json: false,
+      source: 'gateway',
+      msg: 'payment gateway timed out',
+    })
   })
 
-  it('a multi-line event comes back as the event: its first line\'s message and level, its trace as err, its container fields', () => {
+  it("a multi-line event comes back as the event: its first line's message and level, its trace as err, its container fields", () => {
     const e = engine()
     const first = '2026-11-25 10:00:00,001 ERROR [main] c.e.OrderService: payment capture failed'
-    const rest = ['java.lang.IllegalStateException: gateway closed', '\tat com.example.Gateway.capture(Gateway.java:88)', '\tat com.example.OrderService.pay(OrderService.java:41)']
+    const rest = [
+      'java.lang.IllegalStateException: gateway closed',
+      '\tat com.example.Gateway.capture(Gateway.java:88)',
+      '\tat com.example.OrderService.pay(OrderService.java:41)',
+    ]
     const fields = { stream: 'stderr', kubernetes: { namespace: 'payments', pod: 'orders-7d9f', container: 'orders' } }
     const event = eventLine(first, rest, fields, 'cri', 'pods').line
     e.ingest(event, 1000)
@@ -74,7 +95,10 @@ describe('storedIncident and restoredSnapshot', () => {
     const back = restoredSnapshot(stored).lastLine
     expect(back).toEqual(incident.lastLine)
     expect(back.msg).toBe('payment capture failed')
-    expect(back.record).toMatchObject({ kubernetes: { namespace: 'payments' }, err: { type: 'java.lang.IllegalStateException' } })
+    expect(back.record).toMatchObject({
+      kubernetes: { namespace: 'payments' },
+      err: { type: 'java.lang.IllegalStateException' },
+    })
   })
 
   it('a line from no source comes back from no source', () => {
@@ -91,7 +115,11 @@ describe('storedIncident and restoredSnapshot', () => {
     const incident = only(e)
     const stored = throughFile(storedIncident(incident))
     expect(stored.line.raw.length).toBeLessThan(1000)
-    expect(stored.line).toEqual({ raw: JSON.stringify({ level: 60, msg: incident.title }), format: 'json', source: 'app' })
+    expect(stored.line).toEqual({
+      raw: JSON.stringify({ level: 60, msg: incident.title }),
+      format: 'json',
+      source: 'app',
+    })
     const back = restoredSnapshot(stored)
     expect(back.lastLine.level).toBe(60)
     expect(back.lastLine.msg).toBe(incident.title)

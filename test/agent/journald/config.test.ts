@@ -39,13 +39,21 @@ describe('journald sources in the config', () => {
       type: 'journald',
       paths: [],
       startAt: 'beginning',
-      journald: { units: ['nginx.service'], priority: 4, journalFiles: ['/srv/app/journal/*.journal', '/var/log/journal/remote/*.journal'] },
+      journald: {
+        units: ['nginx.service'],
+        priority: 4,
+        journalFiles: ['/srv/app/journal/*.journal', '/var/log/journal/remote/*.journal'],
+      },
     })
   })
 
   it('reads the whole system journal by default, from its end', () => {
     const [source] = load('  - { name: system, type: journald }').sources
-    expect(source).toMatchObject({ type: 'journald', startAt: 'end', journald: { units: [], priority: undefined, journalFiles: [] } })
+    expect(source).toMatchObject({
+      type: 'journald',
+      startAt: 'end',
+      journald: { units: [], priority: undefined, journalFiles: [] },
+    })
   })
 
   it('takes a priority as a number', () => {

@@ -41,11 +41,17 @@ describe('the cursor checkpoint', () => {
       thrown = err
     }
     expect(thrown).toBeInstanceOf(JournaldError)
-    expect(thrown).toMatchObject({ code: JournaldErrorCodes.CURSOR_READ, path: file, message: expect.stringMatching(message) })
+    expect(thrown).toMatchObject({
+      code: JournaldErrorCodes.CURSOR_READ,
+      path: file,
+      message: expect.stringMatching(message),
+    })
     expect((thrown as Error).message).toContain(file)
   })
 
   it('says CURSOR_WRITE when the directory is gone', () => {
-    expect(() => writeCursor(join(dir, 'missing', 'x.cursor'), { kind: 'beginning' })).toThrow(expect.objectContaining({ code: JournaldErrorCodes.CURSOR_WRITE }))
+    expect(() => writeCursor(join(dir, 'missing', 'x.cursor'), { kind: 'beginning' })).toThrow(
+      expect.objectContaining({ code: JournaldErrorCodes.CURSOR_WRITE }),
+    )
   })
 })

@@ -1,21 +1,40 @@
 // The pure parts of a journald source: its journalctl command lines and its restart policy.
 import { describe, expect, it } from 'vitest'
 import { followArgs, lastEntryArgs } from '../../../agent/journald/journalctl-args'
-import { FAILING_AFTER, FIRST_DELAY_MS, MAX_DELAY_MS, nextRestart, STABLE_MS } from '../../../agent/journald/restart-policy'
+import {
+  FAILING_AFTER,
+  FIRST_DELAY_MS,
+  MAX_DELAY_MS,
+  nextRestart,
+  STABLE_MS,
+} from '../../../agent/journald/restart-policy'
 
 const config = { units: ['nginx.service', '-x.service'], priority: 3, journalFiles: ['/j/*.journal'] }
 
 describe('journalctl command lines', () => {
   it('follows after the saved cursor with every filter, each value in its own --option=value', () => {
     expect(followArgs(config, { kind: 'cursor', cursor: 's=1;i=2' })).toEqual([
-      '--output=json', '--all', '--quiet', '--no-pager', '--follow',
-      '--file=/j/*.journal', '--unit=nginx.service', '--unit=-x.service', '--priority=3', '--after-cursor=s=1;i=2',
+      '--output=json',
+      '--all',
+      '--quiet',
+      '--no-pager',
+      '--follow',
+      '--file=/j/*.journal',
+      '--unit=nginx.service',
+      '--unit=-x.service',
+      '--priority=3',
+      '--after-cursor=s=1;i=2',
     ])
   })
 
   it('follows from the first stored entry with --no-tail (journalctl --follow alone starts at the last 10)', () => {
     expect(followArgs({ units: [], priority: undefined, journalFiles: [] }, { kind: 'beginning' })).toEqual([
-      '--output=json', '--all', '--quiet', '--no-pager', '--follow', '--no-tail',
+      '--output=json',
+      '--all',
+      '--quiet',
+      '--no-pager',
+      '--follow',
+      '--no-tail',
     ])
   })
 
@@ -30,7 +49,11 @@ describe('journalctl command lines', () => {
 describe('restarting journalctl', () => {
   it('restarts soon after a run that delivered entries or lasted, and is not failing', () => {
     expect(nextRestart(5, { entries: 1, ranMs: 10 })).toEqual({ failures: 0, delayMs: FIRST_DELAY_MS, failing: false })
-    expect(nextRestart(5, { entries: 0, ranMs: STABLE_MS })).toEqual({ failures: 0, delayMs: FIRST_DELAY_MS, failing: false })
+    expect(nextRestart(5, { entries: 0, ranMs: STABLE_MS })).toEqual({
+      failures: 0,
+      delayMs: FIRST_DELAY_MS,
+      failing: false,
+    })
   })
 
   it('doubles the wait for each failed run in a row, up to the maximum', () => {

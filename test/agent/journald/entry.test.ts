@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { toAlertLine } from '../../../agent/events/alert-line'
 import { entryToAlertLine, parseEntryLine, type JournalEntry } from '../../../agent/journald/entry'
 
-const CURSOR = 's=193b7a352ab042849e9c8a0decf28132;i=3;b=0123456789abcdef0123456789abcdef;m=3;t=6611ef9e35;x=45bd9942f2318d35'
+const CURSOR =
+  's=193b7a352ab042849e9c8a0decf28132;i=3;b=0123456789abcdef0123456789abcdef;m=3;t=6611ef9e35;x=45bd9942f2318d35'
 
 function entry(fields: Record<string, unknown>): JournalEntry {
   const parsed = parseEntryLine(JSON.stringify({ __CURSOR: CURSOR, ...fields }))
@@ -13,7 +14,13 @@ function entry(fields: Record<string, unknown>): JournalEntry {
 }
 
 const nginx = (priority: string, message: unknown) =>
-  entry({ MESSAGE: message, PRIORITY: priority, _SYSTEMD_UNIT: 'nginx.service', _HOSTNAME: 'web-1', __REALTIME_TIMESTAMP: '1795635517488174' })
+  entry({
+    MESSAGE: message,
+    PRIORITY: priority,
+    _SYSTEMD_UNIT: 'nginx.service',
+    _HOSTNAME: 'web-1',
+    __REALTIME_TIMESTAMP: '1795635517488174',
+  })
 
 describe('a journal entry as an alert line', () => {
   it('takes msg from MESSAGE, the level from PRIORITY, unit and host from the trusted fields, and names its source', () => {
@@ -55,7 +62,10 @@ describe('a journal entry as an alert line', () => {
   })
 
   it('keeps a repeated field as the list of its values; msg is the first message', () => {
-    const line = entryToAlertLine(entry({ MESSAGE: ['first', [0x73, 0x65, 0x63, 0x6f, 0x6e, 0x64]], PRIORITY: '4', TAG: ['a', 'b'] }), 'system')
+    const line = entryToAlertLine(
+      entry({ MESSAGE: ['first', [0x73, 0x65, 0x63, 0x6f, 0x6e, 0x64]], PRIORITY: '4', TAG: ['a', 'b'] }),
+      'system',
+    )
     expect(line.msg).toBe('first')
     expect(line.record.MESSAGE).toEqual(['first', 'second'])
     expect(line.record.TAG).toEqual(['a', 'b'])

@@ -39,9 +39,16 @@ let lastMicros = 0
 /** One entry in the export format: `KEY=value\n` for text, `KEY\n<u64le size><bytes>\n` for binary, a blank line after. */
 export function exportEntry(fields: ExportFields): Buffer {
   lastMicros = Math.max(lastMicros + 1, Date.now() * 1000)
-  const all: ExportFields = { __REALTIME_TIMESTAMP: String(lastMicros), __MONOTONIC_TIMESTAMP: String(lastMicros), _BOOT_ID: BOOT_ID, ...fields }
+  const all: ExportFields = {
+    __REALTIME_TIMESTAMP: String(lastMicros),
+    __MONOTONIC_TIMESTAMP: String(lastMicros),
+    _BOOT_ID: BOOT_ID,
+    ...fields,
+  }
   const parts: Buffer[] = []
-  const pairs = Object.entries(all).flatMap(([key, value]) => (Array.isArray(value) ? value.map((v) => [key, v] as const) : [[key, value] as const]))
+  const pairs = Object.entries(all).flatMap(([key, value]) =>
+    Array.isArray(value) ? value.map((v) => [key, v] as const) : [[key, value] as const],
+  )
   for (const [key, value] of pairs) {
     const bytes = typeof value === 'string' ? Buffer.from(value) : value
     if (typeof value === 'string' && !value.includes('\n')) {
@@ -58,13 +65,20 @@ export function exportEntry(fields: ExportFields): Buffer {
 
 /** Appends the entries to `file` (creating it): a second run of journal-remote adds to the same file. */
 export function appendEntries(file: string, entries: readonly ExportFields[]): void {
-  execFileSync(JOURNAL_REMOTE, [`--output=${file}`, '-'], { input: Buffer.concat(entries.map(exportEntry)), stdio: ['pipe', 'ignore', 'pipe'] })
+  execFileSync(JOURNAL_REMOTE, [`--output=${file}`, '-'], {
+    input: Buffer.concat(entries.map(exportEntry)),
+    stdio: ['pipe', 'ignore', 'pipe'],
+  })
 }
 
 /** The cursor of the last entry of `file` the filters match (journalctl's own answer). */
 export function lastCursor(file: string, filters: string[] = []): string | undefined {
-  const out = execFileSync('journalctl', [`--file=${file}`, '--output=json', '--lines=1', '--no-pager', '--quiet', ...filters], { encoding: 'utf8' }).trim()
-  return out === '' ? undefined : ((JSON.parse(out) as { __CURSOR: string }).__CURSOR)
+  const out = execFileSync(
+    'journalctl',
+    [`--file=${file}`, '--output=json', '--lines=1', '--no-pager', '--quiet', ...filters],
+    { encoding: 'utf8' },
+  ).trim()
+  return out === '' ? undefined : (JSON.parse(out) as { __CURSOR: string }).__CURSOR
 }
 
 /** An entry as a service would log it. */

@@ -6,8 +6,18 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  createWorkspace, metric, messagingYaml, recordsWhen, smsTexts, spawnAgent, startAgentProcess, startSandboxProcess, until,
-  type RunningAgent, type SandboxProcess, type Workspace,
+  createWorkspace,
+  metric,
+  messagingYaml,
+  recordsWhen,
+  smsTexts,
+  spawnAgent,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RunningAgent,
+  type SandboxProcess,
+  type Workspace,
 } from '../daemon/helpers'
 import { appendEntries, lastCursor, serviceEntry, skipWithoutJournalTools } from './journal-file'
 
@@ -22,7 +32,8 @@ describe.skipIf(skip)('logx-agent with a journald source', () => {
 
   const savedCursor = (): string | undefined => {
     try {
-      return (JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'system.cursor'), 'utf8')) as { cursor: string }).cursor
+      return (JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'system.cursor'), 'utf8')) as { cursor: string })
+        .cursor
     } catch {
       return undefined
     }
@@ -58,17 +69,25 @@ metrics: { listen: 127.0.0.1:0 }
     ws?.remove()
   })
 
-  it('pages an error entry of the unit once, and not its info entries or another unit\'s errors', async () => {
+  it("pages an error entry of the unit once, and not its info entries or another unit's errors", async () => {
     agent = await startAgentProcess(ws.config)
     appendEntries(journal, [
       serviceEntry('nginx.service', 3, 'upstream timed out while reading response header'),
       serviceEntry('nginx.service', 6, 'GET /healthz 200'),
       serviceEntry('cron.service', 3, 'cron job exploded'),
     ])
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the nginx error paged', (r) => countOf(smsTexts(r), 'upstream timed out') === 1)
+    const all = await recordsWhen(
+      sandbox.api.baseUrl,
+      'the nginx error paged',
+      (r) => countOf(smsTexts(r), 'upstream timed out') === 1,
+    )
     // The cursor of the info entry (the last of the unit) is on disk: every entry was handled.
-    await until('the cursor after the info entry', () => (savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined))
-    await until('an empty outbox', async () => ((await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined))
+    await until('the cursor after the info entry', () =>
+      savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined,
+    )
+    await until('an empty outbox', async () =>
+      (await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
+    )
     const texts = smsTexts(all)
     expect(texts).toHaveLength(1)
     expect(texts[0]).toContain('FIRING')
@@ -86,9 +105,17 @@ metrics: { listen: 127.0.0.1:0 }
     agent = undefined
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'connect() failed to the payments backend')])
     agent = await startAgentProcess(ws.config)
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the error written while down paged', (r) => countOf(smsTexts(r), 'payments backend') === 1)
-    await until('the cursor after it', () => (savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined))
-    await until('an empty outbox', async () => ((await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined))
+    const all = await recordsWhen(
+      sandbox.api.baseUrl,
+      'the error written while down paged',
+      (r) => countOf(smsTexts(r), 'payments backend') === 1,
+    )
+    await until('the cursor after it', () =>
+      savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined,
+    )
+    await until('an empty outbox', async () =>
+      (await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
+    )
     const texts = smsTexts(all)
     expect(countOf(texts, 'upstream timed out')).toBe(1)
     expect(countOf(texts, 'payments backend')).toBe(1)

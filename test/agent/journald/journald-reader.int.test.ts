@@ -22,7 +22,11 @@ interface Harness {
   reader?: JournaldReader
 }
 
-function source(journalFile: string, overrides: Partial<SourceConfig> = {}, priority: number | undefined = 4): SourceConfig {
+function source(
+  journalFile: string,
+  overrides: Partial<SourceConfig> = {},
+  priority: number | undefined = 4,
+): SourceConfig {
   return {
     name: 'system',
     type: 'journald',
@@ -63,7 +67,11 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
       source: config,
       stateDir: state,
       pipeline: () => ({ ingest: (line) => void h.lines.push(line) }),
-      log: { info: () => {}, warn: (_o, msg) => void h.warnings.push(msg), error: (_o, msg) => void h.warnings.push(msg) },
+      log: {
+        info: () => {},
+        warn: (_o, msg) => void h.warnings.push(msg),
+        error: (_o, msg) => void h.warnings.push(msg),
+      },
       beforeCheckpointWrite: () => {
         h.syncs++
         if (h.failSync) throw new Error('outbox sync failed')
@@ -96,29 +104,52 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
   })
 
   it('reads the matching entries from the beginning, then what is appended while it follows', async () => {
-    appendEntries(journal, [serviceEntry('nginx.service', 3, 'upstream timed out'), serviceEntry('nginx.service', 6, 'GET / 200'), serviceEntry('cron.service', 3, 'cron broke')])
+    appendEntries(journal, [
+      serviceEntry('nginx.service', 3, 'upstream timed out'),
+      serviceEntry('nginx.service', 6, 'GET / 200'),
+      serviceEntry('cron.service', 3, 'cron broke'),
+    ])
     await start(source(journal))
     await until('the stored error', () => (h.lines.length >= 1 ? true : undefined))
-    appendEntries(journal, [serviceEntry('nginx.service', 4, 'worker slow'), serviceEntry('postgresql.service', 2, 'db down')])
+    appendEntries(journal, [
+      serviceEntry('nginx.service', 4, 'worker slow'),
+      serviceEntry('postgresql.service', 2, 'db down'),
+    ])
     await until('the appended warning', () => (messages().includes('worker slow') ? true : undefined))
     expect(messages()).toEqual(['upstream timed out', 'worker slow'])
-    expect(h.lines[0]).toMatchObject({ level: 50, source: 'system', record: { unit: 'nginx.service', host: 'web-1', SYSLOG_IDENTIFIER: 'nginx' } })
+    expect(h.lines[0]).toMatchObject({
+      level: 50,
+      source: 'system',
+      record: { unit: 'nginx.service', host: 'web-1', SYSLOG_IDENTIFIER: 'nginx' },
+    })
     expect(h.lines[1]?.level).toBe(40)
     expect(h.reader?.stats()).toMatchObject({ files: 1, linesRead: 2 })
     expect(h.reader?.failure).toBeUndefined()
   })
 
   it('reads a binary message and a repeated field as journalctl prints them (bytes, a list)', async () => {
-    appendEntries(journal, [{ ...serviceEntry('nginx.service', 2, ''), MESSAGE: Buffer.from('worker died \x07 (signal 9)\n'), TAG: ['a', 'b'] }])
+    appendEntries(journal, [
+      {
+        ...serviceEntry('nginx.service', 2, ''),
+        MESSAGE: Buffer.from('worker died \x07 (signal 9)\n'),
+        TAG: ['a', 'b'],
+      },
+    ])
     await start(source(journal))
     const [line] = await until('the binary entry', () => (h.lines.length >= 1 ? h.lines : undefined))
-    expect(line).toMatchObject({ msg: 'worker died \x07 (signal 9)', level: 60, record: { TAG: ['a', 'b'], unit: 'nginx.service' } })
+    expect(line).toMatchObject({
+      msg: 'worker died \x07 (signal 9)',
+      level: 60,
+      record: { TAG: ['a', 'b'], unit: 'nginx.service' },
+    })
   })
 
   it('checkpoints the cursor only after the outbox sync, and resumes after it', async () => {
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'first error')])
     await start(source(journal))
-    await until('the cursor of the first error', () => (savedCursor() === lastCursor(journal, filters) ? true : undefined))
+    await until('the cursor of the first error', () =>
+      savedCursor() === lastCursor(journal, filters) ? true : undefined,
+    )
     expect(h.syncs).toBeGreaterThanOrEqual(1)
 
     // The outbox cannot be made durable: the cursor must not move past what it holds.

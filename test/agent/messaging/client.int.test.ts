@@ -51,20 +51,48 @@ describe('every operation against the sandbox', () => {
     const now = await client.sendSms({ numbers: ['+1 555 0100'], text: 'disk full on db-1', senderId: 'LOGX' })
     expect(now.id).toMatch(/^sms-/)
     expect(now.status).toBe('delivered')
-    const later = await client.sendSms({ numbers: [15550101], text: 'maintenance', scheduleTime: '2030-01-01 10:00:00' })
+    const later = await client.sendSms({
+      numbers: [15550101],
+      text: 'maintenance',
+      scheduleTime: '2030-01-01 10:00:00',
+    })
     expect(later.status).toBe('scheduled')
     const page = await client.listSmsRecords({ perPage: 10 })
     expect(page.records[0]).toMatchObject({ id: later.id, schedule_time: '2030-01-01 10:00:00', numbers: [15550101] })
-    expect(page.records[1]).toMatchObject({ id: now.id, senderi_d: 'LOGX', numbers: [15550100], sms: 'disk full on db-1' })
+    expect(page.records[1]).toMatchObject({
+      id: now.id,
+      senderi_d: 'LOGX',
+      numbers: [15550100],
+      sms: 'disk full on db-1',
+    })
   })
 
   it('sends e-mail, chat and a voice broadcast and lists each back', async () => {
-    const mail = await client.sendMail({ from: 'alerts@logx.dev', to: 'ops@example.com', subject: 'Down', message: '<b>api</b> down' })
+    const mail = await client.sendMail({
+      from: 'alerts@logx.dev',
+      to: 'ops@example.com',
+      subject: 'Down',
+      message: '<b>api</b> down',
+    })
     const chat = await client.sendChat({ templateId: 7, number: '+15550100', variables: ['api', 'down'] })
-    const voice = await client.voiceBroadcast({ receivers: [{ label: 'ops', number: '+15550100' }], audioFiles: ['alert.mp3'] })
-    expect((await client.listMailRecords()).records[0]).toMatchObject({ id: mail.id, to: ['ops@example.com'], subject: 'Down' })
-    expect((await client.listChatRecords()).records[0]).toMatchObject({ id: chat.id, template_id: 7, variable: ['api', 'down'] })
-    expect((await client.listObdRecords()).records[0]).toMatchObject({ id: voice.id, receiver: '[["ops","+15550100"]]' })
+    const voice = await client.voiceBroadcast({
+      receivers: [{ label: 'ops', number: '+15550100' }],
+      audioFiles: ['alert.mp3'],
+    })
+    expect((await client.listMailRecords()).records[0]).toMatchObject({
+      id: mail.id,
+      to: ['ops@example.com'],
+      subject: 'Down',
+    })
+    expect((await client.listChatRecords()).records[0]).toMatchObject({
+      id: chat.id,
+      template_id: 7,
+      variable: ['api', 'down'],
+    })
+    expect((await client.listObdRecords()).records[0]).toMatchObject({
+      id: voice.id,
+      receiver: '[["ops","+15550100"]]',
+    })
   })
 
   it('reads instance ids, chat groups with and without a body, and missed calls', async () => {
@@ -99,7 +127,11 @@ describe('every operation against the sandbox', () => {
       activityToken: TOKEN,
     })
     try {
-      const lead = await hooks.createLead({ name: 'api-gateway incident', email: 'oncall@example.com', otherFields: { service: 'api' } })
+      const lead = await hooks.createLead({
+        name: 'api-gateway incident',
+        email: 'oncall@example.com',
+        otherFields: { service: 'api' },
+      })
       expect(lead.leadId).toMatch(/^\d+$/)
       await hooks.addActivities({
         leadId: lead.leadId,
@@ -118,7 +150,7 @@ describe('every operation against the sandbox', () => {
     }
   })
 
-  it('sends the caller\'s Idempotency-Key on lead and activity calls, and none when not given', async () => {
+  it("sends the caller's Idempotency-Key on lead and activity calls, and none when not given", async () => {
     const hooks = createLeadWebhookClient({
       leadWebhookUrl: sandbox.info.leadWebhookUrl,
       activityWebhookUrl: sandbox.info.activityWebhookUrl,
@@ -131,9 +163,13 @@ describe('every operation against the sandbox', () => {
         { idempotencyKey: 'item-42:activity' },
       )
       const plain = await hooks.createLead({ name: 'unkeyed incident' })
-      await hooks.addActivities({ leadId: plain.leadId, activities: [{ title: 'fired', date: 1_800_000_000, type: 'NOTE' }] })
+      await hooks.addActivities({
+        leadId: plain.leadId,
+        activities: [{ title: 'fired', date: 1_800_000_000, type: 'NOTE' }],
+      })
       const leadOf = (id: string) => sandbox.store.all('lead').find((e) => e.record['lead_id'] === id)?.record
-      const activityOf = (id: string) => sandbox.store.all('activity').find((e) => String(e.record['lead_id']) === id)?.record
+      const activityOf = (id: string) =>
+        sandbox.store.all('activity').find((e) => String(e.record['lead_id']) === id)?.record
       expect(leadOf(keyed.leadId)).toMatchObject({ name: 'keyed incident', idempotency_key: 'item-42:lead' })
       expect(activityOf(keyed.leadId)).toMatchObject({ title: 'fired', idempotency_key: 'item-42:activity' })
       expect(leadOf(plain.leadId)).not.toHaveProperty('idempotency_key')
@@ -155,7 +191,13 @@ describe('paging', () => {
     expect(seen[22]).toBe('page test 0')
     const third = await client.listSmsRecords({ perPage: 5, page: 3 })
     expect(third).toMatchObject({ page: 3, perPage: 5, total: 23, hasMore: true })
-    expect(third.records.map((r) => r.sms)).toEqual(['page test 12', 'page test 11', 'page test 10', 'page test 9', 'page test 8'])
+    expect(third.records.map((r) => r.sms)).toEqual([
+      'page test 12',
+      'page test 11',
+      'page test 10',
+      'page test 9',
+      'page test 8',
+    ])
     const limited: string[] = []
     for await (const r of client.iterateSmsRecords({ perPage: 4, limit: 6 })) limited.push(r.sms)
     expect(limited).toHaveLength(6)
@@ -174,7 +216,13 @@ describe('error classes', () => {
     const err = await caught(wrong.sendSms({ numbers: [1], text: 'x' }))
     await wrong.close()
     expect(err).toBeInstanceOf(MessagingAuthError)
-    expect(err).toMatchObject({ code: MessagingErrorCodes.UNAUTHORIZED, status: 401, operation: 'send_sms', recoverable: false, attempts: 1 })
+    expect(err).toMatchObject({
+      code: MessagingErrorCodes.UNAUTHORIZED,
+      status: 401,
+      operation: 'send_sms',
+      recoverable: false,
+      attempts: 1,
+    })
     expect(err.rawBody).toContain('invalid apikey')
   })
 
@@ -196,9 +244,17 @@ describe('error classes', () => {
     expect(err).toBeInstanceOf(MessagingValidationError)
     expect(err).toMatchObject({ code: MessagingErrorCodes.VALIDATION, field: 'numbers', attempts: 0 })
     expect(sandbox.store.count('sms')).toBe(before)
-    const hooks = createLeadWebhookClient({ leadWebhookUrl: sandbox.info.leadWebhookUrl, activityWebhookUrl: sandbox.info.activityWebhookUrl, activityToken: TOKEN })
+    const hooks = createLeadWebhookClient({
+      leadWebhookUrl: sandbox.info.leadWebhookUrl,
+      activityWebhookUrl: sandbox.info.activityWebhookUrl,
+      activityToken: TOKEN,
+    })
     expect(await caught(hooks.createLead({ name: '' }))).toMatchObject({ field: 'name' })
-    expect(await caught(hooks.addActivities({ leadId: 1001, activities: [{ title: 't', date: 1, type: 'LUNCH' as never }] }))).toMatchObject({
+    expect(
+      await caught(
+        hooks.addActivities({ leadId: 1001, activities: [{ title: 't', date: 1, type: 'LUNCH' as never }] }),
+      ),
+    ).toMatchObject({
       field: 'activities[0].activity_type',
     })
     await hooks.close()
@@ -206,7 +262,9 @@ describe('error classes', () => {
 
   it('a 404 from the activity webhook for an unknown lead names lead_id', async () => {
     const hooks = createLeadWebhookClient({ activityWebhookUrl: sandbox.info.activityWebhookUrl, activityToken: TOKEN })
-    const err = await caught(hooks.addActivities({ leadId: 999999, activities: [{ title: 't', date: 1, type: 'NOTE' }] }))
+    const err = await caught(
+      hooks.addActivities({ leadId: 999999, activities: [{ title: 't', date: 1, type: 'NOTE' }] }),
+    )
     await hooks.close()
     expect(err).toMatchObject({ code: MessagingErrorCodes.NOT_FOUND, status: 404, field: 'lead_id' })
   })
@@ -229,7 +287,11 @@ describe('error classes', () => {
     expect(sandbox.store.count('sms')).toBe(before + 1)
     // A read too: one failure, handed back; asking again is the caller's call, and then it works.
     await faults({ kind: 'malformed', body: 'html', route: 'mail_record', times: 1 })
-    expect(await caught(client.listMailRecords())).toMatchObject({ code: MessagingErrorCodes.MALFORMED_RESPONSE, recoverable: true, attempts: 1 })
+    expect(await caught(client.listMailRecords())).toMatchObject({
+      code: MessagingErrorCodes.MALFORMED_RESPONSE,
+      recoverable: true,
+      attempts: 1,
+    })
     expect(sandbox.faults.list()).toEqual([])
     expect(Array.isArray((await client.listMailRecords()).records)).toBe(true)
   })
@@ -256,7 +318,12 @@ describe('error classes', () => {
     // One request went out: the fault has one of its two firings left.
     expect(sandbox.faults.list()).toMatchObject([{ times: 1 }])
     expect(events.map((e) => e.type)).toEqual(['request', 'response', 'failure'])
-    expect(events[2]).toMatchObject({ type: 'failure', code: MessagingErrorCodes.SERVER, recoverable: true, retryAfterMs: undefined })
+    expect(events[2]).toMatchObject({
+      type: 'failure',
+      code: MessagingErrorCodes.SERVER,
+      recoverable: true,
+      retryAfterMs: undefined,
+    })
   })
 
   it('a 500 after a send is ambiguous: the far end may have acted', async () => {
@@ -269,7 +336,13 @@ describe('error classes', () => {
   it('503 means "not processed": recoverable and not ambiguous, with its Retry-After when sent', async () => {
     await faults({ kind: 'error', status: 503, route: 'send_sms', times: 2 })
     const err = await caught(client.sendSms({ numbers: [1], text: 'x' }))
-    expect(err).toMatchObject({ code: MessagingErrorCodes.SERVER, status: 503, recoverable: true, ambiguous: false, attempts: 1 })
+    expect(err).toMatchObject({
+      code: MessagingErrorCodes.SERVER,
+      status: 503,
+      recoverable: true,
+      ambiguous: false,
+      attempts: 1,
+    })
     expect(sandbox.faults.list()).toMatchObject([{ times: 1 }])
   })
 
@@ -286,7 +359,12 @@ describe('error classes', () => {
     // says how long is left. Other operations are not held.
     const held = await caught(c.sendSms({ numbers: [1], text: 'x' }))
     expect(held).toBeInstanceOf(MessagingRateLimitError)
-    expect(held).toMatchObject({ code: MessagingErrorCodes.RETRY_AFTER, recoverable: true, ambiguous: false, attempts: 0 })
+    expect(held).toMatchObject({
+      code: MessagingErrorCodes.RETRY_AFTER,
+      recoverable: true,
+      ambiguous: false,
+      attempts: 0,
+    })
     expect(held.retryAfterMs).toBeGreaterThan(0)
     expect(held.retryAfterMs).toBeLessThanOrEqual(120_000)
     expect(sandbox.store.count('sms')).toBe(before)
@@ -297,7 +375,10 @@ describe('error classes', () => {
   it('a Retry-After that has passed holds nothing back', async () => {
     await faults({ kind: 'rate-limit', retryAfterSeconds: 0, route: 'send_sms', times: 1 })
     const c = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: API_KEY })
-    expect(await caught(c.sendSms({ numbers: [1], text: 'x' }))).toMatchObject({ code: MessagingErrorCodes.RATE_LIMITED, retryAfterMs: 0 })
+    expect(await caught(c.sendSms({ numbers: [1], text: 'x' }))).toMatchObject({
+      code: MessagingErrorCodes.RATE_LIMITED,
+      retryAfterMs: 0,
+    })
     expect((await c.sendSms({ numbers: [1], text: 'x' })).status).toBe('delivered')
     await c.close()
   })
@@ -314,7 +395,12 @@ describe('paging, when a page fails', () => {
     // The next record needs page 2, which the server refuses once.
     await faults({ kind: 'rate-limit', retryAfterSeconds: 2, route: 'sms_record', times: 1 })
     const err = await caught(iterator.next())
-    expect(err).toMatchObject({ code: MessagingErrorCodes.RATE_LIMITED, retryAfterMs: 2000, recoverable: true, attempts: 1 })
+    expect(err).toMatchObject({
+      code: MessagingErrorCodes.RATE_LIMITED,
+      retryAfterMs: 2000,
+      recoverable: true,
+      attempts: 1,
+    })
     expect(sandbox.faults.list()).toEqual([])
     expect((await iterator.next()).done).toBe(true)
     await c.close()
@@ -373,7 +459,9 @@ describe('network failures, timeouts, cancellation', () => {
         if (e.type === 'request') controller.abort()
       },
     })
-    const err = await caught(c.sendMail({ from: 'a@b.c', to: 'd@e.f', subject: 's', message: 'm' }, { signal: controller.signal }))
+    const err = await caught(
+      c.sendMail({ from: 'a@b.c', to: 'd@e.f', subject: 's', message: 'm' }, { signal: controller.signal }),
+    )
     expect(err).toBeInstanceOf(MessagingAbortedError)
     expect(err).toMatchObject({ recoverable: false, ambiguous: true, attempts: 1 })
 
@@ -399,7 +487,9 @@ describe('wire details and secret hygiene', () => {
       req.on('end', () => {
         seen.push({ headers: req.headers, port: req.socket.remotePort, url: req.url ?? '', body })
         // A careless server echoing credentials back in its error body.
-        const text = reply.body.replace('$KEY', String(req.headers['apikey'])).replace('$TOKEN', String(req.headers['x-o-token']))
+        const text = reply.body
+          .replace('$KEY', String(req.headers['apikey']))
+          .replace('$TOKEN', String(req.headers['x-o-token']))
         res.writeHead(reply.status, { 'content-type': reply.type })
         res.end(text)
       })
@@ -458,7 +548,12 @@ describe('wire details and secret hygiene', () => {
     // An Idempotency-Key is no secret, but sending one must not open a way out for those that are.
     const errors = [
       await caught(c.sendSms({ numbers: [1], text: 'x' })),
-      await caught(hooks.addActivities({ leadId: 1, activities: [{ title: 't', date: 1, type: 'NOTE' }] }, { idempotencyKey: 'item-9:activity' })),
+      await caught(
+        hooks.addActivities(
+          { leadId: 1, activities: [{ title: 't', date: 1, type: 'NOTE' }] },
+          { idempotencyKey: 'item-9:activity' },
+        ),
+      ),
       await caught(hooks.createLead({ name: 'n' }, { idempotencyKey: 'item-9:lead' })),
     ]
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual([undefined, 'item-9:activity', 'item-9:lead'])

@@ -24,7 +24,9 @@ describe('messaging errors', () => {
     expect(auth).not.toBeInstanceOf(MessagingRateLimitError)
     expect(auth.name).toBe('MessagingAuthError')
     // A look-alike from another copy: same brand symbol, same code.
-    const copy = Object.defineProperty({ code: 'LOGX_MSG_ERR_UNAUTHORIZED' }, Symbol.for('logx.messaging.error'), { value: true })
+    const copy = Object.defineProperty({ code: 'LOGX_MSG_ERR_UNAUTHORIZED' }, Symbol.for('logx.messaging.error'), {
+      value: true,
+    })
     expect(copy).toBeInstanceOf(MessagingAuthError)
   })
 

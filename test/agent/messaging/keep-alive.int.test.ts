@@ -25,18 +25,30 @@ async function startServer(): Promise<{ url: string; received: Received[]; socke
   const server: Server = createServer((req: IncomingMessage, res) => {
     req.resume()
     req.on('end', () => {
-      received.push({ connection: sockets.indexOf(req.socket), key: req.headers['idempotency-key'] as string | undefined })
+      received.push({
+        connection: sockets.indexOf(req.socket),
+        key: req.headers['idempotency-key'] as string | undefined,
+      })
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ status: 'success', message: 'SMS accepted', data: { id: `sms-${received.length}`, status: 'delivered' } }))
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          message: 'SMS accepted',
+          data: { id: `sms-${received.length}`, status: 'delivered' },
+        }),
+      )
     })
   })
   server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS
   server.on('connection', (socket) => sockets.push(socket))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  cleanups.push(() => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  }))
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, sockets }
 }
 
@@ -77,7 +89,10 @@ describe('keep-alive against a server that closes idle connections', () => {
     // before either side's timers run, and the server's timer then closes it under the request.
     // (Node's server closes an idle socket a second after the timeout it announces.)
     stall(SERVER_KEEP_ALIVE_MS + 1300)
-    const sent = await client.sendSms({ numbers: [919800000001], text: 'after the stall' }, { idempotencyKey: 'item-42' })
+    const sent = await client.sendSms(
+      { numbers: [919800000001], text: 'after the stall' },
+      { idempotencyKey: 'item-42' },
+    )
     expect(sent.id).toBe('sms-2')
     expect(server.received).toEqual([
       { connection: 0, key: undefined },

@@ -38,11 +38,18 @@ describe('detectOutcome', () => {
 
   it('calls declared JSON that does not parse, and HTML, malformed', () => {
     expect(detectOutcome(200, '{"status":"succ', 'application/json')).toMatchObject({ ok: false, reason: 'malformed' })
-    expect(detectOutcome(200, '<html><body>hi</body></html>', 'text/html')).toMatchObject({ ok: false, reason: 'malformed' })
+    expect(detectOutcome(200, '<html><body>hi</body></html>', 'text/html')).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    })
   })
 
   it('reports non-2xx by status, with the body message and field', () => {
-    const o = detectOutcome(400, '{"status":"error","error":"sms: must not be empty","field":"sms"}', 'application/json')
+    const o = detectOutcome(
+      400,
+      '{"status":"error","error":"sms: must not be empty","field":"sms"}',
+      'application/json',
+    )
     expect(o).toMatchObject({ ok: false, reason: 'status', message: 'sms: must not be empty', field: 'sms' })
   })
 

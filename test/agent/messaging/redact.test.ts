@@ -31,10 +31,15 @@ describe('redaction', () => {
 describe('detectOutcome on arbitrary input', () => {
   it('never throws and only calls a response a success on 2xx', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 599 }), fc.string(), fc.option(fc.constantFrom('application/json', 'text/plain', 'text/html')), (status, text, type) => {
-        const outcome = detectOutcome(status, text, type ?? undefined)
-        if (outcome.ok) expect(status >= 200 && status < 300).toBe(true)
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 599 }),
+        fc.string(),
+        fc.option(fc.constantFrom('application/json', 'text/plain', 'text/html')),
+        (status, text, type) => {
+          const outcome = detectOutcome(status, text, type ?? undefined)
+          if (outcome.ok) expect(status >= 200 && status < 300).toBe(true)
+        },
+      ),
     )
   })
 })

@@ -155,7 +155,7 @@ describe('what a failure says about the far end', () => {
 })
 
 describe('one attempt per call', () => {
-  it('makes one request and reports a 503 with its Retry-After (retrying is the outbox\'s)', async () => {
+  it("makes one request and reports a 503 with its Retry-After (retrying is the outbox's)", async () => {
     const server = await startServer('http', (_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '7' })
       res.end('{"status":"error","error":"maintenance"}')

@@ -27,15 +27,16 @@ describe('validation names the field', () => {
   })
 
   it('e-mail: addresses, subject, message', () => {
-    expect(fields(validateMailSend(buildMailSend({ from: 'ops', to: ['a@b.c', 'nope'], subject: '', message: 'm' })))).toEqual([
-      'from',
-      'to[1]',
-      'subject',
-    ])
+    expect(
+      fields(validateMailSend(buildMailSend({ from: 'ops', to: ['a@b.c', 'nope'], subject: '', message: 'm' }))),
+    ).toEqual(['from', 'to[1]', 'subject'])
   })
 
   it('chat: integer template and a prefixed number', () => {
-    expect(fields(validateChatSend(buildChatSend({ templateId: 1.5, number: 'abc' })))).toEqual(['template_id', 'number'])
+    expect(fields(validateChatSend(buildChatSend({ templateId: 1.5, number: 'abc' })))).toEqual([
+      'template_id',
+      'number',
+    ])
   })
 
   it('voice: receiver and audio required', () => {
@@ -72,7 +73,14 @@ describe('validation names the field', () => {
 describe('request builders put the spec names on the wire', () => {
   it('maps readable SMS names, including senderi_d', () => {
     expect(
-      buildSmsSend({ numbers: [15550100], text: 'disk full', senderId: 'LOGX', route: 'T', templateId: 't1', scheduleTime: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }),
+      buildSmsSend({
+        numbers: [15550100],
+        text: 'disk full',
+        senderId: 'LOGX',
+        route: 'T',
+        templateId: 't1',
+        scheduleTime: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+      }),
     ).toEqual({
       route: 'T',
       senderi_d: 'LOGX',
@@ -92,7 +100,9 @@ describe('request builders put the spec names on the wire', () => {
       attachment: '["a.mp3"]',
       schedule_time: '',
     })
-    expect(buildActivities({ leadId: '1001', activities: [{ title: 't', date: new Date(5000), type: 'NOTE' }] })).toEqual({
+    expect(
+      buildActivities({ leadId: '1001', activities: [{ title: 't', date: new Date(5000), type: 'NOTE' }] }),
+    ).toEqual({
       lead_id: 1001,
       activities: [{ title: 't', activity_date: 5, activity_type: 'NOTE' }],
     })

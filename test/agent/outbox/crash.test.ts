@@ -13,7 +13,8 @@ import { createOutbox } from '../../../agent/outbox'
 const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-crash-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const child = join(__dirname, 'fixtures', 'enqueue-child.js')
-const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [])
+const lines = (file: string): string[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
 
 async function runAndKill(path: string, delivered: string, round: number, ackedAtLeast: number): Promise<string[]> {
   const proc = fork(child, [path, delivered, String(round)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
@@ -40,11 +41,20 @@ describe('outbox across SIGKILL while spilling', () => {
     const delivered = join(dir, 'delivered.log')
     const acked: string[] = []
     // Kill at different depths: early (in the first segment), later (segments rolled and deleted).
-    for (const [round, depth] of [[1, 300], [2, 1200], [3, 2500]] as const) acked.push(...(await runAndKill(path, delivered, round, depth)))
+    for (const [round, depth] of [
+      [1, 300],
+      [2, 1200],
+      [3, 2500],
+    ] as const)
+      acked.push(...(await runAndKill(path, delivered, round, depth)))
     expect(readdirSync(join(dir, 'state')).some((f) => f.includes('.spill.'))).toBe(true)
 
     const after: string[] = []
-    const outbox = createOutbox({ path, memoryItems: 5, send: async (item) => void after.push((item.payload as { name: string }).name) })
+    const outbox = createOutbox({
+      path,
+      memoryItems: 5,
+      send: async (item) => void after.push((item.payload as { name: string }).name),
+    })
     expect((await outbox.drain(60_000)).drained).toBe(true)
     await outbox.close()
 
@@ -64,16 +74,23 @@ describe('outbox across SIGKILL while spilling', () => {
 // The notices of one alert are queued together: a SIGKILL between a page and the note that opens
 // its incident used to keep the page and lose the note (the crash drill found it).
 describe('enqueueAll across SIGKILL', () => {
-  for (const [window, where] of [[100_000, 'the journal'], [5, 'the spill']] as const) {
+  for (const [window, where] of [
+    [100_000, 'the journal'],
+    [5, 'the spill'],
+  ] as const) {
     it(`keeps each batch whole or drops it whole (${where})`, async () => {
       const path = join(dir, `batches-${window}`, 'outbox.jsonl')
       for (let kill = 0; kill < 8; kill++) {
-        const proc = fork(join(__dirname, 'fixtures', 'enqueue-batches-child.js'), [path, String(window), String(kill)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+        const proc = fork(
+          join(__dirname, 'fixtures', 'enqueue-batches-child.js'),
+          [path, String(window), String(kill)],
+          { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+        )
         let out = ''
         proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
         const exited = once(proc, 'exit')
         // Killed after a varying number of bursts, while it is writing.
-        while (out.split("\n").length < 3 + kill * 2) {
+        while (out.split('\n').length < 3 + kill * 2) {
           if (proc.exitCode !== null) throw new Error('the child stopped early')
           await new Promise((r) => setTimeout(r, 1))
         }
@@ -81,10 +98,14 @@ describe('enqueueAll across SIGKILL', () => {
         await exited
       }
       const parts = new Map<string, string[]>()
-      const outbox = createOutbox({ path, memoryItems: window, send: async (item) => {
-        const { batch, part } = item.payload as { batch: string; part: string }
-        parts.set(batch, [...(parts.get(batch) ?? []), part])
-      } })
+      const outbox = createOutbox({
+        path,
+        memoryItems: window,
+        send: async (item) => {
+          const { batch, part } = item.payload as { batch: string; part: string }
+          parts.set(batch, [...(parts.get(batch) ?? []), part])
+        },
+      })
       expect((await outbox.drain(60_000)).drained).toBe(true)
       await outbox.close()
       expect(parts.size).toBeGreaterThan(0)
@@ -93,4 +114,3 @@ describe('enqueueAll across SIGKILL', () => {
     }, 60_000)
   }
 })
-

@@ -3,7 +3,8 @@ import { newItemId } from '../../../agent/outbox/item-id'
 
 describe('newItemId', () => {
   it('is a version 4 UUID of the RFC variant', () => {
-    for (let i = 0; i < 1000; i++) expect(newItemId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    for (let i = 0; i < 1000; i++)
+      expect(newItemId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
 
   it('does not repeat, and every random hex digit takes all 16 values', () => {

@@ -17,13 +17,20 @@ interface Note {
   incident?: string
 }
 const noteOf = (item: OutboxItem): Note => item.payload as Note
-const lanesOf = { laneOf: (item: OutboxItem) => noteOf(item).lane, orderOf: (item: OutboxItem) => noteOf(item).incident }
+const lanesOf = {
+  laneOf: (item: OutboxItem) => noteOf(item).lane,
+  orderOf: (item: OutboxItem) => noteOf(item).incident,
+}
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const recoverable = (retryAfterMs?: number): Error =>
-  Object.assign(new Error('busy'), { recoverable: true, code: retryAfterMs === undefined ? 'TEST_UNAVAILABLE' : 'TEST_RATE_LIMITED', retryAfterMs })
+  Object.assign(new Error('busy'), {
+    recoverable: true,
+    code: retryAfterMs === undefined ? 'TEST_UNAVAILABLE' : 'TEST_RATE_LIMITED',
+    retryAfterMs,
+  })
 
 describe('outbox lanes', () => {
-  it('keeps at most each lane\'s limit in flight, and several lanes busy at once', async () => {
+  it("keeps at most each lane's limit in flight, and several lanes busy at once", async () => {
     const inFlight = new Map<string, number>()
     const most = new Map<string, number>()
     const delivered: string[] = []
@@ -42,14 +49,19 @@ describe('outbox lanes', () => {
     })
     for (let i = 0; i < 20; i++) outbox.enqueue('sms', { name: `s${i}`, lane: 'sms' })
     for (let i = 0; i < 20; i++) outbox.enqueue('chat', { name: `c${i}`, lane: 'chat' })
-    expect(outbox.stats().lanes).toMatchObject({ sms: { inFlight: 2, pending: 20 }, chat: { inFlight: 3, pending: 20 } })
+    expect(outbox.stats().lanes).toMatchObject({
+      sms: { inFlight: 2, pending: 20 },
+      chat: { inFlight: 3, pending: 20 },
+    })
     expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
     expect(Object.fromEntries(most)).toEqual({ sms: 2, chat: 3 })
-    expect(delivered.sort()).toEqual([...Array.from({ length: 20 }, (_, i) => `c${i}`), ...Array.from({ length: 20 }, (_, i) => `s${i}`)].sort())
+    expect(delivered.sort()).toEqual(
+      [...Array.from({ length: 20 }, (_, i) => `c${i}`), ...Array.from({ length: 20 }, (_, i) => `s${i}`)].sort(),
+    )
     await outbox.close()
   })
 
-  it('sends one incident\'s items one at a time and in the order made, failures and retries included', async () => {
+  it("sends one incident's items one at a time and in the order made, failures and retries included", async () => {
     const started: Note[] = []
     const busy = new Set<string>()
     const overlaps: string[] = []
@@ -73,18 +85,29 @@ describe('outbox lanes', () => {
         }
       },
     })
-    const made = Array.from({ length: 30 }, (_, i): Note => ({ name: `n${i}`, lane: i % 2 === 0 ? 'sms' : 'chat', incident: `inc${i % 4}` }))
+    const made = Array.from({ length: 30 }, (_, i): Note => ({
+      name: `n${i}`,
+      lane: i % 2 === 0 ? 'sms' : 'chat',
+      incident: `inc${i % 4}`,
+    }))
     for (const note of made) outbox.enqueue(note.lane, note)
     expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
     expect(overlaps).toEqual([])
     for (let k = 0; k < 4; k++) {
       // Attempts of one incident, a failed one repeated before the next of its items goes.
       const attempts = started.filter((n) => n.incident === `inc${k}`).map((n) => n.name)
-      const expected = made.filter((n) => n.incident === `inc${k}`).flatMap((n) => (Number(n.name.slice(1)) % 3 === 0 ? [n.name, n.name] : [n.name]))
+      const expected = made
+        .filter((n) => n.incident === `inc${k}`)
+        .flatMap((n) => (Number(n.name.slice(1)) % 3 === 0 ? [n.name, n.name] : [n.name]))
       expect(attempts).toEqual(expected)
     }
     // And the incidents did go out side by side.
-    expect(started.slice(0, 4).map((n) => n.incident).sort()).toEqual(['inc0', 'inc1', 'inc2', 'inc3'])
+    expect(
+      started
+        .slice(0, 4)
+        .map((n) => n.incident)
+        .sort(),
+    ).toEqual(['inc0', 'inc1', 'inc2', 'inc3'])
     await outbox.close()
   })
 
@@ -137,7 +160,12 @@ describe('outbox lanes', () => {
         // Another agent holds this one's claim five times before it is this agent's to send.
         if (name === 'held' && holds < 5) {
           holds++
-          throw Object.assign(new Error('claimed by agent b'), { recoverable: true, held: true, code: 'TEST_HELD', retryAfterMs: 20 })
+          throw Object.assign(new Error('claimed by agent b'), {
+            recoverable: true,
+            held: true,
+            code: 'TEST_HELD',
+            retryAfterMs: 20,
+          })
         }
         order.push(name)
       },
@@ -167,7 +195,12 @@ describe('outbox lanes', () => {
         if (holds++ === 0) {
           setImmediate(heldOnce)
           // An hour: only a wake can send it within the test.
-          throw Object.assign(new Error('claimed by agent b'), { recoverable: true, held: true, code: 'TEST_HELD', retryAfterMs: 3_600_000 })
+          throw Object.assign(new Error('claimed by agent b'), {
+            recoverable: true,
+            held: true,
+            code: 'TEST_HELD',
+            retryAfterMs: 3_600_000,
+          })
         }
         sent.push(item.id)
         sentOnce()
@@ -206,20 +239,28 @@ describe('outbox lanes', () => {
 
   it('a crash with several in flight: each of them is sent again at the next start, in order per incident, once', async () => {
     const path = join(dir, 'crash', 'outbox.jsonl')
-    const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    })
     let out = ''
     proc.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
     const exited = once(proc, 'exit')
     const started = (): string[] => [...out.matchAll(/^started (\S+)$/gm)].map((m) => m[1] as string)
     const deadline = Date.now() + 20_000
     // Four incidents, two lanes of three: four items start (one per incident), no more.
-    while (!(out.includes('enqueued') && started().length >= 4) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    while (!(out.includes('enqueued') && started().length >= 4) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5))
     proc.kill('SIGKILL')
     await exited
     expect(started()).toEqual(['n0', 'n1', 'n2', 'n3'])
 
     const sent: Note[] = []
-    const outbox = createOutbox({ path, ...lanesOf, limitOf: () => 3, send: async (item) => void sent.push(noteOf(item)) })
+    const outbox = createOutbox({
+      path,
+      ...lanesOf,
+      limitOf: () => 3,
+      send: async (item) => void sent.push(noteOf(item)),
+    })
     expect(await outbox.drain(10_000)).toEqual({ drained: true, pending: 0 })
     await outbox.close()
     expect(sent.map((n) => n.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}`).sort())

@@ -24,10 +24,12 @@ interface Seen {
   key: string | undefined
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => (res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers })
-  res.end(JSON.stringify(body))
-}
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  (res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers })
+    res.end(JSON.stringify(body))
+  }
 const accepted = json(200, { status: 'success', data: { id: 'sms-1', status: 'delivered' } })
 const hang: Reply = () => {}
 
@@ -37,7 +39,11 @@ async function scriptedServer(replies: Reply[]) {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume()
     req.on('end', () => {
-      const entry: Seen = { arrived: Date.now(), answered: undefined, key: req.headers['idempotency-key'] as string | undefined }
+      const entry: Seen = {
+        arrived: Date.now(),
+        answered: undefined,
+        key: req.headers['idempotency-key'] as string | undefined,
+      }
       seen.push(entry)
       res.on('finish', () => (entry.answered = Date.now()))
       const reply = replies[Math.min(seen.length, replies.length) - 1] as Reply
@@ -106,7 +112,11 @@ describe('the outbox retries, the client does not', () => {
     const server = await scriptedServer([json(400, { status: 'error', error: 'numbers: unknown', field: 'numbers' })])
     cleanups.push(() => server.close())
     const dead: DeadLetter[] = []
-    const outbox = createOutbox({ backoff: { minDelayMs: 1, maxDelayMs: 5 }, send: sendVia(clientFor(server.url)), onDead: (l) => dead.push(l) })
+    const outbox = createOutbox({
+      backoff: { minDelayMs: 1, maxDelayMs: 5 },
+      send: sendVia(clientFor(server.url)),
+      onDead: (l) => dead.push(l),
+    })
     outbox.enqueue('sms', sms)
 
     expect(await outbox.drain(5000)).toEqual({ drained: true, pending: 0 })

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MessagingApiError, MessagingErrorCodes } from '../../../agent/messaging/errors'
-import { createOutbox, outboxDelay, replayJournal, OutboxError, OutboxErrorCodes, type OutboxItem } from '../../../agent/outbox'
+import {
+  createOutbox,
+  outboxDelay,
+  replayJournal,
+  OutboxError,
+  OutboxErrorCodes,
+  type OutboxItem,
+} from '../../../agent/outbox'
 
 const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -56,14 +63,23 @@ describe('outbox', () => {
     await outbox.drain(5000)
     expect(dead.sort()).toEqual(['bad:LOGX_MSG_ERR_BAD_REQUEST:1', 'flaky:LOGX_MSG_ERR_SERVER:3'])
     expect(outbox.deadLetters()).toHaveLength(2)
-    const letters = readFileSync(`${path}.dead`, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const letters = readFileSync(`${path}.dead`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(letters.map((l) => l.kind).sort()).toEqual(['bad', 'flaky'])
     await outbox.close()
   })
 
   it('does not retry errors without the recoverable flag (bugs fail the same way twice)', async () => {
     let calls = 0
-    const outbox = createOutbox({ backoff: fast, send: async () => { calls++; throw new TypeError('oops') } })
+    const outbox = createOutbox({
+      backoff: fast,
+      send: async () => {
+        calls++
+        throw new TypeError('oops')
+      },
+    })
     outbox.enqueue('sms', {})
     await outbox.drain(1000)
     expect(calls).toBe(1)
@@ -86,7 +102,13 @@ describe('outbox', () => {
 
   it('keeps undelivered items in the journal across a restart and sends them then', async () => {
     const path = journalPath()
-    const first = createOutbox({ path, backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 }, send: async () => { throw serverError() } })
+    const first = createOutbox({
+      path,
+      backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 },
+      send: async () => {
+        throw serverError()
+      },
+    })
     first.enqueue('sms', { text: 'survives' })
     first.enqueue('sms', { text: 'also' })
     const result = await first.drain(50)
@@ -118,7 +140,14 @@ describe('outbox', () => {
 
   it('skips a torn last line left by a crash', async () => {
     const path = journalPath()
-    const item: OutboxItem = { id: 'a', kind: 'sms', payload: { text: 'x' }, createdAt: 1, attempts: 0, nextAttemptAt: 1 }
+    const item: OutboxItem = {
+      id: 'a',
+      kind: 'sms',
+      payload: { text: 'x' },
+      createdAt: 1,
+      attempts: 0,
+      nextAttemptAt: 1,
+    }
     const { mkdirSync } = await import('node:fs')
     mkdirSync(join(path, '..'), { recursive: true })
     writeFileSync(path, `${JSON.stringify({ op: 'add', item })}\n{"op":"add","item":{"id":"b","ki`)

@@ -114,7 +114,12 @@ describe('outbox and Retry-After', () => {
 
   it('a restart honours a Retry-After the previous run was told', async () => {
     const path = journalPath()
-    const first = createOutbox({ path, send: async () => { throw rateLimited(60_000) } })
+    const first = createOutbox({
+      path,
+      send: async () => {
+        throw rateLimited(60_000)
+      },
+    })
     first.enqueue('sms', { text: 'later' })
     await first.drain(200)
     await first.close()
@@ -128,7 +133,13 @@ describe('outbox and Retry-After', () => {
 
   it('without a Retry-After a restart still tries at once', async () => {
     const path = journalPath()
-    const first = createOutbox({ path, backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 }, send: async () => { throw refused() } })
+    const first = createOutbox({
+      path,
+      backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 },
+      send: async () => {
+        throw refused()
+      },
+    })
     first.enqueue('sms', {})
     await first.drain(50)
     await first.close()

@@ -1,6 +1,15 @@
 // Bounded memory: past `memoryItems` the outbox spills to disk, in order, and reads the spill back
 // as the window drains; across a restart nothing is lost or repeated; consumed segments are deleted.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -11,7 +20,10 @@ const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-spill-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
 const journalPath = () => join(dir, `q${n++}`, 'outbox.jsonl')
-const spillFiles = (path: string): string[] => readdirSync(dirname(path)).filter((f) => f.includes('.spill.')).sort()
+const spillFiles = (path: string): string[] =>
+  readdirSync(dirname(path))
+    .filter((f) => f.includes('.spill.'))
+    .sort()
 const refused = () => new MessagingApiError(MessagingErrorCodes.NETWORK, 'connect ECONNREFUSED', { recoverable: true })
 
 /** A send that holds every delivery until released, recording what it was given. */
@@ -77,7 +89,15 @@ describe('outbox spill', () => {
 
   it('survives a restart mid-spill: every item once, oldest first', async () => {
     const path = journalPath()
-    const first = createOutbox({ path, memoryItems: 5, concurrency: 1, backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 }, send: async () => { throw refused() } })
+    const first = createOutbox({
+      path,
+      memoryItems: 5,
+      concurrency: 1,
+      backoff: { minDelayMs: 60_000, maxDelayMs: 60_000 },
+      send: async () => {
+        throw refused()
+      },
+    })
     for (let i = 0; i < 50; i++) first.enqueue('sms', { i })
     await first.close()
 
@@ -99,7 +119,11 @@ describe('outbox spill', () => {
     while (second.stats().inFlight > 0) await new Promise((r) => setTimeout(r, 1))
 
     const rest: number[] = []
-    const third = createOutbox({ path, memoryItems: 5, send: async (item) => void rest.push((item.payload as { i: number }).i) })
+    const third = createOutbox({
+      path,
+      memoryItems: 5,
+      send: async (item) => void rest.push((item.payload as { i: number }).i),
+    })
     expect(await third.drain(10_000)).toEqual({ drained: true, pending: 0 })
     await third.close()
     const all = [...g.sent, ...rest]
@@ -123,7 +147,12 @@ describe('outbox spill', () => {
   it('compacts the journal while spilling and keeps where the spill was read', async () => {
     const path = journalPath()
     const sent: number[] = []
-    const outbox = createOutbox({ path, memoryItems: 4, concurrency: 1, send: async (item) => void sent.push((item.payload as { i: number }).i) })
+    const outbox = createOutbox({
+      path,
+      memoryItems: 4,
+      concurrency: 1,
+      send: async (item) => void sent.push((item.payload as { i: number }).i),
+    })
     for (let i = 0; i < 3000; i++) outbox.enqueue('sms', { i })
     await outbox.drain(20_000)
     expect(sent).toHaveLength(3000)
@@ -136,12 +165,29 @@ describe('outbox spill', () => {
   it('skips a spilled item the journal already holds, and a line torn by a machine crash', async () => {
     const path = journalPath()
     mkdirSync(dirname(path), { recursive: true })
-    const item = (id: string, i: number): OutboxItem => ({ id, kind: 'sms', payload: { i }, createdAt: 1, attempts: 0, nextAttemptAt: 1 })
+    const item = (id: string, i: number): OutboxItem => ({
+      id,
+      kind: 'sms',
+      payload: { i },
+      createdAt: 1,
+      attempts: 0,
+      nextAttemptAt: 1,
+    })
     // The journal took `a` from the spill, and the cursor record that says so was lost.
     writeFileSync(path, `${JSON.stringify({ op: 'add', item: item('a', 0) })}\n`)
-    writeFileSync(`${path}.spill.0`, [item('a', 0), item('b', 1)].map((x) => JSON.stringify(x)).join('\n') + '\n{"id":"c","ki\n' + `${JSON.stringify(item('d', 3))}\n`)
+    writeFileSync(
+      `${path}.spill.0`,
+      [item('a', 0), item('b', 1)].map((x) => JSON.stringify(x)).join('\n') +
+        '\n{"id":"c","ki\n' +
+        `${JSON.stringify(item('d', 3))}\n`,
+    )
     const sent: number[] = []
-    const outbox = createOutbox({ path, memoryItems: 1, concurrency: 1, send: async (x) => void sent.push((x.payload as { i: number }).i) })
+    const outbox = createOutbox({
+      path,
+      memoryItems: 1,
+      concurrency: 1,
+      send: async (x) => void sent.push((x.payload as { i: number }).i),
+    })
     await outbox.drain(5000)
     expect(sent).toEqual([0, 1, 3])
     await outbox.close()
@@ -180,7 +226,13 @@ describe('outbox syncAsync', () => {
     const path = journalPath()
     const g = gate()
     const errors: Error[] = []
-    const outbox = createOutbox({ path, memoryItems: 5, concurrency: 1, send: g.send, onError: (err) => errors.push(err) })
+    const outbox = createOutbox({
+      path,
+      memoryItems: 5,
+      concurrency: 1,
+      send: g.send,
+      onError: (err) => errors.push(err),
+    })
     for (let i = 0; i < 50; i++) outbox.enqueue('sms', { i, text: `incident ${i}` })
     expect(spillFiles(path).length).toBeGreaterThan(0)
     await outbox.syncAsync()
@@ -200,7 +252,10 @@ describe('outbox syncAsync', () => {
     // A journal that cannot be opened (here: moved away) fails the sync.
     const moved = `${path}.moved`
     renameSync(path, moved)
-    await expect(outbox.syncAsync()).rejects.toMatchObject({ code: 'LOGX_OUTBOX_ERR_JOURNAL', message: expect.stringContaining(path) })
+    await expect(outbox.syncAsync()).rejects.toMatchObject({
+      code: 'LOGX_OUTBOX_ERR_JOURNAL',
+      message: expect.stringContaining(path),
+    })
     expect(errors).toHaveLength(1)
     renameSync(moved, path)
     // Nothing new was written, but what failed is flushed now.

@@ -18,12 +18,16 @@ function reportedLines(text: Buffer, needles: readonly Buffer[]): number[] {
 
 function linesHolding(text: Buffer, needles: readonly Buffer[]): number[] {
   const lines = text.toString('latin1').split('\n').slice(0, -1)
-  return lines.flatMap((line, index) => (needles.some((needle) => line.includes(needle.toString('latin1'))) ? [index] : []))
+  return lines.flatMap((line, index) =>
+    needles.some((needle) => line.includes(needle.toString('latin1'))) ? [index] : [],
+  )
 }
 
 describe('createAnchoredSearch', () => {
   it('finds the level words of a text log through a few anchor bytes', () => {
-    const text = Buffer.from('2026-01-01T00:00:00Z INFO ok\n2026-01-01T00:00:01Z ERROR failed\nFATAL: gone\nWARN x\nno level\nPANIC\n')
+    const text = Buffer.from(
+      '2026-01-01T00:00:00Z INFO ok\n2026-01-01T00:00:01Z ERROR failed\nFATAL: gone\nWARN x\nno level\nPANIC\n',
+    )
     const needles = ['ERR', 'FATAL', 'PANIC', 'ALERT', 'CRIT'].map((word) => Buffer.from(word))
     expect(reportedLines(text, needles)).toEqual([1, 2, 5])
   })
@@ -33,7 +37,12 @@ describe('createAnchoredSearch', () => {
     fc.assert(
       fc.property(
         fc.array(alphabet, { maxLength: 400 }).map((chars) => chars.join('')),
-        fc.array(fc.array(fc.constantFrom(...'ABERTaeL: '.split('')), { minLength: 1, maxLength: 6 }).map((chars) => Buffer.from(chars.join(''))), { minLength: 1, maxLength: 5 }),
+        fc.array(
+          fc
+            .array(fc.constantFrom(...'ABERTaeL: '.split('')), { minLength: 1, maxLength: 6 })
+            .map((chars) => Buffer.from(chars.join(''))),
+          { minLength: 1, maxLength: 5 },
+        ),
         (text, needles) => {
           const bytes = Buffer.from(`${text}\n`)
           expect(reportedLines(bytes, needles)).toEqual(linesHolding(bytes, needles))

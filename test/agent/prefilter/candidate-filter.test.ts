@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest'
 import type { LineFormat } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/events/alert-line'
 import { createCandidateFilter } from '../../../agent/prefilter/candidate-filter'
-import { headLevel, jsonPrefixLevel, leadingTokenLevel, upperCaseNeedles } from '../../../agent/prefilter/level-evidence'
+import {
+  headLevel,
+  jsonPrefixLevel,
+  leadingTokenLevel,
+  upperCaseNeedles,
+} from '../../../agent/prefilter/level-evidence'
 import { createChunkBatch, type LineBatch } from '../../../agent/tail/batch'
 import { createLineSplitter } from '../../../agent/tail/line-splitter'
 
@@ -18,14 +23,25 @@ function batchesOf(content: Buffer, chunkBytes: number, maxLineBytes = 256 * 102
   const batches: LineBatch[] = []
   for (let at = 0; at < content.length; at += chunkBytes) {
     const chunk = Buffer.from(content.subarray(at, Math.min(content.length, at + chunkBytes)))
-    const batch = createChunkBatch({ fileId: '1:1', followId: 1, generation: 0, path: 'app.log' }, splitter.push(chunk, at), chunk, at, maxLineBytes)
+    const batch = createChunkBatch(
+      { fileId: '1:1', followId: 1, generation: 0, path: 'app.log' },
+      splitter.push(chunk, at),
+      chunk,
+      at,
+      maxLineBytes,
+    )
     if (batch !== undefined) batches.push(batch)
   }
   return batches
 }
 
 /** Lines the full path gives a level at or above the threshold that the filter did not keep (should be none), and how many it kept. */
-function dropped(content: Buffer, format: LineFormat, threshold: number, chunkBytes: number): { missed: string[]; kept: number; selected: number; notJson: number } {
+function dropped(
+  content: Buffer,
+  format: LineFormat,
+  threshold: number,
+  chunkBytes: number,
+): { missed: string[]; kept: number; selected: number; notJson: number } {
   const filter = createCandidateFilter(threshold)
   const missed: string[] = []
   let kept = 0
@@ -210,7 +226,8 @@ describe('createCandidateFilter', () => {
     const result = dropped(apache, 'text', 60, 256 * 1024)
     expect(result.kept).toBeLessThan(100)
     const lines: string[] = []
-    for (let i = 0; i < 2000; i++) lines.push(i % 100 === 0 ? `{"level":50,"time":${i},"msg":"failed"}` : `{"level":30,"time":${i},"msg":"ok"}`)
+    for (let i = 0; i < 2000; i++)
+      lines.push(i % 100 === 0 ? `{"level":50,"time":${i},"msg":"failed"}` : `{"level":30,"time":${i},"msg":"ok"}`)
     const json = dropped(Buffer.from(`${lines.join('\n')}\n`), 'json', 50, 4096)
     expect(json.selected).toBe(20)
     expect(json.missed).toEqual([])
@@ -224,18 +241,85 @@ describe('createCandidateFilter', () => {
     for (const format of FORMATS) {
       for (const threshold of THRESHOLDS) {
         for (const chunkBytes of [content.length + 1, 64, 13]) {
-          expect(dropped(content, format, threshold, chunkBytes).missed, `${format} >= ${threshold} in ${chunkBytes}-byte reads`).toEqual([])
+          expect(
+            dropped(content, format, threshold, chunkBytes).missed,
+            `${format} >= ${threshold} in ${chunkBytes}-byte reads`,
+          ).toEqual([])
         }
       }
     }
   })
 
   it('keeps random mixes of level tokens and noise that the full path selects', () => {
-    const pieces = ['{"level":', '30', '50', ',', '"level"', ':', ' ', '"msg":"x"', '}', 'ERROR', 'error', '[', ']', '<', '>', 'level', '=', 'Err', 'FATAL', 'E1122 ', '<3>', '\\u', 'INFO', 'warn', '"', 'crit', 'x', '\t', '{',
+    const pieces = [
+      '{"level":',
+      '30',
+      '50',
+      ',',
+      '"level"',
+      ':',
+      ' ',
+      '"msg":"x"',
+      '}',
+      'ERROR',
+      'error',
+      '[',
+      ']',
+      '<',
+      '>',
+      'level',
+      '=',
+      'Err',
+      'FATAL',
+      'E1122 ',
+      '<3>',
+      '\\u',
+      'INFO',
+      'warn',
+      '"',
+      'crit',
+      'x',
+      '\t',
+      '{',
       // The formats of #17.
-      '03-17 16:13:38.811 ', '03-17 16:13:38.811  1702  2395 ', '1702', 'E ', 'F', 'A', 'E/', '/', 'Tag( 12): ', '(', ')', ', Error', ', Fatal ', '2016-09-28 04:30:30', '[core:', 'core:', 'mod_1:', '3', 'lvl=', 'severity=', 'eror', 'fail', 'Fatal', 'emerg',
+      '03-17 16:13:38.811 ',
+      '03-17 16:13:38.811  1702  2395 ',
+      '1702',
+      'E ',
+      'F',
+      'A',
+      'E/',
+      '/',
+      'Tag( 12): ',
+      '(',
+      ')',
+      ', Error',
+      ', Fatal ',
+      '2016-09-28 04:30:30',
+      '[core:',
+      'core:',
+      'mod_1:',
+      '3',
+      'lvl=',
+      'severity=',
+      'eror',
+      'fail',
+      'Fatal',
+      'emerg',
       // Stamps before a first token (leadingTokenLevel).
-      '2026-11-22 10:00:00,003 ', ' - ', 'WARNING', 'CRITICAL', 'ERRORS', '_', 'T10', 'Z', '2026-11-22T10:00:00.003Z ', '[2026-11-22 10:00:00] ', '[12', ':']
+      '2026-11-22 10:00:00,003 ',
+      ' - ',
+      'WARNING',
+      'CRITICAL',
+      'ERRORS',
+      '_',
+      'T10',
+      'Z',
+      '2026-11-22T10:00:00.003Z ',
+      '[2026-11-22 10:00:00] ',
+      '[12',
+      ':',
+    ]
     let seed = 42
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648
@@ -257,13 +341,23 @@ describe('createCandidateFilter', () => {
   })
 
   it('keeps every line cut at max_line_bytes, wherever the reads cut it (the reader reports each one)', () => {
-    const lines = [`{"level":30,"msg":"${'x'.repeat(100)}"}`, `INFO ${'y'.repeat(100)}`, '{"level":30,"msg":"short"}', 'INFO short']
+    const lines = [
+      `{"level":30,"msg":"${'x'.repeat(100)}"}`,
+      `INFO ${'y'.repeat(100)}`,
+      '{"level":30,"msg":"short"}',
+      'INFO short',
+    ]
     const content = Buffer.from(`${lines.join('\n')}\n`)
     for (const chunkBytes of [content.length + 1, 37, 7]) {
       const kept: { offset: number; truncated: boolean }[] = []
-      for (const batch of batchesOf(content, chunkBytes, 64)) for (const line of createCandidateFilter(50)(batch).candidates) kept.push({ offset: line.offset, truncated: line.truncated })
+      for (const batch of batchesOf(content, chunkBytes, 64))
+        for (const line of createCandidateFilter(50)(batch).candidates)
+          kept.push({ offset: line.offset, truncated: line.truncated })
       const first = Buffer.byteLength(lines[0] as string) + 1
-      expect(kept.filter((line) => line.truncated), `${chunkBytes}-byte reads`).toEqual([
+      expect(
+        kept.filter((line) => line.truncated),
+        `${chunkBytes}-byte reads`,
+      ).toEqual([
         { offset: first, truncated: true },
         { offset: first + Buffer.byteLength(lines[1] as string) + 1, truncated: true },
       ])

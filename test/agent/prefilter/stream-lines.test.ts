@@ -5,7 +5,10 @@ import { createCandidateFilter } from '../../../agent/prefilter/candidate-filter
 import { createStreamLines, lineIndexOf } from '../../../agent/prefilter/stream-lines'
 import type { LineBatch } from '../../../agent/tail'
 
-function collect(chunks: (string | Buffer)[], maxLineBytes?: number): { lines: string[]; truncated: boolean[]; batches: LineBatch[] } {
+function collect(
+  chunks: (string | Buffer)[],
+  maxLineBytes?: number,
+): { lines: string[]; truncated: boolean[]; batches: LineBatch[] } {
   const lines = createStreamLines(maxLineBytes)
   const batches: LineBatch[] = []
   for (const chunk of chunks) lines.push(chunk, (b) => batches.push(b))
@@ -29,22 +32,31 @@ describe('stream lines', () => {
   it('gives each line its index in its batch from its end offset', () => {
     const { batches } = collect(['x\nyy\n', 'z', 'zz\nw\n'])
     const indexes = batches.map((b) => b.lines.map((l) => lineIndexOf(b, l.offset)))
-    expect(indexes).toEqual([[0, 1], [0, 1]])
+    expect(indexes).toEqual([
+      [0, 1],
+      [0, 1],
+    ])
   })
 
   it('feeds the pre-filter: lines below the level are dropped on the bytes, odd layouts are kept', () => {
-    const text = [
-      '{"level":30,"msg":"fine"}',
+    const text =
+      [
+        '{"level":30,"msg":"fine"}',
+        '{"level":50,"msg":"db down"}',
+        '{"msg":"x","level" : 50}',
+        '{"level":30,"msg":"y","level":50}',
+        '2024-01-01 ERROR disk full',
+        'plain info line',
+      ].join('\n') + '\n'
+    const { batches } = collect([text])
+    const filter = createCandidateFilter(50)
+    const kept = batches.flatMap((b) => filter(b).candidates.map((l) => l.data.toString('utf8')))
+    expect(kept).toEqual([
       '{"level":50,"msg":"db down"}',
       '{"msg":"x","level" : 50}',
       '{"level":30,"msg":"y","level":50}',
       '2024-01-01 ERROR disk full',
-      'plain info line',
-    ].join('\n') + '\n'
-    const { batches } = collect([text])
-    const filter = createCandidateFilter(50)
-    const kept = batches.flatMap((b) => filter(b).candidates.map((l) => l.data.toString('utf8')))
-    expect(kept).toEqual(['{"level":50,"msg":"db down"}', '{"msg":"x","level" : 50}', '{"level":30,"msg":"y","level":50}', '2024-01-01 ERROR disk full'])
+    ])
   })
 })
 

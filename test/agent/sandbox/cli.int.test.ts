@@ -62,11 +62,19 @@ describe('logx-agent CLI', () => {
 
   it('run is the default command: a missing config is exit 1; with a config it shows the inbox', async () => {
     const missing = capture()
-    expect(await runCli(['--config', 'config/does-not-exist.yaml', '--port', '0'], { ...missing, signal: new AbortController().signal })).toBe(1)
+    expect(
+      await runCli(['--config', 'config/does-not-exist.yaml', '--port', '0'], {
+        ...missing,
+        signal: new AbortController().signal,
+      }),
+    ).toBe(1)
     expect(missing.err).toContain('config/does-not-exist.yaml')
     const dir = mkdtempSync(join(tmpdir(), 'logx-cli-run-'))
     const config = join(dir, 'agent.yaml')
-    writeFileSync(config, `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`)
+    writeFileSync(
+      config,
+      `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`,
+    )
     const io = capture()
     const controller = new AbortController()
     const done = runCli(['--config', config, '--port', '0'], { ...io, signal: controller.signal })
@@ -83,7 +91,9 @@ describe('logx-agent CLI', () => {
     expect(await runCli(['sandbox', '--port', '0', '--fault', '{nope'], { ...badFault, signal })).toBe(2)
     expect(badFault.err).toContain('--fault #1 is not valid JSON')
     const badRule = capture()
-    expect(await runCli(['sandbox', '--port', '0', '--fault', '{"kind":"error","status":42}'], { ...badRule, signal })).toBe(2)
+    expect(
+      await runCli(['sandbox', '--port', '0', '--fault', '{"kind":"error","status":42}'], { ...badRule, signal }),
+    ).toBe(2)
     expect(badRule.err).toContain('faults[0].status')
     const unknown = capture()
     expect(await runCli(['frobnicate', '--wat'], { ...unknown, signal })).toBe(2)

@@ -14,9 +14,9 @@ async function missedCalls(): Promise<string[]> {
 }
 
 async function visibleItems(): Promise<{ kind: string | null; text: string }[]> {
-  return page.locator('li.message').evaluateAll((items) =>
-    items.map((li) => ({ kind: li.getAttribute('data-kind'), text: li.textContent ?? '' })),
-  )
+  return page
+    .locator('li.message')
+    .evaluateAll((items) => items.map((li) => ({ kind: li.getAttribute('data-kind'), text: li.textContent ?? '' })))
 }
 
 beforeAll(async () => {
@@ -29,11 +29,19 @@ beforeAll(async () => {
   })
   // Oldest first; the inbox must show them the other way round.
   await client.sendSms({ numbers: [15550100], text: 'first sms: disk 91% on db-1' })
-  await client.sendMail({ from: 'alerts@logx.dev', to: 'ops@example.com', subject: 'API latency high', message: 'p99 2.4s' })
+  await client.sendMail({
+    from: 'alerts@logx.dev',
+    to: 'ops@example.com',
+    subject: 'API latency high',
+    message: 'p99 2.4s',
+  })
   await client.sendChat({ templateId: 12, number: '+15550100', variables: ['checkout', 'down'] })
   await client.voiceBroadcast({ receivers: [{ label: 'oncall', number: '+15550100' }], audioFiles: ['sev1.mp3'] })
   const lead = await hooks.createLead({ name: 'Checkout outage', email: 'lead@example.com' })
-  await hooks.addActivities({ leadId: lead.leadId, activities: [{ title: 'Paged on-call', date: new Date(), type: 'MESSAGE' }] })
+  await hooks.addActivities({
+    leadId: lead.leadId,
+    activities: [{ title: 'Paged on-call', date: new Date(), type: 'MESSAGE' }],
+  })
   await client.sendSms({ numbers: [15550101], text: 'second sms: <b>not markup</b>' })
   await hooks.close()
 
@@ -70,7 +78,8 @@ describe('web inbox', () => {
     for (const k of ['activity', 'voice', 'chat']) await page.locator(`[data-kind-filter="${k}"]`).uncheck()
     kinds = (await visibleItems()).map((i) => i.kind)
     expect(kinds).toEqual(['mail'])
-    for (const k of ['sms', 'lead', 'activity', 'voice', 'chat']) await page.locator(`[data-kind-filter="${k}"]`).check()
+    for (const k of ['sms', 'lead', 'activity', 'voice', 'chat'])
+      await page.locator(`[data-kind-filter="${k}"]`).check()
     expect(await visibleItems()).toHaveLength(7)
   })
 
@@ -116,7 +125,9 @@ describe('web inbox', () => {
   })
 
   it('offers the numbers pages went to lately, newest first', async () => {
-    const offered = await page.locator('#recent-numbers option').evaluateAll((options) => options.map((o) => o.getAttribute('value')))
+    const offered = await page
+      .locator('#recent-numbers option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('value')))
     expect(offered).toEqual(['15550199', '15550101', '+15550100', '15550100'])
   })
 

@@ -87,7 +87,10 @@ describe('record listings', () => {
     expect(await texts('apirequest=sms_record&per_page=100&limit=100')).toEqual({ texts: ['first'], total: 1 })
     expect(await texts('apirequest=sms_record&per_page=100&limit=100')).toEqual({ texts: ['first'], total: 1 })
     await send('second')
-    expect(await texts('apirequest=sms_record&per_page=100&limit=100')).toEqual({ texts: ['second', 'first'], total: 2 })
+    expect(await texts('apirequest=sms_record&per_page=100&limit=100')).toEqual({
+      texts: ['second', 'first'],
+      total: 2,
+    })
   })
 
   it('moves later pages along when new records arrive, and keeps limit and paging apart per query', async () => {
@@ -116,7 +119,10 @@ describe('record listings', () => {
       method: 'POST',
       body: JSON.stringify({ kind: 'missed', records: [{ caller: '15550100777', called: '15550199999' }] }),
     })
-    const missed = (await (await list('apirequest=missed_record')).json()) as { total: number; data: { caller: string }[] }
+    const missed = (await (await list('apirequest=missed_record')).json()) as {
+      total: number
+      data: { caller: string }[]
+    }
     expect(missed.total).toBe(missedBefore.total + 1)
     expect(missed.data[0]?.caller).toBe('15550100777')
   })
@@ -126,14 +132,24 @@ describe('record listings', () => {
     try {
       const headers = { apikey: KEY, 'content-type': 'application/json' }
       const poll = async () =>
-        ((await (await fetch(`${small.info.apiUrl}?apirequest=sms_record`, { headers })).json()) as { data: { sms: string }[] }).data.map(
-          (r) => r.sms,
-        )
+        (
+          (await (await fetch(`${small.info.apiUrl}?apirequest=sms_record`, { headers })).json()) as {
+            data: { sms: string }[]
+          }
+        ).data.map((r) => r.sms)
       for (let i = 1; i <= 3; i++) {
-        await fetch(`${small.info.apiUrl}?apirequest=send_sms`, { method: 'POST', headers, body: JSON.stringify(sms(`r${i}`)) })
+        await fetch(`${small.info.apiUrl}?apirequest=send_sms`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(sms(`r${i}`)),
+        })
       }
       expect(await poll()).toEqual(['r3', 'r2', 'r1'])
-      await fetch(`${small.info.apiUrl}?apirequest=send_sms`, { method: 'POST', headers, body: JSON.stringify(sms('r4')) })
+      await fetch(`${small.info.apiUrl}?apirequest=send_sms`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(sms('r4')),
+      })
       expect(await poll()).toEqual(['r4', 'r3', 'r2'])
     } finally {
       await small.close()

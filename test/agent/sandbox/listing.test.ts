@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { createListingCache } from '../../../agent/sandbox/listing'
 import { createStore } from '../../../agent/sandbox/store'
 
-const page = (body: Buffer) => JSON.parse(body.toString('utf8')) as { data: { n: number }[]; page: number; per_page: number; total: number }
+const page = (body: Buffer) =>
+  JSON.parse(body.toString('utf8')) as { data: { n: number }[]; page: number; per_page: number; total: number }
 
 describe('listing cache', () => {
   it('builds the page object as JSON, in its key order', () => {
@@ -13,7 +14,13 @@ describe('listing cache', () => {
     expect(cache.body('sms', 1, 2, undefined).toString('utf8')).toBe(
       JSON.stringify({ status: 'success', data: records, page: 1, per_page: 2, total }),
     )
-    expect(page(cache.body('sms', 5, 2, undefined))).toEqual({ status: 'success', data: [], page: 5, per_page: 2, total: 3 })
+    expect(page(cache.body('sms', 5, 2, undefined))).toEqual({
+      status: 'success',
+      data: [],
+      page: 5,
+      per_page: 2,
+      total: 3,
+    })
   })
 
   it('serves a page again until its kind changes, then builds it anew', () => {

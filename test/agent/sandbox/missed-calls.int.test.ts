@@ -40,7 +40,12 @@ describe('POST /_sandbox/missed-calls', () => {
     expect(res.status).toBe(201)
     const { status, record } = await json(res)
     expect(status).toBe('success')
-    expect(record).toEqual({ id: expect.any(String), created_at: expect.any(String), caller: '+919800000001', called: SANDBOX_MISSED_CALL_NUMBER })
+    expect(record).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+      caller: '+919800000001',
+      called: SANDBOX_MISSED_CALL_NUMBER,
+    })
     expect(new Date(record.created_at).toISOString()).toBe(record.created_at)
 
     const listed = await client.listMissedCallRecords()
@@ -82,7 +87,11 @@ describe('POST /_sandbox/missed-calls', () => {
     expect(await json(foreign)).toMatchObject({ field: 'origin' })
     const own = await simulate(sb, { caller: '15550100' }, { origin: sb.info.baseUrl })
     expect(own.status).toBe(201)
-    expect((await client.listMissedCallRecords()).records.map((r) => r.caller)).toEqual(['15550100', '15550100002', '15550100001'])
+    expect((await client.listMissedCallRecords()).records.map((r) => r.caller)).toEqual([
+      '15550100',
+      '15550100002',
+      '15550100001',
+    ])
   })
 
   it('streams the call to the inbox feed as a record of kind missed', async () => {

@@ -5,7 +5,11 @@ describe('a simulated missed call body', () => {
   it('stores numbers as digits, keeping a written leading +', () => {
     expect(compactPhoneNumber('+91 98000-00001')).toBe('+919800000001')
     expect(compactPhoneNumber('(555) 010.0001')).toBe('5550100001')
-    expect(parseMissedCall({ caller: ' +1 (555) 010-0100 ' })).toEqual({ ok: true, caller: '+15550100100', called: SANDBOX_MISSED_CALL_NUMBER })
+    expect(parseMissedCall({ caller: ' +1 (555) 010-0100 ' })).toEqual({
+      ok: true,
+      caller: '+15550100100',
+      called: SANDBOX_MISSED_CALL_NUMBER,
+    })
     expect(parseMissedCall({ caller: '919800000001', called: '+91 80 3333 3333' })).toEqual({
       ok: true,
       caller: '919800000001',

@@ -142,7 +142,10 @@ describe('webhooks', () => {
     const post = (token?: string) =>
       fetch(sb.info.activityWebhookUrl, {
         method: 'POST',
-        headers: token === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'x-o-token': token },
+        headers:
+          token === undefined
+            ? { 'content-type': 'application/json' }
+            : { 'content-type': 'application/json', 'x-o-token': token },
         body,
       })
     expect((await post()).status).toBe(401)
@@ -160,7 +163,11 @@ describe('webhooks', () => {
 
   it('records an Idempotency-Key on the lead and on each activity, and stores a repeat of it again', async () => {
     const createLead = (headers: Record<string, string>) =>
-      fetch(sb.info.leadWebhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"name":"db-1 outage"}' })
+      fetch(sb.info.leadWebhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"name":"db-1 outage"}',
+      })
     const first = await json(await createLead({ 'idempotency-key': 'item-7:lead' }))
     // The same key again: a resend. The sandbox does not know what the real service does with it,
     // so it records both rather than assume a dedupe.
@@ -266,7 +273,11 @@ describe('storage', () => {
     try {
       const first = await startSandbox({ dataDir: dir })
       const headers = { apikey: first.apiKey, 'content-type': 'application/json' }
-      await fetch(`${first.info.apiUrl}?apirequest=send_sms`, { method: 'POST', headers, body: JSON.stringify(sms({ sms: 'kept' })) })
+      await fetch(`${first.info.apiUrl}?apirequest=send_sms`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(sms({ sms: 'kept' })),
+      })
       const lead = await json(await fetch(first.info.leadWebhookUrl, { method: 'POST', body: '{"name":"kept lead"}' }))
       await first.close()
       appendFileSync(join(dir, 'records.jsonl'), '{"seq": 99, "kind": "sms", "rec')
@@ -289,7 +300,11 @@ describe('storage', () => {
     const small = await startSandbox({ retention: 3 })
     const headers = { apikey: small.apiKey, 'content-type': 'application/json' }
     for (let i = 1; i <= 5; i++) {
-      await fetch(`${small.info.apiUrl}?apirequest=send_sms`, { method: 'POST', headers, body: JSON.stringify(sms({ sms: `r${i}` })) })
+      await fetch(`${small.info.apiUrl}?apirequest=send_sms`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(sms({ sms: `r${i}` })),
+      })
     }
     const list = await json(await fetch(`${small.info.apiUrl}?apirequest=sms_record`, { headers }))
     expect(list.data.map((r: { sms: string }) => r.sms)).toEqual(['r5', 'r4', 'r3'])
@@ -297,7 +312,10 @@ describe('storage', () => {
   })
 
   it('rejects bad options naming them', async () => {
-    await expect(startSandbox({ retention: 0 })).rejects.toMatchObject({ code: 'LOGX_SANDBOX_ERR_INVALID_OPTION', path: 'retention' })
+    await expect(startSandbox({ retention: 0 })).rejects.toMatchObject({
+      code: 'LOGX_SANDBOX_ERR_INVALID_OPTION',
+      path: 'retention',
+    })
     await expect(startSandbox({ faults: [{ kind: 'boom' }] })).rejects.toMatchObject({ path: 'faults[0].kind' })
   })
 })

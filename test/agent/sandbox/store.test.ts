@@ -5,7 +5,13 @@ describe('sandbox store', () => {
   it('lists newest first with paging and a limit', () => {
     const store = createStore({ retention: 100 })
     for (let i = 1; i <= 5; i++) store.add('sms', ({ id }) => ({ id, n: i }))
-    expect(store.page('sms', 1, 2, undefined)).toEqual({ records: [{ id: 'sms-5', n: 5 }, { id: 'sms-4', n: 4 }], total: 5 })
+    expect(store.page('sms', 1, 2, undefined)).toEqual({
+      records: [
+        { id: 'sms-5', n: 5 },
+        { id: 'sms-4', n: 4 },
+      ],
+      total: 5,
+    })
     expect(store.page('sms', 3, 2, undefined).records.map((r) => r['n'])).toEqual([1])
     expect(store.page('sms', 2, 2, 3)).toEqual({ records: [{ id: 'sms-3', n: 3 }], total: 3 })
     expect(store.page('sms', 9, 2, undefined).records).toEqual([])
@@ -49,13 +55,21 @@ describe('sandbox store', () => {
   it('gives each listed record as its JSON text, the same page as page()', () => {
     const store = createStore({ retention: 100 })
     for (let i = 1; i <= 5; i++) store.add('sms', ({ id }) => ({ id, n: i, text: `é ${i}` }))
-    for (const [page, perPage, limit] of [[1, 2, undefined], [3, 2, undefined], [2, 2, 3], [9, 2, undefined]] as const) {
+    for (const [page, perPage, limit] of [
+      [1, 2, undefined],
+      [3, 2, undefined],
+      [2, 2, 3],
+      [9, 2, undefined],
+    ] as const) {
       const { records, total } = store.page('sms', page, perPage, limit)
-      expect(store.pageJson('sms', page, perPage, limit)).toEqual({ records: records.map((r) => JSON.stringify(r)), total })
+      expect(store.pageJson('sms', page, perPage, limit)).toEqual({
+        records: records.map((r) => JSON.stringify(r)),
+        total,
+      })
     }
   })
 
-  it('moves a kind\'s version on every change of its records, and only then', () => {
+  it("moves a kind's version on every change of its records, and only then", () => {
     const store = createStore({ retention: 2 })
     const versions = new Set<number>()
     const sms = () => store.version('sms')
@@ -90,7 +104,10 @@ describe('sandbox store', () => {
       'Item 2995',
       'Item 2994',
     ])
-    expect(store.search({ kinds: ['mail'], text: 'ITEM 29', limit: 2 }).map((e) => e.record['text'])).toEqual(['Item 2999', 'Item 2997'])
+    expect(store.search({ kinds: ['mail'], text: 'ITEM 29', limit: 2 }).map((e) => e.record['text'])).toEqual([
+      'Item 2999',
+      'Item 2997',
+    ])
     expect(store.all('sms').map((e) => e.record['text'])).toEqual(['Item 2994', 'Item 2996', 'Item 2998'])
     expect(store.count()).toBe(7)
   })

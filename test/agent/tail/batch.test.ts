@@ -14,7 +14,11 @@ describe('LineBatch', () => {
     expect(batch.lineCount).toBe(3)
     expect(batch.offset).toBe(114)
     const alone = batchLine(batch, 2)
-    expect({ data: alone.data.toString(), offset: alone.offset, truncated: alone.truncated }).toEqual({ data: 'tool', offset: 114, truncated: true })
+    expect({ data: alone.data.toString(), offset: alone.offset, truncated: alone.truncated }).toEqual({
+      data: 'tool',
+      offset: 114,
+      truncated: true,
+    })
     expect(batch.lines.map((line) => [line.data.toString(), line.offset, line.truncated])).toEqual([
       ['abc', 104, false],
       ['d', 106, false],

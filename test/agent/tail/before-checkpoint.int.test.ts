@@ -33,13 +33,17 @@ it('runs the hook before every checkpoint write, and a throwing hook keeps the c
   await tailer.commit(batch)
   // The first write ran the hook before there was any checkpoint; background writes run it too.
   expect(events[0]).toBe('hook, no checkpoint yet')
-  const offsets = (): number[] => (JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }).files.map((f) => f.offset)
+  const offsets = (): number[] =>
+    (JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }).files.map((f) => f.offset)
   expect(offsets()).toEqual([8])
 
   failing = true
   writeFileSync(file, 'one\ntwo\nthree\n')
   const next = await firstBatch(tailer)
-  await expect(tailer.commit(next)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_WRITE, message: expect.stringContaining('disk full') })
+  await expect(tailer.commit(next)).rejects.toMatchObject({
+    code: TailErrorCodes.CHECKPOINT_WRITE,
+    message: expect.stringContaining('disk full'),
+  })
   expect(offsets()).toEqual([8])
   // close() writes a last checkpoint, which would fail the same way.
   failing = false
@@ -60,10 +64,14 @@ it('waits for a hook that returns a promise, writes the offsets taken before it 
     beforeCheckpointWrite: () => new Promise<void>((resolve, reject) => hooks.push({ resolve, reject })),
   })
   cleanups.push(() => tailer.close())
-  const offsets = (): number[] => (JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }).files.map((f) => f.offset)
+  const offsets = (): number[] =>
+    (JSON.parse(readFileSync(checkpointPath, 'utf8')) as { files: { offset: number }[] }).files.map((f) => f.offset)
   const settleAll = async (settle: (hook: (typeof hooks)[number]) => void, until: Promise<unknown>): Promise<void> => {
     let done = false
-    void until.then(() => (done = true), () => (done = true))
+    void until.then(
+      () => (done = true),
+      () => (done = true),
+    )
     while (!done) {
       const hook = hooks.shift()
       if (hook !== undefined) settle(hook)
@@ -82,8 +90,14 @@ it('waits for a hook that returns a promise, writes the offsets taken before it 
   writeFileSync(file, 'one\ntwo\nthree\n')
   const second = (await batches.next()).value as LineBatch
   const failed = tailer.commit(second)
-  await settleAll((hook) => hook.reject(new Error('fsync failed')), failed.catch(() => undefined))
-  await expect(failed).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_WRITE, message: expect.stringContaining('fsync failed') })
+  await settleAll(
+    (hook) => hook.reject(new Error('fsync failed')),
+    failed.catch(() => undefined),
+  )
+  await expect(failed).rejects.toMatchObject({
+    code: TailErrorCodes.CHECKPOINT_WRITE,
+    message: expect.stringContaining('fsync failed'),
+  })
   expect(offsets()).toEqual([8])
   // close() writes a last checkpoint through the hook too, with the line committed since.
   await settleAll((hook) => hook.resolve(), tailer.close())
@@ -91,7 +105,9 @@ it('waits for a hook that returns a promise, writes the offsets taken before it 
 })
 
 it('rejects a hook that is not a function, naming the option', async () => {
-  await expect(createTailer({ paths: 'x.log', beforeCheckpointWrite: 'sync' as unknown as () => void })).rejects.toMatchObject({
+  await expect(
+    createTailer({ paths: 'x.log', beforeCheckpointWrite: 'sync' as unknown as () => void }),
+  ).rejects.toMatchObject({
     code: TailErrorCodes.INVALID_OPTION,
     path: 'beforeCheckpointWrite',
   })

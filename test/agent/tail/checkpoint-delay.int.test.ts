@@ -11,7 +11,10 @@ afterEach(async () => {
 
 describe('checkpointDelayMs', () => {
   it('rejects a negative delay', async () => {
-    await expect(createTailer({ paths: 'x.log', checkpointDelayMs: -1 })).rejects.toMatchObject({ code: TailErrorCodes.INVALID_OPTION, path: 'checkpointDelayMs' })
+    await expect(createTailer({ paths: 'x.log', checkpointDelayMs: -1 })).rejects.toMatchObject({
+      code: TailErrorCodes.INVALID_OPTION,
+      path: 'checkpointDelayMs',
+    })
   })
 
   it('commits made within the delay share one write, and each resolves once its offset is on disk', async () => {
@@ -21,7 +24,15 @@ describe('checkpointDelayMs', () => {
     const checkpointPath = join(dir, 'tail.json')
     writeFileSync(file, Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n') + '\n')
     // Small reads: several batches.
-    const tailer = await createTailer({ paths: file, startAt: 'beginning', checkpointPath, checkpointDelayMs: 50, readChunkBytes: 4096, reuseBuffers: true, pollIntervalMs: 25 })
+    const tailer = await createTailer({
+      paths: file,
+      startAt: 'beginning',
+      checkpointPath,
+      checkpointDelayMs: 50,
+      readChunkBytes: 4096,
+      reuseBuffers: true,
+      pollIntervalMs: 25,
+    })
     cleanups.push(() => tailer.close())
     const batches: LineBatch[] = []
     let lines = 0

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CHECKPOINT_VERSION, createCheckpointWriter, loadCheckpoint, type CheckpointEntry } from '../../../agent/tail/checkpoint-store'
+import {
+  CHECKPOINT_VERSION,
+  createCheckpointWriter,
+  loadCheckpoint,
+  type CheckpointEntry,
+} from '../../../agent/tail/checkpoint-store'
 import { TailError, TailErrorCodes } from '../../../agent/tail'
 import { makeTempDir } from './helpers'
 
@@ -16,7 +21,14 @@ function tempDir(): string {
   return dir
 }
 
-const entry = (offset: number): CheckpointEntry => ({ dev: '64768', ino: '1234', head: 'ab'.repeat(16), headLength: 256, offset, path: '/var/log/app.log' })
+const entry = (offset: number): CheckpointEntry => ({
+  dev: '64768',
+  ino: '1234',
+  head: 'ab'.repeat(16),
+  headLength: 256,
+  offset,
+  path: '/var/log/app.log',
+})
 
 describe('checkpoint store', () => {
   it('reads nothing when there is no file yet', async () => {
@@ -61,10 +73,15 @@ describe('checkpoint store', () => {
     const dir = tempDir()
     const future = join(dir, 'future.json')
     writeFileSync(future, JSON.stringify({ version: 99, files: [] }))
-    await expect(loadCheckpoint(future)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_VERSION, path: future })
+    await expect(loadCheckpoint(future)).rejects.toMatchObject({
+      code: TailErrorCodes.CHECKPOINT_VERSION,
+      path: future,
+    })
     const damaged = join(dir, 'damaged.json')
     writeFileSync(damaged, '{"version":1,"files":[{"dev":')
-    await expect(loadCheckpoint(damaged)).rejects.toSatisfy((error) => error instanceof TailError && error.code === TailErrorCodes.CHECKPOINT_READ)
+    await expect(loadCheckpoint(damaged)).rejects.toSatisfy(
+      (error) => error instanceof TailError && error.code === TailErrorCodes.CHECKPOINT_READ,
+    )
     const malformed = join(dir, 'malformed.json')
     writeFileSync(malformed, JSON.stringify({ version: 1, files: [{ dev: 1 }] }))
     await expect(loadCheckpoint(malformed)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_READ })

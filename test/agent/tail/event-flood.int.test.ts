@@ -17,7 +17,11 @@ it('keeps reading while a writer floods several files with events, each line onc
   const paths = Array.from({ length: FILES }, (_, k) => join(dir, `f${k}.log`))
   const stopFile = join(dir, 'stop')
   const warnings: TailError[] = []
-  const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', onWarning: (w) => warnings.push(w) })
+  const tailer = await createTailer({
+    paths: join(dir, '*.log'),
+    startAt: 'beginning',
+    onWarning: (w) => warnings.push(w),
+  })
   const last = new Map<string, number>()
   const problems: string[] = []
   let lines = 0
@@ -41,7 +45,10 @@ it('keeps reading while a writer floods several files with events, each line onc
     expect(existsSync(`${stopFile}.done`)).toBe(false)
     writeFileSync(stopFile, '')
     await waitFor(() => existsSync(`${stopFile}.done`), 'the writer to stop')
-    const { counts, byStopFile } = JSON.parse(readFileSync(`${stopFile}.done`, 'utf8')) as { counts: number[]; byStopFile: boolean }
+    const { counts, byStopFile } = JSON.parse(readFileSync(`${stopFile}.done`, 'utf8')) as {
+      counts: number[]
+      byStopFile: boolean
+    }
     expect(byStopFile).toBe(true)
     const total = counts.reduce((a, b) => a + b, 0)
     await waitFor(() => lines >= total, `all ${total} lines`, 30_000)

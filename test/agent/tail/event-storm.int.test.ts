@@ -28,7 +28,8 @@ it('stats a path once per queued job, not once per write event, while it is not 
     const fds = paths.map((path) => openSync(path, 'a'))
     const WRITES = 4000
     for (let i = 1; i <= WRITES; i++) {
-      for (const [k, fd] of fds.entries()) writeSync(fd, `file ${k} line ${String(i).padStart(6, '0')} ${'.'.repeat(40)}\n`)
+      for (const [k, fd] of fds.entries())
+        writeSync(fd, `file ${k} line ${String(i).padStart(6, '0')} ${'.'.repeat(40)}\n`)
     }
     for (const fd of fds) closeSync(fd)
     await waitFor(() => seen.length === 2 * WRITES, `all ${2 * WRITES} lines`, 30_000)

@@ -9,7 +9,10 @@ import { collect, expectEachOnceInOrder, numbered, numberedRange, useTailerScope
 const { tempDir, tail } = useTailerScope()
 
 /** Every path files() ever showed, sampled on each poll of waitFor; one that should never show fails at once. */
-function watchPaths(tailer: Tailer, excluded: (path: string) => boolean): { paths: Set<string>; sample: () => boolean } {
+function watchPaths(
+  tailer: Tailer,
+  excluded: (path: string) => boolean,
+): { paths: Set<string>; sample: () => boolean } {
   const paths = new Set<string>()
   return {
     paths,
@@ -25,7 +28,7 @@ function watchPaths(tailer: Tailer, excluded: (path: string) => boolean): { path
 }
 
 describe('exclude', () => {
-  it('keeps rotated and other apps\' files out, at startup and when they appear later', async () => {
+  it("keeps rotated and other apps' files out, at startup and when they appear later", async () => {
     const dir = tempDir('exclude')
     const other = join(dir, 'other')
     mkdirSync(other)

@@ -22,7 +22,11 @@ export function makeTempDir(name: string): { dir: string; cleanup: () => void } 
  * Temp directories and tailers for one test file, each closed or removed after every test (newest
  * first). Call once at the top of the file.
  */
-export function useTailerScope(): { tempDir(name: string): string; tail(options: TailerOptions): Promise<Tailer>; defer(cleanup: () => Promise<void> | void): void } {
+export function useTailerScope(): {
+  tempDir(name: string): string
+  tail(options: TailerOptions): Promise<Tailer>
+  defer(cleanup: () => Promise<void> | void): void
+} {
   const cleanups: Array<() => Promise<void> | void> = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -50,7 +54,14 @@ export function collect(tailer: Tailer, options: { commit?: boolean } = {}): { s
   const done = (async () => {
     for await (const batch of tailer) {
       for (const line of batch.lines) {
-        seen.push({ fileId: batch.fileId, generation: batch.generation, path: batch.path, text: line.data.toString('latin1'), offset: line.offset, truncated: line.truncated })
+        seen.push({
+          fileId: batch.fileId,
+          generation: batch.generation,
+          path: batch.path,
+          text: line.data.toString('latin1'),
+          offset: line.offset,
+          truncated: line.truncated,
+        })
       }
       if (options.commit !== false) await tailer.commit(batch)
     }
@@ -104,9 +115,12 @@ export function expectEachOnceInOrder(lines: readonly SeenLine[], from: number, 
     if (count > 1) repeated.push(n)
   }
   if (missing.length > 0 || repeated.length > 0) {
-    throw new Error(`missing ${JSON.stringify(missing.slice(0, 20))} (${missing.length}), repeated ${JSON.stringify(repeated.slice(0, 20))} (${repeated.length})`)
+    throw new Error(
+      `missing ${JSON.stringify(missing.slice(0, 20))} (${missing.length}), repeated ${JSON.stringify(repeated.slice(0, 20))} (${repeated.length})`,
+    )
   }
-  if (counts.size !== to - from + 1) throw new Error(`unexpected numbers: ${[...counts.keys()].filter((n) => n < from || n > to).slice(0, 10)}`)
+  if (counts.size !== to - from + 1)
+    throw new Error(`unexpected numbers: ${[...counts.keys()].filter((n) => n < from || n > to).slice(0, 10)}`)
 }
 
 /** The tailer's first batch (the iteration stops there; the tailer stays open). */

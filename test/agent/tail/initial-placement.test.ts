@@ -4,7 +4,11 @@ import { hashHead, HEAD_BYTES } from '../../../agent/tail/file-identity'
 import { initialStart, placeInitialFiles, type FoundFile } from '../../../agent/tail/initial-placement'
 
 const content = (tag: string, bytes = 1000): Buffer => Buffer.from(`${tag} `.repeat(bytes).slice(0, bytes))
-const found = (fileId: string, text: Buffer): FoundFile => ({ fileId, size: text.length, head: text.subarray(0, HEAD_BYTES) })
+const found = (fileId: string, text: Buffer): FoundFile => ({
+  fileId,
+  size: text.length,
+  head: text.subarray(0, HEAD_BYTES),
+})
 const entry = (key: string, text: Buffer, offset: number, extra: Partial<CheckpointEntry> = {}): CheckpointEntry => {
   const [dev = '', ino = ''] = key.split(':')
   const head = text.subarray(0, Math.min(HEAD_BYTES, offset === 0 ? text.length : HEAD_BYTES))
@@ -14,14 +18,20 @@ const entry = (key: string, text: Buffer, offset: number, extra: Partial<Checkpo
 describe('placeInitialFiles', () => {
   it('resumes a file whose inode and first bytes match its entry', () => {
     const text = content('a')
-    expect(placeInitialFiles([found('1:10', text)], [entry('1:10', text, 400)])).toEqual([{ kind: 'resume', offset: 400, pending: false }])
+    expect(placeInitialFiles([found('1:10', text)], [entry('1:10', text, 400)])).toEqual([
+      { kind: 'resume', offset: 400, pending: false },
+    ])
   })
 
   it('starts a file with an entry but other first bytes (or shorter than the offset) from 0', () => {
     const before = content('a')
     const after = content('b')
-    expect(placeInitialFiles([found('1:10', after)], [entry('1:10', before, 400)])).toEqual([{ kind: 'fresh', rewritten: true }])
-    expect(placeInitialFiles([found('1:10', before.subarray(0, 300))], [entry('1:10', before, 400)])).toEqual([{ kind: 'fresh', rewritten: true }])
+    expect(placeInitialFiles([found('1:10', after)], [entry('1:10', before, 400)])).toEqual([
+      { kind: 'fresh', rewritten: true },
+    ])
+    expect(placeInitialFiles([found('1:10', before.subarray(0, 300))], [entry('1:10', before, 400)])).toEqual([
+      { kind: 'fresh', rewritten: true },
+    ])
   })
 
   it('leaves files without an entry to startAt', () => {
@@ -47,18 +57,25 @@ describe('placeInitialFiles', () => {
 
   it('restarts a file that was still in probation from 0, in probation again', () => {
     const text = content('a', 40)
-    expect(placeInitialFiles([found('1:10', text)], [entry('1:10', text, 0, { pending: true })])).toEqual([{ kind: 'resume', offset: 0, pending: true }])
+    expect(placeInitialFiles([found('1:10', text)], [entry('1:10', text, 0, { pending: true })])).toEqual([
+      { kind: 'resume', offset: 0, pending: true },
+    ])
   })
 
   it('never matches short heads across inodes', () => {
     const text = content('a', 100)
-    expect(placeInitialFiles([found('1:20', text)], [entry('1:10', text, 50)])).toEqual([{ kind: 'fresh', rewritten: false }])
+    expect(placeInitialFiles([found('1:20', text)], [entry('1:10', text, 50)])).toEqual([
+      { kind: 'fresh', rewritten: false },
+    ])
   })
 })
 
 describe('initialStart', () => {
   it('6. a resumed file starts at its offset, in probation again if it was', () => {
-    expect(initialStart({ kind: 'resume', offset: 400, pending: false }, 'end')).toEqual({ phase: 'active', start: 400 })
+    expect(initialStart({ kind: 'resume', offset: 400, pending: false }, 'end')).toEqual({
+      phase: 'active',
+      start: 400,
+    })
     expect(initialStart({ kind: 'resume', offset: 0, pending: true }, 'end')).toEqual({ phase: 'probation', start: 0 })
   })
 
@@ -72,7 +89,10 @@ describe('initialStart', () => {
   })
 
   it('9. any other file starts where startAt says', () => {
-    expect(initialStart({ kind: 'fresh', rewritten: false }, 'end')).toEqual({ phase: 'active', start: 'last-line-end' })
+    expect(initialStart({ kind: 'fresh', rewritten: false }, 'end')).toEqual({
+      phase: 'active',
+      start: 'last-line-end',
+    })
     expect(initialStart({ kind: 'fresh', rewritten: false }, 'beginning')).toEqual({ phase: 'active', start: 0 })
   })
 })

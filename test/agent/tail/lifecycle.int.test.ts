@@ -5,12 +5,30 @@ import { appendFileSync, readFileSync, statSync, unlinkSync, writeFileSync } fro
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTailer, type LineBatch } from '../../../agent/tail'
-import { collect, expectEachOnceInOrder, useTailerScope, numbered, numberedRange, numberOf, waitFor, type SeenLine } from './helpers'
+import {
+  collect,
+  expectEachOnceInOrder,
+  useTailerScope,
+  numbered,
+  numberedRange,
+  numberOf,
+  waitFor,
+  type SeenLine,
+} from './helpers'
 
 const { tempDir, tail } = useTailerScope()
 
 function seenOf(batch: LineBatch, count = batch.lineCount): SeenLine[] {
-  return batch.lines.slice(0, count).map((line) => ({ fileId: batch.fileId, generation: batch.generation, path: batch.path, text: line.data.toString('latin1'), offset: line.offset, truncated: line.truncated }))
+  return batch.lines
+    .slice(0, count)
+    .map((line) => ({
+      fileId: batch.fileId,
+      generation: batch.generation,
+      path: batch.path,
+      text: line.data.toString('latin1'),
+      offset: line.offset,
+      truncated: line.truncated,
+    }))
 }
 
 function checkpointOffsets(path: string): Map<string, number> {
@@ -25,7 +43,14 @@ describe('close()', () => {
       const file = join(dir, 'app.log')
       const checkpointPath = join(dir, 'checkpoint.json')
       writeFileSync(file, numberedRange('line', 1, 2000))
-      const first = await createTailer({ paths: file, startAt: 'beginning', checkpointPath, readChunkBytes: 1024, maxBufferedBatches: 1, syncReads })
+      const first = await createTailer({
+        paths: file,
+        startAt: 'beginning',
+        checkpointPath,
+        readChunkBytes: 1024,
+        maxBufferedBatches: 1,
+        syncReads,
+      })
       const before: SeenLine[] = []
       for await (const batch of first) {
         before.push(...seenOf(batch, 3))

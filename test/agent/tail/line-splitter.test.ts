@@ -10,7 +10,11 @@ function push(splitter: LineSplitter, chunk: Buffer, offset: number, maxLineByte
   return [...(createChunkBatch(FILE, splitter.push(chunk, offset), chunk, offset, maxLineBytes)?.lines ?? [])]
 }
 
-function feed(chunks: readonly Buffer[], maxLineBytes: number, startOffset = 0): { lines: TailLine[]; splitter: LineSplitter } {
+function feed(
+  chunks: readonly Buffer[],
+  maxLineBytes: number,
+  startOffset = 0,
+): { lines: TailLine[]; splitter: LineSplitter } {
   const splitter = createLineSplitter(startOffset, maxLineBytes)
   const lines: TailLine[] = []
   let offset = startOffset
@@ -22,18 +26,27 @@ function feed(chunks: readonly Buffer[], maxLineBytes: number, startOffset = 0):
 }
 
 /** What splitting the whole text at once must give: lines, the offset after each, the cut rule. */
-function expected(text: Buffer, maxLineBytes: number, startOffset = 0): Array<{ data: string; offset: number; truncated: boolean }> {
+function expected(
+  text: Buffer,
+  maxLineBytes: number,
+  startOffset = 0,
+): Array<{ data: string; offset: number; truncated: boolean }> {
   const out: Array<{ data: string; offset: number; truncated: boolean }> = []
   let start = 0
   for (let i = text.indexOf(0x0a); i !== -1; i = text.indexOf(0x0a, start)) {
     const line = text.subarray(start, i)
-    out.push({ data: line.subarray(0, maxLineBytes).toString('latin1'), offset: startOffset + i + 1, truncated: line.length > maxLineBytes })
+    out.push({
+      data: line.subarray(0, maxLineBytes).toString('latin1'),
+      offset: startOffset + i + 1,
+      truncated: line.length > maxLineBytes,
+    })
     start = i + 1
   }
   return out
 }
 
-const plain = (lines: readonly TailLine[]) => lines.map((line) => ({ data: line.data.toString('latin1'), offset: line.offset, truncated: line.truncated }))
+const plain = (lines: readonly TailLine[]) =>
+  lines.map((line) => ({ data: line.data.toString('latin1'), offset: line.offset, truncated: line.truncated }))
 
 describe('line splitter', () => {
   it('emits complete lines with the offset after their newline, holding the partial rest', () => {
@@ -55,7 +68,10 @@ describe('line splitter', () => {
   })
 
   it('cuts a line over the cap at the cap, counts it, and skips to its newline', () => {
-    const { lines, splitter } = feed([Buffer.from('x'.repeat(7)), Buffer.from('x'.repeat(7)), Buffer.from('x\nok\n')], 5)
+    const { lines, splitter } = feed(
+      [Buffer.from('x'.repeat(7)), Buffer.from('x'.repeat(7)), Buffer.from('x\nok\n')],
+      5,
+    )
     expect(plain(lines)).toEqual([
       { data: 'xxxxx', offset: 16, truncated: true },
       { data: 'ok', offset: 19, truncated: false },
@@ -99,7 +115,9 @@ describe('line splitter', () => {
   it('any chunking of any bytes gives the lines of splitting it at once', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.constantFrom(0x0a, 0x0a, 0x00, 0xff, 0x0d), fc.integer({ min: 0, max: 255 })), { maxLength: 400 }),
+        fc.array(fc.oneof(fc.constantFrom(0x0a, 0x0a, 0x00, 0xff, 0x0d), fc.integer({ min: 0, max: 255 })), {
+          maxLength: 400,
+        }),
         fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 20 }),
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 0, max: 1000 }),

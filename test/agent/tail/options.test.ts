@@ -5,16 +5,26 @@ import { createTailer, TailError, TailErrorCodes, type TailerOptions } from '../
 
 describe('options', () => {
   it('reports every bad option at once, naming each', async () => {
-    const bad = { paths: ['ok', ''], startAt: 'middle', maxLineBytes: 0, pollIntervalMs: 1.5, syncReads: 'yes' } as unknown as TailerOptions
+    const bad = {
+      paths: ['ok', ''],
+      startAt: 'middle',
+      maxLineBytes: 0,
+      pollIntervalMs: 1.5,
+      syncReads: 'yes',
+    } as unknown as TailerOptions
     const error = await createTailer(bad).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(TailError)
     expect(error).toMatchObject({ code: TailErrorCodes.INVALID_OPTION, path: 'paths[1]' })
     const message = (error as Error).message
-    for (const part of ['paths[1]:', 'startAt:', 'maxLineBytes:', 'pollIntervalMs:', 'syncReads:']) expect(message).toContain(part)
+    for (const part of ['paths[1]:', 'startAt:', 'maxLineBytes:', 'pollIntervalMs:', 'syncReads:'])
+      expect(message).toContain(part)
   })
 
   it('needs at least one path', async () => {
-    await expect(createTailer({ paths: [] })).rejects.toMatchObject({ code: TailErrorCodes.INVALID_OPTION, path: 'paths' })
+    await expect(createTailer({ paths: [] })).rejects.toMatchObject({
+      code: TailErrorCodes.INVALID_OPTION,
+      path: 'paths',
+    })
   })
 })
 

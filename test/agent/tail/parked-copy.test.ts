@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { HEAD_BYTES } from '../../../agent/tail/file-identity'
-import { parkedCopyVerdict, parkedCopyWindow, type ParkedSizes, type ParkedWindows } from '../../../agent/tail/parked-copy'
+import {
+  parkedCopyVerdict,
+  parkedCopyWindow,
+  type ParkedSizes,
+  type ParkedWindows,
+} from '../../../agent/tail/parked-copy'
 
 const text = (tag: string, bytes = HEAD_BYTES): Buffer => Buffer.from(`${tag} `.repeat(bytes).slice(0, bytes))
-const sizes = (overrides: Partial<ParkedSizes> = {}): ParkedSizes => ({ originalBeingRead: true, originalReadOffset: 3000, originalSize: 4000, parkedSize: 4000, ...overrides })
+const sizes = (overrides: Partial<ParkedSizes> = {}): ParkedSizes => ({
+  originalBeingRead: true,
+  originalReadOffset: 3000,
+  originalSize: 4000,
+  parkedSize: 4000,
+  ...overrides,
+})
 const windows = (overrides: Partial<ParkedWindows> = {}): ParkedWindows => ({
   parkedSize: 4000,
   originalSize: 4000,
@@ -35,11 +46,16 @@ describe('parkedCopyWindow', () => {
 
 describe('parkedCopyVerdict: a file that only starts like another', () => {
   it('5. an original truncated while it was compared decides nothing', () => {
-    expect(parkedCopyVerdict(windows({ originalHeadNow: text('n'), parked: text('y'), parkedSize: 9000 }))).toEqual({ kind: 'stay-parked' })
+    expect(parkedCopyVerdict(windows({ originalHeadNow: text('n'), parked: text('y'), parkedSize: 9000 }))).toEqual({
+      kind: 'stay-parked',
+    })
   })
 
   it('6. a file longer than the one it was taken for is no copy of it', () => {
-    expect(parkedCopyVerdict(windows({ parkedSize: 4001 }))).toEqual({ kind: 'own-file', reason: 'longer-than-original' })
+    expect(parkedCopyVerdict(windows({ parkedSize: 4001 }))).toEqual({
+      kind: 'own-file',
+      reason: 'longer-than-original',
+    })
   })
 
   it('7. a file whose bytes differ further on only starts the same way (a banner): its own file', () => {

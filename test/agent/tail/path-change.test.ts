@@ -27,7 +27,11 @@ describe('decidePathChange', () => {
 
   it('4. a file followed under another name was renamed within the patterns: it moves here', () => {
     const renamed = at('/l/app.log')
-    expect(decidePathChange('/l/app-1.log', undefined, file(renamed))).toEqual({ kind: 'moved', file: renamed, detach: undefined })
+    expect(decidePathChange('/l/app-1.log', undefined, file(renamed))).toEqual({
+      kind: 'moved',
+      file: renamed,
+      detach: undefined,
+    })
   })
 
   it('5. a file not followed is new', () => {

@@ -10,7 +10,8 @@ const children: ChildProcess[] = []
 const cleanups: Array<() => void> = []
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   for (const cleanup of cleanups.splice(0)) cleanup()
 })
 
@@ -24,11 +25,10 @@ function readHandled(file: string): Handled[] {
   const rows = readFileSync(file, 'utf8').split('\n')
   // A row the SIGKILL cut short has no '\n': it was never fully handled.
   rows.pop()
-  return rows
-    .map((row) => {
-      const [offset, text] = row.split('\t')
-      return { offset: Number(offset), n: numberOf(text ?? '') }
-    })
+  return rows.map((row) => {
+    const [offset, text] = row.split('\t')
+    return { offset: Number(offset), n: numberOf(text ?? '') }
+  })
 }
 
 async function startChild(log: string, checkpoint: string, out: string): Promise<ChildProcess> {

@@ -31,7 +31,13 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
       const { dir, cleanup } = makeTempDir('model')
       const file = join(dir, 'app.log')
       let fd = openSync(file, 'a')
-      const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', pollIntervalMs: 20, readChunkBytes: 700, syncReads })
+      const tailer = await createTailer({
+        paths: join(dir, '*.log'),
+        startAt: 'beginning',
+        pollIntervalMs: 20,
+        readChunkBytes: 700,
+        syncReads,
+      })
       const { seen } = collect(tailer)
       let n = 0
       let bytesInFile = 0
@@ -55,7 +61,10 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
             // A file renamed out of the patterns before the tailer ever opened it cannot be read by
             // anyone who finds files by name: rotations are assumed further apart than that.
             const stats = fstatSync(fd, { bigint: true })
-            await waitFor(() => tailer.files().some((status) => status.fileId === `${stats.dev}:${stats.ino}`), 'the current file opened')
+            await waitFor(
+              () => tailer.files().some((status) => status.fileId === `${stats.dev}:${stats.ino}`),
+              'the current file opened',
+            )
             rotations++
             renameSync(file, join(dir, `app.log.${rotations}`))
             closeSync(fd)
@@ -72,7 +81,16 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
         closeSync(fd)
         await waitFor(() => seen.length >= n, `all ${n} lines`)
         // Anything extra would come from a file not read to its end or not yet classified.
-        await waitFor(() => tailer.files().every((status) => status.phase === 'parked' || (status.phase === 'active' && status.readOffset >= status.size)), 'the tailer idle')
+        await waitFor(
+          () =>
+            tailer
+              .files()
+              .every(
+                (status) =>
+                  status.phase === 'parked' || (status.phase === 'active' && status.readOffset >= status.size),
+              ),
+          'the tailer idle',
+        )
         expectEachOnceInOrder(seen, 1, n)
         expect(seen.length).toBe(n)
       } finally {

@@ -3,17 +3,35 @@
 // when the copy is found after the truncation. The consumer holds back, so the tailer is stuck
 // with most of the file unread when the file rotates. And a copy found a whole tick after the
 // truncation was noticed, as under a flood of events, when discovery polls.
-import { appendFileSync, closeSync, copyFileSync, openSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  openSync,
+  renameSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type LineBatch } from '../../../agent/tail'
 import { collect, makeTempDir, numberedRange, numberOf, waitFor } from './helpers'
 
-async function runBehind(lines: number, rotate: (file: string, dir: string, next: number) => number): Promise<number[]> {
+async function runBehind(
+  lines: number,
+  rotate: (file: string, dir: string, next: number) => number,
+): Promise<number[]> {
   const { dir, cleanup } = makeTempDir('order')
   const file = join(dir, 'app.log')
   appendFileSync(file, numberedRange('line', 1, lines))
-  const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', readChunkBytes: 4096, maxBufferedBatches: 2, pollIntervalMs: 50 })
+  const tailer = await createTailer({
+    paths: join(dir, '*.log'),
+    startAt: 'beginning',
+    readChunkBytes: 4096,
+    maxBufferedBatches: 2,
+    pollIntervalMs: 50,
+  })
   const numbers: number[] = []
   const iterator = tailer[Symbol.asyncIterator]()
   const take = async (): Promise<void> => {
@@ -45,7 +63,7 @@ const ascendingOnce = (numbers: number[], last: number): void => {
   expect(numbers.length).toBe(last)
 }
 
-it('reads the rest of a copy-and-truncate copy before the truncated file\'s new lines', async () => {
+it("reads the rest of a copy-and-truncate copy before the truncated file's new lines", async () => {
   const numbers = await runBehind(20_000, (file, dir, next) => {
     copyFileSync(file, join(dir, 'app__1.log'))
     truncateSync(file, 0)
@@ -88,7 +106,10 @@ it('waits a whole tick for the copy: one found just after the first tick still c
     writeFileSync(join(dir, 'copy.tmp'), numberedRange('line', 1, 160))
     renameSync(join(dir, 'copy.tmp'), join(dir, 'app__rotated.log'))
     await waitFor(() => seen.length >= 210, '210 lines')
-    ascendingOnce(seen.map((line) => numberOf(line.text)), 210)
+    ascendingOnce(
+      seen.map((line) => numberOf(line.text)),
+      210,
+    )
   } finally {
     closeSync(fd)
     await tailer.close()

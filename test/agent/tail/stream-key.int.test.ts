@@ -9,7 +9,7 @@ import { numbered, useTailerScope, waitFor } from './helpers'
 const { tempDir, tail } = useTailerScope()
 
 describe('stream keys', () => {
-  it('a copy-and-truncate copy continues its generation\'s stream; the next generation starts another', async () => {
+  it("a copy-and-truncate copy continues its generation's stream; the next generation starts another", async () => {
     const dir = tempDir('stream-key')
     const file = join(dir, 'app.log')
     writeFileSync(file, '')
@@ -18,7 +18,12 @@ describe('stream keys', () => {
     let lines = 0
     void (async () => {
       for await (const batch of tailer) {
-        seen.push({ key: tailer.streamOf(batch), path: batch.path, generation: batch.generation, lines: batch.lineCount })
+        seen.push({
+          key: tailer.streamOf(batch),
+          path: batch.path,
+          generation: batch.generation,
+          lines: batch.lineCount,
+        })
         lines += batch.lineCount
         // Nothing committed: the buffers go back all the same.
         tailer.release(batch)

@@ -1,6 +1,17 @@
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, renameSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
@@ -21,7 +32,12 @@ describe('reading', () => {
     await waitFor(() => seen.length === 3, 'the completed line')
     appendFileSync(file, 'four\n')
     await waitFor(() => seen.length === 4, 'four lines')
-    expect(seen.map((line) => [line.text, line.offset])).toEqual([['one', 4], ['two', 8], ['three', 14], ['four', 19]])
+    expect(seen.map((line) => [line.text, line.offset])).toEqual([
+      ['one', 4],
+      ['two', 8],
+      ['three', 14],
+      ['four', 19],
+    ])
     expect(seen.every((line) => line.path === file && !line.truncated)).toBe(true)
     expect(tailer.stats()).toMatchObject({ linesRead: 4, bytesRead: 19, truncatedLines: 0 })
   })
@@ -73,7 +89,18 @@ describe('commit', () => {
     const file = join(dir, 'app.log')
     writeFileSync(file, 'a\n')
     const tailer = await createTailer({ paths: file, startAt: 'beginning' })
-    await expect(tailer.commit({ fileId: '1:2', followId: 1, generation: 0, path: file, lines: [], lineCount: 0, offset: 2, chunk: undefined })).rejects.toMatchObject({ code: TailErrorCodes.FOREIGN_BATCH })
+    await expect(
+      tailer.commit({
+        fileId: '1:2',
+        followId: 1,
+        generation: 0,
+        path: file,
+        lines: [],
+        lineCount: 0,
+        offset: 2,
+        chunk: undefined,
+      }),
+    ).rejects.toMatchObject({ code: TailErrorCodes.FOREIGN_BATCH })
     let first: LineBatch | undefined
     for await (const batch of tailer) {
       first = batch
@@ -130,7 +157,9 @@ describe('startAt', () => {
     writeFileSync(join(dir, 'apps', 'api', 'api.log'), numberedRange('api', 1, 10))
     writeFileSync(join(dir, 'ignored.txt'), 'not matched\n')
     await waitFor(() => seen.length === 20, '20 lines')
-    expect(new Set(seen.map((line) => line.path))).toEqual(new Set([join(dir, 'late.log'), join(dir, 'apps', 'api', 'api.log')]))
+    expect(new Set(seen.map((line) => line.path))).toEqual(
+      new Set([join(dir, 'late.log'), join(dir, 'apps', 'api', 'api.log')]),
+    )
   })
 
   it('warns with LOGX_TAIL_ERR_WATCH when a pattern names a directory that does not exist', async () => {
@@ -190,7 +219,9 @@ describe('rotation', () => {
     const tailer = await tail({ paths: join(dir, '*.log'), readChunkBytes: 4096 })
     const { seen } = collect(tailer)
     const total = 3000
-    const writer = fork(join(__dirname, '../../fixtures/tail/writer-child.js'), [file, String(total)], { stdio: 'inherit' })
+    const writer = fork(join(__dirname, '../../fixtures/tail/writer-child.js'), [file, String(total)], {
+      stdio: 'inherit',
+    })
     defer(() => {
       if (writer.exitCode === null) writer.kill('SIGKILL')
     })
@@ -228,13 +259,20 @@ describe('rotation', () => {
     writeFileSync(file, numberedRange('line', 201, 300))
     await waitFor(() => seen.length >= 300, '300 lines')
     expectEachOnceInOrder(seen, 1, 300)
-    await waitFor(() => tailer.files().some((status) => status.path === join(dir, 'app.log.1')), 'the old file under its new name')
+    await waitFor(
+      () => tailer.files().some((status) => status.path === join(dir, 'app.log.1')),
+      'the old file under its new name',
+    )
   })
 
   // Repeated, with and without recycled buffers: when the tailer is behind, the file is truncated
   // and rewritten past the offset already read before it looks again (round 2 onwards), a race
   // that failed 3 times in 48 runs under load before each chunk's first bytes were checked.
-  for (const [reuseBuffers, syncReads] of [[false, false], [true, false], [true, true]] as const) {
+  for (const [reuseBuffers, syncReads] of [
+    [false, false],
+    [true, false],
+    [true, true],
+  ] as const) {
     for (let attempt = 1; attempt <= 4; attempt++) {
       it(`copy-and-truncate (pm2-logrotate): no line lost or repeated, unread lines taken from the copy (reuseBuffers ${reuseBuffers}, syncReads ${syncReads}, run ${attempt})`, async () => {
         const dir = tempDir('copytruncate')
@@ -311,7 +349,10 @@ describe('rotation', () => {
     writeFileSync(join(dir, 'second.log'), banner + numberedRange('second', 1, 30))
     await waitFor(() => seen.length === 51 + 31, 'the second file read')
     const second = seen.slice(51)
-    expect(second.map((line) => line.text)).toEqual([banner.slice(0, -1), ...numberedRange('second', 1, 30).split('\n').slice(0, -1)])
+    expect(second.map((line) => line.text)).toEqual([
+      banner.slice(0, -1),
+      ...numberedRange('second', 1, 30).split('\n').slice(0, -1),
+    ])
     expect(second.every((line) => line.path === join(dir, 'second.log'))).toBe(true)
   })
 
@@ -333,7 +374,12 @@ describe('rotation', () => {
     const first = join(dir, 'first.log')
     const checkpointPath = join(dir, 'checkpoint.json')
     writeFileSync(first, banner + numberedRange('first', 1, 50))
-    const before = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath, pollIntervalMs: 25 })
+    const before = await createTailer({
+      paths: join(dir, '*.log'),
+      startAt: 'beginning',
+      checkpointPath,
+      pollIntervalMs: 25,
+    })
     const earlier = collect(before)
     await waitFor(() => earlier.seen.length === 51, 'the first file read')
     await before.close()

@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import { confirmStopped, planTick, type TickFacts } from '../../../agent/tail/tick-plan'
 
-const facts = (overrides: Partial<TickFacts> = {}): TickFacts => ({ phase: 'active', detached: false, fresh: false, readOffset: 100, size: 100, tickSize: 100, ...overrides })
+const facts = (overrides: Partial<TickFacts> = {}): TickFacts => ({
+  phase: 'active',
+  detached: false,
+  fresh: false,
+  readOffset: 100,
+  size: 100,
+  tickSize: 100,
+  ...overrides,
+})
 
 describe('planTick', () => {
   it('1. a new file in probation is read, and settled once it did not grow over a tick', () => {
-    expect(planTick(facts({ phase: 'probation', readOffset: 0, size: 40, tickSize: 40 }))).toEqual({ kind: 'read', settled: true })
-    expect(planTick(facts({ phase: 'probation', readOffset: 0, size: 60, tickSize: 40 }))).toEqual({ kind: 'read', settled: false })
+    expect(planTick(facts({ phase: 'probation', readOffset: 0, size: 40, tickSize: 40 }))).toEqual({
+      kind: 'read',
+      settled: true,
+    })
+    expect(planTick(facts({ phase: 'probation', readOffset: 0, size: 60, tickSize: 40 }))).toEqual({
+      kind: 'read',
+      settled: false,
+    })
   })
 
   it('2. a deleted or renamed-away file read to its end and quiet over the tick is released if it stopped', () => {

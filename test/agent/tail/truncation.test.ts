@@ -7,7 +7,11 @@ const text = (tag: string, bytes: number): Buffer => Buffer.from(`${tag} `.repea
 describe('planTruncation', () => {
   it('1. copy-and-truncate with its copy already parked: the copy continues, other copies are released', () => {
     expect(planTruncation(text('a', 256), ['copy'])).toEqual({ kind: 'continue-in-copy', copy: 'copy', release: [] })
-    expect(planTruncation(text('a', 256), ['copy', 'backup'])).toEqual({ kind: 'continue-in-copy', copy: 'copy', release: ['backup'] })
+    expect(planTruncation(text('a', 256), ['copy', 'backup'])).toEqual({
+      kind: 'continue-in-copy',
+      copy: 'copy',
+      release: ['backup'],
+    })
   })
 
   it('2. no copy yet and a head that can recognise one: wait for the copy', () => {

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { HEAD_BYTES } from '../../../agent/tail/file-identity'
 import { checkContent, startTurn, type ContentFacts, type TurnFacts } from '../../../agent/tail/turn-check'
 
-const turn = (facts: Partial<TurnFacts> = {}): TurnFacts => ({ open: true, phase: 'active', held: false, waitsFor: undefined, ...facts })
+const turn = (facts: Partial<TurnFacts> = {}): TurnFacts => ({
+  open: true,
+  phase: 'active',
+  held: false,
+  waitsFor: undefined,
+  ...facts,
+})
 const text = (tag: string, bytes: number): Buffer => Buffer.from(`${tag} `.repeat(bytes).slice(0, bytes))
 const full = text('a', HEAD_BYTES)
 const content = (facts: Partial<ContentFacts> = {}): ContentFacts => ({
@@ -50,15 +56,26 @@ describe('checkContent', () => {
   })
 
   it('6. copy-and-truncate rewritten past the read offset, or a reused inode: other first bytes are a new generation', () => {
-    expect(checkContent(content({ size: 5000, head: text('b', HEAD_BYTES) }))).toEqual({ kind: 'truncated', reason: 'other-first-bytes' })
+    expect(checkContent(content({ size: 5000, head: text('b', HEAD_BYTES) }))).toEqual({
+      kind: 'truncated',
+      reason: 'other-first-bytes',
+    })
     // A head seen short must still be where it was: a longer head that starts with it is the same file.
-    expect(checkContent(content({ knownHead: full.subarray(0, 40), readOffset: 40, size: 2000, head: full }))).toEqual({ kind: 'read' })
-    expect(checkContent(content({ knownHead: full.subarray(0, 40), readOffset: 40, size: 2000, head: text('b', HEAD_BYTES) }))).toMatchObject({ kind: 'truncated' })
+    expect(checkContent(content({ knownHead: full.subarray(0, 40), readOffset: 40, size: 2000, head: full }))).toEqual({
+      kind: 'read',
+    })
+    expect(
+      checkContent(
+        content({ knownHead: full.subarray(0, 40), readOffset: 40, size: 2000, head: text('b', HEAD_BYTES) }),
+      ),
+    ).toMatchObject({ kind: 'truncated' })
   })
 
   it('7. a new file with a short head, still growing and still named, waits in probation', () => {
     const short = full.subarray(0, 100)
-    expect(checkContent(content({ phase: 'probation', readOffset: 0, knownHead: short, size: 100, head: short }))).toEqual({ kind: 'wait-in-probation' })
+    expect(
+      checkContent(content({ phase: 'probation', readOffset: 0, knownHead: short, size: 100, head: short })),
+    ).toEqual({ kind: 'wait-in-probation' })
   })
 
   it('8. a new file is classified once its head is complete, it was quiet for a tick, or its path went away', () => {

@@ -42,11 +42,11 @@ describe('file events, with no tick to fall back on', () => {
     const path = join(dir, 'app.log')
     writeFileSync(path, numbered('old', 1))
     const { seen } = collect(await tail({ ...NO_TICK, paths: [path] }))
-    await waitFor(() => seen.length === 1, 'the old file\'s line')
+    await waitFor(() => seen.length === 1, "the old file's line")
 
     writeFileSync(join(dir, 'app.log.new'), numberedRange('new', 2, 7))
     renameSync(join(dir, 'app.log.new'), path)
-    await waitFor(() => seen.length === 7, 'the replacing file\'s lines')
+    await waitFor(() => seen.length === 7, "the replacing file's lines")
     // The watch of the old file went with its name: this write is seen by the new file's own.
     appendFileSync(path, numbered('new', 8))
     await waitFor(() => seen.length === 8, 'a line appended to the replacing file')
@@ -72,7 +72,7 @@ describe('file events, with no tick to fall back on', () => {
     // The runtime rotates: the target is renamed away, and a new one made a moment later.
     renameSync(target, join(pods, '0.log.20261126'))
     writeFileSync(target, numberedRange('second', 3, 8))
-    await waitFor(() => seen.length === 8, 'the new target\'s lines')
+    await waitFor(() => seen.length === 8, "the new target's lines")
     appendFileSync(target, numbered('second', 9))
     await waitFor(() => seen.length === 9, 'a line appended to the new target')
     expect(texts(seen)).toEqual([...lines('first', 1, 2), ...lines('second', 3, 9)])
@@ -92,7 +92,10 @@ describe('file events, with no tick to fall back on', () => {
     await waitFor(() => seen.length === 1, 'the line present at start')
 
     renameSync(target, join(dir, 'pods', '0.log.1'))
-    await waitFor(() => tailer.files().every((file) => file.path !== link || file.detached), 'the symlink to point nowhere')
+    await waitFor(
+      () => tailer.files().every((file) => file.path !== link || file.detached),
+      'the symlink to point nowhere',
+    )
     // No event tells of this write (the pods directory is not watched): discovery looks again by itself.
     writeFileSync(target, numberedRange('second', 2, 7))
     await waitFor(() => seen.length === 7, 'the lines of the new target')
@@ -103,9 +106,15 @@ describe('file events, with no tick to fall back on', () => {
     const dir = tempDir('events-late-dir')
     const logs = join(dir, 'logs')
     const warnings: string[] = []
-    const tailer = await tail({ ...NO_TICK, paths: [join(logs, '*.log')], onWarning: (warning) => warnings.push(warning.message) })
+    const tailer = await tail({
+      ...NO_TICK,
+      paths: [join(logs, '*.log')],
+      onWarning: (warning) => warnings.push(warning.message),
+    })
     const { seen } = collect(tailer)
-    expect(warnings).toEqual([`watcher error: directory ${logs} does not exist: it is looked for every second, and its files are read from when it appears`])
+    expect(warnings).toEqual([
+      `watcher error: directory ${logs} does not exist: it is looked for every second, and its files are read from when it appears`,
+    ])
 
     mkdirSync(logs)
     writeFileSync(join(logs, 'app.log'), numberedRange('first', 1, 6))

@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest'
 const LIMITED = 'echo 4 > /proc/sys/user/max_inotify_watches && exec "$0" -'
 
 function userNamespaces(): boolean {
-  return spawnSync('unshare', ['-U', '-r', 'sh', '-c', LIMITED, process.execPath], { input: 'process.exit(0)', encoding: 'utf8' }).status === 0
+  return (
+    spawnSync('unshare', ['-U', '-r', 'sh', '-c', LIMITED, process.execPath], {
+      input: 'process.exit(0)',
+      encoding: 'utf8',
+    }).status === 0
+  )
 }
 
 const SCRIPT = `
@@ -51,14 +56,26 @@ const waitFor = async (seen, n) => {
 `
 
 const available = userNamespaces()
-if (!available) console.warn('\n!!! SKIPPED "the inotify watch limit": no user namespaces here (unshare -U -r); CI runs it as root !!!\n')
+if (!available)
+  console.warn(
+    '\n!!! SKIPPED "the inotify watch limit": no user namespaces here (unshare -U -r); CI runs it as root !!!\n',
+  )
 
 ;(available ? describe : describe.skip)('the inotify watch limit', () => {
   it('reached: discovery polls instead, every file is read, and it says why', () => {
-    const out = execFileSync('unshare', ['-U', '-r', 'sh', '-c', LIMITED, process.execPath], { cwd: resolve(__dirname, '..', '..', '..'), input: SCRIPT, encoding: 'utf8' })
+    const out = execFileSync('unshare', ['-U', '-r', 'sh', '-c', LIMITED, process.execPath], {
+      cwd: resolve(__dirname, '..', '..', '..'),
+      input: SCRIPT,
+      encoding: 'utf8',
+    })
     const { seen, warnings } = JSON.parse(out) as { seen: string[]; warnings: string[] }
-    expect(seen).toEqual([0, 1, 2, 3, 4, 5].flatMap((i) => [`first line from app ${i}`, `next line from app ${i}`]).sort())
+    expect(seen).toEqual(
+      [0, 1, 2, 3, 4, 5].flatMap((i) => [`first line from app ${i}`, `next line from app ${i}`]).sort(),
+    )
     expect(warnings.length).toBeGreaterThanOrEqual(1)
-    for (const warning of warnings) expect(warning).toMatch(/^LOGX_TAIL_ERR_WATCH watcher error: cannot watch \S+: ENOSPC: System limit for number of file watchers reached.*: polling every 100 ms, watching again in \d+ s$/)
+    for (const warning of warnings)
+      expect(warning).toMatch(
+        /^LOGX_TAIL_ERR_WATCH watcher error: cannot watch \S+: ENOSPC: System limit for number of file watchers reached.*: polling every 100 ms, watching again in \d+ s$/,
+      )
   })
 })

@@ -14,34 +14,37 @@ const ctx = useRemoteSandbox('logx-signal-alert-', { resetEach: false })
 const { tmp: marks } = ctx
 
 describe('alert target in an app stopped by a signal', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s: the held alert is delivered, then the app dies of the signal', async (signal) => {
-    const run = `signal-${signal}`
-    const child = spawn(process.execPath, [app], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl,
-        LOGX_API_KEY: ctx.sandbox.apiKey,
-        DRILL_MODE: 'wait',
-        DRILL_RUN: run,
-        DRILL_PENDING: '1',
-        DRILL_MARKS: marks,
-      },
-    })
-    const exited = once(child, 'exit')
-    try {
-      const deadline = Date.now() + 15_000
-      while (!existsSync(join(marks, `${run}.logged`))) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not log')
-        await new Promise((resolve) => setTimeout(resolve, 20))
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: the held alert is delivered, then the app dies of the signal',
+    async (signal) => {
+      const run = `signal-${signal}`
+      const child = spawn(process.execPath, [app], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl,
+          LOGX_API_KEY: ctx.sandbox.apiKey,
+          DRILL_MODE: 'wait',
+          DRILL_RUN: run,
+          DRILL_PENDING: '1',
+          DRILL_MARKS: marks,
+        },
+      })
+      const exited = once(child, 'exit')
+      try {
+        const deadline = Date.now() + 15_000
+        while (!existsSync(join(marks, `${run}.logged`))) {
+          if (Date.now() > deadline || child.exitCode !== null) throw new Error('the app did not log')
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+        child.kill(signal)
+        const [code, by] = await exited
+        expect({ code, by }).toEqual({ code: null, by: signal })
+        const sms = await ctx.sandbox.waitFor('sms', 1)
+        expect(sms.map((r) => r.sms)).toContain(`FIRING drill ${run} failed (1x, held)`)
+      } finally {
+        child.kill('SIGKILL')
       }
-      child.kill(signal)
-      const [code, by] = await exited
-      expect({ code, by }).toEqual({ code: null, by: signal })
-      const sms = await ctx.sandbox.waitFor('sms', 1)
-      expect(sms.map((r) => r.sms)).toContain(`FIRING drill ${run} failed (1x, held)`)
-    } finally {
-      child.kill('SIGKILL')
-    }
-  })
+    },
+  )
 })

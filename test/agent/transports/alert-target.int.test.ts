@@ -26,7 +26,8 @@ beforeEach(() => {
 })
 
 const api = () => ({ messagingUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey })
-const line = (level: number, msg: string, extra: Record<string, unknown> = {}) => `${JSON.stringify({ level, time: 1, msg, ...extra })}\n`
+const line = (level: number, msg: string, extra: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ level, time: 1, msg, ...extra })}\n`
 
 async function end(stream: Writable): Promise<void> {
   const closed = once(stream, 'close')
@@ -42,7 +43,10 @@ describe('alert target in-process', () => {
     stream.write(' here"}\n\u0000\u0001\n')
     stream.write(line(50, 'db down'))
     await end(stream)
-    expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual(['FIRING cut here (1x, default)', 'FIRING db down (1x, default)'])
+    expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual([
+      'FIRING cut here (1x, default)',
+      'FIRING db down (1x, default)',
+    ])
   })
 
   it('over budget, alerts fold into one digest, which goes out at the latest at shutdown', async () => {
@@ -57,13 +61,21 @@ describe('alert target in-process', () => {
   })
 
   it('repeat notices come from the tick, not from new lines only', async () => {
-    const stream = await smsAlert({ ...api(), numbers: [919800000001], tickMs: 10, rules: [{ repeat_interval: '50ms' }] })
+    const stream = await smsAlert({
+      ...api(),
+      numbers: [919800000001],
+      tickMs: 10,
+      rules: [{ repeat_interval: '50ms' }],
+    })
     stream.write(line(50, 'disk full'))
     stream.write(line(50, 'disk full'))
     const until = Date.now() + 10_000
     while (sandbox.store.all('sms').length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
     await end(stream)
-    expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual(['FIRING disk full (1x, rule-0)', 'STILL FIRING disk full (2x, rule-0)'])
+    expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual([
+      'FIRING disk full (1x, rule-0)',
+      'STILL FIRING disk full (2x, rule-0)',
+    ])
   })
 
   it('refuses a second target of the worker on the same outbox file, naming the option; the first goes on', async () => {
@@ -72,10 +84,14 @@ describe('alert target in-process', () => {
     // Spelled differently, the same file.
     const again = smsAlert({ ...api(), numbers: [919800000002], outbox: join(tmp, 'sub', '..', 'shared-outbox.jsonl') })
     await expect(again).rejects.toMatchObject({ code: TransportErrorCodes.INVALID_OPTION, option: 'outbox' })
-    await expect(again).rejects.toThrow(/options\.outbox: .*shared-outbox\.jsonl is already the outbox of logx-sms-alert/)
+    await expect(again).rejects.toThrow(
+      /options\.outbox: .*shared-outbox\.jsonl is already the outbox of logx-sms-alert/,
+    )
     first.write(line(50, 'disk full'))
     await end(first)
-    expect(sandbox.store.all('sms').map((e) => [e.record.sms, e.record.numbers])).toEqual([['FIRING disk full (1x, default)', [919800000001]]])
+    expect(sandbox.store.all('sms').map((e) => [e.record.sms, e.record.numbers])).toEqual([
+      ['FIRING disk full (1x, default)', [919800000001]],
+    ])
     // Once the first target is closed, the file is free again.
     const next = await smsAlert({ ...api(), numbers: [919800000002], outbox })
     await end(next)

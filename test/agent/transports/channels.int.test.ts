@@ -18,7 +18,12 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
           {
             target: 'logx-chat-alert',
             level: 'error',
-            options: { ...apiOptions(ctx.sandbox), templateId: 7, numbers: ['+919800000001', '+919800000002'], variables: ['{{status}}', '{{err.type}}', '{{count}}'] },
+            options: {
+              ...apiOptions(ctx.sandbox),
+              templateId: 7,
+              numbers: ['+919800000001', '+919800000002'],
+              variables: ['{{status}}', '{{err.type}}', '{{count}}'],
+            },
           },
         ],
       },
@@ -43,7 +48,11 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
         options: { ...apiOptions(ctx.sandbox), from: 'alerts@example.com', to: ['ops@example.com'], redact },
       },
     })
-    const fields = { user: { name: 'ann', password: 'hunter2' }, cards: [{ number: '4111-planted' }], req: { url: '/pay', headers: { 'x-api-key': 'key-planted' } } }
+    const fields = {
+      user: { name: 'ann', password: 'hunter2' },
+      cards: [{ number: '4111-planted' }],
+      req: { url: '/pay', headers: { 'x-api-key': 'key-planted' } },
+    }
     logger.error({ err: new Error('<script>x</script>'), ...fields }, 'payment <failed>')
     await closeLogger(logger)
     const [mail] = await ctx.sandbox.records('mail')
@@ -64,7 +73,11 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     const logger = logx({
       transport: {
         target: 'logx-voice-alert',
-        options: { ...apiOptions(ctx.sandbox), receivers: [{ label: 'oncall', number: '+15550100' }], audio: ['alarm.mp3'] },
+        options: {
+          ...apiOptions(ctx.sandbox),
+          receivers: [{ label: 'oncall', number: '+15550100' }],
+          audio: ['alarm.mp3'],
+        },
       },
     })
     logger.fatal('datacenter down')
@@ -99,7 +112,12 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
     const logger = logx({
       transport: {
         target: 'logx-sms-alert',
-        options: { messagingUrl: 'http://127.0.0.1:9', apiKey: 'k-secret', numbers: [919800000001], drainTimeoutMs: 300 },
+        options: {
+          messagingUrl: 'http://127.0.0.1:9',
+          apiKey: 'k-secret',
+          numbers: [919800000001],
+          drainTimeoutMs: 300,
+        },
       },
     })
     for (let i = 0; i < 1000; i++) expect(() => logger.error({ i }, `failure ${i}`)).not.toThrow()
@@ -120,13 +138,18 @@ describe('alert targets through logx({ transport }) and the sandbox', () => {
       transport: {
         targets: [
           { target: 'logx-sms-alert', options: { ...apiOptions(ctx.sandbox), numbers: [919800000001], outbox } },
-          { target: 'logx-chat-alert', options: { ...apiOptions(ctx.sandbox), templateId: 7, numbers: ['+919800000001'], outbox } },
+          {
+            target: 'logx-chat-alert',
+            options: { ...apiOptions(ctx.sandbox), templateId: 7, numbers: ['+919800000001'], outbox },
+          },
         ],
       },
     })
     const failed = once(streamOf(logger), 'error')
     logger.error('x')
     const [err] = (await failed) as [Error]
-    expect(err.message).toContain(`logx-chat-alert: options.outbox: ${outbox} is already the outbox of logx-sms-alert in this worker`)
+    expect(err.message).toContain(
+      `logx-chat-alert: options.outbox: ${outbox} is already the outbox of logx-sms-alert in this worker`,
+    )
   })
 })

@@ -16,7 +16,12 @@ describe('error codes are documented', () => {
   })
 
   it('transport errors name the target and the option', () => {
-    const err = new TransportError(TransportErrorCodes.INVALID_OPTION, 'logx-sms-alert', 'options.numbers: is required', { option: 'numbers' })
+    const err = new TransportError(
+      TransportErrorCodes.INVALID_OPTION,
+      'logx-sms-alert',
+      'options.numbers: is required',
+      { option: 'numbers' },
+    )
     expect(err.message).toBe('logx-sms-alert: options.numbers: is required')
     expect(err.option).toBe('numbers')
   })

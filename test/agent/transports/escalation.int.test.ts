@@ -38,13 +38,18 @@ describe('one incident across targets of one worker', () => {
     await closeLogger(logger)
 
     expect(chats[0]?.variable).toEqual(['FIRING', 'card processor down', '1', 'payments'])
-    expect(sms.map((r) => r.sms)).toEqual(['ESCALATED card processor down (1x, payments)', 'RESOLVED card processor down after 1x (payments)'])
+    expect(sms.map((r) => r.sms)).toEqual([
+      'ESCALATED card processor down (1x, payments)',
+      'RESOLVED card processor down after 1x (payments)',
+    ])
     expect((await ctx.sandbox.records('chat')).map((r) => (r.variable as string[])[0])).toEqual(['FIRING', 'RESOLVED'])
 
     const leads = await ctx.sandbox.records('lead')
     expect(leads).toHaveLength(1)
     const trail = (await ctx.sandbox.records('activity')).map((a) => `${a.activity_type} ${a.title}`)
-    expect(new Set((await ctx.sandbox.records('activity')).map((a) => a.lead_id))).toEqual(new Set([Number(leads[0]?.lead_id)]))
+    expect(new Set((await ctx.sandbox.records('activity')).map((a) => a.lead_id))).toEqual(
+      new Set([Number(leads[0]?.lead_id)]),
+    )
     expect(trail.sort()).toEqual(
       [
         'MESSAGE CHAT sent (firing) via chat',

@@ -38,7 +38,10 @@ export interface RemoteSandbox {
 
 /** A sandbox in a child process (see the fixture for why), driven through its control API. */
 export async function startRemoteSandbox(): Promise<RemoteSandbox> {
-  const child: ChildProcess = fork(join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'sandbox-process.js'), { stdio: 'inherit' })
+  const child: ChildProcess = fork(
+    join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'sandbox-process.js'),
+    { stdio: 'inherit' },
+  )
   const [message] = (await once(child, 'message')) as [{ info: SandboxInfo; apiKey: string; activityToken: string }]
   const base = message.info.baseUrl
   const records = async (kind: RecordKind): Promise<Record<string, unknown>[]> => {
@@ -75,7 +78,10 @@ export async function startRemoteSandbox(): Promise<RemoteSandbox> {
  * For a whole test file: a sandbox in its own process, started before the first test, reset before
  * each one (unless `resetEach` is false) and closed after the last, and a temp directory removed then.
  */
-export function useRemoteSandbox(tmpPrefix: string, options: { resetEach?: boolean } = {}): { readonly sandbox: RemoteSandbox; readonly tmp: string } {
+export function useRemoteSandbox(
+  tmpPrefix: string,
+  options: { resetEach?: boolean } = {},
+): { readonly sandbox: RemoteSandbox; readonly tmp: string } {
   let started: RemoteSandbox | undefined
   const tmp = mkdtempSync(join(tmpdir(), tmpPrefix))
   beforeAll(async () => {

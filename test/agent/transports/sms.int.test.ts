@@ -17,13 +17,19 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
       transport: {
         pipeline: [
           { target: 'logx-tail-filter', options: {} },
-          { target: 'logx-sms-alert', options: { ...apiOptions(ctx.sandbox), numbers: [919800000001], incident: true, stateDir } },
+          {
+            target: 'logx-sms-alert',
+            options: { ...apiOptions(ctx.sandbox), numbers: [919800000001], incident: true, stateDir },
+          },
         ],
       },
     })
     for (let i = 0; i < 10_000; i++) {
       logger.info({ i }, 'request served')
-      logger.error({ err: new Error(`query ${i} timed out`), name: 'billing', hostname: 'db-1' }, `query ${i} timed out`)
+      logger.error(
+        { err: new Error(`query ${i} timed out`), name: 'billing', hostname: 'db-1' },
+        `query ${i} timed out`,
+      )
     }
     await closeLogger(logger)
 
@@ -38,7 +44,11 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
     expect(leads[0]?.other_fields).toMatchObject({ rule: 'default', service: 'billing', host: 'db-1', count: '1' })
     const activities = await ctx.sandbox.records('activity')
     expect(activities).toHaveLength(1)
-    expect(activities[0]).toMatchObject({ activity_type: 'MESSAGE', title: 'SMS sent (firing) via sms', lead_id: Number(leads[0]?.lead_id) })
+    expect(activities[0]).toMatchObject({
+      activity_type: 'MESSAGE',
+      title: 'SMS sent (firing) via sms',
+      lead_id: Number(leads[0]?.lead_id),
+    })
     expect(String(activities[0]?.notes)).toContain('FIRING query 0 timed out')
     // Keyed by the message's outbox item: one call each, one item behind both.
     const leadKey = String(leads[0]?.idempotency_key)
@@ -54,9 +64,13 @@ describe('logx-sms-alert in an app (real worker threads, sandbox API)', () => {
 
   it('an app that exits right after logger.fatal() still delivers its alert (env fallbacks)', async () => {
     const app = join(__dirname, '..', '..', 'fixtures', 'transports', 'apps', 'alert-exit-app.js')
-    const result = await run(process.execPath, [app, 'logx-sms-alert', JSON.stringify({ numbers: ['+91 98000 00002'] })], {
-      env: { ...process.env, LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl, LOGX_API_KEY: ctx.sandbox.apiKey },
-    }).catch((err: { code?: number; stderr?: string }) => err)
+    const result = await run(
+      process.execPath,
+      [app, 'logx-sms-alert', JSON.stringify({ numbers: ['+91 98000 00002'] })],
+      {
+        env: { ...process.env, LOGX_MESSAGING_URL: ctx.sandbox.info.baseUrl, LOGX_API_KEY: ctx.sandbox.apiKey },
+      },
+    ).catch((err: { code?: number; stderr?: string }) => err)
     expect((result as { code?: number }).code).toBe(1)
     const sms = await ctx.sandbox.records('sms')
     expect(sms).toHaveLength(1)

@@ -32,7 +32,12 @@ describe('annotation', () => {
   it('inserts the rule into JSON lines and wraps plain text', () => {
     expect(annotateLine(parseLine('{"level":50,"msg":"x"}'), 'db')).toBe('{"logx_rule":"db","level":50,"msg":"x"}')
     expect(annotateLine(parseLine('{}'), 'db')).toBe('{"logx_rule":"db"}')
-    expect(JSON.parse(annotateLine(parseLine('[x] [error] boom'), 'db'))).toEqual({ level: 50, msg: '[x] [error] boom', logx_rule: 'db', logx_text: true })
+    expect(JSON.parse(annotateLine(parseLine('[x] [error] boom'), 'db'))).toEqual({
+      level: 50,
+      msg: '[x] [error] boom',
+      logx_rule: 'db',
+      logx_text: true,
+    })
   })
 })
 
@@ -57,8 +62,13 @@ describe('logx-tail-filter stream', () => {
   })
 
   it('applies rule fields and names the rule that matched', async () => {
-    const rules = [{ name: 'db', fields: { 'err.type': 'DbError' } }, { name: 'warn-api', level: 'warn', source: 'api' }]
-    const out = await run({ rules, source: 'api' }, ['{"level":50,"err":{"type":"DbError"}}\n{"level":40,"msg":"w"}\n{"level":50,"msg":"other"}\n'])
+    const rules = [
+      { name: 'db', fields: { 'err.type': 'DbError' } },
+      { name: 'warn-api', level: 'warn', source: 'api' },
+    ]
+    const out = await run({ rules, source: 'api' }, [
+      '{"level":50,"err":{"type":"DbError"}}\n{"level":40,"msg":"w"}\n{"level":50,"msg":"other"}\n',
+    ])
     expect(out.map((l) => JSON.parse(l).logx_rule)).toEqual(['db', 'warn-api', 'warn-api'])
   })
 
@@ -87,16 +97,19 @@ describe('logx-tail-filter property', () => {
     const bytes = Buffer.from(`${lines.join('\n')}\n`)
     const whole = await run({}, [bytes.toString()])
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }), async (cuts) => {
-        const points = [0, ...cuts.sort((a, b) => a - b), bytes.length]
-        const filter = createTailFilter({})
-        const out: Buffer[] = []
-        filter.on('data', (c: Buffer) => out.push(c))
-        for (let i = 0; i < points.length - 1; i++) filter.write(bytes.subarray(points[i], points[i + 1]))
-        filter.end()
-        await new Promise((resolve) => filter.on('end', resolve))
-        expect(Buffer.concat(out).toString().split('\n').filter(Boolean)).toEqual(whole)
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }),
+        async (cuts) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), bytes.length]
+          const filter = createTailFilter({})
+          const out: Buffer[] = []
+          filter.on('data', (c: Buffer) => out.push(c))
+          for (let i = 0; i < points.length - 1; i++) filter.write(bytes.subarray(points[i], points[i + 1]))
+          filter.end()
+          await new Promise((resolve) => filter.on('end', resolve))
+          expect(Buffer.concat(out).toString().split('\n').filter(Boolean)).toEqual(whole)
+        },
+      ),
       { numRuns: 50 },
     )
   })

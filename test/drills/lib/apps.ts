@@ -37,7 +37,12 @@ export interface SpawnedApp {
 }
 
 /** Starts `node <script> ...args` from the repo root with extra environment; output is collected. */
-export function spawnApp(script: string, args: string[], env: NodeJS.ProcessEnv, options: { stdout?: 'pipe' | 'ignore' } = {}): SpawnedApp {
+export function spawnApp(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { stdout?: 'pipe' | 'ignore' } = {},
+): SpawnedApp {
   const child = spawn(process.execPath, [script, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -47,7 +52,11 @@ export function spawnApp(script: string, args: string[], env: NodeJS.ProcessEnv,
   let err = ''
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stderr: err }))
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+    stderr: err,
+  }))
   return { child, exited, stdout: () => out, stderr: () => err }
 }
 
@@ -64,11 +73,16 @@ export async function inBatches(count: number, parallel: number, work: (i: numbe
 export async function markOf(dir: string, name: string, app?: SpawnedApp, timeoutMs = 20_000): Promise<void> {
   let gone: AppExit | undefined
   void app?.exited.then((exit) => (gone = exit))
-  await until(`mark ${name}`, () => {
-    if (existsSync(join(dir, name))) return true
-    if (gone !== undefined) throw new Error(`app exited (${gone.code ?? gone.signal}) before logging:\n${gone.stderr}`)
-    return undefined
-  }, timeoutMs)
+  await until(
+    `mark ${name}`,
+    () => {
+      if (existsSync(join(dir, name))) return true
+      if (gone !== undefined)
+        throw new Error(`app exited (${gone.code ?? gone.signal}) before logging:\n${gone.stderr}`)
+      return undefined
+    },
+    timeoutMs,
+  )
 }
 
 /** What one app run is expected to leave at the sandbox: a record per kind whose JSON holds `needle`. */
@@ -105,7 +119,11 @@ export function countAlerts(all: readonly SandboxRecord[], expectations: readonl
 }
 
 /** Polls the sandbox until every expected alert is there or the deadline passes; returns the count. */
-export async function awaitAlerts(baseUrl: string, expectations: readonly Expectation[], timeoutMs = 15_000): Promise<AlertCount> {
+export async function awaitAlerts(
+  baseUrl: string,
+  expectations: readonly Expectation[],
+  timeoutMs = 15_000,
+): Promise<AlertCount> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const count = countAlerts(await records(baseUrl, 'sms,chat,lead'), expectations)
@@ -124,7 +142,11 @@ export interface PrivatePm2 {
   home: string
   cli(...args: string[]): Promise<string>
   /** Starts the fixture `script` once per app, from one ecosystem file, never restarted. */
-  start(script: string, apps: readonly Pm2App[], options: { killSignal: NodeJS.Signals; killTimeoutMs: number }): Promise<void>
+  start(
+    script: string,
+    apps: readonly Pm2App[],
+    options: { killSignal: NodeJS.Signals; killTimeoutMs: number },
+  ): Promise<void>
   /** What an app wrote on stderr (pm2's error log), for failure messages. */
   errorLog(name: string): string
   /** pm2 jlist: name -> status. */
@@ -137,7 +159,8 @@ export function createPrivatePm2(dir: string): PrivatePm2 {
   mkdirSync(home, { recursive: true })
   const env = { ...process.env, PM2_HOME: home }
   const cli = async (...args: string[]): Promise<string> =>
-    (await run(process.execPath, [pm2Bin, ...args], { cwd: root, env, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 })).stdout
+    (await run(process.execPath, [pm2Bin, ...args], { cwd: root, env, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 }))
+      .stdout
   let files = 0
   return {
     home,

@@ -92,7 +92,12 @@ export function countKeyed(records: Iterable<KeyedRecord>, expected: readonly st
  * The drill's pages: `incidentOf` finds the incident a message is about (undefined: not one of the
  * drill's); `kind` is the record kind of the page (sms). One page expected per incident.
  */
-export function countPages(all: readonly SandboxRecord[], kind: string, expected: readonly string[], incidentOf: (record: Record<string, unknown>) => string | undefined): KeyedCount {
+export function countPages(
+  all: readonly SandboxRecord[],
+  kind: string,
+  expected: readonly string[],
+  incidentOf: (record: Record<string, unknown>) => string | undefined,
+): KeyedCount {
   return countKeyed(
     all.filter((e) => e.kind === kind).map((e) => ({ step: incidentOf(e.record), key: e.record['idempotency_key'] })),
     expected,
@@ -100,7 +105,11 @@ export function countPages(all: readonly SandboxRecord[], kind: string, expected
 }
 
 /** The drill's leads: one per incident, named by `incidentOf` from the lead's fields. */
-export function countLeads(all: readonly SandboxRecord[], expected: readonly string[], incidentOf: (record: Record<string, unknown>) => string | undefined): KeyedCount {
+export function countLeads(
+  all: readonly SandboxRecord[],
+  expected: readonly string[],
+  incidentOf: (record: Record<string, unknown>) => string | undefined,
+): KeyedCount {
   return countKeyed(
     all.filter((e) => e.kind === 'lead').map((e) => ({ step: incidentOf(e.record), key: e.record['idempotency_key'] })),
     expected,
@@ -122,7 +131,9 @@ export function countActivities(
   for (const e of all) if (e.kind === 'lead') incidentOfLead.set(String(e.record['lead_id']), incidentOf(e.record))
   const stepOf = (record: Record<string, unknown>): string | undefined => {
     const incident = incidentOfLead.get(String(record['lead_id']))
-    return incident === undefined ? undefined : `${incident} ${String(record['activity_type'])}: ${String(record['title'])}`
+    return incident === undefined
+      ? undefined
+      : `${incident} ${String(record['activity_type'])}: ${String(record['title'])}`
   }
   return countKeyed(
     all.filter((e) => e.kind === 'activity').map((e) => ({ step: stepOf(e.record), key: e.record['idempotency_key'] })),
@@ -149,7 +160,13 @@ export function crashNotes(pages: KeyedCount, leads: KeyedCount, activities: Key
  * The promises of a crash drill: nothing lost, nothing done twice under a new key, every record
  * keyed; resends (same key) bounded by `maxResends` for pages and by `maxCrmResends` for leads and activities.
  */
-export function expectCrashPromises(pages: KeyedCount, leads: KeyedCount, activities: KeyedCount, maxResends: number, maxCrmResends: number): void {
+export function expectCrashPromises(
+  pages: KeyedCount,
+  leads: KeyedCount,
+  activities: KeyedCount,
+  maxResends: number,
+  maxCrmResends: number,
+): void {
   expect(pages.unkeyed).toBe(0)
   expect(pages.lost).toBe(0)
   expect(pages.repeats).toBe(0)

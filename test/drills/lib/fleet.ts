@@ -8,7 +8,17 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  createWorkspace, metric, smsRulesConfig, startAgentProcess, startSandboxProcess, until, type RemoteApi, type RunningAgent, type SandboxProcess, type SandboxRecord, type Workspace,
+  createWorkspace,
+  metric,
+  smsRulesConfig,
+  startAgentProcess,
+  startSandboxProcess,
+  until,
+  type RemoteApi,
+  type RunningAgent,
+  type SandboxProcess,
+  type SandboxRecord,
+  type Workspace,
 } from '../../agent/daemon/helpers'
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
 
@@ -24,7 +34,13 @@ export interface MemberOptions {
   password?: string
 }
 
-export function fleetYaml(ws: Workspace, api: RemoteApi, redisUrl: string, agentId: string, options: MemberOptions): string {
+export function fleetYaml(
+  ws: Workspace,
+  api: RemoteApi,
+  redisUrl: string,
+  agentId: string,
+  options: MemberOptions,
+): string {
   const auth: string[] = []
   if (options.username !== undefined) auth.push(`    username: ${options.username}`)
   if (options.password !== undefined) {
@@ -41,7 +57,10 @@ ${auth.map((l) => `${l}\n`).join('')}  lease: ${options.lease ?? '2s'}
   flush: 50ms
   command_timeout: 3s
 `
-  return smsRulesConfig(ws, options.rules, api, { channels: [`lead-sms: { type: sms, numbers: [${LEAD}] }`], sections: cluster })
+  return smsRulesConfig(ws, options.rules, api, {
+    channels: [`lead-sms: { type: sms, numbers: [${LEAD}] }`],
+    sections: cluster,
+  })
 }
 
 /** One agent of the fleet: its workspace, its copy of the log, and the process running now (if any). */
@@ -65,7 +84,10 @@ export function createMember(id: string, sandbox: SandboxProcess, redis: RedisSe
   const app = join(ws.logs, 'app.log')
   // A long first line, as an app's log starts: a file is told apart by its first 256 bytes, so a
   // restarted agent knows it for the one it read.
-  appendFileSync(app, `${JSON.stringify({ level: 30, time: Date.now(), msg: `app started on ${id} ${'.'.repeat(300)}` })}\n`)
+  appendFileSync(
+    app,
+    `${JSON.stringify({ level: 30, time: Date.now(), msg: `app started on ${id} ${'.'.repeat(300)}` })}\n`,
+  )
   ws.writeConfig(fleetYaml(ws, sandbox.api, redis.url, id, options))
   const member: Member = {
     id,
@@ -123,7 +145,8 @@ export async function smsRecords(baseUrl: string, text?: string): Promise<Sandbo
   const q = text === undefined ? '' : `&q=${encodeURIComponent(text)}`
   const response = await fetch(`${baseUrl}/_sandbox/records?kind=sms&limit=5000${q}`)
   const body = (await response.json()) as { records: SandboxRecord[] }
-  if (body.records.length >= 5000) throw new Error('5000 SMS records or more: the listing is cut, the drill cannot count them')
+  if (body.records.length >= 5000)
+    throw new Error('5000 SMS records or more: the listing is cut, the drill cannot count them')
   return body.records.sort((a, b) => a.seq - b.seq)
 }
 
@@ -142,7 +165,11 @@ export interface Tally {
 }
 
 /** Pages per incident among `all`, by the incident id `idOf` finds in an SMS's text. */
-export function tallyPages(all: readonly SandboxRecord[], ids: readonly string[], idOf: (sms: string) => string | undefined): Tally {
+export function tallyPages(
+  all: readonly SandboxRecord[],
+  ids: readonly string[],
+  idOf: (sms: string) => string | undefined,
+): Tally {
   const pages = new Map<string, SandboxRecord[]>(ids.map((id) => [id, []]))
   for (const r of all) {
     const id = idOf(String(r.record.sms))
@@ -187,9 +214,11 @@ export const pad = (i: number): string => String(i).padStart(4, '0')
 export const line = (msg: string): string => `${JSON.stringify({ level: 50, time: Date.now(), msg })}\n`
 export const orderLine = (id: string): string => line(`order ${id} failed`)
 export const idOf = (sms: string): string | undefined => /order (\S+) failed/.exec(sms)?.[1]
-export const idsOf = (tag: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${tag}${pad(i)}`)
+export const idsOf = (tag: string, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `${tag}${pad(i)}`)
 export const storm = (ids: readonly string[]): string => ids.map(orderLine).join('')
-export const keysOf = (pages: readonly SandboxRecord[]): number => new Set(pages.map((r) => r.record.idempotency_key)).size
+export const keysOf = (pages: readonly SandboxRecord[]): number =>
+  new Set(pages.map((r) => r.record.idempotency_key)).size
 
 /** A redis-server, a sandbox and the members, torn down together whatever a drill did to them. */
 export interface Rig {
@@ -200,7 +229,11 @@ export interface Rig {
   close(): Promise<void>
 }
 
-export async function startRig(ids: readonly string[], options: MemberOptions, redisOptions: RedisServerOptions = {}): Promise<Rig> {
+export async function startRig(
+  ids: readonly string[],
+  options: MemberOptions,
+  redisOptions: RedisServerOptions = {},
+): Promise<Rig> {
   const redis = await startRedisServer(redisOptions)
   const sandbox = await startSandboxProcess()
   const members = ids.map((id) => createMember(id, sandbox, redis, options))
@@ -227,26 +260,41 @@ export async function startRig(ids: readonly string[], options: MemberOptions, r
 }
 
 /** Waits until every member's outbox is empty and its file read: nothing more is coming. */
-export async function settled(members: readonly Member[], what: string, timeoutMs: number, more: () => Promise<boolean> = async () => true): Promise<void> {
-  await until(what, async () => {
-    if (!(await more())) return undefined
-    for (const m of members) {
-      if ((await memberMetric(m, 'logx_agent_outbox_depth')) !== 0) return undefined
-      if ((await memberMetric(m, 'logx_agent_bytes_behind')) !== 0) return undefined
-    }
-    return true
-  }, timeoutMs)
+export async function settled(
+  members: readonly Member[],
+  what: string,
+  timeoutMs: number,
+  more: () => Promise<boolean> = async () => true,
+): Promise<void> {
+  await until(
+    what,
+    async () => {
+      if (!(await more())) return undefined
+      for (const m of members) {
+        if ((await memberMetric(m, 'logx_agent_outbox_depth')) !== 0) return undefined
+        if ((await memberMetric(m, 'logx_agent_bytes_behind')) !== 0) return undefined
+      }
+      return true
+    },
+    timeoutMs,
+  )
 }
 
 /** Every id paged (per the sandbox), then the members settled; the tally of the pages. */
 export async function pagedAll(rig: Rig, ids: readonly string[], what: string, timeoutMs: number): Promise<Tally> {
   const tag = /^[a-z]+/.exec(ids[0] ?? '')?.[0] ?? ''
   try {
-    await settled(rig.members, what, timeoutMs, async () => tallyPages(await smsRecords(rig.baseUrl, `order ${tag}`), ids, idOf).lost === 0)
+    await settled(
+      rig.members,
+      what,
+      timeoutMs,
+      async () => tallyPages(await smsRecords(rig.baseUrl, `order ${tag}`), ids, idOf).lost === 0,
+    )
   } catch {
     // Measured below: the row and the assertions say what is missing.
   }
   return tallyPages(await smsRecords(rig.baseUrl), ids, idOf)
 }
 
-export const lastArrival = (tally: Tally): number => Math.max(0, ...[...tally.pages.values()].flat().map((r) => Date.parse(String(r.record.created_at))))
+export const lastArrival = (tally: Tally): number =>
+  Math.max(0, ...[...tally.pages.values()].flat().map((r) => Date.parse(String(r.record.created_at))))

@@ -20,7 +20,12 @@ export interface OutageSandbox {
 }
 
 /** Starts the sandbox process on `port` (0: any free one) with `dataDir`, logging exchanges to `requestLog`. */
-export async function startOutageSandbox(options: { port: number; dataDir: string; requestLog: string; faults?: unknown[] }): Promise<OutageSandbox> {
+export async function startOutageSandbox(options: {
+  port: number
+  dataDir: string
+  requestLog: string
+  faults?: unknown[]
+}): Promise<OutageSandbox> {
   const args = [String(options.port), options.dataDir, options.requestLog, JSON.stringify(options.faults ?? [])]
   const child: ChildProcess = fork(script, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const exited = once(child, 'exit')

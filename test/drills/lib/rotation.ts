@@ -48,7 +48,14 @@ export interface SequenceCheck {
   /** Distinct numbers seen of a stream. */
   distinct(stream: number): number
   /** Against the numbers 1..totals[k] expected of each stream k. */
-  result(totals: readonly number[]): { expected: number; received: number; lost: number; duplicated: number; outOfOrder: number; firstProblems: string[] }
+  result(totals: readonly number[]): {
+    expected: number
+    received: number
+    lost: number
+    duplicated: number
+    outOfOrder: number
+    firstProblems: string[]
+  }
 }
 
 export function createSequenceCheck(): SequenceCheck {

@@ -15,7 +15,11 @@ interface Report {
 
 async function testRule(config: string, file: string): Promise<Report> {
   let stdout = ''
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true }, signal: new AbortController().signal }
+  const io = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: () => true },
+    signal: new AbortController().signal,
+  }
   const code = await testRuleCommand({ config, files: [file], rule: undefined, json: true }, io)
   expect(code).toBe(0)
   return JSON.parse(stdout) as Report

@@ -19,14 +19,22 @@ describe('engineOptionsOf', () => {
     expect(engine.ingest(line({ level: 50, msg: 'db down' }), t0, 'app')).toEqual([])
     expect(engine.ingest(line({ level: 30, msg: 'fine' }), t0, 'app')).toEqual([])
     const sent = engine.tick(t0 + 10_000)
-    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([['oncall-sms', 'sms'], ['team-chat', 'chat']])
+    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([
+      ['oncall-sms', 'sms'],
+      ['team-chat', 'chat'],
+    ])
   })
 
   it('production.yaml: rules, matchers, escalation and secrets carry over', async () => {
     const config = await loadAgentConfig(join(repoRoot, 'config/examples/production.yaml'), options)
     const t0 = Date.parse('2026-11-22T10:00:00Z')
     const engineOptions = toAlertEngineOptions(config, t0)
-    expect(engineOptions.secrets).toEqual(['sk-test-123', 'tok-789', 'https://crm.example.com/webhooks/lead/acme', 'console-tok-321'])
+    expect(engineOptions.secrets).toEqual([
+      'sk-test-123',
+      'tok-789',
+      'https://crm.example.com/webhooks/lead/acme',
+      'console-tok-321',
+    ])
     // The normalized rules, channels and silences themselves: nothing written back and read again.
     expect(engineOptions.rules).toBe(config.rules)
     expect(engineOptions.channels).toBe(config.channels)
@@ -75,10 +83,23 @@ describe('engineOptionsOf', () => {
     ].join('\n')
     const result = parseAgentConfig(yaml, 'agent.yaml', options)
     if (!result.ok) throw new Error(JSON.stringify(result.problems))
-    expect(result.config.redact).toEqual([['user', 'password'], ['req', 'headers', 'authorization'], ['*', 'token'], ['cards', '*', 'number'], ['absent', 'path']])
+    expect(result.config.redact).toEqual([
+      ['user', 'password'],
+      ['req', 'headers', 'authorization'],
+      ['*', 'token'],
+      ['cards', '*', 'number'],
+      ['absent', 'path'],
+    ])
     const engine = createAlertEngine(toAlertEngineOptions(result.config, 0))
     const sent = engine.ingest(
-      line({ level: 50, msg: 'login failed', user: { password: 'hunter2-planted' }, req: { headers: { authorization: 'Bearer planted-token' } }, session: { token: 'planted-session' }, cards: [{ number: '4111-planted' }, { number: '5500-planted', brand: 'mc' }] }),
+      line({
+        level: 50,
+        msg: 'login failed',
+        user: { password: 'hunter2-planted' },
+        req: { headers: { authorization: 'Bearer planted-token' } },
+        session: { token: 'planted-session' },
+        cards: [{ number: '4111-planted' }, { number: '5500-planted', brand: 'mc' }],
+      }),
       0,
       'app',
     )
@@ -92,13 +113,17 @@ describe('engineOptionsOf', () => {
   })
 
   it('redact: a path that is not a dot path is a config error naming its place', () => {
-    const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nredact: ["a..b"]\n', 'agent.yaml', options)
+    const result = parseAgentConfig(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nredact: ["a..b"]\n',
+      'agent.yaml',
+      options,
+    )
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual(['3:10 redact[0]'])
   })
 
-  it('takes a recording channel beside the config\'s: it hears every notice, whatever the rule notifies', () => {
+  it("takes a recording channel beside the config's: it hears every notice, whatever the rule notifies", () => {
     const yaml = [
       'sources: [{ name: app, paths: ./logs/*.log }]',
       'channels: { sms: { type: sms, numbers: [919800000001] }, mail: { type: mail, from: a@example.com, to: b@example.com } }',
@@ -108,9 +133,20 @@ describe('engineOptionsOf', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.problems))
     const { config } = result
     const engine = createAlertEngine(
-      engineOptionsOf({ ...config, channels: [...config.channels, { type: 'incident', name: 'logx.incident' }], secrets: [], maxIncidents: 5 }, 0),
+      engineOptionsOf(
+        {
+          ...config,
+          channels: [...config.channels, { type: 'incident', name: 'logx.incident' }],
+          secrets: [],
+          maxIncidents: 5,
+        },
+        0,
+      ),
     )
     const sent = engine.ingest(line({ level: 50, msg: 'db down' }), 0, 'app')
-    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([['logx.incident', 'incident'], ['mail', 'mail']])
+    expect(sent.map((d) => [d.notice.channel, d.channelType]).sort()).toEqual([
+      ['logx.incident', 'incident'],
+      ['mail', 'mail'],
+    ])
   })
 })

@@ -8,8 +8,13 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { compileRule, type RuleConfig } from '../../../../alerts'
 import {
-  channelOptionKeys, ConfigWarningCodes, parseAgentConfig, readAlertOptions, readChannelOptions,
-  type AgentConfig, type OptionWarning,
+  channelOptionKeys,
+  ConfigWarningCodes,
+  parseAgentConfig,
+  readAlertOptions,
+  readChannelOptions,
+  type AgentConfig,
+  type OptionWarning,
 } from '../../../../agent/config'
 import { fakeSecretFile, fixtures, repoRoot, testEnv } from '../helpers'
 
@@ -28,18 +33,24 @@ function read(options: Record<string, unknown>, channels: readonly string[] = ['
   return { ...result.value, warnings }
 }
 
-const rule = (written: Record<string, unknown>, channels?: readonly string[]): RuleConfig => read({ rules: [written] }, channels).rules[0] as RuleConfig
+const rule = (written: Record<string, unknown>, channels?: readonly string[]): RuleConfig =>
+  read({ rules: [written] }, channels).rules[0] as RuleConfig
 
 describe('bad options: each fixture reports exactly its problems', () => {
   const dir = join(fixtures, 'options')
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
 
   it('there are fixtures', () => {
     expect(files.length).toBeGreaterThanOrEqual(12)
   })
 
   it.each(files)('%s', (file) => {
-    const { options, problems } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { options: Record<string, unknown>; problems: string[] }
+    const { options, problems } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      options: Record<string, unknown>
+      problems: string[]
+    }
     const result = readAlertOptions(options, ['sms'], () => {})
     expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(problems)
   })
@@ -52,40 +63,66 @@ describe('one vocabulary', () => {
   it('the rules and silences of production.yaml, given as options, are what the YAML gives', () => {
     const config = load(text)
     const written = parse(text) as { rules: unknown[]; silences: unknown[] }
-    const options = read({ rules: written.rules, silences: written.silences }, config.channels.map((c) => c.name))
+    const options = read(
+      { rules: written.rules, silences: written.silences },
+      config.channels.map((c) => c.name),
+    )
     expect(options.rules).toEqual(config.rules)
     expect(options.silences).toEqual(config.silences)
     expect(options.warnings).toEqual([])
   })
 
-  it('a rule without notify notifies the channels it is given: every YAML channel, a target\'s own', () => {
+  it("a rule without notify notifies the channels it is given: every YAML channel, a target's own", () => {
     expect(rule({}, ['sms']).notify).toEqual(['sms'])
-    const config = load('sources: [{ name: app, paths: ./x.log }]\nchannels: { a: { type: sms, numbers: [919800000001] }, b: { type: sms, numbers: [919800000002] } }\nrules: [{ name: r }]\n')
+    const config = load(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { a: { type: sms, numbers: [919800000001] }, b: { type: sms, numbers: [919800000002] } }\nrules: [{ name: r }]\n',
+    )
     expect(config.rules[0]?.notify).toEqual(['a', 'b'])
   })
 
-  it('names in a target\'s notify and source are its own business (other targets, its source option)', () => {
-    expect(rule({ notify: ['voice', 'Ops Pager'], source: '/var/log/app.log' })).toMatchObject({ notify: ['voice', 'Ops Pager'], sources: ['/var/log/app.log'] })
+  it("names in a target's notify and source are its own business (other targets, its source option)", () => {
+    expect(rule({ notify: ['voice', 'Ops Pager'], source: '/var/log/app.log' })).toMatchObject({
+      notify: ['voice', 'Ops Pager'],
+      sources: ['/var/log/app.log'],
+    })
   })
 
   it('durations: one grammar in both', () => {
-    expect(rule({ group_wait: '30 s', repeat_interval: '1h30m', resolve_after: 1500 })).toMatchObject({ groupWaitMs: 30_000, repeatIntervalMs: 5_400_000, resolveAfterMs: 1500 })
-    const config = load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_wait: 30 s, repeat_interval: 1h30m }]\n')
+    expect(rule({ group_wait: '30 s', repeat_interval: '1h30m', resolve_after: 1500 })).toMatchObject({
+      groupWaitMs: 30_000,
+      repeatIntervalMs: 5_400_000,
+      resolveAfterMs: 1500,
+    })
+    const config = load(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_wait: 30 s, repeat_interval: 1h30m }]\n',
+    )
     expect(config.rules[0]).toMatchObject({ groupWaitMs: 30_000, repeatIntervalMs: 5_400_000 })
   })
 
   it('options are code: a "${" in them is text, where the YAML would read the environment', () => {
     expect(rule({ title: 'cost ${HOME} {{msg}}' }).title).toBe('cost ${HOME} {{msg}}')
-    expect(load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ title: "at ${HOME} {{msg}}" }]\n').rules[0]?.title).toBe('at /home/ops {{msg}}')
+    expect(
+      load(
+        'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ title: "at ${HOME} {{msg}}" }]\n',
+      ).rules[0]?.title,
+    ).toBe('at /home/ops {{msg}}')
   })
 
   it('an empty rule list: refused in options, as the targets always did; no rule at all in the YAML, as before', () => {
     expect(() => read({ rules: [] })).toThrow('must not be empty')
-    expect(load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: []\n').rules).toEqual([])
+    expect(
+      load(
+        'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: []\n',
+      ).rules,
+    ).toEqual([])
   })
 
-  it('a rule copied from a target\'s earlier options into the YAML is pointed at the current key', () => {
-    const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ msg: db, fields: { a: 1 } }]\n', 'agent.yaml', yamlOptions)
+  it("a rule copied from a target's earlier options into the YAML is pointed at the current key", () => {
+    const result = parseAgentConfig(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ msg: db, fields: { a: 1 } }]\n',
+      'agent.yaml',
+      yamlOptions,
+    )
     expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
       'rules[0].msg: unknown key "msg" (did you mean "message"?)',
       'rules[0].fields: unknown key "fields" (did you mean "match"?)',
@@ -93,26 +130,56 @@ describe('one vocabulary', () => {
   })
 
   it('silences take epoch milliseconds and an id, in both', () => {
-    const { silences } = read({ silences: [{ id: 'deploy-42', matchers: { rule: 'db' }, starts_at: 1000, ends_at: '2026-12-31T23:59:59Z' }] })
-    expect(silences).toEqual([{ id: 'deploy-42', matchers: [{ kind: 'equals', path: 'rule', value: 'db' }], startsAt: 1000, endsAt: Date.parse('2026-12-31T23:59:59Z'), comment: undefined }])
-    const config = load('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nsilences: [{ id: deploy-42, matchers: { rule: db }, starts_at: 1000, ends_at: "2026-12-31T23:59:59Z" }]\n')
+    const { silences } = read({
+      silences: [{ id: 'deploy-42', matchers: { rule: 'db' }, starts_at: 1000, ends_at: '2026-12-31T23:59:59Z' }],
+    })
+    expect(silences).toEqual([
+      {
+        id: 'deploy-42',
+        matchers: [{ kind: 'equals', path: 'rule', value: 'db' }],
+        startsAt: 1000,
+        endsAt: Date.parse('2026-12-31T23:59:59Z'),
+        comment: undefined,
+      },
+    ])
+    const config = load(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nsilences: [{ id: deploy-42, matchers: { rule: db }, starts_at: 1000, ends_at: "2026-12-31T23:59:59Z" }]\n',
+    )
     expect(config.silences).toEqual(silences)
   })
 })
 
-describe('the targets\' earlier names, with their earlier meaning and a warning each', () => {
+describe("the targets' earlier names, with their earlier meaning and a warning each", () => {
   it('msg, fields, channels and escalation make the rule message, match, notify and escalate make', () => {
     const earlier = read({
-      rules: [{ name: 'db', msg: 'timeout', fields: { 'err.type': 'DbError' }, escalation: [{ after: 0, channels: ['chat'] }, { after: '10m', channels: 'sms' }] }],
+      rules: [
+        {
+          name: 'db',
+          msg: 'timeout',
+          fields: { 'err.type': 'DbError' },
+          escalation: [
+            { after: 0, channels: ['chat'] },
+            { after: '10m', channels: 'sms' },
+          ],
+        },
+      ],
     })
-    const current = rule({ name: 'db', message: 'timeout', match: { 'err.type': 'DbError' }, notify: ['chat'], escalate: [{ after: '10m', notify: 'sms' }] })
+    const current = rule({
+      name: 'db',
+      message: 'timeout',
+      match: { 'err.type': 'DbError' },
+      notify: ['chat'],
+      escalate: [{ after: '10m', notify: 'sms' }],
+    })
     expect(earlier.rules).toEqual([{ ...current, message: /timeout/ }])
     expect(earlier.warnings.map((w) => [w.code, w.path])).toEqual([
       [ConfigWarningCodes.RULE_KEY, 'rules[0].msg'],
       [ConfigWarningCodes.RULE_KEY, 'rules[0].fields'],
       [ConfigWarningCodes.RULE_KEY, 'rules[0].escalation'],
     ])
-    expect(earlier.warnings[0]?.message).toBe('"msg" is deprecated: write "message" (a "/pattern/flags" string, or a bare pattern)')
+    expect(earlier.warnings[0]?.message).toBe(
+      '"msg" is deprecated: write "message" (a "/pattern/flags" string, or a bare pattern)',
+    )
     expect(earlier.warnings[2]?.message).toContain('"notify" for the first notice and "escalate: [{ after, notify }]"')
     expect(read({ rules: [{ channels: ['chat', 'sms'] }] }).rules[0]?.notify).toEqual(['chat', 'sms'])
   })
@@ -125,8 +192,20 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
   })
 
   it('fields compares a "/.../" value for equality, as it did, and takes { regex, flags } and { equals }', () => {
-    const compiled = compileRule(rule({ fields: { url: '/health/', 'err.type': { regex: '^db', flags: 'i' }, code: { equals: 503 }, tag: { equals: '/x/' } } }))
-    const m = (record: Record<string, unknown>) => compiled.match.every((x) => (x.kind === 'equals' ? x.get(record) === x.value : x.regex.test(String(x.get(record)))))
+    const compiled = compileRule(
+      rule({
+        fields: {
+          url: '/health/',
+          'err.type': { regex: '^db', flags: 'i' },
+          code: { equals: 503 },
+          tag: { equals: '/x/' },
+        },
+      }),
+    )
+    const m = (record: Record<string, unknown>) =>
+      compiled.match.every((x) =>
+        x.kind === 'equals' ? x.get(record) === x.value : x.regex.test(String(x.get(record))),
+      )
     expect(m({ url: '/health/', err: { type: 'DBError' }, code: 503, tag: '/x/' })).toBe(true)
     expect(m({ url: '/healthz/', err: { type: 'DBError' }, code: 503, tag: '/x/' })).toBe(false)
     expect(m({ url: '/health/', err: { type: 'DBError' }, code: 503, tag: 'x' })).toBe(false)
@@ -136,11 +215,17 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
   it('escalation: the step at 0 is the first notice; a later first step means none; channels beside it stays ignored', () => {
     const later = read({ rules: [{ channels: ['chat'], escalation: [{ after: '5m', channels: ['sms'] }] }] })
     expect(later.rules[0]).toMatchObject({ notify: [], escalate: [{ afterMs: 300_000, notify: ['sms'] }] })
-    expect(compileRule(later.rules[0] as RuleConfig).escalation).toEqual([{ afterMs: 0, channels: [] }, { afterMs: 300_000, channels: ['sms'] }])
+    expect(compileRule(later.rules[0] as RuleConfig).escalation).toEqual([
+      { afterMs: 0, channels: [] },
+      { afterMs: 300_000, channels: ['sms'] },
+    ])
     expect(later.warnings.map((w) => `${w.path}: ${w.message}`)).toContain(
       'rules[0].channels: is ignored beside "escalation" (as it always was): its first step decides the first notice',
     )
-    expect(rule({ escalation: [{ channels: 'chat' }, { after: 1000, channels: 'sms' }] })).toMatchObject({ notify: ['chat'], escalate: [{ afterMs: 1000, notify: ['sms'] }] })
+    expect(rule({ escalation: [{ channels: 'chat' }, { after: 1000, channels: 'sms' }] })).toMatchObject({
+      notify: ['chat'],
+      escalate: [{ afterMs: 1000, notify: ['sms'] }],
+    })
   })
 
   it('one group_by string and a window of 0 are read, with a warning; { regex } / { equals } silence matchers as they always were', () => {
@@ -149,16 +234,29 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
       silences: [{ matchers: { host: { regex: '^db-' }, rule: { equals: 'db' } }, ends_at: 5000 }],
     })
     expect(rules[0]).toMatchObject({ groupBy: ['host'], threshold: { count: 2, withinMs: 0 } })
-    expect(silences[0]?.matchers).toEqual([{ kind: 'regex', path: 'host', regex: /^db-/ }, { kind: 'equals', path: 'rule', value: 'db' }])
-    expect(warnings.map((w) => `${w.code} ${w.path}`).sort()).toEqual([`${ConfigWarningCodes.VALUE_FORM} rules[0].group_by`, `${ConfigWarningCodes.VALUE_FORM} rules[0].threshold.within`])
+    expect(silences[0]?.matchers).toEqual([
+      { kind: 'regex', path: 'host', regex: /^db-/ },
+      { kind: 'equals', path: 'rule', value: 'db' },
+    ])
+    expect(warnings.map((w) => `${w.code} ${w.path}`).sort()).toEqual([
+      `${ConfigWarningCodes.VALUE_FORM} rules[0].group_by`,
+      `${ConfigWarningCodes.VALUE_FORM} rules[0].threshold.within`,
+    ])
   })
 
   it('a "/.../" silence matcher in options keeps its earlier meaning: equality, with a warning that says so', () => {
-    const { silences, warnings } = read({ silences: [{ matchers: { 'req.url': '/api/', path: '/srv/dim' }, ends_at: 5000 }] })
+    const { silences, warnings } = read({
+      silences: [{ matchers: { 'req.url': '/api/', path: '/srv/dim' }, ends_at: 5000 }],
+    })
     const [url, path] = silences[0]?.matchers ?? []
     const test = (m: typeof url, text: string): boolean => m?.kind === 'regex' && m.regex.test(text)
-    expect([test(url, '/api/'), test(url, '/v1/api/items'), test(path, '/srv/dim'), test(path, '/srv/dimmer')]).toEqual([true, false, true, false])
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([`${ConfigWarningCodes.VALUE_FORM} silences[0].matchers["req.url"]`, `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.path`])
+    expect([test(url, '/api/'), test(url, '/v1/api/items'), test(path, '/srv/dim'), test(path, '/srv/dimmer')]).toEqual(
+      [true, false, true, false],
+    )
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers["req.url"]`,
+      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.path`,
+    ])
     expect(warnings[0]?.message).toContain('is compared for equality')
   })
 
@@ -201,16 +299,34 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
       rules: [{ group_by: ['@timestamp', 'k8s/pod'], match: { '@l': 'Error', 'tags.0': 'x' } }],
       silences: [{ matchers: { '0': 'x', 'user agent': 'curl' }, ends_at: 5000 }],
     })
-    expect(rules[0]).toMatchObject({ groupBy: ['@timestamp', 'k8s/pod'], match: [{ kind: 'equals', path: '@l', value: 'Error' }, { kind: 'equals', path: 'tags.0', value: 'x' }] })
+    expect(rules[0]).toMatchObject({
+      groupBy: ['@timestamp', 'k8s/pod'],
+      match: [
+        { kind: 'equals', path: '@l', value: 'Error' },
+        { kind: 'equals', path: 'tags.0', value: 'x' },
+      ],
+    })
     expect(silences[0]?.matchers.map((m) => m.path)).toEqual(['0', 'user agent'])
     expect(warnings).toEqual([])
-    const yaml = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: ["@timestamp"] }]\n', 'agent.yaml', yamlOptions)
-    expect(yaml.ok ? [] : yaml.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(['rules[0].group_by[0]: expected a dot path like err.type, got "@timestamp"'])
+    const yaml = parseAgentConfig(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: ["@timestamp"] }]\n',
+      'agent.yaml',
+      yamlOptions,
+    )
+    expect(yaml.ok ? [] : yaml.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'rules[0].group_by[0]: expected a dot path like err.type, got "@timestamp"',
+    ])
   })
 
   it('the YAML reads none of them', () => {
-    const result = parseAgentConfig('sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: host }]\n', 'agent.yaml', yamlOptions)
-    expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(['rules[0].group_by: expected a list, got a string'])
+    const result = parseAgentConfig(
+      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: host }]\n',
+      'agent.yaml',
+      yamlOptions,
+    )
+    expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'rules[0].group_by: expected a list, got a string',
+    ])
     const strict = parseAgentConfig(
       [
         'sources: [{ name: app, paths: ./x.log }]',
@@ -229,7 +345,7 @@ describe('the targets\' earlier names, with their earlier meaning and a warning 
   })
 })
 
-describe('a channel target\'s own keys', () => {
+describe("a channel target's own keys", () => {
   const yaml = [
     'sources: [{ name: app, paths: ./x.log }]',
     'channels:',
@@ -248,12 +364,46 @@ describe('a channel target\'s own keys', () => {
     return result.value
   }
 
-  it('are the YAML channel\'s keys, spelt as options, and make the same channel', () => {
-    expect(channel('sms', { numbers: [919800000001, '+91 98000 00003'], senderId: 'LOGXAL', route: 'transactional', template: '{{title}}', maxLength: 100 }, 30)).toEqual(config.channels[0])
-    expect(channel('chat', { numbers: ['+91 98000-00002'], templateId: 7, variables: ['{{title}}'], attachment: 'https://example.com/a.pdf' })).toEqual(config.channels[1])
-    expect(channel('mail', { from: 'a@example.com', to: 'b@example.com', subject: { firing: '{{title}}' }, format: 'text' })).toEqual(config.channels[2])
-    expect(channel('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: { firing: ['a.mp3'], resolved: ['b.mp3'] } })).toEqual(config.channels[3])
-    expect(channelOptionKeys('sms')).toEqual(['numbers', 'senderId', 'route', 'templateId', 'template', 'maxLength', 'concurrency'])
+  it("are the YAML channel's keys, spelt as options, and make the same channel", () => {
+    expect(
+      channel(
+        'sms',
+        {
+          numbers: [919800000001, '+91 98000 00003'],
+          senderId: 'LOGXAL',
+          route: 'transactional',
+          template: '{{title}}',
+          maxLength: 100,
+        },
+        30,
+      ),
+    ).toEqual(config.channels[0])
+    expect(
+      channel('chat', {
+        numbers: ['+91 98000-00002'],
+        templateId: 7,
+        variables: ['{{title}}'],
+        attachment: 'https://example.com/a.pdf',
+      }),
+    ).toEqual(config.channels[1])
+    expect(
+      channel('mail', { from: 'a@example.com', to: 'b@example.com', subject: { firing: '{{title}}' }, format: 'text' }),
+    ).toEqual(config.channels[2])
+    expect(
+      channel('voice', {
+        receivers: [{ label: 'primary', number: '+919800000004' }],
+        audio: { firing: ['a.mp3'], resolved: ['b.mp3'] },
+      }),
+    ).toEqual(config.channels[3])
+    expect(channelOptionKeys('sms')).toEqual([
+      'numbers',
+      'senderId',
+      'route',
+      'templateId',
+      'template',
+      'maxLength',
+      'concurrency',
+    ])
   })
 
   it('keys the targets ignored in a voice receiver or a per-kind template still are, with a warning each', () => {
@@ -263,13 +413,18 @@ describe('a channel target\'s own keys', () => {
       if (!result.ok) throw new Error(JSON.stringify(result.problems))
       return result.value
     }
-    expect(read('voice', { receivers: [{ label: 'primary', number: '+919800000004', name: 'Asha' }], audio: ['a.mp3'] })).toEqual(
-      read('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: ['a.mp3'] }),
-    )
-    expect(read('sms', { numbers: 919800000001, template: { firing: '{{title}}', repeat: 'again {{title}}' } })).toMatchObject({
+    expect(
+      read('voice', { receivers: [{ label: 'primary', number: '+919800000004', name: 'Asha' }], audio: ['a.mp3'] }),
+    ).toEqual(read('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: ['a.mp3'] }))
+    expect(
+      read('sms', { numbers: 919800000001, template: { firing: '{{title}}', repeat: 'again {{title}}' } }),
+    ).toMatchObject({
       template: { firing: '{{title}}', resolved: undefined, digest: undefined },
     })
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([`${ConfigWarningCodes.IGNORED_KEY} receivers[0].name`, `${ConfigWarningCodes.IGNORED_KEY} template.repeat`])
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      `${ConfigWarningCodes.IGNORED_KEY} receivers[0].name`,
+      `${ConfigWarningCodes.IGNORED_KEY} template.repeat`,
+    ])
   })
 
   it('a target has no people: `people` is no option, its recipients are required, and it reaches no one by name', () => {
@@ -286,8 +441,11 @@ describe('a channel target\'s own keys', () => {
     expect(problems('voice', { audio: ['a.mp3'] })).toEqual(['receivers: is required'])
   })
 
-  it('a target\'s rules have no ack_timeout (nothing acknowledges a target\'s incidents): ackTimeoutMs is undefined', () => {
-    expect(rule({ escalate: [{ after: '10m', notify: 'call' }] })).toMatchObject({ ackTimeoutMs: undefined, escalate: [{ afterMs: 600_000, notify: ['call'] }] })
+  it("a target's rules have no ack_timeout (nothing acknowledges a target's incidents): ackTimeoutMs is undefined", () => {
+    expect(rule({ escalate: [{ after: '10m', notify: 'call' }] })).toMatchObject({
+      ackTimeoutMs: undefined,
+      escalate: [{ afterMs: 600_000, notify: ['call'] }],
+    })
     expect(rule({ escalate: [{ after: '10m', notify: 'call' }] }).escalate[0]).not.toHaveProperty('people')
   })
 
@@ -308,6 +466,9 @@ describe('a channel target\'s own keys', () => {
       'numbers: expected a number with country prefix like "+919800000001", got "+12345"',
       'templateId: is required',
     ])
-    expect(problems('voice', { receivers: [{ label: 'a' }], audio: [] })).toEqual(['receivers[0].number: is required', 'audio: must not be empty'])
+    expect(problems('voice', { receivers: [{ label: 'a' }], audio: [] })).toEqual([
+      'receivers[0].number: is required',
+      'audio: must not be empty',
+    ])
   })
 })

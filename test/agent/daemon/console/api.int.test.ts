@@ -21,7 +21,13 @@ beforeEach(() => {
   c.backend.actions.length = 0
   c.backend.breakWith(undefined)
   c.backend.put(incident('errors:0a1b2c3d4e5f60', { lastSeen: 1_700_000_010_000 }))
-  c.backend.put(incident('errors:0a1b99999999', { lastSeen: 1_700_000_030_000, state: 'acknowledged', ack: { by: 'ravi', via: 'missed_call', at: 1 } }))
+  c.backend.put(
+    incident('errors:0a1b99999999', {
+      lastSeen: 1_700_000_030_000,
+      state: 'acknowledged',
+      ack: { by: 'ravi', via: 'missed_call', at: 1 },
+    }),
+  )
   c.backend.put(incident('db:77aa00112233', { rule: 'db', lastSeen: 1_700_000_020_000, state: 'pending' }))
 })
 
@@ -30,7 +36,11 @@ describe('incidents', () => {
     const res = await get('/api/incidents')
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
-    expect(res.json.incidents.map((i: { id: string }) => i.id)).toEqual(['errors:0a1b99999999', 'db:77aa00112233', 'errors:0a1b2c3d4e5f60'])
+    expect(res.json.incidents.map((i: { id: string }) => i.id)).toEqual([
+      'errors:0a1b99999999',
+      'db:77aa00112233',
+      'errors:0a1b2c3d4e5f60',
+    ])
     expect(res.json.total).toBe(3)
     expect(res.json.incidents[0]).toMatchObject({ shortId: 'errors:0', state: 'acknowledged', ack: { by: 'ravi' } })
     expect(res.json.incidents[0].timeline).toBeUndefined()
@@ -69,10 +79,18 @@ describe('incidents', () => {
   it('acks, unacks and resolves, with the name given or "console", and tells the backend it came from the console', async () => {
     const acked = await post('/api/incidents/errors:0a1b2c/ack', { by: 'asha' })
     expect(acked.status).toBe(200)
-    expect(acked.json.incident).toMatchObject({ id: 'errors:0a1b2c3d4e5f60', state: 'acknowledged', ack: { by: 'asha', via: 'console' } })
+    expect(acked.json.incident).toMatchObject({
+      id: 'errors:0a1b2c3d4e5f60',
+      state: 'acknowledged',
+      ack: { by: 'asha', via: 'console' },
+    })
     const unacked = await post('/api/incidents/errors:0a1b2c3d4e5f60/unack')
     expect(unacked.json.incident.state).toBe('firing')
-    const resolved = await post('/api/incidents/errors:0a1b2c3d4e5f60/resolve', { by: '  ravi  ' }, { headers: { 'x-logx-client': 'cli' } })
+    const resolved = await post(
+      '/api/incidents/errors:0a1b2c3d4e5f60/resolve',
+      { by: '  ravi  ' },
+      { headers: { 'x-logx-client': 'cli' } },
+    )
     expect(resolved.json.incident.state).toBe('resolved')
     expect(c.backend.actions).toEqual([
       { id: 'errors:0a1b2c3d4e5f60', action: 'ack', by: 'asha', via: 'console' },
@@ -82,10 +100,13 @@ describe('incidents', () => {
     expect((await get('/api/incidents/errors:0a1b2c3d4e5f60')).status).toBe(404)
   })
 
-  it('passes on the backend\'s 409 with its reason, and its 404', async () => {
+  it("passes on the backend's 409 with its reason, and its 404", async () => {
     const again = await post('/api/incidents/errors:0a1b99999999/ack', {})
     expect(again.status).toBe(409)
-    expect(again.json).toEqual({ error: expect.stringContaining('already-acknowledged'), code: ConsoleErrorCodes.CONFLICT })
+    expect(again.json).toEqual({
+      error: expect.stringContaining('already-acknowledged'),
+      code: ConsoleErrorCodes.CONFLICT,
+    })
     const gone = await post('/api/incidents/zzzz:0000/resolve', {})
     expect(gone.status).toBe(404)
     expect(gone.json.code).toBe(ConsoleErrorCodes.NOT_FOUND)
@@ -112,10 +133,20 @@ describe('incidents', () => {
 describe('silences', () => {
   it('creates one for a duration, lists it, and expires it', async () => {
     const before = Date.now()
-    const created = await post('/api/silences', { matchers: { rule: 'errors' }, duration: '2h', comment: ' deploy ', by: 'asha' })
+    const created = await post('/api/silences', {
+      matchers: { rule: 'errors' },
+      duration: '2h',
+      comment: ' deploy ',
+      by: 'asha',
+    })
     expect(created.status).toBe(201)
     const { silence } = created.json
-    expect(silence).toMatchObject({ matchers: { rule: 'errors' }, comment: 'deploy', createdBy: 'asha', origin: 'runtime' })
+    expect(silence).toMatchObject({
+      matchers: { rule: 'errors' },
+      comment: 'deploy',
+      createdBy: 'asha',
+      origin: 'runtime',
+    })
     expect(silence.endsAt).toBeGreaterThanOrEqual(before + 2 * 3_600_000)
     expect(silence.endsAt).toBeLessThanOrEqual(Date.now() + 2 * 3_600_000)
     expect((await get('/api/silences')).json.silences.map((s: { id: string }) => s.id)).toContain(silence.id)
@@ -127,9 +158,13 @@ describe('silences', () => {
     expect(twice.status).toBe(404)
   })
 
-  it('takes endsAt as milliseconds or an ISO date, and the CLI\'s name by default', async () => {
+  it("takes endsAt as milliseconds or an ISO date, and the CLI's name by default", async () => {
     const at = Date.now() + 60_000
-    const ms = await post('/api/silences', { matchers: { rule: 'db' }, endsAt: at }, { headers: { 'x-logx-client': 'cli' } })
+    const ms = await post(
+      '/api/silences',
+      { matchers: { rule: 'db' }, endsAt: at },
+      { headers: { 'x-logx-client': 'cli' } },
+    )
     expect(ms.json.silence).toMatchObject({ endsAt: at, createdBy: 'cli' })
     expect(ms.json.silence.comment).toBeUndefined()
     const iso = await post('/api/silences', { matchers: { rule: 'db' }, endsAt: '2999-01-01T00:00:00Z' })
@@ -137,7 +172,15 @@ describe('silences', () => {
   })
 
   it('refuses to expire a silence of the config (409)', async () => {
-    c.backend.putSilence({ id: 'cfg-1', matchers: { rule: 'noisy' }, startsAt: 0, endsAt: Date.now() + 3_600_000, comment: undefined, createdBy: undefined, origin: 'config' })
+    c.backend.putSilence({
+      id: 'cfg-1',
+      matchers: { rule: 'noisy' },
+      startsAt: 0,
+      endsAt: Date.now() + 3_600_000,
+      comment: undefined,
+      createdBy: undefined,
+      origin: 'config',
+    })
     const res = await send(c.port, '/api/silences/cfg-1', { method: 'DELETE' })
     expect(res.status).toBe(409)
     expect(res.json).toEqual({ error: expect.stringContaining('config'), code: ConsoleErrorCodes.CONFLICT })
@@ -188,7 +231,7 @@ describe('schedules', () => {
   })
   afterAll(() => clocked.server.close())
 
-  it('lists who is on call in each layer now, and the next handoffs, asking the backend at the console\'s clock', async () => {
+  it("lists who is on call in each layer now, and the next handoffs, asking the backend at the console's clock", async () => {
     const res = await send(clocked.port, '/api/schedules')
     expect(res.status).toBe(200)
     expect(res.json).toEqual({ schedules: [ops] })
@@ -208,7 +251,14 @@ describe('schedules', () => {
 
 describe('bad requests', () => {
   it('answers 404 to unknown routes and 405 (with Allow) to methods a route does not serve', async () => {
-    for (const path of ['/api', '/api/', '/api/nothing', '/api/incidents/errors:0a1b2c/snooze', '/api/people/asha', '/favicon.ico']) {
+    for (const path of [
+      '/api',
+      '/api/',
+      '/api/nothing',
+      '/api/incidents/errors:0a1b2c/snooze',
+      '/api/people/asha',
+      '/favicon.ico',
+    ]) {
       const res = await get(path)
       expect(res.status, path).toBe(404)
       expect(res.json.code).toBe(ConsoleErrorCodes.NOT_FOUND)
@@ -245,15 +295,35 @@ describe('bad requests', () => {
   })
 
   it('refuses a body over 16 KiB (413), one that is not JSON (415), and broken JSON (400)', async () => {
-    const big = await post('/api/silences', { matchers: { rule: 'db' }, duration: '1h', comment: 'x'.repeat(17 * 1024) })
+    const big = await post('/api/silences', {
+      matchers: { rule: 'db' },
+      duration: '1h',
+      comment: 'x'.repeat(17 * 1024),
+    })
     expect(big.status).toBe(413)
     expect(big.json.code).toBe(ConsoleErrorCodes.BODY_TOO_LARGE)
-    const chunked = await send(c.port, '/api/silences', { method: 'POST', body: 'x'.repeat(20 * 1024), chunked: true, headers: { 'content-type': 'application/json' } })
+    const chunked = await send(c.port, '/api/silences', {
+      method: 'POST',
+      body: 'x'.repeat(20 * 1024),
+      chunked: true,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(chunked.status).toBe(413)
-    const form = await send(c.port, '/api/silences', { method: 'POST', body: 'rule=db', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const form = await send(c.port, '/api/silences', {
+      method: 'POST',
+      body: 'rule=db',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(form.status).toBe(415)
-    expect(form.json).toEqual({ error: 'content-type: must be application/json', code: ConsoleErrorCodes.UNSUPPORTED_MEDIA_TYPE })
-    const broken = await send(c.port, '/api/silences', { method: 'POST', body: '{"matchers":', headers: { 'content-type': 'application/json' } })
+    expect(form.json).toEqual({
+      error: 'content-type: must be application/json',
+      code: ConsoleErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+    })
+    const broken = await send(c.port, '/api/silences', {
+      method: 'POST',
+      body: '{"matchers":',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(broken.status).toBe(400)
     expect(broken.json).toEqual({ error: 'body: not valid JSON', code: ConsoleErrorCodes.INVALID_BODY })
     expect((await get('/api/incidents')).status).toBe(200)
@@ -286,7 +356,11 @@ describe('the metrics server around it', () => {
   })
 
   it('with no console, answers other paths as before', async () => {
-    const bare = await startMetricsServer({ host: '127.0.0.1', port: 0 }, () => [], () => ({ ok: true }))
+    const bare = await startMetricsServer(
+      { host: '127.0.0.1', port: 0 },
+      () => [],
+      () => ({ ok: true }),
+    )
     const port = Number(new URL(bare.url).port)
     try {
       expect((await send(port, '/console', { token: null })).status).toBe(404)

@@ -27,7 +27,10 @@ describe('with a configured token', () => {
     for (const path of ['/api/incidents', '/api/incidents/errors:0a1b', '/api/silences', '/api/people']) {
       const res = await send(c.port, path, { token: null })
       expect(res.status, path).toBe(401)
-      expect(res.json).toEqual({ error: expect.stringContaining('authorization: Bearer <token>'), code: ConsoleErrorCodes.UNAUTHORIZED })
+      expect(res.json).toEqual({
+        error: expect.stringContaining('authorization: Bearer <token>'),
+        code: ConsoleErrorCodes.UNAUTHORIZED,
+      })
       expect(res.headers['www-authenticate']).toBe('Bearer realm="logx-console"')
     }
   })
@@ -38,14 +41,20 @@ describe('with a configured token', () => {
     expect(wrong.json.error).toBe('authorization: wrong token')
     expect((await send(c.port, '/api/incidents', { token: null, headers: { authorization: TOKEN } })).status).toBe(401)
     expect((await send(c.port, '/api/incidents', { token: '' })).status).toBe(401)
-    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', { method: 'POST', token: null, body: { by: 'mallory' } })
+    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', {
+      method: 'POST',
+      token: null,
+      body: { by: 'mallory' },
+    })
     expect(ack.status).toBe(401)
     expect(c.backend.actions).toEqual([])
   })
 
   it('takes the right one, whatever the case of "Bearer"', async () => {
     expect((await send(c.port, '/api/incidents')).status).toBe(200)
-    expect((await send(c.port, '/api/incidents', { token: null, headers: { authorization: `bearer ${TOKEN}` } })).status).toBe(200)
+    expect(
+      (await send(c.port, '/api/incidents', { token: null, headers: { authorization: `bearer ${TOKEN}` } })).status,
+    ).toBe(200)
   })
 
   it('serves the page without the token, telling it to ask for one', async () => {
@@ -71,9 +80,17 @@ describe('with a token generated at start (loopback, none configured)', () => {
   })
 
   it('needs the token to change anything', async () => {
-    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', { method: 'POST', token: null, body: {} })
+    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', {
+      method: 'POST',
+      token: null,
+      body: {},
+    })
     expect(ack.status).toBe(401)
-    const silence = await send(c.port, '/api/silences', { method: 'POST', token: null, body: { matchers: { rule: 'x' }, duration: '1h' } })
+    const silence = await send(c.port, '/api/silences', {
+      method: 'POST',
+      token: null,
+      body: { matchers: { rule: 'x' }, duration: '1h' },
+    })
     expect(silence.status).toBe(401)
     const expire = await send(c.port, '/api/silences/s1', { method: 'DELETE', token: null })
     expect(expire.status).toBe(401)
@@ -86,7 +103,9 @@ describe('with a token generated at start (loopback, none configured)', () => {
   it('puts the token in the page it serves, and nowhere else', async () => {
     const page = await send(c.port, '/console', { token: null })
     expect(page.text).toContain(`<meta name="logx-console-token" content="${TOKEN}">`)
-    const api = await Promise.all(['/api/incidents', '/api/people', '/api/nothing', '/metrics', '/health'].map((p) => send(c.port, p)))
+    const api = await Promise.all(
+      ['/api/incidents', '/api/people', '/api/nothing', '/metrics', '/health'].map((p) => send(c.port, p)),
+    )
     for (const a of api) expect(a.text).not.toContain(TOKEN)
   })
 })
@@ -98,14 +117,22 @@ describe('the Host header, listening on loopback', () => {
   })
   afterAll(() => c.server.close())
 
-  it('accepts loopback names with the server\'s port', async () => {
+  it("accepts loopback names with the server's port", async () => {
     for (const host of [`127.0.0.1:${c.port}`, `localhost:${c.port}`, `LocalHost:${c.port}`, `[::1]:${c.port}`]) {
       expect((await send(c.port, '/api/incidents', { host })).status, host).toBe(200)
     }
   })
 
   it('answers 403 to any other name or port, page and API alike (DNS rebinding)', async () => {
-    for (const host of [`evil.example:${c.port}`, 'evil.example', `127.0.0.1:${c.port + 1}`, '127.0.0.1', `127.0.0.2:${c.port}`, `localhost.:${c.port}`, `localhost.evil.example:${c.port}`]) {
+    for (const host of [
+      `evil.example:${c.port}`,
+      'evil.example',
+      `127.0.0.1:${c.port + 1}`,
+      '127.0.0.1',
+      `127.0.0.2:${c.port}`,
+      `localhost.:${c.port}`,
+      `localhost.evil.example:${c.port}`,
+    ]) {
       for (const path of ['/', '/api/incidents']) {
         const res = await send(c.port, path, { host })
         expect(res.status, `${host} ${path}`).toBe(403)
@@ -134,7 +161,11 @@ describe('no CORS, no cookies', () => {
   afterAll(() => c.server.close())
 
   it('answers every preflight with 405 and no Access-Control-* header', async () => {
-    const preflight = { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' }
+    const preflight = {
+      origin: 'https://evil.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization',
+    }
     for (const path of ['/api/incidents', '/api/incidents/errors:0a1b2c3d/ack', '/api/silences', '/', '/api/nothing']) {
       const res = await send(c.port, path, { method: 'OPTIONS', headers: preflight, token: null })
       expect(res.status, path).toBe(405)
@@ -149,20 +180,24 @@ describe('no CORS, no cookies', () => {
       send(c.port, '/', { headers: origin }),
       send(c.port, '/api/incidents', { headers: origin }),
       send(c.port, '/api/incidents', { headers: origin, host: 'evil.example' }),
-      send(c.port, '/api/silences', { method: 'POST', headers: origin, body: { matchers: { rule: 'x' }, duration: '1h' } }),
+      send(c.port, '/api/silences', {
+        method: 'POST',
+        headers: origin,
+        body: { matchers: { rule: 'x' }, duration: '1h' },
+      }),
     ])
     answers.forEach(noCorsNoCookie)
   })
 })
 
-describe('the page\'s headers', () => {
+describe("the page's headers", () => {
   let c: ConsoleServer
   beforeAll(async () => {
     c = await startConsole({ generated: true })
   })
   afterAll(() => c.server.close())
 
-  it('allow only its own nonce\'d script and style, no framing, no referrer, no caching', async () => {
+  it("allow only its own nonce'd script and style, no framing, no referrer, no caching", async () => {
     const page = await send(c.port, '/')
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(page.headers['x-frame-options']).toBe('DENY')
@@ -198,6 +233,8 @@ describe('options', () => {
   })
 
   it('refuse a token too short to be a secret', () => {
-    expect(() => createConsoleHandler({ backend, token: 'abc', generated: false, host: '127.0.0.1' })).toThrow(/at least 8 characters/)
+    expect(() => createConsoleHandler({ backend, token: 'abc', generated: false, host: '127.0.0.1' })).toThrow(
+      /at least 8 characters/,
+    )
   })
 })

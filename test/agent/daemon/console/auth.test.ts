@@ -6,8 +6,10 @@ import { createTokenCheck, hostHeaderAllowed, isLoopbackHost, needsToken } from 
 
 describe('isLoopbackHost', () => {
   it('knows loopback addresses from the others', () => {
-    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]']) expect(isLoopbackHost(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example', '127.0.0.1.example']) expect(isLoopbackHost(host), host).toBe(false)
+    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]'])
+      expect(isLoopbackHost(host), host).toBe(true)
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example', '127.0.0.1.example'])
+      expect(isLoopbackHost(host), host).toBe(false)
   })
 })
 
@@ -21,7 +23,16 @@ describe('hostHeaderAllowed', () => {
   })
 
   it('refuses other names, a missing header, and look-alikes', () => {
-    for (const host of [undefined, '', 'evil.example:9464', '127.0.0.1.nip.io:9464', '::1:9464', 'localhost:9464:1', ' localhost:9464', '127.0.0.1:09464x']) {
+    for (const host of [
+      undefined,
+      '',
+      'evil.example:9464',
+      '127.0.0.1.nip.io:9464',
+      '::1:9464',
+      'localhost:9464:1',
+      ' localhost:9464',
+      '127.0.0.1:09464x',
+    ]) {
       expect(hostHeaderAllowed(host, 9464), String(host)).toBe(false)
     }
   })
@@ -32,7 +43,17 @@ describe('createTokenCheck', () => {
   it('takes "Bearer <token>" in any case, nothing else', () => {
     expect(check('Bearer s3cret-token-value')).toBe(true)
     expect(check('bearer s3cret-token-value')).toBe(true)
-    for (const header of [undefined, '', 'Bearer', 'Bearer ', 's3cret-token-value', 'Basic s3cret-token-value', 'Bearer s3cret-token-valuex', 'Bearer s3cret-token-valu', 'Bearer s3cret-token-value extra']) {
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      's3cret-token-value',
+      'Basic s3cret-token-value',
+      'Bearer s3cret-token-valuex',
+      'Bearer s3cret-token-valu',
+      'Bearer s3cret-token-value extra',
+    ]) {
       expect(check(header), String(header)).toBe(false)
     }
   })

@@ -3,7 +3,13 @@
 // acknowledged one, prefixes of at least 4 characters, config silences cannot be expired), and
 // schedules as given (the moment each was asked for recorded).
 
-import type { ActionResult, ConsoleBackend, IncidentDetail, ScheduleView, SilenceSummary } from '../../../../agent/daemon/console/types'
+import type {
+  ActionResult,
+  ConsoleBackend,
+  IncidentDetail,
+  ScheduleView,
+  SilenceSummary,
+} from '../../../../agent/daemon/console/types'
 
 export interface FakeBackend extends ConsoleBackend {
   readonly actions: { id: string; action: string; by: string; via: string }[]
@@ -72,7 +78,9 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
     },
     incidents({ state, limit }) {
       check()
-      const matching = [...incidents.values()].filter((i) => state === undefined || i.state === state).sort((a, b) => b.lastSeen - a.lastSeen)
+      const matching = [...incidents.values()]
+        .filter((i) => state === undefined || i.state === state)
+        .sort((a, b) => b.lastSeen - a.lastSeen)
       return { items: matching.slice(0, limit ?? Infinity).map(summary), total: matching.length }
     },
     incident: (id) => (check(), find(id)),
@@ -84,10 +92,16 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
       const at = now()
       let next: IncidentDetail
       if (action === 'ack') {
-        if (found.state !== 'firing') return { ok: false, status: 409, error: `cannot acknowledge: ${found.state === 'acknowledged' ? 'already-acknowledged' : found.state}` }
+        if (found.state !== 'firing')
+          return {
+            ok: false,
+            status: 409,
+            error: `cannot acknowledge: ${found.state === 'acknowledged' ? 'already-acknowledged' : found.state}`,
+          }
         next = { ...found, state: 'acknowledged', ack: { by, via, at } }
       } else if (action === 'unack') {
-        if (found.state !== 'acknowledged') return { ok: false, status: 409, error: 'cannot unacknowledge: not-acknowledged' }
+        if (found.state !== 'acknowledged')
+          return { ok: false, status: 409, error: 'cannot unacknowledge: not-acknowledged' }
         next = { ...found, state: 'firing', ack: undefined }
       } else {
         next = { ...found, state: 'resolved' }
@@ -119,8 +133,10 @@ export function createFakeBackend(now: () => number = Date.now): FakeBackend {
     expireSilence(id) {
       check()
       const found = silences.get(id)
-      if (found === undefined || found.endsAt <= now()) return { ok: false, status: 404, error: `no active silence ${id}` }
-      if (found.origin === 'config') return { ok: false, status: 409, error: `silence ${id} is in the config: remove it there` }
+      if (found === undefined || found.endsAt <= now())
+        return { ok: false, status: 404, error: `no active silence ${id}` }
+      if (found.origin === 'config')
+        return { ok: false, status: 409, error: `silence ${id} is in the config: remove it there` }
       const expired = { ...found, endsAt: now() }
       silences.set(id, expired)
       return { ok: true, silence: expired }
@@ -150,6 +166,11 @@ export const OPS_SCHEDULE: ScheduleView = {
       ],
     },
     // A layer kept in Berlin is still shown on the schedule's clock: 08:00Z is 13:30 in Kolkata.
-    { name: 'secondary', timeZone: 'Europe/Berlin', now: null, next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }] },
+    {
+      name: 'secondary',
+      timeZone: 'Europe/Berlin',
+      now: null,
+      next: [{ at: Date.parse('2026-03-09T08:00:00Z'), user: 'asha', override: false }],
+    },
   ],
 }

@@ -15,7 +15,6 @@ const FIRING = 'errors:0a1b2c3d4e5f60'
 const ACKED = 'db:77aa00112233'
 const HOSTILE = 'errors:ffee00998877'
 
-
 let c: ConsoleServer
 let browser: LaunchedChromium | undefined
 let page: Page
@@ -25,13 +24,36 @@ const row = (id: string) => page.locator(`#incidents tbody tr[data-id="${id}"]`)
 
 beforeAll(async () => {
   const backend = createFakeBackend()
-  backend.put(incident(FIRING, {
-    title: 'checkout query failed', lastSeen: 1_700_000_050_000, paged: ['asha', 'ravi'],
-    hosts: [{ agent: 'web-1', count: 120, last: 1_700_000_050_000 }, { agent: 'web-2', count: 3, last: 1_700_000_020_000 }],
-  }))
-  backend.put(incident(ACKED, { rule: 'db', title: 'db pool exhausted', lastSeen: 1_700_000_040_000, state: 'acknowledged', ack: { by: 'ravi', via: 'missed_call', at: 1_700_000_040_000 } }))
+  backend.put(
+    incident(FIRING, {
+      title: 'checkout query failed',
+      lastSeen: 1_700_000_050_000,
+      paged: ['asha', 'ravi'],
+      hosts: [
+        { agent: 'web-1', count: 120, last: 1_700_000_050_000 },
+        { agent: 'web-2', count: 3, last: 1_700_000_020_000 },
+      ],
+    }),
+  )
+  backend.put(
+    incident(ACKED, {
+      rule: 'db',
+      title: 'db pool exhausted',
+      lastSeen: 1_700_000_040_000,
+      state: 'acknowledged',
+      ack: { by: 'ravi', via: 'missed_call', at: 1_700_000_040_000 },
+    }),
+  )
   backend.put(incident(HOSTILE, { title: XSS_TITLE, lastSeen: 1_700_000_010_000 }))
-  backend.putSilence({ id: 'cfg-1', matchers: { rule: 'noisy' }, startsAt: 0, endsAt: Date.now() + 86_400_000, comment: 'from YAML', createdBy: undefined, origin: 'config' })
+  backend.putSilence({
+    id: 'cfg-1',
+    matchers: { rule: 'noisy' },
+    startsAt: 0,
+    endsAt: Date.now() + 86_400_000,
+    comment: 'from YAML',
+    createdBy: undefined,
+    origin: 'config',
+  })
   backend.putSchedules([OPS_SCHEDULE])
   c = await startConsole({ generated: true }, backend)
   browser = await launchChromium()
@@ -50,7 +72,9 @@ afterAll(async () => {
 
 describe('console page', () => {
   it('lists the open incidents, the one seen last first, with who was paged and who acked', async () => {
-    await expect(page.locator('#incidents tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).resolves.toEqual([FIRING, ACKED, HOSTILE])
+    await expect(
+      page.locator('#incidents tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id'))),
+    ).resolves.toEqual([FIRING, ACKED, HOSTILE])
     await expect(row(FIRING).textContent()).resolves.toContain('checkout query failed')
     await expect(row(FIRING).textContent()).resolves.toContain('asha, ravi')
     await expect(row(ACKED).locator('.acked-by').textContent()).resolves.toBe('ravi (missed_call)')
@@ -75,7 +99,9 @@ describe('console page', () => {
 
   it('filters by state', async () => {
     await page.locator('#state-filter').selectOption('acknowledged')
-    await expect(page.locator('#incidents tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).resolves.toEqual([ACKED])
+    await expect(
+      page.locator('#incidents tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id'))),
+    ).resolves.toEqual([ACKED])
     await expect(page.locator('#incident-count').textContent()).resolves.toBe('1 of 1')
     await page.locator('#state-filter').selectOption('')
     // The list comes back from the server with the filter gone.
@@ -97,13 +123,15 @@ describe('console page', () => {
     await expect(page.locator('#ack').isDisabled()).resolves.toBe(true)
   })
 
-  it('silences the incident\'s rule for a duration with a comment, then expires the silence', async () => {
+  it("silences the incident's rule for a duration with a comment, then expires the silence", async () => {
     await page.locator('#silence-duration').fill('2h')
     await page.locator('#silence-comment').fill('deploy <b>in progress</b>')
     await page.locator('#silence').click()
     const silence = page.locator('#silences tbody tr[data-origin="runtime"]')
     await silence.waitFor()
-    expect(c.backend.added).toEqual([{ matchers: { rule: 'errors' }, endsAt: expect.any(Number), comment: 'deploy <b>in progress</b>', by: 'asha' }])
+    expect(c.backend.added).toEqual([
+      { matchers: { rule: 'errors' }, endsAt: expect.any(Number), comment: 'deploy <b>in progress</b>', by: 'asha' },
+    ])
     const endsAt = c.backend.added[0]?.endsAt ?? 0
     expect(endsAt - Date.now()).toBeGreaterThan(7_000_000)
     await expect(silence.locator('.matchers').textContent()).resolves.toBe('rule=errors')
@@ -147,26 +175,37 @@ describe('console page', () => {
     await expect(page.locator('#by-name').inputValue()).resolves.toBe('night shift')
   })
 
-  it('shows who is on call in each layer, until when and the next handoffs, on the schedule\'s clock', async () => {
+  it("shows who is on call in each layer, until when and the next handoffs, on the schedule's clock", async () => {
     const layer = (name: string) => page.locator(`#oncall tbody tr[data-schedule="ops"][data-layer="${name}"]`)
     await expect(page.locator('#oncall-section').isVisible()).resolves.toBe(true)
     await expect(layer('primary').locator('td.schedule').textContent()).resolves.toBe('opsAsia/Kolkata')
     await expect(layer('primary').locator('td.now .user').textContent()).resolves.toBe('ravi')
     await expect(layer('primary').locator('td.now .override').count()).resolves.toBe(1)
     await expect(layer('primary').locator('td.until').textContent()).resolves.toBe('Fri 2026-03-06 18:00')
-    await expect(layer('primary').locator('ul.next li').allTextContents()).resolves.toEqual(['Fri 2026-03-06 18:00 meera', 'Mon 2026-03-09 09:00 asha'])
+    await expect(layer('primary').locator('ul.next li').allTextContents()).resolves.toEqual([
+      'Fri 2026-03-06 18:00 meera',
+      'Mon 2026-03-09 09:00 asha',
+    ])
     await expect(layer('secondary').locator('td.now').textContent()).resolves.toBe('nobody')
     await expect(layer('secondary').locator('td.until').textContent()).resolves.toBe('Mon 2026-03-09 13:30')
-    await expect(layer('secondary').locator('ul.next li').allTextContents()).resolves.toEqual(['Mon 2026-03-09 13:30 asha'])
+    await expect(layer('secondary').locator('ul.next li').allTextContents()).resolves.toEqual([
+      'Mon 2026-03-09 13:30 asha',
+    ])
   })
 
   it('follows a handoff at its next poll', async () => {
     const [primary, secondary] = OPS_SCHEDULE.layers as [ScheduleView['layers'][number], ScheduleView['layers'][number]]
-    const handedOver = { ...primary, now: { user: 'meera', until: Date.parse('2026-03-09T03:30:00Z'), override: false }, next: primary.next.slice(1) }
+    const handedOver = {
+      ...primary,
+      now: { user: 'meera', until: Date.parse('2026-03-09T03:30:00Z'), override: false },
+      next: primary.next.slice(1),
+    }
     c.backend.putSchedules([{ ...OPS_SCHEDULE, layers: [handedOver, secondary] }])
     await page.locator('#oncall tbody tr[data-layer="primary"] td.now .user', { hasText: 'meera' }).waitFor()
     await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.now .override').count()).resolves.toBe(0)
-    await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.until').textContent()).resolves.toBe('Mon 2026-03-09 09:00')
+    await expect(page.locator('#oncall tbody tr[data-layer="primary"] td.until').textContent()).resolves.toBe(
+      'Mon 2026-03-09 09:00',
+    )
   })
 
   it('broke no rule of its Content-Security-Policy', () => {

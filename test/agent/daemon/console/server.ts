@@ -16,10 +16,25 @@ export interface ConsoleServer {
   errors: unknown[]
 }
 
-export async function startConsole(options: Partial<Omit<ConsoleOptions, 'backend'>> = {}, backend = createFakeBackend()): Promise<ConsoleServer> {
+export async function startConsole(
+  options: Partial<Omit<ConsoleOptions, 'backend'>> = {},
+  backend = createFakeBackend(),
+): Promise<ConsoleServer> {
   const errors: unknown[] = []
-  const handler = createConsoleHandler({ backend, token: TOKEN, generated: false, host: '127.0.0.1', onError: (err) => errors.push(err), ...options })
-  const server = await startMetricsServer({ host: '127.0.0.1', port: 0 }, () => [], () => ({ ok: true }), handler)
+  const handler = createConsoleHandler({
+    backend,
+    token: TOKEN,
+    generated: false,
+    host: '127.0.0.1',
+    onError: (err) => errors.push(err),
+    ...options,
+  })
+  const server = await startMetricsServer(
+    { host: '127.0.0.1', port: 0 },
+    () => [],
+    () => ({ ok: true }),
+    handler,
+  )
   return { server, backend, port: Number(new URL(server.url).port), errors }
 }
 
@@ -56,20 +71,23 @@ export function send(port: number, path: string, options: Send = {}): Promise<An
   if (payload !== undefined && options.chunked !== true) headers['content-length'] = String(Buffer.byteLength(payload))
   Object.assign(headers, options.headers)
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, setHost: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          json = undefined
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
-      })
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let json: unknown
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = undefined
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+        })
+      },
+    )
     req.on('error', reject)
     if (options.chunked === true && payload !== undefined) {
       const half = payload.length >> 1

@@ -3,10 +3,23 @@
 // another agent holds is woken by that agent's sent mark.
 import { describe, expect, it } from 'vitest'
 import { createFleetClaims } from '../../../../agent/delivery/fleet/fleet-claims'
-import { HeldByPeer, noticeIdOf, type Claim, type FleetGate, type FleetNotice } from '../../../../agent/delivery/fleet/fleet-gate'
+import {
+  HeldByPeer,
+  noticeIdOf,
+  type Claim,
+  type FleetGate,
+  type FleetNotice,
+} from '../../../../agent/delivery/fleet/fleet-gate'
 
 const LEASE = 30_000
-const notice = (incident = 'db:1'): FleetNotice => ({ incident, kind: 'firing', step: '0', channel: 'sms', part: 0, firedAt: 500 })
+const notice = (incident = 'db:1'): FleetNotice => ({
+  incident,
+  kind: 'firing',
+  step: '0',
+  channel: 'sms',
+  part: 0,
+  firedAt: 500,
+})
 const won: Claim = { outcome: 'won', idempotencyKey: 'lx-1', failover: false }
 
 /** A log whose answers the test queues; it records each claim asked and lets the test announce marks. */
@@ -38,7 +51,11 @@ describe('claims made ahead', () => {
   it("are what the item's turn uses: one claim per notice, and the mark made once sent", async () => {
     const log = playedLog()
     let clock = 1_000
-    const claims = createFleetClaims(log.gate, () => undefined, () => clock)
+    const claims = createFleetClaims(
+      log.gate,
+      () => undefined,
+      () => clock,
+    )
     claims.ahead([notice('a'), notice('b')])
     expect(log.asked).toEqual(['a', 'b'])
     await settled()
@@ -53,7 +70,11 @@ describe('claims made ahead', () => {
   it('a win older than half the lease is claimed again at the turn (the lease renewed or lost)', async () => {
     const log = playedLog()
     let clock = 1_000
-    const claims = createFleetClaims(log.gate, () => undefined, () => clock)
+    const claims = createFleetClaims(
+      log.gate,
+      () => undefined,
+      () => clock,
+    )
     claims.ahead([notice('a')])
     await settled()
     clock += LEASE / 2
@@ -74,7 +95,7 @@ describe('claims made ahead', () => {
 })
 
 describe('an item another agent holds', () => {
-  it('waits without another claim, is woken by the holder\'s mark, and is then found sent', async () => {
+  it("waits without another claim, is woken by the holder's mark, and is then found sent", async () => {
     const log = playedLog()
     const woken: string[] = []
     const claims = createFleetClaims(log.gate, (id) => woken.push(id))

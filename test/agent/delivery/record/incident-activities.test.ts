@@ -8,14 +8,17 @@ import { engineOptionsOfSetup, setupOfConfig } from '../../../../agent/delivery/
 import { incidentActivities } from '../../../../agent/delivery/record/incident-activities'
 
 function engine(): { engine: AlertEngine; key: string } {
-  const result = parseAgentConfig(`state_dir: /tmp/logx-activities-unused
+  const result = parseAgentConfig(
+    `state_dir: /tmp/logx-activities-unused
 sources: [{ name: app, paths: [/tmp/logx-activities-unused/*.log] }]
 people:
   asha: { phone: "+919800000001" }
 channels: { oncall-sms: { type: sms, people: [asha] } }
 rules:
   - { name: errors, ack_timeout: 30m, incident: true }
-`, 'agent.yaml')
+`,
+    'agent.yaml',
+  )
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
   const e = createAlertEngine(engineOptionsOfSetup(setupOfConfig(result.config, []), 0))
   e.ingest(JSON.stringify({ level: 50, msg: 'db down' }), 1000)
@@ -50,19 +53,29 @@ describe('acknowledged', () => {
     const activity = activityOf(recorded(e.acknowledge(key, actor, 2000)))
     expect(activity.type).toBe('PHONECALL')
     expect(activity.title).toBe('Acknowledged by asha')
-    expect(activity.notes.split('\n').slice(0, 2)).toEqual(['Acknowledged by asha', `by asha via missed call, missed call from +919800000001 at ${at(2000)}`])
+    expect(activity.notes.split('\n').slice(0, 2)).toEqual([
+      'Acknowledged by asha',
+      `by asha via missed call, missed call from +919800000001 at ${at(2000)}`,
+    ])
   })
 
   it('by a missed call matched to the person (acknowledgeFor) the same', () => {
     const { engine: e } = engine()
-    const { deliveries } = e.acknowledgeFor('asha', { by: 'asha', via: 'missed_call', detail: 'missed call from 919800000001' }, 2000, false)
+    const { deliveries } = e.acknowledgeFor(
+      'asha',
+      { by: 'asha', via: 'missed_call', detail: 'missed call from 919800000001' },
+      2000,
+      false,
+    )
     const activity = activityOf(deliveries.filter((d) => d.channelType === 'incident'))
     expect(activity).toMatchObject({ type: 'PHONECALL', title: 'Acknowledged by asha' })
   })
 
   it('from the console or the command line: a NOTE naming who and how', () => {
     const viaConsole = engine()
-    const fromConsole = activityOf(recorded(viaConsole.engine.acknowledge(viaConsole.key, { by: 'ravi', via: 'console' }, 2000)))
+    const fromConsole = activityOf(
+      recorded(viaConsole.engine.acknowledge(viaConsole.key, { by: 'ravi', via: 'console' }, 2000)),
+    )
     expect(fromConsole.type).toBe('NOTE')
     expect(fromConsole.title).toBe('Acknowledged by ravi')
     expect(fromConsole.notes).toContain(`by ravi via the console at ${at(2000)}`)
@@ -86,7 +99,9 @@ describe('no longer acknowledged', () => {
   it('when ack_timeout elapsed: says so, not a person', () => {
     const { engine: e, key } = engine()
     recorded(e.acknowledge(key, { by: 'asha', via: 'missed_call' }, 2000))
-    const timedOut = e.tick(2000 + 30 * 60_000).filter((d) => d.channelType === 'incident' && d.notice.kind === 'unacknowledged')
+    const timedOut = e
+      .tick(2000 + 30 * 60_000)
+      .filter((d) => d.channelType === 'incident' && d.notice.kind === 'unacknowledged')
     const activity = activityOf(timedOut)
     expect(activity.type).toBe('NOTE')
     expect(activity.title).toBe('No longer acknowledged: ack_timeout elapsed')
