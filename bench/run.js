@@ -11,9 +11,11 @@
 // its last lines when it fails. Speed is reported, not asserted: the exit code is 1 only when a
 // bench crashed, timed out or reported nothing; a bench whose tool is missing is skipped.
 //
-// Usage: node bench/run.js [--only logger,tail] [--full] [--verbose] [--timeout <s>] [-- <args for each bench>]
+// Usage: node bench/run.js [--only logger,tail] [--full] [--verbose] [--timeout <s>] [--write [FILE]]
+//                         [-- <args for each bench>]
 //   --full:    each bench with its own defaults (no quick settings): far longer
 //   --timeout: seconds each bench may take (default 300, 7200 with --full)
+//   --write:   BENCHMARKS.md (or FILE) made anew from this run (bench/benchmarks-file.js)
 //   -- args:   given to every bench run (a quick setting of the same option is dropped), e.g.
 //              `node bench/run.js --only tail -- --format text`
 
@@ -21,39 +23,113 @@ const { spawn, spawnSync } = require('node:child_process')
 const { cpus, loadavg } = require('node:os')
 const { join } = require('node:path')
 const { MARK, parseSummaries } = require('./summary')
+const { writeBenchmarksFile } = require('./benchmarks-file')
 
 /** In run order: the libraries first, the agent's benches (slower, whole processes) last. */
 const BENCHES = [
-  { name: 'logger', quick: ['--rounds', '3', '--ops', '3000'] },
-  { name: 'multistream', quick: ['--rounds', '3', '--calls', '50000'] },
-  { name: 'redaction', quick: ['--rounds', '5', '--ops', '5000'] },
-  { name: 'transport-file', quick: ['--rounds', '3', '--lines', '20000'] },
-  { name: 'messaging', quick: ['--sends', '500', '--concurrency', '1,8', '--rounds', '1'] },
-  { name: 'alerts', quick: ['--rounds', '3', '--lines', '100000'] },
-  { name: 'candidates', quick: ['--lines', '3000', '--rounds', '3'] },
-  { name: 'text-filter', quick: ['--mb', '50', '--rounds', '3'], needs: ['grep'] },
-  { name: 'tail', quick: ['--mb', '50', '--rounds', '1', '--files', '100'], needs: ['grep'] },
-  { name: 'agent', quick: ['--mb', '50', '--rounds', '1', '--samples', '20'], needs: ['grep'] },
-  { name: 'agent-instructions', quick: ['--mb', '10'], needs: ['valgrind'] },
-  { name: 'console', quick: ['--requests', '50'] },
-  { name: 'fleet', quick: ['--mb', '20', '--rounds', '1', '--seconds', '3'], needs: ['redis-server'] },
+  {
+    name: 'logger',
+    what: "logx against pino on the shapes of pino's own benchmark suite, one process, alternating rounds",
+    quick: ['--rounds', '3', '--ops', '3000'],
+  },
+  {
+    name: 'multistream',
+    what: 'logx.multistream against pino.multistream: four streams on /dev/null by level',
+    quick: ['--rounds', '3', '--calls', '50000'],
+  },
+  {
+    name: 'redaction',
+    what: 'redaction end to end through the logger, and the redaction libraries alone',
+    quick: ['--rounds', '5', '--ops', '5000'],
+  },
+  {
+    name: 'transport-file',
+    what: 'the `logx/file` worker-thread transport against `pino/file`',
+    quick: ['--rounds', '3', '--lines', '20000'],
+  },
+  {
+    name: 'messaging',
+    what: 'sends per second through the messaging client and the sandbox on loopback, against bare undici',
+    quick: ['--sends', '500', '--concurrency', '1,8', '--rounds', '1'],
+  },
+  {
+    name: 'alerts',
+    what: "the alerting domain: rule filter, the engine's overhead per line, absence watches",
+    quick: ['--rounds', '3', '--lines', '100000'],
+  },
+  {
+    name: 'candidates',
+    what: "the agent's per-candidate-line path (pre-filter kept line -> parse -> engine)",
+    quick: ['--lines', '3000', '--rounds', '3'],
+  },
+  {
+    name: 'text-filter',
+    what: "the plain-text pre-filter's searches over a text log, against `grep -cF`",
+    quick: ['--mb', '50', '--rounds', '3'],
+    needs: ['grep'],
+  },
+  {
+    name: 'tail',
+    what: 'tail-and-filter throughput of agent/tail plus the byte pre-filter, against grep',
+    quick: ['--mb', '50', '--rounds', '1', '--files', '100'],
+    needs: ['grep'],
+  },
+  {
+    name: 'agent',
+    what: 'the whole agent process: throughput to the last alert, latency, peak RSS, against grep and a naive reader',
+    quick: ['--mb', '50', '--rounds', '1', '--samples', '20'],
+    needs: ['grep'],
+  },
+  {
+    name: 'agent-instructions',
+    what: "the agent's work counted in instructions (valgrind), for comparing builds on a shared machine",
+    quick: ['--mb', '10'],
+    needs: ['valgrind'],
+  },
+  {
+    name: 'console',
+    what: "the console's HTTP API under load with 10,000 open incidents",
+    quick: ['--requests', '50'],
+  },
+  {
+    name: 'fleet',
+    what: 'two agents on one Redis against a lone agent: throughput and alert latency',
+    quick: ['--mb', '20', '--rounds', '1', '--seconds', '3'],
+    needs: ['redis-server'],
+  },
 ]
 
 function parseArgs(argv) {
   const dash = argv.indexOf('--')
   const own = dash === -1 ? argv : argv.slice(0, dash)
-  const options = { only: undefined, full: false, verbose: false, timeoutS: undefined, extra: dash === -1 ? [] : argv.slice(dash + 1) }
+  const options = {
+    only: undefined,
+    full: false,
+    verbose: false,
+    write: undefined,
+    timeoutS: undefined,
+    extra: dash === -1 ? [] : argv.slice(dash + 1),
+  }
   for (let i = 0; i < own.length; i++) {
     const arg = own[i]
     if (arg === '--full') options.full = true
     else if (arg === '--verbose') options.verbose = true
-    else if (arg === '--only') options.only = String(own[++i] ?? '').split(',').map((name) => name.trim()).filter(Boolean)
+    else if (arg === '--only')
+      options.only = String(own[++i] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
     else if (arg === '--timeout') options.timeoutS = Number(own[++i])
+    else if (arg === '--write')
+      options.write = own[i + 1] !== undefined && !own[i + 1].startsWith('--') ? own[++i] : 'BENCHMARKS.md'
     else throw new Error(`unknown option ${arg}`)
   }
   const known = BENCHES.map((bench) => bench.name)
   const unknown = (options.only ?? []).filter((name) => !known.includes(name))
-  if (unknown.length > 0 || options.only?.length === 0) throw new Error(`--only takes names from: ${known.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`)
+  if (unknown.length > 0 || options.only?.length === 0)
+    throw new Error(
+      `--only takes names from: ${known.join(', ')}${unknown.length > 0 ? ` (not: ${unknown.join(', ')})` : ''}`,
+    )
   if (options.timeoutS !== undefined && !(options.timeoutS > 0)) throw new Error('--timeout takes a number of seconds')
   options.timeoutS ??= options.full ? 7200 : 300
   return options
@@ -131,7 +207,14 @@ function outcomeOf(bench, result) {
   else if (result.code !== 0) problem = result.signal ? `killed by ${result.signal}` : `exit code ${result.code}`
   else if (problem === undefined && summaries.length === 0) problem = 'no summary line'
   const rows = summaries.flatMap((summary) => summary.rows)
-  return { name: bench.name, status: problem === undefined ? 'ok' : 'failed', problem, rows, seconds: result.seconds, output: result.output }
+  return {
+    name: bench.name,
+    status: problem === undefined ? 'ok' : 'failed',
+    problem,
+    rows,
+    seconds: result.seconds,
+    output: result.output,
+  }
 }
 
 function formatNumber(value) {
@@ -185,12 +268,19 @@ function closingLine(outcomes, options, seconds) {
   const failed = count('failed')
   const skipped = count('skipped')
   const rows = outcomes.reduce((sum, outcome) => sum + outcome.rows.length, 0)
-  const settings = options.full ? 'each bench with its defaults' : 'quick settings, noisier than the documented runs (--full for those)'
+  const settings = options.full
+    ? 'each bench with its defaults'
+    : 'quick settings, noisier than the documented runs (--full for those)'
   return `${outcomes.length} benchmarks in ${Math.round(seconds)} s: ${count('ok').length} ok, ${failed.length} failed${named(failed)}, ${skipped.length} skipped${named(skipped)}; ${rows} rows; ${settings}; x peer above 1: logx is ahead, below 1: the peer is`
 }
 
 function lastLines(text, count) {
-  return text.trimEnd().split('\n').filter((line) => !line.startsWith(`${MARK} `)).slice(-count).join('\n')
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter((line) => !line.startsWith(`${MARK} `))
+    .slice(-count)
+    .join('\n')
 }
 
 async function main() {
@@ -215,21 +305,42 @@ async function main() {
     const step = `[${index + 1}/${selected.length}] ${bench.name}`
     const tool = missingTool(bench)
     if (tool !== undefined) {
-      outcomes.push({ name: bench.name, status: 'skipped', problem: `${tool} not installed`, rows: [] })
+      outcomes.push({
+        name: bench.name,
+        what: bench.what,
+        status: 'skipped',
+        problem: `${tool} not installed`,
+        rows: [],
+      })
       console.error(`${step}: skipped: ${tool} not installed`)
       continue
     }
     const args = argsFor(bench, options)
     console.error(`${step}: node bench/${bench.name}.js ${args.join(' ')}`.trimEnd())
-    const outcome = outcomeOf(bench, await runBench(bench, args, options))
+    const outcome = { ...outcomeOf(bench, await runBench(bench, args, options)), what: bench.what, args }
     outcomes.push(outcome)
-    console.error(`${step}: ${outcome.status === 'ok' ? 'ok' : `FAILED: ${outcome.problem}`}, ${outcome.rows.length} rows, ${outcome.seconds.toFixed(1)} s`)
+    console.error(
+      `${step}: ${outcome.status === 'ok' ? 'ok' : `FAILED: ${outcome.problem}`}, ${outcome.rows.length} rows, ${outcome.seconds.toFixed(1)} s`,
+    )
     if (outcome.status === 'failed' && !options.verbose) console.error(`${lastLines(outcome.output, 15)}\n`)
   }
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ')
-  console.log(`\nlogx benchmarks, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, node ${process.version}, ${cpus().length} CPUs, load average ${load}`)
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
+  console.log(
+    `\nlogx benchmarks, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, node ${process.version}, ${cpus().length} CPUs, load average ${load}`,
+  )
   console.log(markdownTable(HEADER, tableRows(outcomes)))
   console.log(closingLine(outcomes, options, (Date.now() - started) / 1000))
+  if (options.write !== undefined) {
+    writeBenchmarksFile(options.write, {
+      outcomes,
+      full: options.full,
+      table: (lines) => markdownTable(HEADER, lines),
+      tableRows,
+    })
+    console.error(`wrote ${options.write}`)
+  }
   process.exitCode = outcomes.some((outcome) => outcome.status === 'failed') ? 1 : 0
 }
 

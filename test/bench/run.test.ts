@@ -3,7 +3,7 @@
 // The runs here use tiny settings of the fastest bench; they need the build (dist/), as the benches do.
 
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,6 +34,7 @@ const load = createRequire(__filename)
 const summary = load(join(repoRoot, 'bench', 'summary.js')) as Summary
 const runner = load(join(repoRoot, 'bench', 'run.js')) as Runner
 const runJs = join(repoRoot, 'bench', 'run.js')
+const files = load(join(repoRoot, 'bench', 'benchmarks-file.js')) as { KEPT_BEGIN: string; KEPT_END: string }
 
 /** The environment of a plain shell: not the one a bench gets from run.js. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -135,6 +136,8 @@ describe('bench/summary.js', () => {
 
 describe('bench/run.js', () => {
   const empty = mkdtempSync(join(tmpdir(), 'logx-bench-path-'))
+  const scratch = mkdtempSync(join(tmpdir(), 'logx-bench-write-'))
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
   afterAll(() => rmSync(empty, { recursive: true, force: true }))
 
   it('prints one table with the rows of the bench it ran, and a closing line', () => {
@@ -149,6 +152,22 @@ describe('bench/run.js', () => {
     ])
     for (const row of cells) expect(Number(row[6])).toBeGreaterThan(0)
     expect(stdout).toMatch(/1 benchmarks in \d+ s: 1 ok, 0 failed, 0 skipped; 3 rows/)
+  })
+
+  it('writes BENCHMARKS.md anew with --write: each bench with its command and peers, the kept block carried over', () => {
+    const file = join(scratch, 'BENCHMARKS.md')
+    const kept = `${files.KEPT_BEGIN}\n| outside harness | 0.43x grep |\n${files.KEPT_END}`
+    writeFileSync(file, `# old\n\nold history that goes\n\n${kept}\n`)
+    const { status } = run(['--only', 'redaction', '--write', file, '--', '--rounds', '1', '--ops', '200'])
+    expect(status).toBe(0)
+    const written = readFileSync(file, 'utf8')
+    expect(written).toContain('## redaction')
+    expect(written).toContain('- command: `node bench/redaction.js --rounds 1 --ops 200`')
+    expect(written).toMatch(/- peers: .*pino/)
+    expect(written).toMatch(/^\| redaction +\| /m)
+    expect(written).toContain(kept)
+    expect(written).not.toContain('old history that goes')
+    expect(written).toMatch(/- machine: \d{4}-\d\d-\d\d \d\d:\d\d UTC; \d+ x /)
   })
 
   it("leaves a bench's own output as it was when run by hand", () => {
