@@ -2,6 +2,8 @@
 // `code`, not on the class. README.md in this folder documents each code. A message never holds the
 // password or the TLS key: it names the config key that holds them instead.
 
+import { CodedError } from '../coded-error'
+
 export const ClusterErrorCodes = {
   /** Redis refused the user or the password (WRONGPASS, NOAUTH, NOPERM) at start: the agent exits. */
   AUTH: 'LOGX_CLUSTER_ERR_AUTH',
@@ -13,19 +15,10 @@ export const ClusterErrorCodes = {
 
 export type ClusterErrorCode = (typeof ClusterErrorCodes)[keyof typeof ClusterErrorCodes]
 
-const brand = Symbol.for('logx.cluster.error')
-
-export class ClusterError extends Error {
-  readonly code: ClusterErrorCode
+export class ClusterError extends CodedError<ClusterErrorCode> {
+  static override readonly brand = Symbol.for('logx.cluster.error')
 
   constructor(code: ClusterErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'ClusterError'
-    this.code = code
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+    super('ClusterError', code, message, options.cause)
   }
 }

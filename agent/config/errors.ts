@@ -1,6 +1,8 @@
 // The only place config errors are defined. Every problem carries a stable code (never reused) so
 // tools and tests can match on it; the README lists each one, and a test keeps that list complete.
 
+import { CodedError } from '../coded-error'
+
 export const ConfigErrorCodes = {
   /** The config file cannot be read. */
   READ: 'LOGX_CONFIG_ERR_READ',
@@ -69,22 +71,14 @@ export function formatProblem(problem: ConfigProblem): string {
   return problem.path === '' ? `${where} ${problem.message}` : `${where} ${problem.path}: ${problem.message}`
 }
 
-const brand = Symbol.for('logx.config.error')
-
-export class ConfigError extends Error {
-  readonly code: ConfigErrorCode
+export class ConfigError extends CodedError<ConfigErrorCode> {
+  static override readonly brand = Symbol.for('logx.config.error')
   readonly problems: readonly ConfigProblem[]
 
   constructor(problems: readonly ConfigProblem[]) {
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`
-    super(`invalid agent config (${count}):\n${problems.map(formatProblem).join('\n')}`)
-    this.name = 'ConfigError'
-    this.code = ConfigErrorCodes.INVALID
+    const message = `invalid agent config (${count}):\n${problems.map(formatProblem).join('\n')}`
+    super('ConfigError', ConfigErrorCodes.INVALID, message)
     this.problems = problems
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }

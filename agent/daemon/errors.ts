@@ -1,5 +1,7 @@
 // Daemon errors with stable codes, never reused. The CLI prints `message` and exits 1 on any of them.
 
+import { CodedError } from '../coded-error'
+
 export const DaemonErrorCodes = {
   /** Another agent holds the single-instance lock of the state directory. */
   LOCKED: 'LOGX_DAEMON_ERR_LOCKED',
@@ -15,19 +17,10 @@ export const DaemonErrorCodes = {
 
 export type DaemonErrorCode = (typeof DaemonErrorCodes)[keyof typeof DaemonErrorCodes]
 
-const brand = Symbol.for('logx.daemon.error')
-
-export class DaemonError extends Error {
-  readonly code: DaemonErrorCode
+export class DaemonError extends CodedError<DaemonErrorCode> {
+  static override readonly brand = Symbol.for('logx.daemon.error')
 
   constructor(code: DaemonErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'DaemonError'
-    this.code = code
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+    super('DaemonError', code, message, options.cause)
   }
 }

@@ -1,6 +1,8 @@
 // Delivery errors with stable codes, never reused. Callers (the daemon's CLI, a target's start)
 // say where: the daemon exits 1 with the message, a target wraps it as an option error.
 
+import { CodedError } from '../coded-error'
+
 export const DeliveryErrorCodes = {
   /** A state file of the delivery path (incidents.json, timeline.jsonl, silences.json, missed-calls.json) cannot be read or written. */
   STATE: 'LOGX_DELIVERY_ERR_STATE',
@@ -14,19 +16,10 @@ export const DeliveryErrorCodes = {
 
 export type DeliveryErrorCode = (typeof DeliveryErrorCodes)[keyof typeof DeliveryErrorCodes]
 
-const brand = Symbol.for('logx.delivery.error')
-
-export class DeliveryError extends Error {
-  readonly code: DeliveryErrorCode
+export class DeliveryError extends CodedError<DeliveryErrorCode> {
+  static override readonly brand = Symbol.for('logx.delivery.error')
 
   constructor(code: DeliveryErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'DeliveryError'
-    this.code = code
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+    super('DeliveryError', code, message, options.cause)
   }
 }

@@ -1,6 +1,8 @@
 // journald source errors with stable codes, never reused or renamed. Across a process boundary match
 // on `code`, not on the class. README.md in this folder documents each code.
 
+import { CodedError } from '../coded-error'
+
 export const JournaldErrorCodes = {
   /** `journalctl` is not on PATH (or cannot be executed): the source cannot start. */
   JOURNALCTL_MISSING: 'LOGX_JOURNALD_ERR_JOURNALCTL_MISSING',
@@ -16,22 +18,13 @@ export const JournaldErrorCodes = {
 
 export type JournaldErrorCode = (typeof JournaldErrorCodes)[keyof typeof JournaldErrorCodes]
 
-const brand = Symbol.for('logx.journald.error')
-
-export class JournaldError extends Error {
-  readonly code: JournaldErrorCode
+export class JournaldError extends CodedError<JournaldErrorCode> {
+  static override readonly brand = Symbol.for('logx.journald.error')
   /** The checkpoint file the error is about, when it is about one. */
   readonly path: string | undefined
 
   constructor(code: JournaldErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'JournaldError'
-    this.code = code
+    super('JournaldError', code, message, options.cause)
     this.path = options.path
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }

@@ -2,6 +2,7 @@
 // reused or renamed; across a worker-thread boundary match on `code`, not on the class.
 // README.md in this folder documents each code (a test keeps the two in step).
 
+import { CodedError } from '../coded-error'
 import type { OperationName } from './wire'
 
 export const MessagingErrorCodes = {
@@ -52,13 +53,11 @@ export interface MessagingErrorDetails {
   cause?: unknown
 }
 
-const brand = Symbol.for('logx.messaging.error')
-
-export class MessagingApiError extends Error {
+export class MessagingApiError extends CodedError<MessagingErrorCode> {
+  static override readonly brand = Symbol.for('logx.messaging.error')
   /** Codes an error must carry to count as an instance of this class (checked by brand, not prototype). */
   static readonly codes: ReadonlySet<MessagingErrorCode> = new Set(Object.values(MessagingErrorCodes))
 
-  readonly code: MessagingErrorCode
   readonly operation: OperationName | undefined
   readonly status: number | undefined
   readonly rawBody: string | undefined
@@ -73,9 +72,7 @@ export class MessagingApiError extends Error {
   readonly attempts: number
 
   constructor(code: MessagingErrorCode, message: string, details: MessagingErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause })
-    this.name = new.target.name
-    this.code = code
+    super(new.target.name, code, message, details.cause)
     this.operation = details.operation
     this.status = details.status
     this.rawBody = details.rawBody
@@ -84,15 +81,12 @@ export class MessagingApiError extends Error {
     this.ambiguous = details.ambiguous ?? false
     this.retryAfterMs = details.retryAfterMs
     this.attempts = details.attempts ?? 0
-    Object.defineProperty(this, brand, { value: true })
   }
 
-  // Matching by brand and code lets errors from another copy of the package (or rebuilt after a
-  // structured clone) still satisfy `instanceof`.
+  // All classes here share one brand; the code tells them apart, so an error from another copy of
+  // the package is still a MessagingTimeoutError (and not a MessagingNetworkError).
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (typeof value !== 'object' || value === null) return false
-    if ((value as Record<symbol, unknown>)[brand] !== true) return false
-    return this.codes.has((value as { code: MessagingErrorCode }).code)
+    return super[Symbol.hasInstance](value) && this.codes.has((value as { code: MessagingErrorCode }).code)
   }
 }
 

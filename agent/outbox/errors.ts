@@ -1,5 +1,7 @@
 // Outbox errors with stable codes, never reused. Across a worker-thread boundary match on `code`.
 
+import { CodedError } from '../coded-error'
+
 export const OutboxErrorCodes = {
   /** An option is unusable; `path` names it. */
   INVALID_OPTION: 'LOGX_OUTBOX_ERR_INVALID_OPTION',
@@ -13,10 +15,8 @@ export const OutboxErrorCodes = {
 
 export type OutboxErrorCode = (typeof OutboxErrorCodes)[keyof typeof OutboxErrorCodes]
 
-const brand = Symbol.for('logx.outbox.error')
-
-export class OutboxError extends Error {
-  readonly code: OutboxErrorCode
+export class OutboxError extends CodedError<OutboxErrorCode> {
+  static override readonly brand = Symbol.for('logx.outbox.error')
   readonly path: string | undefined
   /** IN_USE: the owner the journal belongs to. */
   readonly holder: string | undefined
@@ -26,15 +26,8 @@ export class OutboxError extends Error {
     message: string,
     options: { path?: string; holder?: string; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'OutboxError'
-    this.code = code
+    super('OutboxError', code, message, options.cause)
     this.path = options.path
     this.holder = options.holder
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }

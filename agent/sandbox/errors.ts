@@ -1,6 +1,8 @@
 // Every failure of the sandbox itself (not the HTTP errors it serves on purpose) is a SandboxError
 // with a stable code. Codes are never reused.
 
+import { CodedError } from '../coded-error'
+
 export const SandboxErrorCodes = {
   /** An option is missing, of the wrong type or out of range; `path` names it. */
   INVALID_OPTION: 'LOGX_SANDBOX_ERR_INVALID_OPTION',
@@ -14,21 +16,12 @@ export const SandboxErrorCodes = {
 
 export type SandboxErrorCode = (typeof SandboxErrorCodes)[keyof typeof SandboxErrorCodes]
 
-const brand = Symbol.for('logx.sandbox.error')
-
-export class SandboxError extends Error {
-  readonly code: SandboxErrorCode
+export class SandboxError extends CodedError<SandboxErrorCode> {
+  static override readonly brand = Symbol.for('logx.sandbox.error')
   readonly path: string | undefined
 
   constructor(code: SandboxErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'SandboxError'
-    this.code = code
+    super('SandboxError', code, message, options.cause)
     this.path = options.path
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }

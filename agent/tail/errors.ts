@@ -1,6 +1,8 @@
 // Tailer errors with stable codes, never reused or renamed. Across a worker-thread or process
 // boundary match on `code`, not on the class. README.md in this folder documents each code.
 
+import { CodedError } from '../coded-error'
+
 export const TailErrorCodes = {
   /** An option is unusable; `path` names it (`paths[1]`, `maxLineBytes`...). */
   INVALID_OPTION: 'LOGX_TAIL_ERR_INVALID_OPTION',
@@ -24,23 +26,13 @@ export const TailErrorCodes = {
 
 export type TailErrorCode = (typeof TailErrorCodes)[keyof typeof TailErrorCodes]
 
-const brand = Symbol.for('logx.tail.error')
-
-export class TailError extends Error {
-  readonly code: TailErrorCode
+export class TailError extends CodedError<TailErrorCode> {
+  static override readonly brand = Symbol.for('logx.tail.error')
   /** The option path, checkpoint file or log file the error is about. */
   readonly path: string | undefined
 
   constructor(code: TailErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'TailError'
-    this.code = code
+    super('TailError', code, message, options.cause)
     this.path = options.path
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  // Branded so instanceof holds across two copies of the package in one process.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }

@@ -3,6 +3,8 @@
 // matches on `code`, never on the message. OPTIONS is the one thrown code: a console that cannot be
 // built safely (no token, a generated token on a non-loopback address) refuses to start.
 
+import { CodedError } from '../../coded-error'
+
 export const ConsoleErrorCodes = {
   /** 400: the path or query is malformed (bad percent-encoding, a control character, `..`, an id too long or too short, an unknown query parameter). */
   BAD_PATH: 'LOGX_CONSOLE_ERR_BAD_PATH',
@@ -38,19 +40,10 @@ export interface ConsoleErrorBody {
   code: ConsoleErrorCode
 }
 
-const brand = Symbol.for('logx.console.error')
-
-export class ConsoleError extends Error {
-  readonly code: ConsoleErrorCode
+export class ConsoleError extends CodedError<ConsoleErrorCode> {
+  static override readonly brand = Symbol.for('logx.console.error')
 
   constructor(code: ConsoleErrorCode, message: string) {
-    super(message)
-    this.name = 'ConsoleError'
-    this.code = code
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+    super('ConsoleError', code, message)
   }
 }

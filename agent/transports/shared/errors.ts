@@ -1,6 +1,8 @@
 // Transport errors with stable codes, never reused. A bad option fails the target at start, with
 // the target and the option named; across the worker boundary match on `code`.
 
+import { CodedError } from '../../coded-error'
+
 export const TransportErrorCodes = {
   /** An option is missing or malformed; `option` names it (`numbers`, `rules[0].level`). */
   INVALID_OPTION: 'LOGX_TRANSPORT_ERR_INVALID_OPTION',
@@ -19,10 +21,8 @@ export const TransportWarningCodes = {
   RETRY_OPTION: 'LOGX_DEP_RETRY_OPTION',
 } as const
 
-const brand = Symbol.for('logx.transport.error')
-
-export class TransportError extends Error {
-  readonly code: TransportErrorCode
+export class TransportError extends CodedError<TransportErrorCode> {
+  static override readonly brand = Symbol.for('logx.transport.error')
   readonly target: string
   readonly option: string | undefined
 
@@ -32,16 +32,9 @@ export class TransportError extends Error {
     message: string,
     options: { option?: string; cause?: unknown } = {},
   ) {
-    super(`${target}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'TransportError'
-    this.code = code
+    super('TransportError', code, `${target}: ${message}`, options.cause)
     this.target = target
     this.option = options.option
-    Object.defineProperty(this, brand, { value: true })
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
   }
 }
 
