@@ -4,7 +4,10 @@
 import { CodedError } from '../coded-error'
 
 export const DeliveryErrorCodes = {
-  /** A state file of the delivery path (incidents.json, timeline.jsonl, silences.json, missed-calls.json) cannot be read or written. */
+  /**
+   * A state file of the delivery path (incidents.json, timeline.jsonl, silences.json, missed-calls.json)
+   * cannot be read or written.
+   */
   STATE: 'LOGX_DELIVERY_ERR_STATE',
   /** The outbox journal cannot be opened or replayed. */
   OUTBOX: 'LOGX_DELIVERY_ERR_OUTBOX',

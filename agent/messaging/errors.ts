@@ -34,7 +34,10 @@ export const MessagingErrorCodes = {
   ABORTED: 'LOGX_MSG_ERR_ABORTED',
   /** Client options are unusable (bad base URL, negative timeout...). */
   INVALID_OPTION: 'LOGX_MSG_ERR_INVALID_OPTION',
-  /** Not sent: a Retry-After the server gave this operation (429, 503) has not passed; `retryAfterMs` is what is left. */
+  /**
+   * Not sent: a Retry-After the server gave this operation (429, 503) has not passed; `retryAfterMs` is
+   * what is left.
+   */
   RETRY_AFTER: 'LOGX_MSG_ERR_RETRY_AFTER',
 } as const
 

@@ -6,7 +6,10 @@
 import { CodedError } from '../../coded-error'
 
 export const ConsoleErrorCodes = {
-  /** 400: the path or query is malformed (bad percent-encoding, a control character, `..`, an id too long or too short, an unknown query parameter). */
+  /**
+   * 400: the path or query is malformed (bad percent-encoding, a control character, `..`, an id too long
+   * or too short, an unknown query parameter).
+   */
   BAD_PATH: 'LOGX_CONSOLE_ERR_BAD_PATH',
   /** 400: the body is not JSON, not an object, or a field is missing or wrong; the message names the field. */
   INVALID_BODY: 'LOGX_CONSOLE_ERR_INVALID_BODY',
