@@ -1,7 +1,8 @@
-// node:crypto, loaded when first asked for. Loading it costs about 0.7 MB of memory and compiles a
-// dozen built-in modules, and an agent that reads, alerts and pages on the embedded sandbox needs
-// none of it (sha256.ts, secret-equal.ts and outbox/item-id.ts do its small jobs). What must have
-// strong randomness (a console token, a page's nonce) asks here, when it is made.
-export function nodeCrypto(): typeof import('node:crypto') {
-  return require('node:crypto') as typeof import('node:crypto')
+// node:crypto for what must have strong randomness (a run-time silence's id, a console page's nonce).
+// It is loaded by every agent that reads a file (sha256.ts hashes a checkpoint's file head), so this
+// no longer saves memory: a file that asks here may import node:crypto itself, and this file then goes.
+import * as crypto from 'node:crypto'
+
+export function nodeCrypto(): typeof crypto {
+  return crypto
 }

@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { Script } from 'node:vm'
+import { sha256 } from '../sha256'
 
 export const BUNDLE_PATH = join(__dirname, '..', 'logx-agent.bundle.js')
 export const CACHE_DIR = join(__dirname, '..', 'code-cache')
@@ -28,10 +29,8 @@ export function cachePathFor(argv: readonly string[], execArgv: readonly string[
   const first = argv[0]
   const command = first === undefined || first.startsWith('-') ? 'run' : first.replace(/[^a-z-]/gi, '_').slice(0, 20)
   const key = `${process.version} ${process.arch} ${execArgv.join(' ')}`
-  // FNV-1a: a short, stable file name without loading node:crypto at start.
-  let hash = 0x811c9dc5
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
-  return join(CACHE_DIR, `${command}-${(hash >>> 0).toString(16).padStart(8, '0')}.bin`)
+  // A short, stable file name; the bundle loads node:crypto anyway (a checkpoint's file head).
+  return join(CACHE_DIR, `${command}-${sha256(key).toString('hex').slice(0, 8)}.bin`)
 }
 
 function readOrUndefined(path: string): Buffer | undefined {

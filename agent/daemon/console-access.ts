@@ -3,8 +3,8 @@
 // writes it to `<state_dir>/console.token`, readable by its owner only. A configured token is never
 // written anywhere.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { nodeCrypto } from '../node-crypto'
 import type { AgentConfig } from '../config/types'
 import { DaemonError, DaemonErrorCodes } from './errors'
 
@@ -33,7 +33,7 @@ export function consoleAccess(config: AgentConfig): ConsoleAccess {
     rmSync(join(config.stateDir, CONSOLE_TOKEN_FILE), { force: true })
     return { token: configured.reveal(), generated: false }
   }
-  const token = nodeCrypto().randomBytes(24).toString('base64url')
+  const token = randomBytes(24).toString('base64url')
   write(join(config.stateDir, CONSOLE_TOKEN_FILE), `${token}\n`, 0o600)
   return { token, generated: true }
 }
