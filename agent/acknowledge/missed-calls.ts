@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { replaceFile } from '../storage/replace-file'
 import type { MessagingClient } from '../messaging'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
 import {
   EMPTY_STATE,

@@ -7,7 +7,8 @@
 // - An item another agent holds is looked at again the moment that agent marks it sent (the log
 //   announces every mark), not after a wait; the wait stays, for a lost announcement or a holder
 //   that died (then the item is sent here once the holder's lease runs out).
-import { HeldByPeer, noticeIdOf, type Claim, type FleetGate, type FleetNotice } from './fleet-gate'
+import { HeldByPeer, noticeIdOf } from './fleet-gate'
+import type { Claim, FleetGate, FleetNotice } from './types'
 
 /** Claims made ahead and not taken yet (a bound: past it, notices are claimed at their turn). */
 export const MAX_AHEAD = 2_000

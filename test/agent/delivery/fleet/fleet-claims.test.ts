@@ -3,13 +3,8 @@
 // another agent holds is woken by that agent's sent mark.
 import { describe, expect, it } from 'vitest'
 import { createFleetClaims } from '../../../../agent/delivery/fleet/fleet-claims'
-import {
-  HeldByPeer,
-  noticeIdOf,
-  type Claim,
-  type FleetGate,
-  type FleetNotice,
-} from '../../../../agent/delivery/fleet/fleet-gate'
+import { HeldByPeer, noticeIdOf } from '../../../../agent/delivery/fleet/fleet-gate'
+import type { Claim, FleetGate, FleetNotice } from '../../../../agent/delivery/fleet/types'
 
 const LEASE = 30_000
 const notice = (incident = 'db:1'): FleetNotice => ({
