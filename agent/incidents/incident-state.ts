@@ -9,50 +9,19 @@
 // - the ids of the missed calls already used to acknowledge, so a call acknowledges once.
 // All is written before the tail offsets that depend on it are committed, as a journal
 // (state-journal.ts): each change one appended line, so a page costs O(1) however many incidents are
-// open; the file is compacted when it holds far more lines than the state.
+// open; the file is compacted when it holds far more lines than the state (compaction.ts).
 // Without a file (an in-app target whose outbox is in memory) the same state lives in memory only:
 // nothing outlives the process there, so there is nothing to replay either.
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { AbsenceEntry, IncidentSnapshot } from '../../alerts'
-import type { LineFormat } from '../config/types'
-import type { KeptLine } from './kept-line'
+import type { AbsenceEntry } from '../../alerts'
+import { compactAtOpen, writeMode } from './compaction'
+import { IncidentEntries, overBound } from './incident-entries'
 import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
+import type { PagedIncident, PendingIncident, StoredIncident } from './types'
 
-export interface PagedIncident {
-  rule: string
-  /** When the last notice (firing or repeat) went to the outbox. */
-  notifiedAt: number
-  lastSeen: number
-  /** The incident as the engine had it (absent in files of earlier versions: those are only not re-paged). */
-  incident?: StoredIncident
-}
-
-/** An open incident, JSON-safe: the engine's snapshot without its lines, and its last line as read (censored). */
-export interface StoredIncident {
-  snapshot: Omit<IncidentSnapshot, 'firstLine' | 'lastLine'>
-  line: KeptLine
-}
-
-export interface PendingIncident {
-  rule: string
-  raw: string
-  source: string
-  format: LineFormat
-  /** A container's fields of the line (kept-line.ts); absent in earlier files and for other lines. */
-  fields?: Record<string, unknown>
-  since: number
-}
-
-interface StateFile {
-  version: 1
-  paged: Record<string, PagedIncident>
-  pending: Record<string, PendingIncident>
-  /** Missed-call ids already used, oldest first (absent in earlier files). */
-  calls?: string[]
-  /** The group keys absence rules watch (absent in earlier files). */
-  absence?: AbsenceEntry[]
-}
+export type { PagedIncident, PendingIncident, StoredIncident } from './types'
+export { MAX_CALLS, MAX_ENTRIES } from './incident-entries'
 
 export interface IncidentState {
   paged(key: string): PagedIncident | undefined
@@ -67,7 +36,10 @@ export interface IncidentState {
   changed(key: string, incident: StoredIncident): void
   /** The paged incidents the engine had, to give a new engine back. */
   stored(): StoredIncident[]
-  /** Refreshes the stored paged incidents that saw lines since the last call (counts, last lines); no write by itself. */
+  /**
+   * Refreshes the stored paged incidents that saw lines since the last call (counts, last lines);
+   * no write by itself.
+   */
   refresh(current: (key: string) => StoredIncident | undefined): void
   /** A missed call was used (kept with the next write). */
   useCall(id: string): void
@@ -88,233 +60,197 @@ export interface IncidentState {
   readonly dropped: number
 }
 
-export const MAX_ENTRIES = 10_000
-/** Missed-call ids remembered: far more than a poll interval can bring. */
-export const MAX_CALLS = 2_000
+/**
+ * What is not written yet of the paged incidents: those that saw lines since the last refresh (their
+ * stored copy to redo), those whose last-seen time changed since the last write (written as a small
+ * 's' op: a storm of lines costs a few bytes each, not the whole incident each), and those whose
+ * stored copy changed since the last write. Plus changes kept for the next write (lazily updated
+ * fields, expiries, used calls).
+ */
+class Unwritten {
+  readonly touched = new Set<string>()
+  readonly seen = new Set<string>()
+  readonly stored = new Set<string>()
+  queued: JournalOp[] = []
 
-/** The earlier format: the whole state as one JSON object (`{"version":1,...}`), rewritten on every change. */
-function legacyOps(content: string): JournalOp[] | undefined {
-  if (!content.startsWith('{')) return undefined
-  let parsed: Partial<StateFile>
-  try {
-    parsed = JSON.parse(content) as Partial<StateFile>
-  } catch {
-    return undefined
+  /** The incident is written now, or gone: nothing of it is left to write. */
+  settle(key: string): void {
+    this.touched.delete(key)
+    this.seen.delete(key)
+    this.stored.delete(key)
   }
-  if (parsed.version !== 1 || typeof parsed.paged !== 'object' || typeof parsed.pending !== 'object') return []
-  return [
-    ...Object.entries(parsed.paged ?? {}).map(([key, p]): JournalOp => ['p', key, p]),
-    ...Object.entries(parsed.pending ?? {}).map(([key, p]): JournalOp => ['q', key, p]),
-    ...(Array.isArray(parsed.calls) ? parsed.calls : []).map((id): JournalOp => ['c', id]),
-    ...(Array.isArray(parsed.absence) ? [['a', parsed.absence] as JournalOp] : []),
-  ]
+
+  /** What is left to write, in order, then `ops`; forgets it. */
+  take(paged: ReadonlyMap<string, PagedIncident>, ops: readonly JournalOp[]): JournalOp[] {
+    const all = this.queued
+    this.queued = []
+    for (const key of this.stored) {
+      const p = paged.get(key)
+      if (p !== undefined) all.push(['p', key, p])
+      this.seen.delete(key)
+    }
+    this.stored.clear()
+    for (const key of this.seen) {
+      const p = paged.get(key)
+      if (p !== undefined) all.push(['s', key, p.lastSeen])
+    }
+    this.seen.clear()
+    all.push(...ops)
+    return all
+  }
 }
 
-/** Compacted when the file holds this many more lines than the state has entries. */
-const SLACK_LINES = 1000
+class JournaledIncidentState implements IncidentState {
+  private readonly entries = new IncidentEntries()
+  private readonly unwritten = new Unwritten()
+  private droppedCount = 0
+  private journal: StateJournal | undefined
 
-/** `file`: where the state is kept (`<state_dir>/incidents.json` for the daemon); undefined: memory only. */
-export function createIncidentState(file: string | undefined): IncidentState {
-  const paged = new Map<string, PagedIncident>()
-  const pending = new Map<string, PendingIncident>()
-  const calls = new Set<string>()
-  let absence: AbsenceEntry[] = []
-  let journal: StateJournal | undefined
-  if (file !== undefined) {
+  /** `file`: where the state is kept; undefined: memory only. */
+  open(file: string | undefined): this {
+    if (file === undefined) return this
     mkdirSync(dirname(file), { recursive: true })
-    const opened = openStateJournal(file, legacyOps)
-    journal = opened.journal
-    for (const op of opened.ops) apply(op)
-    if (journal.lines > 2 * (paged.size + pending.size + calls.size) + SLACK_LINES) journal.rewrite(snapshot())
+    const opened = openStateJournal(file)
+    for (const op of opened.ops) this.entries.apply(op)
+    this.journal = opened.journal
+    if (compactAtOpen(this.journal.lines, this.entries.count)) this.journal.rewrite(this.entries.snapshot())
+    return this
   }
-  // Paged incidents that saw lines since the last refresh (their stored copy to redo), those whose
-  // last-seen time changed since the last write (written as a small 's' op: a storm of lines costs
-  // a few bytes each, not the whole incident each), and those whose stored copy changed since the
-  // last write.
-  const touched = new Set<string>()
-  const seen = new Set<string>()
-  const unwritten = new Set<string>()
-  // Changes kept for the next write (lazily updated fields, expiries, used calls).
-  let queued: JournalOp[] = []
-  let dropped = 0
 
-  function apply(op: JournalOp): void {
-    const [kind, key, value] = op
-    if (kind === 'p' && typeof key === 'string' && typeof value === 'object' && value !== null) {
-      pending.delete(key)
-      paged.delete(key)
-      paged.set(key, value as PagedIncident)
-    } else if (kind === 'q' && typeof key === 'string' && typeof value === 'object' && value !== null) {
-      pending.set(key, value as PendingIncident)
-    } else if (kind === 's' && typeof key === 'string' && typeof value === 'number') {
-      const p = paged.get(key)
-      if (p !== undefined) p.lastSeen = value
-    } else if (kind === 'd' && typeof key === 'string') {
-      paged.delete(key)
-      pending.delete(key)
-    } else if (kind === 'c' && typeof key === 'string') {
-      calls.add(key)
-      forgetOldCalls()
-    } else if (kind === 'a' && Array.isArray(key)) {
-      absence = key as AbsenceEntry[]
+  paged(key: string): PagedIncident | undefined {
+    return this.entries.paged.get(key)
+  }
+
+  observe(key: string, entry: PendingIncident, now: number, firesNow = false): void {
+    const p = this.entries.paged.get(key)
+    if (p !== undefined) {
+      p.lastSeen = now
+      this.unwritten.touched.add(key)
+      this.unwritten.seen.add(key)
+      return
     }
+    if (firesNow || this.entries.pending.has(key)) return
+    this.entries.pending.set(key, entry)
+    this.bound(this.entries.pending)
+    this.write([['q', key, entry]])
   }
 
-  // Forgetting the oldest needs no line of its own: replaying applies the same bound, a compaction drops them.
-  function forgetOldCalls(): void {
-    for (const old of calls) {
-      if (calls.size <= MAX_CALLS) break
-      calls.delete(old)
+  notified(key: string, rule: string, now: number, incident?: StoredIncident): void {
+    const entry: PagedIncident =
+      incident === undefined
+        ? { rule, notifiedAt: now, lastSeen: now }
+        : { rule, notifiedAt: now, lastSeen: now, incident }
+    this.entries.setPaged(key, entry)
+    this.unwritten.settle(key)
+    this.bound(this.entries.paged)
+    this.write([['p', key, entry]])
+  }
+
+  changed(key: string, incident: StoredIncident): void {
+    let p = this.entries.paged.get(key)
+    if (p === undefined) {
+      const { rule, notifiedAt, lastSeen } = incident.snapshot
+      p = { rule, notifiedAt, lastSeen, incident }
+      this.entries.paged.set(key, p)
+      this.bound(this.entries.paged)
+    } else {
+      p.incident = incident
     }
+    this.unwritten.settle(key)
+    this.write([['p', key, p]])
   }
 
-  function snapshot(): JournalOp[] {
-    return [
-      ...[...paged].map(([key, p]): JournalOp => ['p', key, p]),
-      ...[...pending].map(([key, p]): JournalOp => ['q', key, p]),
-      ...[...calls].map((id): JournalOp => ['c', id]),
-      ['a', absence],
-    ]
+  stored(): StoredIncident[] {
+    const out: StoredIncident[] = []
+    for (const p of this.entries.paged.values()) if (p.incident !== undefined) out.push(p.incident)
+    return out
+  }
+
+  refresh(current: (key: string) => StoredIncident | undefined): void {
+    for (const key of this.unwritten.touched) {
+      const p = this.entries.paged.get(key)
+      const incident = p === undefined ? undefined : current(key)
+      if (p !== undefined && incident !== undefined) p.incident = incident
+      this.unwritten.stored.add(key)
+    }
+    this.unwritten.touched.clear()
+  }
+
+  useCall(id: string): void {
+    this.entries.useCall(id)
+    this.unwritten.queued.push(['c', id])
+  }
+
+  usedCall(id: string): boolean {
+    return this.entries.calls.has(id)
+  }
+
+  absence(): AbsenceEntry[] {
+    return this.entries.absence
+  }
+
+  setAbsence(entries: AbsenceEntry[]): void {
+    this.entries.absence = entries
+    this.unwritten.queued.push(['a', entries])
+  }
+
+  resolved(key: string): void {
+    this.unwritten.settle(key)
+    if (this.entries.forget(key)) this.write([['d', key]])
+  }
+
+  pending(): PendingIncident[] {
+    return [...this.entries.pending.values()]
+  }
+
+  expire(now: number, keep: (rule: string) => { pagedMs: number; pendingMs: number }): string[] {
+    const gone: string[] = []
+    for (const [key, p] of this.entries.paged) {
+      if (now - p.lastSeen < keep(p.rule).pagedMs) continue
+      this.entries.paged.delete(key)
+      this.unwritten.settle(key)
+      this.unwritten.queued.push(['d', key])
+      gone.push(key)
+    }
+    for (const [key, p] of this.entries.pending) {
+      if (now - p.since < keep(p.rule).pendingMs) continue
+      this.entries.pending.delete(key)
+      this.unwritten.queued.push(['d', key])
+    }
+    return gone
+  }
+
+  save(): void {
+    this.write([])
+  }
+
+  get size(): { paged: number; pending: number } {
+    return { paged: this.entries.paged.size, pending: this.entries.pending.size }
+  }
+
+  get dropped(): number {
+    return this.droppedCount
   }
 
   /** Drops past the bound, oldest first, as deletions in the journal. */
-  function bound<T>(map: Map<string, T>): void {
-    for (; map.size > MAX_ENTRIES; dropped++) {
-      const oldest = map.keys().next().value as string
-      map.delete(oldest)
-      queued.push(['d', oldest])
+  private bound(map: Map<string, unknown>): void {
+    for (const oldest of overBound(map)) {
+      this.droppedCount++
+      this.unwritten.queued.push(['d', oldest])
     }
   }
 
-  /** Writes what is queued and `ops`, in order, with one append; compacts a file grown far past the state. */
-  function write(ops: readonly JournalOp[] = []): void {
-    for (const key of unwritten) {
-      const p = paged.get(key)
-      if (p !== undefined) queued.push(['p', key, p])
-      seen.delete(key)
-    }
-    unwritten.clear()
-    for (const key of seen) {
-      const p = paged.get(key)
-      if (p !== undefined) queued.push(['s', key, p.lastSeen])
-    }
-    seen.clear()
-    const all = queued.length === 0 ? ops : [...queued, ...ops]
-    queued = []
-    if (journal === undefined || all.length === 0) return
-    if (journal.lines + all.length > 4 * (paged.size + pending.size + calls.size) + SLACK_LINES)
-      journal.rewrite(snapshot())
-    else journal.append(all)
+  /** Writes what is left to write and `ops`, in order, with one append; or compacts (compaction.ts). */
+  private write(ops: readonly JournalOp[]): void {
+    const all = this.unwritten.take(this.entries.paged, ops)
+    if (this.journal === undefined || all.length === 0) return
+    if (writeMode(this.journal.lines, all.length, this.entries.count) === 'compact')
+      this.journal.rewrite(this.entries.snapshot())
+    else this.journal.append(all)
   }
+}
 
-  return {
-    paged: (key) => paged.get(key),
-    observe(key, entry, now, firesNow = false) {
-      const p = paged.get(key)
-      if (p !== undefined) {
-        p.lastSeen = now
-        touched.add(key)
-        seen.add(key)
-        return
-      }
-      if (firesNow || pending.has(key)) return
-      pending.set(key, entry)
-      bound(pending)
-      write([['q', key, entry]])
-    },
-    notified(key, rule, now, incident) {
-      pending.delete(key)
-      paged.delete(key)
-      const entry: PagedIncident =
-        incident === undefined
-          ? { rule, notifiedAt: now, lastSeen: now }
-          : { rule, notifiedAt: now, lastSeen: now, incident }
-      paged.set(key, entry)
-      touched.delete(key)
-      seen.delete(key)
-      unwritten.delete(key)
-      bound(paged)
-      write([['p', key, entry]])
-    },
-    changed(key, incident) {
-      let p = paged.get(key)
-      if (p === undefined) {
-        p = {
-          rule: incident.snapshot.rule,
-          notifiedAt: incident.snapshot.notifiedAt,
-          lastSeen: incident.snapshot.lastSeen,
-          incident,
-        }
-        paged.set(key, p)
-        bound(paged)
-      } else {
-        p.incident = incident
-      }
-      touched.delete(key)
-      seen.delete(key)
-      unwritten.delete(key)
-      write([['p', key, p]])
-    },
-    stored() {
-      const out: StoredIncident[] = []
-      for (const p of paged.values()) if (p.incident !== undefined) out.push(p.incident)
-      return out
-    },
-    refresh(current) {
-      for (const key of touched) {
-        const p = paged.get(key)
-        const incident = p === undefined ? undefined : current(key)
-        if (p !== undefined && incident !== undefined) p.incident = incident
-        unwritten.add(key)
-      }
-      touched.clear()
-    },
-    useCall(id) {
-      calls.add(id)
-      queued.push(['c', id])
-      forgetOldCalls()
-    },
-    usedCall: (id) => calls.has(id),
-    absence: () => absence,
-    setAbsence(entries) {
-      absence = entries
-      queued.push(['a', entries])
-    },
-    resolved(key) {
-      touched.delete(key)
-      seen.delete(key)
-      unwritten.delete(key)
-      if (paged.delete(key) || pending.delete(key)) write([['d', key]])
-    },
-    pending: () => [...pending.values()],
-    expire(now, keep) {
-      const gone: string[] = []
-      for (const [key, p] of paged) {
-        if (now - p.lastSeen >= keep(p.rule).pagedMs) {
-          paged.delete(key)
-          touched.delete(key)
-          seen.delete(key)
-          unwritten.delete(key)
-          queued.push(['d', key])
-          gone.push(key)
-        }
-      }
-      for (const [key, p] of pending) {
-        if (now - p.since >= keep(p.rule).pendingMs) {
-          pending.delete(key)
-          queued.push(['d', key])
-        }
-      }
-      return gone
-    },
-    save() {
-      write()
-    },
-    get size() {
-      return { paged: paged.size, pending: pending.size }
-    },
-    get dropped() {
-      return dropped
-    },
-  }
+/** `file`: where the state is kept (`<state_dir>/incidents.json` for the daemon); undefined: memory only. */
+export function createIncidentState(file: string | undefined): IncidentState {
+  return new JournaledIncidentState().open(file)
 }

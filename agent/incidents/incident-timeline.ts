@@ -3,10 +3,11 @@
 // in order, with who did it. Kept in memory, bounded (the newest entries of the most recently changed
 // incidents), and appended to `<state_dir>/timeline.jsonl` (one write per engine step), so a restart
 // shows the same history. The file is a journal (state-journal.ts: a row cut by a kill is skipped),
-// compacted at start when it holds far more than is kept.
+// compacted at start when it holds far more than is kept (compaction.ts, rule 1).
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Delivery } from '../../alerts'
+import { compactAtOpen } from './compaction'
 import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
 
 export interface TimelineEntry {
@@ -81,14 +82,14 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
 
   if (file !== undefined) {
     mkdirSync(dirname(file), { recursive: true })
-    const opened = openStateJournal(file, () => undefined)
+    const opened = openStateJournal(file)
     journal = opened.journal
     const lines = opened.ops.filter(isLine)
     for (const [key, entry] of lines) remember(key, entry)
     let kept = 0
     for (const list of entries.values()) kept += list.length
     // Rewritten when most of it is no longer kept: the file stays within a few times what is shown.
-    if (lines.length > 2 * kept + 1000)
+    if (compactAtOpen(lines.length, kept))
       journal.rewrite([...entries].flatMap(([key, list]) => list.map((e): Line => [key, e])))
   }
 

@@ -1,10 +1,8 @@
-// A state file kept as a journal: one JSON line per change, appended (one write per step, O(1) in
-// the size of the state), replayed at open, and rewritten whole (temp file + rename) when it holds
-// far more lines than the state it describes. A line cut by a kill mid-append is skipped at the
-// next open and finished with a newline, so what follows it is read again. The incident state uses
-// it: rewriting the whole state on every page cost O(open incidents) per page.
-import { appendFileSync, readFileSync } from 'node:fs'
-import { replaceFile } from '../storage/replace-file'
+// The incident files' journal (incidents.json, timeline.jsonl) on storage's (agent/storage/journal.ts):
+// one change a line, `[kind, ...what it carries]`, appended once per step and compacted when the file
+// far outgrows the state. What this adds: only arrays with a kind are changes, and a failure names
+// the file as the delivery path's state error.
+import { openJournal, type Journal } from '../storage/journal'
 import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
 
 /** One change: its kind first, then what it carries. */
@@ -18,66 +16,46 @@ export interface StateJournal {
   readonly lines: number
 }
 
-const text = (ops: readonly JournalOp[]): string => ops.map((op) => `${JSON.stringify(op)}\n`).join('')
-
 function failure(file: string, what: string, err: unknown): DeliveryError {
   return new DeliveryError(DeliveryErrorCodes.STATE, `cannot ${what} ${file}: ${(err as Error).message}`, {
     cause: err,
   })
 }
 
-/**
- * Reads `file` (missing: empty). A file of an earlier format is handed to `legacy`, which turns it
- * into ops (the file is then rewritten in this format); undefined means it is not one.
- */
-export function openStateJournal(
-  file: string,
-  legacy: (content: string) => JournalOp[] | undefined,
-): { journal: StateJournal; ops: JournalOp[] } {
-  let content = ''
-  try {
-    content = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw failure(file, 'read', err)
-  }
-  let lines = 0
-  const journal: StateJournal = {
+const isOp = (record: unknown): record is JournalOp => Array.isArray(record) && typeof record[0] === 'string'
+
+function stateJournalOf(file: string, journal: Journal): StateJournal {
+  return {
     append(ops) {
-      if (ops.length === 0) return
       try {
-        appendFileSync(file, text(ops))
+        journal.append(ops)
       } catch (err) {
         throw failure(file, 'write', err)
       }
-      lines += ops.length
     },
     rewrite(ops) {
       try {
-        replaceFile(file, text(ops))
+        journal.compact(ops)
       } catch (err) {
         throw failure(file, 'write', err)
       }
-      lines = ops.length
     },
     get lines() {
-      return lines
+      return journal.lines
     },
   }
-  const earlier = content === '' ? undefined : legacy(content)
-  if (earlier !== undefined) {
-    journal.rewrite(earlier)
-    return { journal, ops: earlier }
-  }
+}
+
+/** Reads `file` (missing: empty): the changes it holds, in order, and the journal to append to. */
+export function openStateJournal(file: string): { journal: StateJournal; ops: JournalOp[] } {
   const ops: JournalOp[] = []
-  for (const row of content.split('\n')) {
-    if (row === '') continue
-    lines++
-    try {
-      const op = JSON.parse(row) as unknown
-      if (Array.isArray(op) && typeof op[0] === 'string') ops.push(op as unknown as JournalOp)
-    } catch {}
+  let journal: Journal
+  try {
+    journal = openJournal(file, (record) => {
+      if (isOp(record)) ops.push(record)
+    })
+  } catch (err) {
+    throw failure(file, 'read', err)
   }
-  // A cut last line stays a line of its own (skipped), not the start of the next one appended.
-  if (content !== '' && !content.endsWith('\n')) appendFileSync(file, '\n')
-  return { journal, ops }
+  return { journal: stateJournalOf(file, journal), ops }
 }

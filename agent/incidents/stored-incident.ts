@@ -3,7 +3,7 @@
 // it keeps it), parsed again when a new engine is given the incident back. A giant line is not kept:
 // the incident's title stands in for it (what the messages of a restored incident render from).
 import type { AlertLine, IncidentSnapshot } from '../../alerts'
-import type { StoredIncident } from './incident-state'
+import type { StoredIncident } from './types'
 import { keptLine, lineOfKept } from './kept-line'
 
 /** Longest line text kept per incident; the state file is rewritten whole, so it must stay small. */

@@ -1,9 +1,10 @@
 // A journald source's checkpoint: `<state_dir>/checkpoints/<source>.cursor`, one JSON object
 // `{"version":1,"cursor":"s=...;i=...;..."}`, or `"cursor":null` for "from the first entry the
-// filters match" (start_at: end found none: every entry that comes is new). Replaced whole: a temp
-// file, fsync, rename, then the directory fsync'ed, so a crash leaves the old cursor or the new one.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
+// filters match" (start_at: end found none: every entry that comes is new). Replaced whole through
+// storage (agent/storage/replace-file.ts: temp file, fsync, rename, directory fsync), so a crash
+// leaves the old cursor or the new one.
+import { readFileSync } from 'node:fs'
+import { replaceFile } from '../storage/replace-file'
 import { JournaldError, JournaldErrorCodes } from './errors'
 import type { JournalPosition } from './journalctl-args'
 
@@ -36,7 +37,8 @@ export function readCursor(file: string): JournalPosition | undefined {
   if (record.version !== CURSOR_VERSION) {
     throw new JournaldError(
       JournaldErrorCodes.CURSOR_READ,
-      `the cursor checkpoint ${file} has version ${JSON.stringify(record.version)}; this agent reads version ${CURSOR_VERSION}`,
+      `the cursor checkpoint ${file} has version ${JSON.stringify(record.version)}; ` +
+        `this agent reads version ${CURSOR_VERSION}`,
       { path: file },
     )
   }
@@ -57,22 +59,8 @@ export function formatCursor(position: JournalPosition): string {
 
 /** Throws CURSOR_WRITE; the previous checkpoint is then still whole. Synchronous: a few bytes. */
 export function writeCursor(file: string, position: JournalPosition): void {
-  const temp = `${file}.tmp`
   try {
-    const fd = openSync(temp, 'w', 0o600)
-    try {
-      writeSync(fd, formatCursor(position))
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(temp, file)
-    const dir = openSync(dirname(file), 'r')
-    try {
-      fsyncSync(dir)
-    } finally {
-      closeSync(dir)
-    }
+    replaceFile(file, formatCursor(position), { mode: 0o600 })
   } catch (err) {
     throw new JournaldError(
       JournaldErrorCodes.CURSOR_WRITE,

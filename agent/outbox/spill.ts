@@ -6,12 +6,13 @@
 //
 // Segments: the writer appends to the newest; a new run never appends to a file a crash may have
 // torn. Once the reader has passed a segment and the journal says so, the file is deleted, so disk
-// use follows what is still queued.
+// use follows what is still queued. Which segment is written, read and deleted: spill-segments.ts.
 import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { OutboxItem, SpillCursor } from './item'
-import { openLineReader, type LineReader } from './line-reader'
-import { writeAll } from './write-all'
+import { openLineReader, type LineReader } from '../storage/line-reader'
+import { writeAll } from '../storage/write-all'
+import { firstWriterSegment, nextReadSegment, segmentAfterEmpty, segmentsBetween } from './spill-segments'
 
 export const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024
 
@@ -86,140 +87,168 @@ function countLines(file: string, from: number): number {
   return lines
 }
 
-export function openSpill(options: SpillOptions): Spill {
-  const { path, onCursor } = options
-  const maxSegmentBytes = options.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES
-  const file = (seg: number): string => `${path}.spill.${seg}`
-  let cursor: SpillCursor = { ...options.cursor }
-  let skip: ReadonlySet<string> | undefined = options.skip.size > 0 ? options.skip : undefined
-  let dirChanged = false
-
-  // Segments behind the cursor were consumed by a run that died before deleting them.
-  const found = segmentsOf(path)
-  for (const seg of found) {
-    if (seg < cursor.seg) {
-      unlinkSync(file(seg))
-      dirChanged = true
-    }
+/** An item read back; undefined for a line torn by a crash of the machine (not of the process) or not an item. */
+function itemOf(line: string): OutboxItem | undefined {
+  let item: OutboxItem
+  try {
+    item = JSON.parse(line) as OutboxItem
+  } catch {
+    return undefined
   }
-  const live = found.filter((seg) => seg >= cursor.seg)
-  let count = 0
-  for (const seg of live) count += countLines(file(seg), seg === cursor.seg ? cursor.offset : 0)
-  // Never append to a segment a crash may have left with a torn last line.
-  let writerSeg = Math.max(cursor.seg, ...live) + (live.length > 0 || cursor.offset > 0 ? 1 : 0)
-  let writerFd: number | undefined
-  let writerBytes = 0
-  let reader: LineReader | undefined
+  return typeof item === 'object' && item !== null && typeof item.id === 'string' ? item : undefined
+}
+
+class SegmentSpill implements Spill {
+  private readonly path: string
+  private readonly maxSegmentBytes: number
+  private readonly onCursor: (cursor: SpillCursor) => void
+  private at: SpillCursor
+  private skip: ReadonlySet<string> | undefined
+  private dirChanged = false
+  private items = 0
+  private writerSeg = 0
+  private writerFd: number | undefined
+  private writerBytes = 0
+  private reader: LineReader | undefined
   /** Segments appended to since the last takeUnsynced(). */
-  const unsynced = new Set<number>()
+  private readonly unsynced = new Set<number>()
 
-  function moveCursor(seg: number): void {
-    const from = cursor.seg
-    cursor = { seg, offset: 0 }
-    onCursor(cursor)
-    reader?.close()
-    reader = undefined
-    for (const old of segmentsOf(path)) {
-      if (old >= from && old < seg) {
-        unlinkSync(file(old))
-        dirChanged = true
-      }
+  constructor(options: SpillOptions) {
+    this.path = options.path
+    this.onCursor = options.onCursor
+    this.maxSegmentBytes = options.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES
+    this.at = { ...options.cursor }
+    this.skip = options.skip.size > 0 ? options.skip : undefined
+  }
+
+  /** Deletes what a run consumed and left, counts what is left, and places the writer. */
+  open(): this {
+    const found = segmentsOf(this.path)
+    this.remove(segmentsBetween(found, 0, this.at.seg))
+    const live = found.filter((seg) => seg >= this.at.seg)
+    for (const seg of live) this.items += countLines(this.file(seg), seg === this.at.seg ? this.at.offset : 0)
+    this.writerSeg = firstWriterSegment(this.at, live)
+    return this
+  }
+
+  get count(): number {
+    return this.items
+  }
+
+  get cursor(): SpillCursor {
+    return this.at
+  }
+
+  append(...items: OutboxItem[]): void {
+    if (this.writerFd === undefined) {
+      this.writerFd = openSync(this.file(this.writerSeg), 'a')
+      this.writerBytes = fstatSync(this.writerFd).size
+      this.dirChanged = true
+    }
+    const lines = items.map((item) => `${JSON.stringify(item)}\n`).join('')
+    this.unsynced.add(this.writerSeg)
+    writeAll(this.writerFd, lines)
+    this.writerBytes += Buffer.byteLength(lines)
+    this.items += items.length
+    if (this.writerBytes >= this.maxSegmentBytes) {
+      this.closeWriter()
+      this.writerSeg++
     }
   }
 
-  function closeWriter(): void {
-    if (writerFd !== undefined) closeSync(writerFd)
-    writerFd = undefined
-    writerBytes = 0
+  take(): { item: OutboxItem; cursor: SpillCursor } | undefined {
+    while (this.items > 0) {
+      const next = this.nextLine()
+      if (next === undefined) break
+      this.at = { seg: this.at.seg, offset: next.end }
+      this.items--
+      const item = itemOf(next.line)
+      if (item === undefined || this.skip?.has(item.id) === true) continue
+      return { item, cursor: this.at }
+    }
+    // Everything read (or the lines counted were not all there: a torn tail).
+    this.items = 0
+    return undefined
   }
 
-  /** The next live segment after the reader's, if any. */
-  function nextSegment(): number | undefined {
-    const later = segmentsOf(path).find((seg) => seg > cursor.seg)
-    if (later !== undefined) return later
-    return writerSeg > cursor.seg ? writerSeg : undefined
+  tidy(): void {
+    if (this.items > 0) return
+    this.skip = undefined
+    // The spill is empty: the next one starts on a fresh segment and the consumed ones go.
+    this.closeWriter()
+    const fresh = segmentAfterEmpty(segmentsOf(this.path), this.at, this.writerSeg)
+    if (fresh === undefined) return
+    this.writerSeg = fresh
+    this.moveCursor(fresh)
   }
 
-  return {
-    get count() {
-      return count
-    },
-    get cursor() {
-      return cursor
-    },
-    append(...items) {
-      if (writerFd === undefined) {
-        writerFd = openSync(file(writerSeg), 'a')
-        writerBytes = fstatSync(writerFd).size
-        dirChanged = true
-      }
-      const lines = items.map((item) => `${JSON.stringify(item)}\n`).join('')
-      unsynced.add(writerSeg)
-      writeAll(writerFd, lines)
-      writerBytes += Buffer.byteLength(lines)
-      count += items.length
-      if (writerBytes >= maxSegmentBytes) {
-        closeWriter()
-        writerSeg++
-      }
-    },
-    take() {
-      while (count > 0) {
-        if (reader === undefined) {
-          try {
-            reader = openLineReader(file(cursor.seg), cursor.offset)
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-            const next = nextSegment()
-            if (next === undefined) break
-            moveCursor(next)
-            continue
-          }
-        }
-        const next = reader.next()
-        if (next === undefined) {
-          const later = nextSegment()
-          if (later === undefined) break
-          moveCursor(later)
+  takeUnsynced(): { files: string[]; dirChanged: boolean } {
+    const files = [...this.unsynced].map((seg) => this.file(seg))
+    this.unsynced.clear()
+    const dirChanged = this.dirChanged
+    this.dirChanged = false
+    return { files, dirChanged }
+  }
+
+  close(): void {
+    this.closeWriter()
+    this.reader?.close()
+    this.reader = undefined
+  }
+
+  private file(seg: number): string {
+    return `${this.path}.spill.${seg}`
+  }
+
+  /** The next complete line at or past the cursor, moving on through the segments; undefined: none yet. */
+  private nextLine(): { line: string; end: number } | undefined {
+    for (;;) {
+      if (this.reader === undefined) {
+        try {
+          this.reader = openLineReader(this.file(this.at.seg), this.at.offset)
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+          if (!this.advance()) return undefined
           continue
         }
-        cursor = { seg: cursor.seg, offset: next.end }
-        count--
-        let item: OutboxItem
-        try {
-          item = JSON.parse(next.line) as OutboxItem
-        } catch {
-          continue // a line torn by a crash of the machine, not of the process
-        }
-        if (typeof item !== 'object' || item === null || typeof item.id !== 'string') continue
-        if (skip?.has(item.id) === true) continue
-        return { item, cursor }
       }
-      // Everything read (or the lines counted were not all there: a torn tail).
-      count = 0
-      return undefined
-    },
-    tidy() {
-      if (count > 0) return
-      skip = undefined
-      // The spill is empty: the next one starts on a fresh segment and the consumed ones go.
-      closeWriter()
-      if (cursor.offset > 0 || segmentsOf(path).some((seg) => seg >= cursor.seg)) {
-        writerSeg = Math.max(writerSeg, cursor.seg) + 1
-        moveCursor(writerSeg)
-      }
-    },
-    takeUnsynced() {
-      const files = [...unsynced].map(file)
-      unsynced.clear()
-      const changed = dirChanged
-      dirChanged = false
-      return { files, dirChanged: changed }
-    },
-    close() {
-      closeWriter()
-      reader?.close()
-      reader = undefined
-    },
+      const next = this.reader.next()
+      if (next !== undefined) return next
+      if (!this.advance()) return undefined
+    }
   }
+
+  /** Moves the reader to the next segment (rule 2); false when there is none. */
+  private advance(): boolean {
+    const next = nextReadSegment(segmentsOf(this.path), this.at.seg, this.writerSeg)
+    if (next === undefined) return false
+    this.moveCursor(next)
+    return true
+  }
+
+  private moveCursor(seg: number): void {
+    const from = this.at.seg
+    this.at = { seg, offset: 0 }
+    this.onCursor(this.at)
+    this.reader?.close()
+    this.reader = undefined
+    this.remove(segmentsBetween(segmentsOf(this.path), from, seg))
+  }
+
+  private remove(segments: readonly number[]): void {
+    for (const seg of segments) {
+      unlinkSync(this.file(seg))
+      this.dirChanged = true
+    }
+  }
+
+  private closeWriter(): void {
+    if (this.writerFd !== undefined) closeSync(this.writerFd)
+    this.writerFd = undefined
+    this.writerBytes = 0
+  }
+}
+
+export function openSpill(options: SpillOptions): Spill {
+  return new SegmentSpill(options).open()
 }

@@ -10,6 +10,8 @@ export interface LineReader {
   next(): { line: string; end: number } | undefined
   /** Offset just past the last line returned. */
   readonly offset: number
+  /** Bytes read past the last complete line: a torn tail, or a line still being written. */
+  readonly tail: number
   close(): void
 }
 
@@ -24,6 +26,9 @@ export function openLineReader(path: string, offset = 0): LineReader {
   return {
     get offset() {
       return consumed
+    },
+    get tail() {
+      return pending.length
     },
     next() {
       for (;;) {

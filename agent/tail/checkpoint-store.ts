@@ -1,10 +1,12 @@
-// The checkpoint file: which offset of which file the caller has committed. Written whole through a
-// temp file, fsync and rename (then the directory is fsync'ed) so a crash leaves the old or the new
-// version, never a mix. Concurrent requests share writes (group commit): a request made while a
-// write is in flight is satisfied by the next write, which snapshots the state when it starts.
+// The checkpoint file: which offset of which file the caller has committed. Replaced whole through
+// storage (agent/storage/replace-file.ts: temp file, fsync, rename, directory fsync) so a crash
+// leaves the old or the new version, never a mix. Concurrent requests share writes (group commit):
+// a request made while a write is in flight is satisfied by the next write, which snapshots the
+// state when it starts.
 
-import { open, readdir, readFile, rename, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { replaceFileAsync } from '../storage/replace-file'
+import { removeStaleTempsAsync } from '../storage/temp-files'
 import { TailError, TailErrorCodes } from './errors'
 
 export const CHECKPOINT_VERSION = 1
@@ -28,22 +30,9 @@ interface CheckpointFile {
   files: CheckpointEntry[]
 }
 
-function tempPath(path: string, pid: number): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.tmp`)
-}
-
-/** Temp files of earlier processes that died mid-write (SIGKILL): only one tailer owns a checkpoint. */
-async function removeStaleTemps(path: string): Promise<void> {
-  const prefix = `.${basename(path)}.`
-  const names = await readdir(dirname(path)).catch(() => [] as string[])
-  for (const name of names) {
-    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)))
-      await unlink(join(dirname(path), name)).catch(() => undefined)
-  }
-}
-
 export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
-  await removeStaleTemps(path)
+  // Temps of earlier processes that died mid-write (SIGKILL).
+  await removeStaleTempsAsync(path)
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -105,7 +94,6 @@ export function createCheckpointWriter(
   path: string,
   snapshot: () => CheckpointEntry[] | Promise<CheckpointEntry[]>,
 ): CheckpointWriter {
-  const temp = tempPath(path, process.pid)
   let inFlight: Promise<void> | undefined
   let next: Promise<void> | undefined
   let writes = 0
@@ -114,23 +102,9 @@ export function createCheckpointWriter(
     const body =
       JSON.stringify({ version: CHECKPOINT_VERSION, files: await snapshot() } satisfies CheckpointFile) + '\n'
     try {
-      const handle = await open(temp, 'w', 0o600)
-      try {
-        await handle.writeFile(body)
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
-      await rename(temp, path)
-      const directory = await open(dirname(path), 'r')
-      try {
-        await directory.sync()
-      } finally {
-        await directory.close()
-      }
+      await replaceFileAsync(path, body, { mode: 0o600 })
       writes++
     } catch (error) {
-      await unlink(temp).catch(() => undefined)
       throw new TailError(
         TailErrorCodes.CHECKPOINT_WRITE,
         `cannot write checkpoint ${path}: ${(error as Error).message}`,

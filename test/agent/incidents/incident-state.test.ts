@@ -219,14 +219,9 @@ describe('missed calls used', () => {
   it('a file of an earlier version (no calls, no incidents) loads', () => {
     const file = fileIn()
     createIncidentState(file)
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        paged: { 'errors:db': { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } },
-        pending: {},
-      }),
-    )
+    // Earlier versions kept only the rule and times of a paged incident, and no calls.
+    const entry = { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 }
+    writeFileSync(file, `${JSON.stringify(['p', 'errors:db', entry])}\n`)
     const state = createIncidentState(file)
     expect(state.usedCall('call-1')).toBe(false)
     expect(state.stored()).toEqual([])

@@ -1,12 +1,11 @@
 // The state journal on real files: what is appended is replayed, a line cut by a kill is skipped
-// without costing the next one, a file of the earlier format is carried over, and the incident
-// state stays small however many pages go by.
+// without costing the next one, and the incident state stays small however many pages go by.
 import { afterEach, describe, expect, it } from 'vitest'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createIncidentState } from '../../../agent/incidents/incident-state'
-import { openStateJournal, type JournalOp } from '../../../agent/incidents/state-journal'
+import { openStateJournal } from '../../../agent/incidents/state-journal'
 
 const dirs: string[] = []
 const fileIn = (): string => {
@@ -17,19 +16,18 @@ const fileIn = (): string => {
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
-const never = (): undefined => undefined
 
 describe('state journal', () => {
   it('replays what was appended, in order', () => {
     const file = fileIn()
-    const { journal, ops } = openStateJournal(file, never)
+    const { journal, ops } = openStateJournal(file)
     expect(ops).toEqual([])
     journal.append([
       ['p', 'a', { n: 1 }],
       ['d', 'a'],
     ])
     journal.append([['c', 'call-1']])
-    expect(openStateJournal(file, never).ops).toEqual([
+    expect(openStateJournal(file).ops).toEqual([
       ['p', 'a', { n: 1 }],
       ['d', 'a'],
       ['c', 'call-1'],
@@ -38,12 +36,12 @@ describe('state journal', () => {
 
   it('skips a line cut by a kill, and what is appended after it is read back', () => {
     const file = fileIn()
-    openStateJournal(file, never).journal.append([['c', 'one']])
+    openStateJournal(file).journal.append([['c', 'one']])
     appendFileSync(file, '["c","tw')
-    const { journal, ops } = openStateJournal(file, never)
+    const { journal, ops } = openStateJournal(file)
     expect(ops).toEqual([['c', 'one']])
     journal.append([['c', 'three']])
-    expect(openStateJournal(file, never).ops).toEqual([
+    expect(openStateJournal(file).ops).toEqual([
       ['c', 'one'],
       ['c', 'three'],
     ])
@@ -51,42 +49,38 @@ describe('state journal', () => {
 
   it('rewrites the file as the state given, and goes on appending after it', () => {
     const file = fileIn()
-    const { journal } = openStateJournal(file, never)
+    const { journal } = openStateJournal(file)
     for (let i = 0; i < 50; i++) journal.append([['c', `call-${i}`]])
     journal.rewrite([['c', 'kept']])
     journal.append([['c', 'next']])
     expect(journal.lines).toBe(2)
-    expect(openStateJournal(file, never).ops).toEqual([
+    expect(openStateJournal(file).ops).toEqual([
       ['c', 'kept'],
       ['c', 'next'],
     ])
   })
 
-  it('carries over a file of the earlier format, then keeps it as a journal', () => {
+  it('keeps only changes (arrays with a kind) and says a failure as a state error naming the file', () => {
     const file = fileIn()
-    writeFileSync(file, '{"old":true}')
-    const legacy = (content: string): JournalOp[] | undefined =>
-      content.startsWith('{') ? [['c', 'from-old']] : undefined
-    expect(openStateJournal(file, legacy).ops).toEqual([['c', 'from-old']])
-    expect(readFileSync(file, 'utf8')).toBe('["c","from-old"]\n')
+    writeFileSync(file, '{"version":1}\n["c","one"]\n42\n[7]\n')
+    expect(openStateJournal(file).ops).toEqual([['c', 'one']])
+    const { journal } = openStateJournal(file)
+    rmSync(dirname(file), { recursive: true })
+    expect(() => journal.append([['c', 'two']])).toThrow(/cannot write .*state\.jsonl/)
   })
 })
 
 describe('the incident state on a journal', () => {
-  it('reads the earlier one-object format', () => {
+  it('reads the one-object format of a few unreleased days as nothing (its support is gone)', () => {
     const file = fileIn()
     writeFileSync(
       file,
-      JSON.stringify({
-        version: 1,
-        paged: { k: { rule: 'r', notifiedAt: 5, lastSeen: 6 } },
-        pending: {},
-        calls: ['c1'],
-      }),
+      JSON.stringify({ version: 1, paged: { k: { rule: 'r', notifiedAt: 5, lastSeen: 6 } }, pending: {} }),
     )
     const state = createIncidentState(file)
-    expect(state.paged('k')).toEqual({ rule: 'r', notifiedAt: 5, lastSeen: 6 })
-    expect(state.usedCall('c1')).toBe(true)
+    expect(state.size).toEqual({ paged: 0, pending: 0 })
+    state.notified('k', 'r', 7)
+    expect(createIncidentState(file).paged('k')?.notifiedAt).toBe(7)
   })
 
   it('stays small through many pages of few incidents (compacted as it goes)', () => {

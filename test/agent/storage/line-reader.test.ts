@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { forEachLine, openLineReader } from '../../../agent/outbox/line-reader'
+import { forEachLine, openLineReader } from '../../../agent/storage/line-reader'
 
 const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-lines-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
