@@ -4,14 +4,9 @@
 // per request; a line logged outside any store pays for one getStore().
 import { LogxError, LogxErrorCodes } from './errors'
 import { serializeBindings } from './chindings'
-import type { Bindings } from './options'
+import type { AsyncContextOptions, Bindings } from './option-types'
 
-export interface AsyncContextOptions {
-  /** An AsyncLocalStorage (or anything with its `getStore()`). */
-  storage: { getStore(): unknown }
-  /** Picks the bindings out of the store; without it the store itself is the bindings object. */
-  bindings?: (store: any) => Bindings | null | undefined
-}
+export type { AsyncContextOptions }
 
 type LoggerState = Record<symbol, any>
 

@@ -4,25 +4,36 @@ import { chindingsSym, formattersSym, redactStringifiersSym, serializersSym, str
 
 type LoggerState = Record<symbol, any>
 
-// Keys a binding can never set: they configure the child instead (see child()).
+/** The bindings formatter a child gets unless its options bring one: the root's shapes only `base`. */
+export const identityBindings = (bindings: Record<string, unknown>): Record<string, unknown> => bindings
+
+// Keys a binding can never set: they configure a child in its options instead.
 const RESERVED_BINDING_KEYS = new Set(['level', 'serializers', 'formatters', 'customLevels'])
 
-/** Appends `bindings` (after the bindings formatter, unless `format` is false, and serializers) to the logger's existing chindings. */
-export function serializeBindings(logger: LoggerState, bindings: Record<string, unknown>, base: string = logger[chindingsSym], format = true): string {
-  const formatBindings = format ? logger[formattersSym].bindings : undefined
-  const formatted: Record<string, unknown> = formatBindings === undefined ? bindings : formatBindings(bindings)
+/**
+ * Appends `bindings`, after the logger's bindings formatter (unless `format` is false) and its
+ * serializers and redaction, to `base` (the logger's chindings by default), as pino does: every
+ * value is encoded as a whole (JSON.stringify, then the safe encoder).
+ */
+export function serializeBindings(
+  logger: LoggerState,
+  bindings: Record<string, unknown> | undefined,
+  base: string = logger[chindingsSym],
+  format = true,
+): string {
+  const formatted: Record<string, unknown> | undefined = format ? logger[formattersSym].bindings(bindings) : bindings
   const serializers = logger[serializersSym]
   const stringifiers = logger[redactStringifiersSym]
   const safe = logger[stringifySafeSym]
   let out = base
   for (const key in formatted) {
-    if (!Object.prototype.hasOwnProperty.call(formatted, key) || RESERVED_BINDING_KEYS.has(key)) continue
+    if (RESERVED_BINDING_KEYS.has(key) || !Object.prototype.hasOwnProperty.call(formatted, key)) continue
     let value = formatted[key]
     if (value === undefined) continue
     const serializer = serializers[key]
-    if (serializer !== undefined) value = serializer(value)
+    if (serializer) value = serializer(value)
     const stringifier = stringifiers === null ? undefined : stringifiers[key] || stringifiers[wildcardFirstSym]
-    const encoded = stringifier !== undefined ? stringifier(value) : typeof value === 'string' ? quoteString(value) : stringifyValue(value, safe)
+    const encoded = stringifier !== undefined ? stringifier(value) : stringifyValue(value, safe)
     if (encoded === undefined) continue
     out += ',' + quoteString(key) + ':' + encoded
   }

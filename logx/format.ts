@@ -1,72 +1,72 @@
-// printf-style interpolation of the message: %s %d %i %f %o %O %j and %%.
-// Arguments without a placeholder are dropped, as in pino since v6.
+// printf-style interpolation of the message: %s %d %i %f %o %O %j and %%, with the results of
+// pino's formatter (quick-format-unescaped) in every case, its oddities included, since a line
+// must read the same after switching: any `%x` uses up an argument, a null for %d is left in
+// place, and an object message with arguments is joined with what pino joins.
 
 export type ObjectStringify = (value: unknown) => string | undefined
 
-export function formatMessage(template: unknown, args: readonly unknown[], stringify: ObjectStringify): unknown {
-  if (typeof template !== 'string') {
-    if (typeof template === 'object' && template !== null && args.length > 0) {
-      // A non-string first argument with more arguments after it: join them all, like console.log does.
-      let out = safeStringify(template, stringify)
-      for (const arg of args) out += ' ' + safeStringify(arg, stringify)
-      return out
-    }
-    return template
+/** A non-string message followed by arguments: pino writes the message and all but the first argument. */
+function joinObjects(first: object, args: readonly unknown[], stringify: ObjectStringify): string {
+  const head = stringify(first)
+  let out = head === undefined || head === null ? '' : head
+  // pino's formatter reads the arguments one place late: args[0] is never written and the last
+  // slot (past the end) is written as nothing.
+  for (let index = 1; index <= args.length; index++) {
+    const encoded = stringify(args[index])
+    out += ' ' + (encoded === undefined || encoded === null ? '' : encoded)
   }
-  const argCount = args.length
-  if (argCount === 0) return template
+  return out
+}
 
+function interpolate(arg: unknown, code: number, stringify: ObjectStringify): string | undefined {
+  switch (code) {
+    case 100: // d
+    case 102: // f
+      return arg == null ? undefined : String(Number(arg))
+    case 105: // i
+      return arg == null ? undefined : String(Math.floor(Number(arg)))
+    case 115: // s
+      return String(arg)
+    default: {
+      // o, O, j
+      if (arg === undefined) return undefined
+      if (typeof arg === 'string') return "'" + arg + "'"
+      if (typeof arg === 'function') return arg.name || '<anonymous>'
+      return String(stringify(arg))
+    }
+  }
+}
+
+const PLACEHOLDERS = new Set([100, 102, 105, 115, 79, 111, 106])
+
+export function formatMessage(template: unknown, args: readonly unknown[], stringify: ObjectStringify): unknown {
+  if (typeof template === 'object' && template !== null) {
+    return args.length === 0 ? template : joinObjects(template, args, stringify)
+  }
+  if (typeof template !== 'string' || args.length === 0) return template
   let out = ''
   let argIndex = 0
-  let copiedUpTo = 0
+  let copiedUpTo = -1
   const length = template.length
-  for (let i = 0; i < length - 1; i++) {
-    if (template.charCodeAt(i) !== 37 /* % */) continue
+  for (let i = 0; i < length; i++) {
+    if (template.charCodeAt(i) !== 37 /* % */ || i + 1 >= length) continue
+    if (copiedUpTo === -1) copiedUpTo = 0
     const code = template.charCodeAt(i + 1)
-    let replacement: string | undefined
     if (code === 37 /* %% */) {
-      replacement = '%'
-    } else if (argIndex < argCount) {
-      const arg = args[argIndex]
-      switch (code) {
-        case 100: // d
-        case 102: // f
-          if (arg != null) replacement = String(Number(arg))
-          break
-        case 105: // i
-          if (arg != null) replacement = String(Math.floor(Number(arg)))
-          break
-        case 115: // s
-          replacement = String(arg)
-          break
-        case 79: // O
-        case 111: // o
-        case 106: // j
-          if (arg === undefined) break
-          if (typeof arg === 'string') replacement = "'" + arg + "'"
-          else if (typeof arg === 'function') replacement = arg.name || '<anonymous>'
-          else replacement = safeStringify(arg, stringify)
-          break
-        default:
-          // pino's formatter lets any other `%x` consume an argument; keep that so lines match.
-          argIndex++
-          continue
-      }
-      // A placeholder consumes its argument even when the argument is unusable (null for %d).
-      argIndex++
-    } else {
+      out += template.slice(copiedUpTo, i) + '%'
+      copiedUpTo = i + 2
+      i++
       continue
     }
+    // Every other `%x` uses up an argument, whether or not it writes one.
+    const index = argIndex++
+    if (index >= args.length || !PLACEHOLDERS.has(code)) continue
+    const replacement = interpolate(args[index], code, stringify)
     if (replacement === undefined) continue
     out += template.slice(copiedUpTo, i) + replacement
     copiedUpTo = i + 2
     i++
   }
-  if (copiedUpTo === 0) return template
+  if (copiedUpTo === -1) return template
   return out + template.slice(copiedUpTo)
-}
-
-function safeStringify(value: unknown, stringify: ObjectStringify): string {
-  const encoded = stringify(value)
-  return encoded === undefined ? String(value) : encoded
 }

@@ -5,8 +5,9 @@ import { formatMessage } from './format'
 import { formatOptsSym, msgPrefixSym, streamSym, writeSym } from './symbols'
 import { writeFailedCall } from './write'
 
-export type LogFn = (...args: unknown[]) => void
-export type LogMethodHook = (this: any, args: unknown[], method: LogFn, level: number) => void
+import type { LogFn, LogMethodHook } from './option-types'
+
+export type { LogFn, LogMethodHook }
 
 type LoggerState = Record<symbol, any>
 
@@ -19,58 +20,31 @@ function mapMergingObject(value: any): unknown {
   return value
 }
 
-function applyPrefix(logger: LoggerState, msg: unknown): unknown {
-  const prefix = logger[msgPrefixSym]
-  return typeof prefix === 'string' && msg !== undefined && msg !== null ? prefix + (msg as string) : msg
-}
-
 /**
- * The general path: more than two arguments, or a template with one argument. The rest are
- * interpolated into the message; pino's argument rules apply.
+ * Sorts a call's arguments into pino's (merging object, message, interpolation values): an object
+ * first (null included, unless alone) is the merging object, undefined first is skipped, anything
+ * else first is the message. A prefix is added to any message but null and undefined, and the
+ * message is interpolated only when values follow it.
  */
-function logInterpolated(logger: LoggerState, level: number, first: unknown, second: unknown, rest: unknown[]): void {
-  let obj: unknown = null
-  let msg: unknown
-  let params: unknown[]
-  if (typeof first === 'object') {
-    if (first !== null) obj = mapMergingObject(first)
-    msg = second
-    params = rest
-  } else if (first === undefined) {
-    msg = second
-    params = rest
-  } else {
-    msg = first
-    params = rest.length === 0 ? [second] : [second, ...rest]
-  }
-  msg = applyPrefix(logger, msg)
-  if (params.length > 0) msg = formatMessage(msg, params, logger[formatOptsSym].stringify)
-  logger[writeSym](obj, msg, level)
-}
-
 function createPlainLogMethod(level: number): LogFn {
-  // The one- and two-argument calls (nearly all of them) take the short path below.
   return function LOG(this: LoggerState, first?: unknown, second?: unknown, ...rest: unknown[]): void {
     try {
       const argc = arguments.length
-      if (rest.length > 0 || (argc === 2 && typeof first === 'string' && first.indexOf('%') !== -1)) {
-        logInterpolated(this, level, first, second, rest)
-        return
-      }
       let obj: unknown = null
       let msg: unknown
+      let params: unknown[] = rest
       if (typeof first === 'object') {
-        if (first === null) msg = argc === 1 ? null : second
-        else {
-          obj = mapMergingObject(first)
-          msg = second
-        }
+        if (first !== null) obj = mapMergingObject(first)
+        msg = first === null && argc <= 1 ? null : second
       } else if (first === undefined) {
         msg = second
       } else {
         msg = first
+        params = argc <= 1 ? rest : rest.length === 0 ? [second] : [second, ...rest]
       }
-      if (this[msgPrefixSym] !== undefined) msg = applyPrefix(this, msg)
+      const prefix = this[msgPrefixSym]
+      if (typeof prefix === 'string' && msg !== undefined && msg !== null) msg = prefix + (msg as string)
+      if (params.length > 0) msg = formatMessage(msg, params, this[formatOptsSym].stringify)
       this[writeSym](obj, msg, level)
     } catch (err) {
       writeFailedCall(this, level, first, err)

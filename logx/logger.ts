@@ -1,8 +1,9 @@
 // Assembles a root logger from normalized options: every derived string and function is built
 // here, once, so that level methods only read them.
 import { createLevelComparison, assertDefaultLevelFound, createLevelMapping, createLevelPrefixes } from './levels'
-import { createSafeStringify } from './stringify'
-import { createRedaction, interpolationStringify } from './redaction'
+import { createSafeStringify, stringifyValue, type SafeStringify } from './stringify'
+import { createRedaction } from './redaction'
+import { LogxError, LogxErrorCodes } from './errors'
 import { serializeBindings } from './chindings'
 import { loggerPrototype } from './proto'
 import { noop } from './log-method'
@@ -68,13 +69,61 @@ function warnOnUnroutableLevels(options: NormalizedOptions, levels: { values: Re
   }
 }
 
-export function createRootLogger(options: NormalizedOptions, stream: WritableDestination): LoggerState {
-  assertDefaultLevelFound(options.level, options.customLevels, options.useOnlyCustomLevels)
-  const levels = createLevelMapping(options.customLevels, options.useOnlyCustomLevels)
-  const safeStringify = createSafeStringify({ depthLimit: options.depthLimit, edgeLimit: options.edgeLimit })
-  const redaction = options.redact === undefined || options.redact === null ? null : createRedaction(options.redact, safeStringify)
+/** `JSON.stringify`, then the safe encoder, then pino's placeholder: pino's `stringify` for one logger. */
+function createStringify(safe: SafeStringify): (value: unknown) => string | undefined {
+  return (value) => stringifyValue(value, safe)
+}
 
+function checkPinoRules(options: NormalizedOptions): void {
+  if (options.useOnlyCustomLevels && !options.customLevels) {
+    const message = 'customLevels is required if useOnlyCustomLevels is set true'
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, message, 'useOnlyCustomLevels')
+  }
+  const { mixin, msgPrefix } = options
+  if (mixin && typeof mixin !== 'function') {
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, `Unknown mixin type "${typeof mixin}" - expected "function"`, 'mixin')
+  }
+  if (msgPrefix && typeof msgPrefix !== 'string') {
+    const message = `Unknown msgPrefix type "${typeof msgPrefix}" - expected "string"`
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, message, 'msgPrefix')
+  }
+  assertDefaultLevelFound(options.level, options.customLevels, options.useOnlyCustomLevels)
+}
+
+/** The root's chindings: `base` (with `name`) through the root's own bindings formatter. */
+function rootChindings(instance: LoggerState, options: NormalizedOptions): string {
+  const { base, name } = options
+  // As in pino: base: null drops name too; base: undefined reaches the formatter as it is.
+  if (base === null) return ''
+  return serializeBindings(instance, name === undefined ? base : { ...base, name }, '')
+}
+
+// The checks run in pino's order, so that options wrong in two ways fail as they fail in pino.
+export function createRootLogger(options: NormalizedOptions, stream: WritableDestination): LoggerState {
+  const safeStringify = createSafeStringify({ depthLimit: options.depthLimit, edgeLimit: options.edgeLimit })
+  const stringify = createStringify(safeStringify)
+  const redaction = options.redact ? createRedaction(options.redact, stringify) : null
   const instance: LoggerState = Object.create(loggerPrototype)
+  Object.assign(instance, {
+    [stringifySafeSym]: safeStringify,
+    [redactStringifiersSym]: redaction === null ? null : redaction.stringifiers,
+    [redactSym]: redaction,
+    [formatOptsSym]: { stringify: redaction === null ? stringify : redaction.stringifyAll },
+    [serializersSym]: options.serializers,
+    [formattersSym]: options.formatters,
+    [chindingsSym]: '',
+  })
+  instance[chindingsSym] = rootChindings(instance, options)
+  checkPinoRules(options)
+  const levels = createLevelMapping(options.customLevels, options.useOnlyCustomLevels)
+  if (stream[transportUsesMultistreamSym] === true || stream[pinoUsesMultistreamSym] === true) {
+    warnOnUnroutableLevels(options, levels)
+  }
+  // Transports and pino-abstract-transport targets learn the level names and keys from this message.
+  if (typeof stream.emit === 'function') {
+    const config = { levels, messageKey: options.messageKey, errorKey: options.errorKey }
+    stream.emit('message', { code: 'PINO_CONFIG', config })
+  }
   Object.assign(instance, {
     levels,
     [levelCompSym]: createLevelComparison(options.levelComparison),
@@ -82,38 +131,21 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
     [streamSym]: stream,
     [timeSym]: options.time,
     [timeSliceIndexSym]: options.time().indexOf(':') + 1,
-    [stringifySafeSym]: safeStringify,
-    [redactStringifiersSym]: redaction === null ? null : redaction.stringifiers,
-    [redactSym]: redaction,
-    [formatOptsSym]: interpolationStringify(redaction, safeStringify),
     [endSym]: '}' + (options.crlf ? '\r\n' : '\n'),
     [messageKeySym]: options.messageKey,
-    [messageKeyStrSym]: ',' + JSON.stringify(options.messageKey) + ':',
+    // pino writes the message key as given (the merged keys are escaped, this one is not).
+    [messageKeyStrSym]: ',"' + options.messageKey + '":',
     [errorKeySym]: options.errorKey,
     [nestedKeySym]: options.nestedKey,
-    [nestedKeyStrSym]: options.nestedKey === null ? '' : ',' + JSON.stringify(options.nestedKey) + ':{',
-    [serializersSym]: options.serializers,
+    [nestedKeyStrSym]: options.nestedKey ? ',' + JSON.stringify(options.nestedKey) + ':{' : '',
     [mixinSym]: options.mixin,
     [mixinMergeStrategySym]: options.mixinMergeStrategy,
-    [formattersSym]: options.formatters,
     [hooksSym]: options.hooks,
     [msgPrefixSym]: options.msgPrefix,
     [onChildSym]: options.onChild ?? noop,
-    [chindingsSym]: '',
     [lineContextSym]: createLineContext(options.asyncContext, options.otel),
   })
   instance[lsCacheSym] = createLevelPrefixes(levels, options.formatters.level)
-  if (options.base !== null) {
-    const base = options.name === undefined ? options.base : { ...options.base, name: options.name }
-    instance[chindingsSym] = serializeBindings(instance, base, '')
-  } else if (options.name !== undefined) {
-    instance[chindingsSym] = serializeBindings(instance, { name: options.name }, '')
-  }
   instance[setLevelSym](options.level)
-  if (stream[transportUsesMultistreamSym] === true || stream[pinoUsesMultistreamSym] === true) warnOnUnroutableLevels(options, levels)
-  // Transports and pino-abstract-transport targets learn the level names and keys from this message.
-  if (typeof stream.emit === 'function') {
-    stream.emit('message', { code: 'PINO_CONFIG', config: { levels, messageKey: options.messageKey, errorKey: options.errorKey } })
-  }
   return instance
 }

@@ -4,25 +4,14 @@ import { hostname } from 'node:os'
 import { LogxError, LogxErrorCodes } from './errors'
 import { err as errSerializer } from './serializers'
 import { epochTime, nullTime, type TimeFn } from './time'
-import { DEFAULT_LEVELS, assertCustomLevels, assertNoLevelCollisions, createLevelMapping, type LevelComparison } from './levels'
-import type { LogMethodHook } from './log-method'
+import { DEFAULT_LEVELS, assertCustomLevels, type LevelComparison } from './levels'
 import type { TransportOptions } from './transport'
-import { assertAsyncContextOptions, type AsyncContextOptions } from './async-context'
+import { assertAsyncContextOptions } from './async-context'
+import { identityBindings } from './chindings'
 import { assertOtelOptions, type OtelOptions } from './otel'
+import type { AsyncContextOptions, Bindings, Formatters, Hooks, Serializer } from './option-types'
 
-export type Serializer = (value: any) => unknown
-export type Bindings = Record<string, unknown>
-
-export interface Formatters {
-  level?: (label: string, value: number) => object
-  bindings?: (bindings: Bindings) => Bindings
-  log?: (object: Record<string, unknown>) => Record<string, unknown>
-}
-
-export interface Hooks {
-  logMethod?: LogMethodHook
-  streamWrite?: (line: string) => string
-}
+export type { AsyncContextOptions, Bindings, Formatters, Hooks, Serializer }
 
 export interface LoggerOptions {
   name?: string
@@ -62,20 +51,21 @@ export interface NormalizedOptions {
   customLevels: Record<string, number> | null
   useOnlyCustomLevels: boolean
   levelComparison: LevelComparison | undefined
-  depthLimit: number
-  edgeLimit: number
+  depthLimit: number | undefined
+  edgeLimit: number | undefined
   mixin: LoggerOptions['mixin']
   mixinMergeStrategy: LoggerOptions['mixinMergeStrategy']
   redact: LoggerOptions['redact'] | undefined
   hooks: Hooks
   formatters: Required<Pick<Formatters, 'level' | 'bindings'>> & Pick<Formatters, 'log'>
   serializers: Record<string | symbol, Serializer>
-  base: Bindings | null
+  /** undefined when the option was given as undefined: no pid or hostname, as in pino. */
+  base: Bindings | null | undefined
   crlf: boolean
   time: TimeFn
   messageKey: string
   errorKey: string
-  nestedKey: string | null
+  nestedKey: string | null | undefined
   msgPrefix: string | undefined
   transport: TransportOptions | undefined
   onChild: ((child: any) => void) | undefined
@@ -84,13 +74,14 @@ export interface NormalizedOptions {
 }
 
 export const defaultLevelFormatter = (_label: string, value: number): object => ({ level: value })
-const identityBindings = (bindings: Bindings): Bindings => bindings
 
 function fail(option: string, message: string): never {
   throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${option}: ${message}`, option)
 }
 
-function expectType(options: LoggerOptions, key: keyof LoggerOptions, type: 'string' | 'function' | 'boolean' | 'number' | 'object'): void {
+type OptionType = 'string' | 'function' | 'boolean' | 'object'
+
+function expectType(options: LoggerOptions, key: keyof LoggerOptions, type: OptionType): void {
   const value = options[key]
   if (value === undefined) return
   const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
@@ -101,7 +92,13 @@ function expectType(options: LoggerOptions, key: keyof LoggerOptions, type: 'str
 export function looksLikeStream(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false
   const candidate = value as Record<string, unknown>
-  return typeof candidate.write === 'function' && (candidate.writable === true || candidate._writableState !== undefined || typeof candidate.flushSync === 'function' || !hasKnownOption(candidate))
+  if (typeof candidate.write !== 'function') return false
+  return (
+    candidate.writable === true ||
+    candidate._writableState !== undefined ||
+    typeof candidate.flushSync === 'function' ||
+    !hasKnownOption(candidate)
+  )
 }
 
 const KNOWN_OPTIONS = new Set<string>([
@@ -115,37 +112,41 @@ function hasKnownOption(value: Record<string, unknown>): boolean {
   return false
 }
 
-export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'options must be an object', 'options')
+/**
+ * Type checks of logx's own (pino writes odd lines or fails later instead). The checks pino makes
+ * itself (useOnlyCustomLevels, mixin, msgPrefix, the level, the limits) are made where pino makes
+ * them, in createRootLogger, with pino's errors.
+ */
+function checkTypes(options: LoggerOptions): void {
+  if ('prettyPrint' in options && (options as { prettyPrint?: unknown }).prettyPrint) {
+    throw new LogxError(
+      LogxErrorCodes.INVALID_OPTION,
+      'prettyPrint option is no longer supported, see the pino-pretty package (https://github.com/pinojs/pino-pretty)',
+      'prettyPrint',
+    )
   }
-  if ('prettyPrint' in options) fail('prettyPrint', 'no longer supported: use the pino-pretty transport (transport: { target: "pino-pretty" })')
-  for (const key of ['name', 'messageKey', 'errorKey', 'msgPrefix'] as const) expectType(options, key, 'string')
-  for (const key of ['mixin', 'mixinMergeStrategy', 'onChild'] as const) expectType(options, key, 'function')
+  for (const key of ['name', 'messageKey', 'errorKey'] as const) expectType(options, key, 'string')
+  for (const key of ['mixinMergeStrategy', 'onChild'] as const) expectType(options, key, 'function')
   for (const key of ['useOnlyCustomLevels', 'enabled', 'crlf'] as const) expectType(options, key, 'boolean')
-  for (const key of ['depthLimit', 'edgeLimit'] as const) {
-    expectType(options, key, 'number')
-    const value = options[key]
-    if (value !== undefined && (!Number.isInteger(value) || value < 0)) fail(key, `expected a non-negative integer, got ${value}`)
-  }
   for (const key of ['hooks', 'formatters', 'serializers', 'browser', 'transport'] as const) expectType(options, key, 'object')
-  if (options.timestamp !== undefined && typeof options.timestamp !== 'boolean' && typeof options.timestamp !== 'function') {
-    fail('timestamp', `expected a boolean or a function returning ',"time":…', got ${typeof options.timestamp}`)
+  const { timestamp, level, nestedKey, base } = options
+  if (timestamp !== undefined && typeof timestamp !== 'boolean' && typeof timestamp !== 'function') {
+    fail('timestamp', `expected a boolean or a function returning ',"time":…', got ${typeof timestamp}`)
   }
-  if (options.level !== undefined && typeof options.level !== 'string' && typeof options.level !== 'number') {
-    fail('level', `expected a level name, got ${typeof options.level}`)
+  if (level !== undefined && typeof level !== 'string' && typeof level !== 'number') {
+    fail('level', `expected a level name, got ${typeof level}`)
   }
-  if (options.nestedKey !== undefined && options.nestedKey !== null && typeof options.nestedKey !== 'string') fail('nestedKey', 'expected a string')
-  if (options.base !== undefined && options.base !== null && (typeof options.base !== 'object' || Array.isArray(options.base))) fail('base', 'expected an object or null')
-  if (options.customLevels !== undefined && options.customLevels !== null) {
-    assertCustomLevels(options.customLevels)
-    if (!options.useOnlyCustomLevels) {
-      // Restating a built-in level as it is is harmless; changing one would silently renumber lines.
-      const changed = Object.fromEntries(Object.entries(options.customLevels).filter(([label, value]) => DEFAULT_LEVELS[label] !== value))
-      assertNoLevelCollisions(createLevelMapping(null), changed)
-    }
+  if (nestedKey !== undefined && nestedKey !== null && typeof nestedKey !== 'string') fail('nestedKey', 'expected a string')
+  if (base !== undefined && base !== null && (typeof base !== 'object' || Array.isArray(base))) {
+    fail('base', 'expected an object or null')
   }
-  if (options.useOnlyCustomLevels && !options.customLevels) fail('useOnlyCustomLevels', 'customLevels is required if useOnlyCustomLevels is set true')
+  if (options.customLevels !== undefined && options.customLevels !== null) assertCustomLevels(options.customLevels)
+  checkFunctions(options)
+  if (options.asyncContext !== undefined) assertAsyncContextOptions(options.asyncContext)
+  assertOtelOptions(options.otel)
+}
+
+function checkFunctions(options: LoggerOptions): void {
   for (const key of ['level', 'bindings', 'log'] as const) {
     const formatter = options.formatters?.[key]
     if (formatter !== undefined && typeof formatter !== 'function') fail(`formatters.${key}`, 'expected a function')
@@ -154,21 +155,37 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
     const hook = options.hooks?.[key]
     if (hook !== undefined && typeof hook !== 'function') fail(`hooks.${key}`, 'expected a function')
   }
-  if (options.serializers) {
-    for (const key of Object.keys(options.serializers)) {
-      const serializer = options.serializers[key]
-      if (serializer !== undefined && serializer !== null && typeof serializer !== 'function') fail(`serializers.${key}`, 'expected a function, or null to turn it off')
+  if (!options.serializers) return
+  for (const key of Object.keys(options.serializers)) {
+    const serializer = options.serializers[key]
+    if (serializer !== undefined && serializer !== null && typeof serializer !== 'function') {
+      fail(`serializers.${key}`, 'expected a function, or null to turn it off')
     }
   }
-  if (options.asyncContext !== undefined) assertAsyncContextOptions(options.asyncContext)
-  assertOtelOptions(options.otel)
+}
 
-  let level: string | number = options.level ?? 'info'
-  if (typeof level === 'string' && DEFAULT_LEVELS[level.toLowerCase()] !== undefined) level = level.toLowerCase()
+/**
+ * An option present with the value undefined replaces the default, as pino's Object.assign of the
+ * options over its defaults does: `base: undefined` drops pid and hostname, `timestamp: undefined`
+ * drops the time.
+ */
+function given<K extends keyof LoggerOptions>(options: LoggerOptions, key: K, fallback: unknown): unknown {
+  return Object.prototype.propertyIsEnumerable.call(options, key) ? options[key] : fallback
+}
+
+function timeFunction(timestamp: unknown): TimeFn {
+  if (typeof timestamp === 'function') return timestamp as TimeFn
+  return timestamp ? epochTime : nullTime
+}
+
+export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'options must be an object', 'options')
+  }
+  checkTypes(options)
+  let level = given(options, 'level', 'info') as string | number
   if (options.enabled === false) level = 'silent'
-
-  const timestamp = options.timestamp ?? true
-  const base = options.base === undefined ? { pid: process.pid, hostname: hostname() } : options.base
+  if (typeof level === 'string' && DEFAULT_LEVELS[level.toLowerCase()] !== undefined) level = level.toLowerCase()
 
   return {
     name: options.name,
@@ -176,8 +193,8 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
     customLevels: options.customLevels ?? null,
     useOnlyCustomLevels: options.useOnlyCustomLevels ?? false,
     levelComparison: options.levelComparison,
-    depthLimit: options.depthLimit ?? 5,
-    edgeLimit: options.edgeLimit ?? 100,
+    depthLimit: given(options, 'depthLimit', 5) as number | undefined,
+    edgeLimit: given(options, 'edgeLimit', 100) as number | undefined,
     mixin: options.mixin,
     mixinMergeStrategy: options.mixinMergeStrategy,
     redact: options.redact,
@@ -188,12 +205,12 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
       log: options.formatters?.log,
     },
     serializers: withoutNulls(Object.assign(Object.create(null), { err: errSerializer }, options.serializers)),
-    base,
+    base: given(options, 'base', { pid: process.pid, hostname: hostname() }) as Bindings | null | undefined,
     crlf: options.crlf ?? false,
-    time: typeof timestamp === 'function' ? timestamp : timestamp ? epochTime : nullTime,
-    messageKey: options.messageKey ?? 'msg',
-    errorKey: options.errorKey ?? 'err',
-    nestedKey: options.nestedKey ?? null,
+    time: timeFunction(given(options, 'timestamp', true)),
+    messageKey: given(options, 'messageKey', 'msg') as string,
+    errorKey: given(options, 'errorKey', 'err') as string,
+    nestedKey: given(options, 'nestedKey', null) as string | null | undefined,
     msgPrefix: options.msgPrefix,
     transport: options.transport,
     onChild: options.onChild,

@@ -1,10 +1,10 @@
 // The prototype every logger shares: level handling, children, bindings, flush.
 import { LogxError, LogxErrorCodes } from './errors'
-import { assertCustomLevels, assertNoLevelCollisions, createLevelMapping, createLevelPrefixes, isStandardLevel } from './levels'
+import { DEFAULT_LEVELS, assertNoLevelCollisions, createLevelMapping, createLevelPrefixes, isStandardLevel } from './levels'
 import { getLogMethod, noop } from './log-method'
-import { serializeBindings } from './chindings'
+import { identityBindings, serializeBindings } from './chindings'
 import { asJson, write } from './write'
-import { createRedaction, interpolationStringify } from './redaction'
+import { createRedaction } from './redaction'
 import { version } from './version'
 import { answerToPinoSymbols } from './pino-symbols'
 import { UNSERIALIZABLE_JSON, type SafeStringify } from './stringify'
@@ -36,30 +36,28 @@ type LoggerState = Record<string | symbol, any>
 
 function setLevel(this: LoggerState, level: string | number): void {
   const { labels, values } = this.levels
-  let label: string
+  let label = level as string
   if (typeof level === 'number') {
     const found = labels[level]
-    if (found === undefined) throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, `unknown level value ${level}`, 'level')
+    if (found === undefined) throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, 'unknown level value' + level, 'level')
     label = found
-  } else {
-    label = level
   }
-  const value = values[label]
-  if (typeof value !== 'number') {
-    throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, `unknown level ${String(label)} (known levels: ${Object.keys(values).concat('silent').join(', ')})`, 'level')
-  }
+  if (values[label] === undefined) throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, 'unknown level ' + label, 'level')
   const previousValue: number | undefined = this[levelValSym]
+  const value = values[label] as number
   this[levelValSym] = value
   const isEnabled = this[levelCompSym]
   const hook = this[hooksSym].logMethod
   const onlyCustom = this[useOnlyCustomLevelsSym]
   for (const name in values) {
     const levelValue = values[name] as number
-    if (!isEnabled(levelValue, value)) {
+    if (isEnabled(levelValue, value) === false) {
       this[name] = noop
       continue
     }
-    this[name] = getLogMethod(levelValue, hook, name === 'fatal' && !onlyCustom && isStandardLevel(name))
+    // A built-in name keeps its built-in number even when customLevels renumbers it, as in pino.
+    const standard = !onlyCustom && isStandardLevel(name)
+    this[name] = getLogMethod(standard ? (DEFAULT_LEVELS[name] as number) : levelValue, hook, standard && name === 'fatal')
   }
   this.emit('level-change', label, value, previousValue === undefined ? undefined : labels[previousValue], previousValue, this)
 }
@@ -95,8 +93,11 @@ function isLevelEnabled(this: LoggerState, level: string): boolean {
   return value !== undefined && this[levelCompSym](value, this[levelValSym])
 }
 
-/** The parent's serializers with the child's on top; a child's `err: null` (or undefined) turns `err` off. */
-function copySerializers(parent: Record<string | symbol, unknown>, added: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
+/** The parent's serializers with the child's on top (a null or undefined one turns the key off). */
+function copySerializers(
+  parent: Record<string | symbol, unknown>,
+  added: Record<string | symbol, unknown>,
+): Record<string | symbol, unknown> {
   const merged: Record<string | symbol, unknown> = Object.create(null)
   const put = (key: string | symbol, serializer: unknown): void => {
     if (serializer === undefined || serializer === null) delete merged[key]
@@ -109,92 +110,82 @@ function copySerializers(parent: Record<string | symbol, unknown>, added: Record
   return merged
 }
 
+type Formatters = {
+  level?: (label: string, value: number) => object
+  bindings?: (bindings: Record<string, unknown>) => Record<string, unknown>
+  log?: (obj: Record<string, unknown>) => Record<string, unknown>
+}
+
 interface ChildOptions {
   level?: string
   serializers?: Record<string, (value: any) => unknown>
-  formatters?: { level?: (label: string, value: number) => object; bindings?: (bindings: Record<string, unknown>) => Record<string, unknown>; log?: (obj: Record<string, unknown>) => Record<string, unknown> }
+  formatters?: Formatters
   customLevels?: Record<string, number>
   redact?: unknown
   msgPrefix?: string
 }
 
-function hasReservedBinding(bindings: Record<string, unknown>): boolean {
-  return bindings.level !== undefined || bindings.serializers !== undefined || bindings.formatters !== undefined || bindings.customLevels !== undefined
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key)
+
+/** A child's formatters: the root's `bindings` formatter shapes only `base`, never a child's bindings. */
+function childFormatters(parent: Required<Formatters>, own: Formatters | undefined): Formatters {
+  if (own === undefined && parent.bindings === identityBindings) return parent
+  return { level: own?.level || parent.level, bindings: own?.bindings || identityBindings, log: own?.log || parent.log }
 }
 
-/** Moves deprecated configuration keys out of the bindings, with a warning that names the replacement. */
-function takeDeprecatedBindingOptions(bindings: Record<string, unknown>, options: ChildOptions): ChildOptions {
-  let result = options
-  for (const key of ['serializers', 'formatters', 'customLevels', 'level'] as const) {
-    if (!Object.prototype.hasOwnProperty.call(bindings, key)) continue
-    process.emitWarning(`bindings.${key} is deprecated, use options.${key} of child() instead`, { code: 'LOGX_DEP_BINDINGS_' + key.toUpperCase() })
-    if (result === options) result = { ...options }
-    ;(result as Record<string, unknown>)[key] = bindings[key]
+/**
+ * A child's redaction encodes as pino's does: with JSON.stringify and pino's placeholder when that
+ * throws (pino hands a child's redaction its encoder without the safe fallback).
+ */
+function childSerialize(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return UNSERIALIZABLE_JSON
   }
-  return result
+}
+
+function applyChildOptions(parent: LoggerState, instance: LoggerState, opts: ChildOptions): void {
+  if (hasOwn(opts, 'serializers')) {
+    instance[serializersSym] = copySerializers(parent[serializersSym], (opts.serializers ?? {}) as Record<string, unknown>)
+  }
+  if (hasOwn(opts, 'formatters')) {
+    instance[formattersSym] = childFormatters(parent[formattersSym], opts.formatters ?? {})
+  }
+  if (hasOwn(opts, 'customLevels')) {
+    assertNoLevelCollisions(parent.levels, opts.customLevels as Record<string, number>, 'options.customLevels')
+    instance.levels = createLevelMapping(opts.customLevels, instance[useOnlyCustomLevelsSym])
+    instance[lsCacheSym] = createLevelPrefixes(instance.levels, instance[formattersSym].level)
+  }
+  if (typeof opts.redact === 'object' && opts.redact !== null) {
+    const redaction = createRedaction(opts.redact, childSerialize, 'options.redact')
+    instance.redact = opts.redact
+    instance[redactSym] = redaction
+    instance[redactStringifiersSym] = redaction.stringifiers
+    instance[formatOptsSym] = { stringify: redaction.stringifyAll }
+  }
+  if (typeof opts.msgPrefix === 'string') instance[msgPrefixSym] = (parent[msgPrefixSym] || '') + opts.msgPrefix
 }
 
 function child(this: LoggerState, bindings: Record<string, unknown>, options?: ChildOptions | null): LoggerState {
-  if (!bindings || typeof bindings !== 'object') {
-    throw new LogxError(LogxErrorCodes.MISSING_BINDINGS, 'missing bindings for child logger: child(bindings, [options]) needs an object', 'bindings')
-  }
+  if (!bindings) throw new LogxError(LogxErrorCodes.MISSING_BINDINGS, 'missing bindings for child Pino', 'bindings')
   const instance: LoggerState = Object.create(this)
-  if ((options === undefined || options === null) && !hasReservedBinding(bindings)) {
+  instance[formattersSym] = childFormatters(this[formattersSym], undefined)
+  if (options === undefined || options === null) {
     // The common case, kept short: bindings only, same level.
     instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
-    return announceChild(this, instance)
+    const onChild = this[onChildSym]
+    // Called as pino calls it, as a method of the parent.
+    if (onChild !== noop) onChild.call(this, instance)
+    return instance
   }
-  const opts = takeDeprecatedBindingOptions(bindings, options ?? {})
-  let levelShapeChanged = false
-
-  if (opts.serializers !== undefined) {
-    instance[serializersSym] = copySerializers(this[serializersSym], opts.serializers as Record<string, unknown>)
-  }
-  if (opts.formatters !== undefined) {
-    const parent = this[formattersSym]
-    instance[formattersSym] = {
-      level: opts.formatters.level ?? parent.level,
-      bindings: opts.formatters.bindings ?? parent.bindings,
-      log: opts.formatters.log ?? parent.log,
-    }
-    levelShapeChanged = opts.formatters.level !== undefined
-  }
-  if (opts.customLevels !== undefined) {
-    assertCustomLevels(opts.customLevels, 'options.customLevels')
-    assertNoLevelCollisions(this.levels, opts.customLevels, 'options.customLevels')
-    const inherited: Record<string, number> = { ...this.levels.values }
-    instance.levels = createLevelMapping({ ...inherited, ...opts.customLevels }, true)
-    levelShapeChanged = true
-  }
-  if (levelShapeChanged) instance[lsCacheSym] = createLevelPrefixes(instance.levels, instance[formattersSym].level)
-  if (opts.redact !== undefined) {
-    const redaction = createRedaction(opts.redact, instance[stringifySafeSym], 'options.redact')
-    instance[redactSym] = redaction
-    instance[redactStringifiersSym] = redaction === null ? null : redaction.stringifiers
-    instance[formatOptsSym] = interpolationStringify(redaction, instance[stringifySafeSym])
-  }
-  if (typeof opts.msgPrefix === 'string') instance[msgPrefixSym] = (this[msgPrefixSym] ?? '') + opts.msgPrefix
-
+  applyChildOptions(this, instance, options)
   instance[chindingsSym] = serializeBindings(instance, bindings, this[chindingsSym])
-
-  if ((opts.level !== undefined && opts.level !== this.level) || opts.customLevels !== undefined) {
-    instance[setLevelSym](opts.level ?? this.level)
-    return announceChild(this, instance, false)
+  // As in pino 10, level-change is emitted only when the child's level is set anew.
+  if ((options.level !== undefined && options.level !== this.level) || hasOwn(options, 'customLevels')) {
+    instance[setLevelSym](options.level || this.level)
   }
-  return announceChild(this, instance)
-}
-
-/** Every child() emits level-change, with the child last (the spec keeps pino's documented defect), then onChild. */
-function announceChild(parent: LoggerState, instance: LoggerState, emitLevelChange = true): LoggerState {
-  if (emitLevelChange) {
-    // setLevel emits on its own when the child's level differs.
-    const value = parent[levelValSym]
-    const label = parent.levels.labels[value]
-    instance.emit('level-change', label, value, label, value, instance)
-  }
-  const onChild = parent[onChildSym]
-  // Called as pino calls it, as a method of the parent.
-  if (onChild !== noop) onChild.call(parent, instance)
+  this[onChildSym].call(this, instance)
   return instance
 }
 
@@ -212,7 +203,7 @@ function setBindings(this: LoggerState, newBindings: Record<string, unknown>): v
 
 function flush(this: LoggerState, cb?: (err?: Error | null) => void): void {
   if (cb !== undefined && cb !== null && typeof cb !== 'function') {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'flush(cb): callback must be a function', 'cb')
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'callback must be a function', 'cb')
   }
   const stream = this[streamSym]
   if (typeof stream.flush !== 'function') {
@@ -253,7 +244,7 @@ export const loggerPrototype: LoggerState = {
     return this[levelValSym]
   },
   set levelVal(_value: number) {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'levelVal is read-only: set logger.level instead', 'levelVal')
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, 'levelVal is read-only', 'levelVal')
   },
   get msgPrefix(): string | undefined {
     return this[msgPrefixSym]

@@ -5,7 +5,6 @@
 import createRedactor = require('@pinojs/redact')
 import { LogxError, LogxErrorCodes } from './errors'
 import { redactFmtSym, wildcardFirstSym } from './symbols'
-import { stringifyValue, type SafeStringify } from './stringify'
 
 export type Censor = string | ((value: unknown, path: string[]) => unknown)
 
@@ -97,115 +96,79 @@ function findBracketEnd(path: string, open: number, fail: (column: number, why: 
   return fail(open, 'unclosed [')
 }
 
-/** Rebuilds a path from segments in the form @pinojs/redact expects. */
-function joinSegments(segments: readonly string[]): string {
-  let out = ''
-  for (const segment of segments) {
-    if (segment === '*' || /^[A-Za-z_$][\w$]*$/.test(segment)) out += (out === '' ? '' : '.') + segment
-    else if (/^\d+$/.test(segment)) out += '[' + segment + ']'
-    else out += '[' + JSON.stringify(segment) + ']'
-  }
-  return out
-}
-
-function normalizeOptions(option: unknown, optionPath: string): Required<RedactOptions> {
-  if (Array.isArray(option)) return { paths: option as string[], censor: DEFAULT_CENSOR, remove: false }
+function normalizeOptions(option: unknown, optionPath: string): { paths: string[]; censor: unknown; remove: unknown } {
+  if (Array.isArray(option)) return { paths: option as string[], censor: DEFAULT_CENSOR, remove: undefined }
   if (typeof option !== 'object' || option === null) {
     throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${optionPath} must be an array of paths or { paths, censor, remove }`, optionPath)
   }
-  const { paths, censor = DEFAULT_CENSOR, remove = false } = option as Partial<RedactOptions>
+  const { paths, censor = DEFAULT_CENSOR, remove } = option as Partial<RedactOptions>
   if (!Array.isArray(paths)) {
     throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${optionPath}.paths must be an array of strings`, `${optionPath}.paths`)
   }
-  if (typeof censor !== 'string' && typeof censor !== 'function') {
-    // Any JSON value is a usable censor too (e.g. null or 0); keep it as given.
-    return { paths, censor: censor as Censor, remove: remove === true }
-  }
-  return { paths, censor, remove: remove === true }
+  // Any JSON value is a usable censor too (e.g. null or 0); with remove there is none.
+  return { paths, censor: remove === true ? undefined : censor, remove }
 }
 
-/** The `%o`/`%j` interpolation encoder: censoring when there is a redaction. */
-export function interpolationStringify(redaction: Redaction | null, safeStringify: SafeStringify): { stringify: (value: unknown) => string | undefined } {
-  if (redaction === null) return { stringify: (value) => stringifyValue(value, safeStringify) }
-  const { stringifyAll } = redaction
-  return {
-    stringify: (value) => {
-      try {
-        return stringifyAll(value)
-      } catch (err) {
-        // Never fall back to the unredacted value: say that it could not be written.
-        return JSON.stringify('[unable to serialize: ' + (err instanceof Error ? err.message : String(err)) + ']')
-      }
-    },
-  }
+// The first segment of a path (a bare name or a bracketed key) and where the rest starts.
+const SEGMENT = /[^.[\]]+|\[([^[\]]*?)\]/g
+
+function splitFirst(path: string): { first: string; rest: string | null } {
+  SEGMENT.lastIndex = 0
+  const head = SEGMENT.exec(path) as RegExpExecArray
+  const next = SEGMENT.exec(path)
+  const first = head[1] === undefined ? head[0] : head[1].replace(/^(?:"|'|`)(.*)(?:"|'|`)$/, '$1')
+  return { first, rest: next === null ? null : path.slice(next.index) }
 }
 
 /**
- * Compiles the redact option. Returns null when there is nothing to redact (an empty array
- * removes an inherited redaction in a child).
+ * Groups the paths by their first segment (null: the whole key is censored). The rests of `*.x`
+ * paths join every key seen before them and every key seen after, as pino groups them, so that
+ * each key's redactor censors exactly what pino's does.
  */
-export function createRedaction(option: unknown, safeStringify: SafeStringify, optionPath = 'redact'): Redaction | null {
+function groupByFirstSegment(paths: readonly string[]): Map<string | symbol, string[] | null> {
+  const groups = new Map<string | symbol, string[] | null>()
+  for (const path of paths) {
+    const split = splitFirst(path)
+    const key: string | symbol = split.first === '*' ? wildcardFirstSym : split.first
+    if (split.rest === null) {
+      groups.set(key, null)
+      continue
+    }
+    if (groups.get(key) === null) continue
+    let rests = groups.get(key)
+    if (rests === undefined || rests === null) {
+      rests = key === wildcardFirstSym ? [] : [...((groups.get(wildcardFirstSym) as string[] | undefined) ?? [])]
+      groups.set(key, rests)
+    }
+    if (key === wildcardFirstSym) {
+      for (const [other, list] of groups) if (typeof other === 'string' && list) list.push(split.rest)
+    }
+    rests.push(split.rest)
+  }
+  return groups
+}
+
+/**
+ * Compiles the redact option into pino's stringifiers: one per first path segment (and
+ * wildcardFirstSym for `*.x` paths) plus the whole-object encoder under redactFmtSym, each
+ * encoding with `serialize`. An empty list of paths still gives the whole-object encoder, which
+ * is what a child's `redact: []` uses for %j (it removes the inherited key censors).
+ */
+export function createRedaction(option: unknown, serialize: Stringifier, optionPath = 'redact'): Redaction {
   const { paths, censor, remove } = normalizeOptions(option, optionPath)
-  if (paths.length === 0) return null
-  const parsed = paths.map((path, index) => parseRedactPath(path, `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`))
-
-  const serialize = (value: unknown): string => safeStringify(value) ?? 'null'
-  const censorValue = (value: unknown, path: string[]): unknown => (typeof censor === 'function' ? censor(value, path) : censor)
-
-  // First segment -> the rest of each path below it (null: the whole key is censored).
-  const byTopKey = new Map<string | symbol, string[][] | null>()
-  const wildcardRests: string[][] = []
-  for (const segments of parsed) {
-    const [first, ...rest] = segments as [string, ...string[]]
-    const key: string | symbol = first === '*' ? wildcardFirstSym : first
-    if (rest.length === 0) {
-      byTopKey.set(key, null)
-      continue
-    }
-    if (key === wildcardFirstSym) wildcardRests.push(rest)
-    const existing = byTopKey.get(key)
-    if (existing === null) continue
-    if (existing === undefined) byTopKey.set(key, [rest])
-    else existing.push(rest)
-  }
-  // `*.secret` also applies below every literal top-level key.
-  if (wildcardRests.length > 0) {
-    for (const [key, rests] of byTopKey) {
-      if (key !== wildcardFirstSym && rests !== null) rests.push(...wildcardRests)
-    }
-  }
-
+  paths.forEach((path, index) => parseRedactPath(path, `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`))
+  const base = { serialize, strict: false, remove } as { serialize: Stringifier; strict: false; remove: boolean }
   const stringifiers: Record<string | symbol, Stringifier> = Object.create(null)
-  for (const [key, rests] of byTopKey) {
-    const topName = typeof key === 'string' ? key : '*'
+  const stringifyAll = createRedactor({ ...base, paths: [...paths], censor: censor as string }) as (value: unknown) => string
+  stringifiers[redactFmtSym] = stringifyAll
+  for (const [key, rests] of groupByFirstSegment(paths)) {
     if (rests === null) {
-      stringifiers[key] = remove ? () => undefined : (value) => serialize(censorValue(value, [topName]))
+      stringifiers[key] = typeof censor === 'function' ? (value) => serialize(censor(value, [key as string])) : () => serialize(censor)
       continue
     }
-    const redactor = createRedactor({
-      paths: rests.map(joinSegments),
-      censor: (typeof censor === 'function' ? (value: unknown, path: string[]) => censor(value, [topName, ...path]) : censor) as string,
-      serialize,
-      strict: false,
-      remove,
-    })
-    stringifiers[key] = (value) => {
-      if (value === null || typeof value !== 'object') return serialize(value)
-      return redactor(value) as string
-    }
+    const wrapped = typeof censor === 'function' ? (value: unknown, path: string[]) => censor(value, [key as string, ...path]) : censor
+    stringifiers[key] = createRedactor({ ...base, paths: rests, censor: wrapped as string }) as Stringifier
   }
-
-  const allPaths = parsed.map(joinSegments)
-  const redactAll = createRedactor({ paths: allPaths, censor: censor as string, serialize, strict: false, remove })
-  const redactToObject = createRedactor({ paths: allPaths, censor: censor as string, serialize: false, strict: false, remove })
-  const stringifyAll = (value: unknown): string => (value !== null && typeof value === 'object' ? (redactAll(value) as string) : serialize(value))
-  // Where pino keeps its whole-object redacting encoder (logger[stringifiersSym][redactFmtSym]).
-  stringifiers[redactFmtSym] = stringifyAll
-
-  return {
-    stringifiers,
-    stringifyAll,
-    redactObject: (value) => redactToObject(value) as object,
-    paths,
-  }
+  const redactToObject = createRedactor({ ...base, paths: [...paths], censor: censor as string, serialize: false })
+  return { stringifiers, stringifyAll, redactObject: (value) => redactToObject(value) as object, paths }
 }

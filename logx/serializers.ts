@@ -94,7 +94,8 @@ export function stackWithCauses(err: ErrorLike): string {
 
 function typeName(err: ErrorLike): string {
   const ctor = (err as { constructor?: unknown }).constructor
-  return typeof ctor === 'function' && typeof ctor.name === 'string' ? ctor.name : String(err.name)
+  // pino's type is the constructor's name, else the error's name as it is (undefined left out).
+  return typeof ctor === 'function' ? ctor.name : (err.name as string)
 }
 
 function serializeError(err: ErrorLike, keepCauseNested: boolean): SerializedError {

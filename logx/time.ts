@@ -1,6 +1,6 @@
 // Time functions return the finished `,"time":…` fragment so the write path only concatenates.
-// Every one reads the clock through `Date.now()`, looked up on each call, so a test that replaces
-// it (`Date.now = () => fixed`, fake timers) sees its own time in every format.
+// Every one but isoTimeNano reads the clock through `Date.now()`, looked up on each call, so a test
+// that replaces it (`Date.now = () => fixed`, fake timers) sees its own time.
 
 export type TimeFn = () => string
 
@@ -46,28 +46,19 @@ export const isoTime: TimeFn = () => {
   return isoPrefix(second) + padded(now - second * 1000, 3) + 'Z"'
 }
 
-// isoTimeNano, as pino's: the wall clock read once, then advanced by the monotonic clock, so that
-// lines within one millisecond keep their order. Seconds and nanoseconds are kept apart (both exact
-// in a double) rather than as one BigInt.
-const realDateNow = Date.now
+// isoTimeNano, as pino 10's: the wall clock read once, at load, then advanced by the monotonic
+// clock, so that lines within one millisecond keep their order. A replaced Date.now is not
+// followed (pino's is not either). Seconds and nanoseconds are kept apart, both exact in a double.
 const startMs = Date.now()
-const startSecond = Math.floor(startMs / 1000)
-const startNanos = (startMs - startSecond * 1000) * 1e6
-const startHrtime = process.hrtime()
+const startHrtime = process.hrtime.bigint()
 
 /** ISO 8601 in UTC with nanoseconds: `,"time":"2026-11-25T10:00:00.123456789Z"`. */
 export const isoTimeNano: TimeFn = () => {
-  if (Date.now !== realDateNow) {
-    // A replaced clock is what the test wants to see, to the millisecond.
-    const now = Math.trunc(Date.now())
-    if (!(now >= 0)) return ',"time":"' + new Date(now).toISOString().slice(0, -1) + '000000Z"'
-    const second = Math.floor(now / 1000)
-    return isoPrefix(second) + padded((now - second * 1000) * 1e6, 9) + 'Z"'
-  }
-  const [elapsedSeconds, elapsedNanos] = process.hrtime(startHrtime)
-  const nanos = startNanos + elapsedNanos
+  const elapsed = process.hrtime.bigint() - startHrtime
+  const elapsedSeconds = Number(elapsed / 1_000_000_000n)
+  const nanos = (startMs % 1000) * 1e6 + Number(elapsed % 1_000_000_000n)
   const carry = nanos >= 1e9 ? 1 : 0
-  return isoPrefix(startSecond + elapsedSeconds + carry) + padded(nanos - carry * 1e9, 9) + 'Z"'
+  return isoPrefix(Math.floor(startMs / 1000) + elapsedSeconds + carry) + padded(nanos - carry * 1e9, 9) + 'Z"'
 }
 
 export const stdTimeFunctions = { epochTime, unixTime, nullTime, isoTime, isoTimeNano }

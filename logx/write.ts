@@ -1,7 +1,7 @@
 // The write path: one log call becomes one line. Everything here runs per call, so it only
 // reads state prepared at construction and concatenates.
 import { tracingChannel } from 'node:diagnostics_channel'
-import { quoteString, stringifyValue } from './stringify'
+import { quoteString, stringifyValue, type SafeStringify } from './stringify'
 import {
   asJsonSym,
   chindingsSym,
@@ -44,23 +44,46 @@ function defaultMixinMergeStrategy(mergeObject: object, mixinObject: object): ob
   return Object.assign(mixinObject, mergeObject)
 }
 
-/** Encodes one property value, or undefined when JSON would omit it. */
-function encodeValue(value: unknown, stringifier: Stringifier | undefined, safe: (v: unknown) => string | undefined): string | undefined {
+/**
+ * Encodes one property value as pino does, or undefined when the key is left out: undefined and
+ * functions are left out before redaction sees them; non-finite numbers are null; everything else
+ * goes to the key's redaction stringifier when there is one.
+ */
+function encodeValue(value: unknown, stringifier: Stringifier | undefined, safe: SafeStringify): string | undefined {
   switch (typeof value) {
-    case 'string':
-      return stringifier === undefined ? quoteString(value) : stringifier(value)
+    case 'undefined':
+    case 'function':
+      return undefined
     case 'number':
       if (stringifier !== undefined) return stringifier(Number.isFinite(value) ? value : null)
       return Number.isFinite(value) ? '' + value : 'null'
     case 'boolean':
       if (stringifier !== undefined) return stringifier(value)
       return value ? 'true' : 'false'
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined
+    case 'string':
+      return stringifier === undefined ? quoteString(value) : stringifier(value)
     default:
       return stringifier === undefined ? stringifyValue(value, safe) : stringifier(value)
+  }
+}
+
+/**
+ * Encodes the message as pino does: a function is left out; anything else is written, even when
+ * its encoder gives nothing (pino then writes `undefined`, and so does logx, byte for byte).
+ */
+function encodeMessage(value: unknown, stringifier: Stringifier | undefined, safe: SafeStringify): string | undefined {
+  switch (typeof value) {
+    case 'function':
+      return undefined
+    case 'number':
+    case 'boolean': {
+      const plain = typeof value === 'number' && !Number.isFinite(value) ? null : value
+      return '' + (stringifier === undefined ? plain : stringifier(plain))
+    }
+    case 'string':
+      return '' + (stringifier === undefined ? quoteString(value) : stringifier(value))
+    default:
+      return '' + (stringifier === undefined ? stringifyValue(value, safe) : stringifier(value))
   }
 }
 
@@ -89,15 +112,14 @@ function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, tim
     const errorKey: string = this[errorKeySym]
     const wildcardStringifier: Stringifier | undefined = stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
     for (const key in obj) {
-      // The message argument wins over a `msg` property; writing both would duplicate the key.
-      if (msg !== undefined && key === messageKey) continue
       let encoded: string | undefined
       try {
         let value = obj[key]
         if (value === undefined || !hasOwn.call(obj, key)) continue
+        // pino writes a `msg` property and the message argument both: the argument comes last.
         const serializer = serializers[key]
-        if (serializer !== undefined) value = serializer(value)
-        else if (key === errorKey && serializers.err !== undefined) value = serializers.err(value)
+        if (serializer) value = serializer(value)
+        else if (key === errorKey && serializers.err) value = serializers.err(value)
         const stringifier = stringifiers === null ? undefined : stringifiers[key] || wildcardStringifier
         encoded = encodeValue(value, stringifier, safe)
       } catch (err) {
@@ -116,9 +138,9 @@ function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, tim
     let encoded: string | undefined
     try {
       const serializer = serializers[messageKey]
-      const value = serializer === undefined ? msg : serializer(msg)
+      const value = serializer ? serializer(msg) : msg
       const stringifier = stringifiers === null ? undefined : stringifiers[messageKey] || stringifiers[wildcardFirstSym]
-      encoded = encodeValue(value, stringifier, safe)
+      encoded = encodeMessage(value, stringifier, safe)
     } catch (err) {
       reportLogFailure(err)
       encoded = unserializable(err)
@@ -187,7 +209,7 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
   try {
     if (mixin !== undefined) {
       const strategy = this[mixinMergeStrategySym] ?? defaultMixinMergeStrategy
-      obj = strategy(obj, mixin(obj, level, this) ?? {})
+      obj = strategy(obj, mixin(obj, level, this))
     }
     line = this[asJsonSym](obj, msg, level, time)
   } catch (err) {

@@ -15,7 +15,7 @@ describe('asyncContext', () => {
   it('merges the active store into every line, after the logger\'s bindings and before the call\'s own', async () => {
     const storage = new AsyncLocalStorage<Record<string, unknown>>()
     const sink = createSink()
-    const logger = logx({ ...quiet, name: 'api', asyncContext: { storage } }, sink)
+    const logger = logx({ ...quiet, base: {}, name: 'api', asyncContext: { storage } }, sink)
     const handle = async (reqId: string): Promise<void> => {
       logger.info('received')
       await new Promise((resolve) => setImmediate(resolve))

@@ -56,17 +56,12 @@ describe('child loggers', () => {
     expect(typeof (child as any)[serializersSym].err).toBe('function')
   })
 
-  it('reserved binding keys configure the child instead, with a deprecation warning', () => {
+  it('reserved binding keys are left out of the line and configure nothing (pino 10)', () => {
     const sink = createSink()
-    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
     const child = logx(quiet, sink).child({ level: 'debug', serializers: { a: () => 'S' }, keep: 1 } as any)
-    child.debug({ a: 1 }, 'x')
-    expect(sink.records()).toEqual([{ level: 20, keep: 1, a: 'S', msg: 'x' }])
-    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
-      expect.stringContaining('bindings.serializers is deprecated'),
-      expect.stringContaining('bindings.level is deprecated'),
-    ])
-    warn.mockRestore()
+    child.debug('not written: the level stays info')
+    child.info({ a: 1 }, 'x')
+    expect(sink.records()).toEqual([{ level: 30, keep: 1, a: 1, msg: 'x' }])
   })
 
   it('child() without bindings is an error', () => {
@@ -122,16 +117,19 @@ describe('child loggers', () => {
     const sink = createSink()
     const child = logx(quiet, sink).child({ a: 1 }, { formatters: { level: (label) => ({ lvl: label }), bindings: (b) => ({ ...b, tagged: true }) } })
     child.info('x')
-    expect(sink.last()).toEqual({ lvl: 'info', a: 1, tagged: true, msg: 'x' })
+    // As in pino, a child's level formatter shapes the level only when the child has its own levels.
+    expect(sink.last()).toEqual({ level: 30, a: 1, tagged: true, msg: 'x' })
+    logx(quiet, sink).child({}, { customLevels: { notice: 35 }, formatters: { level: (label) => ({ lvl: label }) } }).info('y')
+    expect(sink.last()).toEqual({ lvl: 'info', msg: 'y' })
   })
 
-  it('the bindings formatter is called each time a child is created', () => {
+  it("the root's bindings formatter shapes base only, not the bindings of children (pino)", () => {
     const calls: unknown[] = []
     const sink = createSink()
     const root = logx({ ...quiet, base: { pid: 1 }, formatters: { bindings: (b) => { calls.push(b); return { ...b, seen: calls.length } } } }, sink)
     root.child({ a: 1 }).info('x')
-    expect(calls).toEqual([{ pid: 1 }, { a: 1 }])
-    expect(sink.last()).toEqual({ level: 30, pid: 1, seen: 2, a: 1, msg: 'x' })
+    expect(calls).toEqual([{ pid: 1 }])
+    expect(sink.last()).toEqual({ level: 30, pid: 1, seen: 1, a: 1, msg: 'x' })
   })
 
   it('msgPrefix accumulates down the tree', () => {

@@ -67,9 +67,15 @@ describe('levels', () => {
     expect(logger.levels.labels[35]).toBe('notice')
   })
 
-  it('custom levels may not override a level name or reuse a value', () => {
-    expect(() => logx({ customLevels: { info: 35 } }, createSink())).toThrow(expect.objectContaining({ code: 'LOGX_ERR_LEVEL_COLLISION' }))
-    expect(() => logx({ customLevels: { a: 31, b: 31 } }, createSink())).toThrow(expect.objectContaining({ code: 'LOGX_ERR_LEVEL_COLLISION', path: 'customLevels.b' }))
+  it('the root may renumber a built-in level, whose method keeps its number (pino)', () => {
+    const sink = createSink()
+    const logger = logx({ ...quiet, customLevels: { trace: 1 }, level: 'trace' }, sink)
+    logger.trace('t')
+    expect(logger.levelVal).toBe(1)
+    expect(sink.records()).toEqual([{ level: 10, msg: 't' }])
+  })
+
+  it("a child's custom levels may not override a level name or reuse a value", () => {
     const logger = logx({ customLevels: { notice: 35 } }, createSink())
     expect(() => logger.child({}, { customLevels: { shout: 30 } })).toThrow(/pre-existing level values/)
     expect(() => logger.child({}, { customLevels: { warn: 45 } })).toThrow(/levels cannot be overridden/)
@@ -84,13 +90,16 @@ describe('levels', () => {
     expect(() => logx({ customLevels: { low: 1 }, useOnlyCustomLevels: true }, createSink())).toThrow(/default level:info must be included/)
   })
 
-  it('a child can add custom levels on top of its parent', () => {
+  it("a child's custom levels replace its parent's custom levels (pino)", () => {
     const sink = createSink()
     const logger = logx({ ...quiet, customLevels: { notice: 35 } }, sink)
     const child = logger.child({ c: 1 }, { customLevels: { audit: 45 } })
     child.audit('a')
-    child.notice('n')
-    expect(sink.records()).toEqual([{ level: 45, c: 1, msg: 'a' }, { level: 35, c: 1, msg: 'n' }])
+    expect(child.levels.values.notice).toBeUndefined()
+    child.info('i')
+    expect(sink.records()).toEqual([{ level: 45, c: 1, msg: 'a' }, { level: 30, c: 1, msg: 'i' }])
+    const notice = logx({ ...quiet, customLevels: { notice: 35 }, level: 'notice' }, sink)
+    expect(() => notice.child({}, { customLevels: { audit: 45 } })).toThrow('unknown level notice')
   })
 
   it('levelComparison DESC inverts the order', () => {
@@ -111,16 +120,17 @@ describe('level-change event', () => {
     expect(listener).toHaveBeenCalledWith('error', 50, 'info', 30, logger)
   })
 
-  it('fires on every child() call, with the child as the last argument (documented defect)', () => {
+  it('fires for a child only when the child gets a level of its own (pino 10)', () => {
     const logger = logx({}, createSink())
     const seen: unknown[][] = []
     logger.on('level-change', (...args: unknown[]) => seen.push(args))
     const child = logger.child({ a: 1 })
     const debugChild = logger.child({ b: 1 }, { level: 'debug' })
-    expect(seen).toHaveLength(2)
-    expect(seen[0]).toEqual(['info', 30, 'info', 30, child])
-    expect(seen[0]![4]).toBe(child)
-    expect(seen[1]).toEqual(['debug', 20, 'info', 30, debugChild])
+    logger.child({ c: 1 }, { level: 'info' })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toEqual(['debug', 20, 'info', 30, debugChild])
+    expect(seen[0]![4]).toBe(debugChild)
+    void child
     // A listener interested in its own logger only compares the last argument.
     expect(seen.filter((args) => args[4] === logger)).toHaveLength(0)
   })

@@ -9,8 +9,6 @@ describe('option validation names the option', () => {
     ['level of the wrong type', { level: {} }, 'level', 'LOGX_ERR_INVALID_OPTION'],
     ['mixin not a function', { mixin: 'x' }, 'mixin', 'LOGX_ERR_INVALID_OPTION'],
     ['messageKey not a string', { messageKey: 1 }, 'messageKey', 'LOGX_ERR_INVALID_OPTION'],
-    ['depthLimit negative', { depthLimit: -1 }, 'depthLimit', 'LOGX_ERR_INVALID_OPTION'],
-    ['edgeLimit not an integer', { edgeLimit: 1.5 }, 'edgeLimit', 'LOGX_ERR_INVALID_OPTION'],
     ['timestamp a string', { timestamp: 'now' }, 'timestamp', 'LOGX_ERR_INVALID_OPTION'],
     ['a formatter not a function', { formatters: { log: 1 } }, 'formatters.log', 'LOGX_ERR_INVALID_OPTION'],
     ['a serializer not a function', { serializers: { user: true } }, 'serializers.user', 'LOGX_ERR_INVALID_OPTION'],
@@ -33,6 +31,26 @@ describe('option validation names the option', () => {
       expect(thrown.message).toContain(path)
     })
   }
+})
+
+describe('depthLimit and edgeLimit', () => {
+  it("are refused with the errors pino's encoder throws, carrying logx's code and path", () => {
+    const cases: Array<[object, ErrorConstructor, string, string]> = [
+      [{ depthLimit: -1 }, RangeError, 'The "maximumDepth" argument must be >= 1', 'depthLimit'],
+      [{ edgeLimit: 1.5 }, TypeError, 'The "maximumBreadth" argument must be an integer', 'edgeLimit'],
+      [{ depthLimit: undefined }, TypeError, 'The "maximumDepth" argument must be of type number', 'depthLimit'],
+    ]
+    for (const [options, ErrorClass, message, path] of cases) {
+      let thrown: any
+      try {
+        logx(options as any, createSink())
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(ErrorClass)
+      expect(thrown).toMatchObject({ message, path, code: 'LOGX_ERR_INVALID_OPTION' })
+    }
+  })
 })
 
 describe('options', () => {

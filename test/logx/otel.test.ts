@@ -62,7 +62,7 @@ function runScript(name: string, source: string, args: string[] = []): { stdout:
 describe('otel', () => {
   it('writes trace_id, span_id and trace_flags of the active span, after the logger\'s bindings', async () => {
     const sink = createSink()
-    const logger = logx({ ...quiet, name: 'api', otel: true }, sink)
+    const logger = logx({ ...quiet, base: {}, name: 'api', otel: true }, sink)
     await inSpan(async () => {
       logger.info('in the span')
       await new Promise((resolve) => setImmediate(resolve))
