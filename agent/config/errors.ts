@@ -38,25 +38,6 @@ export const ConfigErrorCodes = {
 
 export type ConfigErrorCode = (typeof ConfigErrorCodes)[keyof typeof ConfigErrorCodes]
 
-/**
- * Codes of the deprecation warnings (`process.emitWarning`) the transport targets' options give
- * when they are read in an earlier form; stable, never reused.
- */
-export const ConfigWarningCodes = {
-  /** A rule key under its earlier name: `msg`, `fields`, `channels`, `escalation`. */
-  RULE_KEY: 'LOGX_DEP_RULE_KEY',
-  /**
-   * A value in an earlier form: one `group_by` string, a `{ regex }` or `{ equals }` matcher, a `"/.../"`
-   * matcher compared for equality, `threshold.within: 0`, a silence time that is not ISO, a redact path
-   * with blanks or quotes outside brackets.
-   */
-  VALUE_FORM: 'LOGX_DEP_VALUE_FORM',
-  /** A key the targets ignored (in `threshold`, a silence, a voice receiver, a per-kind template), still ignored. */
-  IGNORED_KEY: 'LOGX_DEP_IGNORED_KEY',
-} as const
-
-export type ConfigWarningCode = (typeof ConfigWarningCodes)[keyof typeof ConfigWarningCodes]
-
 /** One thing wrong with a config, located in its file. */
 export interface ConfigProblem {
   readonly code: ConfigErrorCode

@@ -102,9 +102,7 @@ function read(
   written: { rules?: unknown; silences?: unknown },
   channels: readonly string[],
 ): { rules: RuleConfig[]; silences: SilenceConfig[] } {
-  const result = readAlertOptions(written, channels, (w) => {
-    throw new Error(`tests write the current vocabulary: ${w.path}: ${w.message}`)
-  })
+  const result = readAlertOptions(written, channels)
   if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'))
   return result.value
 }

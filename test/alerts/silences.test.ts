@@ -19,7 +19,7 @@ describe('silences', () => {
     const clock = createClock()
     const set = createSilenceSet()
     set.add(
-      silenceOf({ matchers: { rule: 'db', host: { regex: '^db-' } }, ends_at: clock.now() + 60_000 }),
+      silenceOf({ matchers: { rule: 'db', host: '/^db-/' }, ends_at: clock.now() + 60_000 }),
       clock.now(),
     )
     const stage = set.stage

@@ -2,18 +2,11 @@
 // one list of problems, so every problem in a file is reported in one pass.
 import { formatPath, showValue } from '../shape/config-path'
 import type { Env } from './env-reference'
-import type { ConfigErrorCode, ConfigWarningCode } from '../errors'
+import type { ConfigErrorCode } from '../errors'
 import type { Segment } from './yaml-source'
 
 /** Where the values come from: a YAML file, or a transport target's options (a JS object). */
 export type ConfigSource = 'yaml' | 'options'
-
-/** A deprecated key or form that was read anyway. */
-export interface Deprecation {
-  code: ConfigWarningCode
-  path: readonly Segment[]
-  message: string
-}
 
 export interface RawProblem {
   code: ConfigErrorCode
@@ -24,12 +17,8 @@ export interface RawProblem {
 }
 
 export interface CheckContext {
-  /**
-   * `yaml`: `${VAR}` references are resolved. `options`: strings are taken as they are, and the
-   * targets' earlier key names and value forms are read, each use reported to `deprecate`.
-   */
+  /** `yaml`: `${VAR}` references are resolved. `options`: strings are taken as they are. */
   readonly source: ConfigSource
-  deprecate(warning: Deprecation): void
   readonly env: Env
   /** Base for relative paths (secret files, state_dir, source globs). */
   readonly cwd: string
@@ -53,8 +42,6 @@ export interface CheckContextOptions {
   readSecretFile: (path: string) => string
   /** Default `yaml`. */
   source?: ConfigSource
-  /** Where deprecations go (options only); default: nowhere. */
-  deprecate?: (warning: Deprecation) => void
 }
 
 export function createCheckContext(options: CheckContextOptions): CheckContext {
@@ -62,7 +49,6 @@ export function createCheckContext(options: CheckContextOptions): CheckContext {
   const hidden = new Map<string, string | undefined>()
   return {
     source: options.source ?? 'yaml',
-    deprecate: options.deprecate ?? (() => {}),
     env: options.env,
     cwd: options.cwd,
     readSecretFile: options.readSecretFile,

@@ -7,7 +7,7 @@ import { DEFAULT_MIN_LEVEL, DEFAULT_REPEAT_INTERVAL_MS, levelFromName } from '..
 import type { CheckContext } from '../load/check-context'
 import { formatPath } from '../shape/config-path'
 import { parseDuration } from '../values/duration'
-import { ConfigErrorCodes, ConfigWarningCodes } from '../errors'
+import { ConfigErrorCodes } from '../errors'
 import { toFieldMatches } from '../values/field-match'
 import { normalizeActiveHours } from './active-hours'
 import type { PeopleDirectory } from './people'
@@ -164,15 +164,7 @@ function ackTimeout(rule: RuleInput, path: readonly Segment[], ctx: CheckContext
 
 function checkWithin(withinMs: number | undefined, path: readonly Segment[], ctx: CheckContext): void {
   if (withinMs !== 0) return
-  const at = [...path, 'threshold', 'within']
-  // Targets took a window of 0 (lines of one millisecond) before the vocabulary was the YAML's.
-  if (ctx.source === 'options')
-    ctx.deprecate({
-      code: ConfigWarningCodes.VALUE_FORM,
-      path: at,
-      message: 'a window of 0 counts only lines of the same millisecond; it is deprecated',
-    })
-  else ctx.report(ConfigErrorCodes.VALUE, at, 'must be longer than 0')
+  ctx.report(ConfigErrorCodes.VALUE, [...path, 'threshold', 'within'], 'must be longer than 0')
 }
 
 function normalizeRule(

@@ -1,13 +1,12 @@
 // The transport targets' options, read by the same shapes and normalizers as the YAML config: a
 // target's `rules` and `silences` are the YAML's `rules` and `silences`, key for key, and its own
 // channel keys are the YAML channel's keys spelt the way every target option is (camelCase:
-// `senderId` for `sender_id`). Strings are taken as they are (no `${VAR}`); the targets' earlier
-// key names and forms are still read, each use reported to `deprecate` (earlier-forms.ts).
+// `senderId` for `sender_id`). Strings are taken as they are (no `${VAR}`).
 import { alertOptionsShape, channelShape } from '../shape/agent-shape'
-import { createCheckContext, type CheckContext, type Deprecation } from '../load/check-context'
+import { createCheckContext, type CheckContext } from '../load/check-context'
 import { checkShape } from '../shape/check-shape'
 import { formatPath } from '../shape/config-path'
-import { ConfigErrorCodes, type ConfigErrorCode, type ConfigWarningCode } from '../errors'
+import { ConfigErrorCodes, type ConfigErrorCode } from '../errors'
 import { normalizeChannel } from './channels'
 import { normalizeRules } from './rules'
 import { normalizeSilences } from './silences'
@@ -22,17 +21,9 @@ export interface OptionProblem {
   message: string
 }
 
-export interface OptionWarning {
-  code: ConfigWarningCode
-  path: string
-  message: string
-}
-
 export type OptionsRead<T> = { ok: true; value: T } | { ok: false; problems: OptionProblem[] }
 
-type WarningSink = (warning: OptionWarning) => void
-
-function optionsContext(deprecate: WarningSink): CheckContext {
+function optionsContext(): CheckContext {
   return createCheckContext({
     source: 'options',
     env: {},
@@ -40,7 +31,6 @@ function optionsContext(deprecate: WarningSink): CheckContext {
     readSecretFile: () => {
       throw new Error('options have no secret files')
     },
-    deprecate: (w: Deprecation) => deprecate({ code: w.code, path: formatPath(w.path), message: w.message }),
   })
 }
 
@@ -66,9 +56,8 @@ function present(written: Readonly<Record<string, unknown>>, keys: Iterable<stri
 export function readAlertOptions(
   written: Readonly<Record<string, unknown>>,
   channels: readonly string[],
-  deprecate: WarningSink,
 ): OptionsRead<{ rules: RuleConfig[]; silences: SilenceConfig[] }> {
-  const ctx = optionsContext(deprecate)
+  const ctx = optionsContext()
   // The targets always refused an empty list: it would silently mean "no alert" (omit `rules` for
   // the default rule, error and fatal lines).
   if (Array.isArray(written.rules) && written.rules.length === 0) {
@@ -127,9 +116,8 @@ export function readChannelOptions(
   type: ChannelType,
   written: Readonly<Record<string, unknown>>,
   maxPerHour: number | undefined,
-  deprecate: WarningSink,
 ): OptionsRead<ChannelConfig> {
-  const ctx = optionsContext(deprecate)
+  const ctx = optionsContext()
   const { shape, yamlKey } = channelOptionsShape(type)
   const checked = (checkShape(shape, present(written, yamlKey.keys()), ctx) ?? {}) as Record<string, unknown>
   const channel: Record<string, unknown> = { type }

@@ -4,7 +4,6 @@
 import { globProblem } from '../../tail/glob'
 import { clusterShape } from './cluster-shape'
 import { DURATION_PATTERN } from '../values/duration'
-import { earlierGroupBy, earlierIgnoredKeys, earlierMatcherValue, earlierTime, ruleAliases } from './earlier-forms'
 import { ConfigErrorCodes } from '../errors'
 import { JOURNAL_PRIORITIES } from '../normalize/journald'
 import { MULTILINE_PRESETS } from '../normalize/multiline'
@@ -63,11 +62,6 @@ const object = (fields: Record<string, Field>, description?: string): ObjectShap
   description === undefined ? { kind: 'object', fields } : { kind: 'object', fields, description }
 /** An object that needs at least one of `keys` (all optional in it). */
 const withOneOf = (keys: readonly string[], shape: ObjectShape): ObjectShape => ({ ...shape, needsOneOf: keys })
-/** An object whose other keys the targets ignored: in their options they still are (with a warning). */
-const ignoringOthers = (shape: ObjectShape): ObjectShape => ({
-  ...shape,
-  legacy: earlierIgnoredKeys(Object.keys(shape.fields)),
-})
 
 /** Dot path -> value; a `/pattern/flags` string is a regular expression, anything else must be equal. */
 const matchValue: Shape = { kind: 'scalar', check: checkMatchValue, code: ConfigErrorCodes.REGEX }
@@ -77,13 +71,11 @@ const kindTemplates = (what: string): Shape => ({
   kind: 'either',
   options: [
     template,
-    ignoringOthers(
-      object({
-        firing: field(template, `${what} of firing, repeat and escalated notices`),
-        resolved: field(template, `${what} of resolved notices`),
-        digest: field(template, `${what} of the digest sent after a budget overflow`),
-      }),
-    ),
+    object({
+      firing: field(template, `${what} of firing, repeat and escalated notices`),
+      resolved: field(template, `${what} of resolved notices`),
+      digest: field(template, `${what} of the digest sent after a budget overflow`),
+    }),
   ],
 })
 
@@ -206,12 +198,10 @@ export const channelShape: TaggedShape = {
           {
             kind: 'list',
             minItems: 1,
-            items: ignoringOthers(
-              object({
-                label: required(string(), 'who is called (shown in the call log)'),
-                number: required(string({ check: checkPhone }), 'phone number'),
-              }),
-            ),
+            items: object({
+              label: required(string(), 'who is called (shown in the call log)'),
+              number: required(string({ check: checkPhone }), 'phone number'),
+            }),
           },
           'who is called',
         ),
@@ -266,7 +256,7 @@ const ruleFields = (yaml: boolean): ObjectShape =>
       'regular expression on the message ("/pattern/flags" or a bare pattern)',
     ),
     group_by: field(
-      { kind: 'list', items: string({ check: checkDotPath }), minItems: 1, legacy: earlierGroupBy },
+      { kind: 'list', items: string({ check: checkDotPath }), minItems: 1 },
       'dot paths whose values make the incident key; default: error type, top stack frame and masked message',
     ),
     group_wait: field(duration, 'wait this long after an incident opens before the first notice', { default: '0s' }),
@@ -282,12 +272,10 @@ const ruleFields = (yaml: boolean): ObjectShape =>
       : {}),
     send_resolved: field({ kind: 'boolean' }, 'send a notice when an incident resolves', { default: false }),
     threshold: field(
-      ignoringOthers(
-        object({
-          count: required({ kind: 'integer', min: 1 }, 'lines needed'),
-          within: required(duration, 'time window the lines must arrive in'),
-        }),
-      ),
+      object({
+        count: required({ kind: 'integer', min: 1 }, 'lines needed'),
+        within: required(duration, 'time window the lines must arrive in'),
+      }),
       'fire only once `count` lines arrived within `within`',
     ),
     notify: field(names('channel names'), 'channels notified first; default: every channel'),
@@ -326,10 +314,9 @@ const ruleFields = (yaml: boolean): ObjectShape =>
         }
       : {}),
   })
-const aliases = ruleAliases({ names: names('channel names'), duration, matchValue })
-export const ruleShape: ObjectShape = { ...ruleFields(true), aliases }
+export const ruleShape: ObjectShape = ruleFields(true)
 /** A transport target's rule: the YAML's without `ack_timeout`, `absent` and escalation steps' `people`, `oncall` and `active_hours`. */
-export const targetRuleShape: ObjectShape = { ...ruleFields(false), aliases }
+export const targetRuleShape: ObjectShape = ruleFields(false)
 
 // A multi-line event rule: a preset, or a start or continuation pattern; exactly one of the three
 // (normalize-multiline.ts reports two given together).
@@ -428,21 +415,18 @@ const time: Shape = {
   label: 'an ISO date or epoch milliseconds',
   // A number is epoch ms (the integer is tried first: a string shape would take a number as text).
   options: [{ kind: 'integer', min: 0 }, string({ check: checkDate, json: { format: 'date-time' } })],
-  legacy: earlierTime,
 }
 
-export const silenceShape: ObjectShape = ignoringOthers(
-  object({
-    id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
-    matchers: required(
-      { kind: 'map', keyCheck: checkDotPath, values: { ...matchValue, legacy: earlierMatcherValue }, minEntries: 1 },
-      "on rule, fingerprint, title or the line's fields by dot path; all must match",
-    ),
-    starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
-    ends_at: required(time, 'ISO date (or epoch milliseconds) the silence expires at'),
-    comment: field(string(), 'why, and who'),
-  }),
-)
+export const silenceShape: ObjectShape = object({
+  id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
+  matchers: required(
+    { kind: 'map', keyCheck: checkDotPath, values: matchValue, minEntries: 1 },
+    "on rule, fingerprint, title or the line's fields by dot path; all must match",
+  ),
+  starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
+  ends_at: required(time, 'ISO date (or epoch milliseconds) the silence expires at'),
+  comment: field(string(), 'why, and who'),
+})
 
 const rulesField = (rule: ObjectShape): Field =>
   field(

@@ -2,25 +2,15 @@
 // with a did-you-mean), resolves `${VAR}` references and `*_file` secrets on the way, and keeps
 // going after a problem so one run reports all of them. What comes out is the written config with
 // references resolved; values that failed are left out (undefined), list indexes are kept.
-// Transport targets' options go through the same walk (`ctx.source` 'options'): no references,
-// and their earlier key names and value forms are read, as the current ones, with a warning.
+// Transport targets' options go through the same walk (`ctx.source` 'options'): no references.
 import { resolve as resolvePath } from 'node:path'
 import type { CheckContext } from '../load/check-context'
 import { typeName } from './config-path'
 import { suggestion } from './did-you-mean'
 import { DURATION_HINT, parseDuration } from '../values/duration'
 import { interpolateEnv } from '../load/env-reference'
-import { ConfigErrorCodes, ConfigWarningCodes } from '../errors'
-import {
-  describeShape,
-  fileKey,
-  objectKeys,
-  orList,
-  type Field,
-  type KeyAlias,
-  type ObjectShape,
-  type Shape,
-} from './shape'
+import { ConfigErrorCodes } from '../errors'
+import { describeShape, fileKey, objectKeys, orList, type Field, type ObjectShape, type Shape } from './shape'
 import type { Segment } from '../load/yaml-source'
 
 /** A value that failed its check; never escapes this module (it becomes undefined). */
@@ -94,7 +84,6 @@ function checkValue(
   ctx: CheckContext,
 ): Checked | typeof INVALID {
   let value = written
-  if (shape.legacy !== undefined && ctx.source === 'options') value = shape.legacy(value, at, ctx)
   switch (shape.kind) {
     case 'string': {
       if (typeof value === 'number' && Number.isFinite(value)) value = String(value)
@@ -274,39 +263,6 @@ function readSecret(key: string, value: unknown, at: readonly Segment[], ctx: Ch
   return secret
 }
 
-/**
- * Earlier key names, in the order the shape lists them (a later one may replace what an earlier
- * one wrote: `escalation` decides the first notice over `channels`, as it always did).
- */
-function readAliases(
-  shape: ObjectShape,
-  aliased: readonly [string, unknown, KeyAlias][],
-  written: Readonly<Record<string, unknown>>,
-  out: Record<string, unknown>,
-  given: Set<string>,
-  at: readonly Segment[],
-  ctx: CheckContext,
-): void {
-  const order = Object.keys(shape.aliases ?? {})
-  const sorted = [...aliased].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
-  for (const [key, item, alias] of sorted) {
-    const path = [...at, key]
-    const both = alias.replacedBy.filter((current) => given.has(current))
-    if (both.length > 0) {
-      ctx.report(
-        ConfigErrorCodes.CONFLICT,
-        path,
-        `"${key}" is the earlier name of "${both.join('" and "')}": give one of them`,
-        'key',
-      )
-      continue
-    }
-    ctx.deprecate({ code: ConfigWarningCodes.RULE_KEY, path, message: `"${key}" is deprecated: write ${alias.hint}` })
-    const current = alias.read(item, path, ctx, written)
-    if (current !== undefined) for (const [k, v] of Object.entries(current)) setOwn(out, k, v)
-  }
-}
-
 function checkObject(
   shape: ObjectShape,
   value: unknown,
@@ -320,7 +276,6 @@ function checkObject(
   const known = objectKeys(shape)
   const candidates = tag === undefined ? known : [tag.key, ...known]
   const given = new Set<string>()
-  const aliased: [string, unknown, KeyAlias][] = []
   for (const [key, item] of Object.entries(value)) {
     if (tag !== undefined && key === tag.key) continue
     const field: Field | undefined = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined
@@ -343,17 +298,10 @@ function checkObject(
       if (secret !== INVALID) setOwn(out, base, secret)
       continue
     }
-    const alias = shape.aliases !== undefined && Object.hasOwn(shape.aliases, key) ? shape.aliases[key] : undefined
-    if (alias !== undefined && ctx.source === 'options') {
-      aliased.push([key, item, alias])
-      continue
-    }
     const kind = tag === undefined ? '' : ` for ${tag.key} ${tag.value}`
-    // A key copied from a target's options under its earlier name is pointed at the current one.
-    const hint = alias === undefined ? suggestion(key, candidates) : ` (did you mean "${alias.replacedBy[0]}"?)`
+    const hint = suggestion(key, candidates)
     ctx.report(ConfigErrorCodes.UNKNOWN_KEY, [...at, key], `unknown key "${key}"${kind}${hint}`, 'key')
   }
-  readAliases(shape, aliased, value, out, given, at, ctx)
   for (const [key, field] of Object.entries(shape.fields)) {
     if (field.required === true && !given.has(key))
       ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, key], 'is required')
@@ -367,11 +315,6 @@ function checkObject(
 
 /** The written config with references resolved; problems go to the context. */
 export function checkShape(shape: Shape, value: unknown, ctx: CheckContext): unknown {
-  return checkAt(shape, value, [], ctx)
-}
-
-/** One value at its path (for readers of earlier forms); undefined when it failed. */
-export function checkAt(shape: Shape, value: unknown, at: readonly Segment[], ctx: CheckContext): unknown {
-  const checked = checkValue(shape, value, at, ctx)
+  const checked = checkValue(shape, value, [], ctx)
   return checked === INVALID ? undefined : checked
 }

@@ -2,9 +2,8 @@
 // keys: the strict checker walks it, and the JSON Schema for editors is generated from it, so the
 // two cannot drift apart. The YAML config and the transport targets' options (their `rules`,
 // `silences` and channel keys) are checked against the same shapes.
-import type { CheckContext, ConfigSource } from '../load/check-context'
+import type { ConfigSource } from '../load/check-context'
 import type { ConfigErrorCode } from '../errors'
-import type { Segment } from '../load/yaml-source'
 
 /**
  * A check on a string value; returns what is wrong, or undefined when it is fine. `source` is where
@@ -12,15 +11,8 @@ import type { Segment } from '../load/yaml-source'
  */
 export type TextCheck = (value: string, source: ConfigSource) => string | undefined
 
-/**
- * Transport options only (never YAML): a value in a form the targets took before the vocabulary was
- * one, rewritten to the current form (saying so through `ctx.deprecate`) before it is checked.
- */
-export type LegacyForm = (value: unknown, at: readonly Segment[], ctx: CheckContext) => unknown
-
 interface Described {
   description?: string
-  legacy?: LegacyForm
 }
 
 export interface StringShape extends Described {
@@ -79,32 +71,11 @@ export interface Field {
 export interface ObjectShape extends Described {
   kind: 'object'
   fields: Readonly<Record<string, Field>>
-  /** Earlier names of keys, read from transport options only; see KeyAlias. */
-  aliases?: Readonly<Record<string, KeyAlias>>
   /**
    * At least one of these (optional) keys must be given: a channel's `numbers` or `people`, a
    * person's `phone`, `email` or `chat`.
    */
   needsOneOf?: readonly string[]
-}
-
-/**
- * Transport options only: the earlier name of a key (`msg` for `message`). Its value is checked at
- * its own path, with its earlier meaning, and becomes the current keys' written values; each use
- * is a deprecation warning, and giving it beside a key it stands for is a problem.
- */
-export interface KeyAlias {
-  /** The current keys it stands for. */
-  replacedBy: readonly string[]
-  /** What to write instead, for the warning: `"message" (a "/pattern/flags" string)`. */
-  hint: string
-  /** The old value (at `at`) as the current keys' values; undefined when it failed (reported). */
-  read(
-    value: unknown,
-    at: readonly Segment[],
-    ctx: CheckContext,
-    siblings: Readonly<Record<string, unknown>>,
-  ): Record<string, unknown> | undefined
 }
 
 /** Free keys (channel names, dot paths) to values of one shape. */

@@ -4,15 +4,11 @@
 // normalizer (agent/config), so they come out as the same RuleConfig and SilenceConfig.
 import { AlertsError, type RedactPath } from '../../../alerts'
 import type { RuleConfig, SilenceConfig } from '../../config/types'
-import { emitDeprecation } from '../../config/load/deprecation'
-import { earlierRedactPath } from '../../config/shape/earlier-forms'
-import { ConfigWarningCodes } from '../../config/errors'
 import {
   channelOptionKeys,
   readAlertOptions,
   readChannelOptions,
   type OptionsRead,
-  type OptionWarning,
 } from '../../config/normalize/target-options'
 import type { ChannelConfig, ChannelType } from '../../config/types'
 import type { RuleInput, SilenceInput } from '../../config/shape/written-types'
@@ -27,19 +23,10 @@ import {
   type Written,
 } from './check'
 import { fromEnv } from './env'
-import { optionError, TransportWarningCodes } from './errors'
+import { optionError } from './errors'
 
-/** A rule as a target takes it: the YAML's keys, and (deprecated, still read) the targets' earlier ones. */
-export interface TargetRuleInput extends RuleInput {
-  /** @deprecated write `message` ("/pattern/flags"). */
-  msg?: string | { regex: string; flags?: string }
-  /** @deprecated write `match` (where a "/pattern/flags" value is a regular expression). */
-  fields?: Record<string, string | number | boolean | null | { regex: string; flags?: string } | { equals: unknown }>
-  /** @deprecated write `notify`. */
-  channels?: string | string[]
-  /** @deprecated write `notify` (the first notice) and `escalate: [{ after, notify }]`. */
-  escalation?: { after?: string | number; channels: string | string[] }[]
-}
+/** A rule as a target takes it: the YAML's, key for key. */
+export type TargetRuleInput = RuleInput
 
 export interface CommonOptionsInput {
   /** Alert rules, as in the YAML config (agent/config/README.md); default: error and fatal lines. */
@@ -63,8 +50,6 @@ export interface CommonOptionsInput {
   maxIncidents?: number
   /** Per-attempt HTTP timeout; default 10 000. */
   timeoutMs?: number
-  /** @deprecated Ignored: the outbox retries (`retryDelayMs`, `maxRetryDelayMs`, `maxAttempts`). */
-  retry?: Record<string, unknown>
   /** Outbox attempts before a dead letter; default: no limit (retried until 6 hours old). */
   maxAttempts?: number
   retryDelayMs?: number
@@ -92,7 +77,6 @@ export const COMMON_KEYS: ReadonlySet<string> = new Set([
   'service',
   'maxIncidents',
   'timeoutMs',
-  'retry',
   'maxAttempts',
   'retryDelayMs',
   'maxRetryDelayMs',
@@ -140,9 +124,12 @@ export function asOptionError(target: string, err: unknown): never {
   throw err
 }
 
-/** Where a target's deprecation warnings go: once per text, naming the target and the option. */
-export function warnings(target: string): (warning: OptionWarning) => void {
-  return (w) => emitDeprecation(w.code, `${target}: options.${w.path}: ${w.message}`)
+/**
+ * Nothing: the targets' options have no earlier forms left to warn about. Only for the one caller
+ * that still passes it (tail-filter/options.ts), until that call drops it.
+ */
+export function warnings(_target: string): undefined {
+  return undefined
 }
 
 /** The value read, or the first problem as the target's option error. */
@@ -153,32 +140,12 @@ export function readOrThrow<T>(target: string, read: OptionsRead<T>): T {
   throw optionError(target, first?.path ?? '(root)', `${first?.message ?? 'invalid'}${more}`)
 }
 
-/** `retry` was the messaging client's; the outbox retries now. Still accepted, never used. */
-function ignoreRetry(target: string, written: Written): void {
-  const retry = written.retry
-  if (retry === undefined) return
-  if (typeof retry !== 'object' || retry === null) throw optionError(target, 'retry', 'expected an object')
-  emitDeprecation(
-    TransportWarningCodes.RETRY_OPTION,
-    `${target}: options.retry: is deprecated and ignored: the outbox retries (retryDelayMs, maxRetryDelayMs, maxAttempts)`,
-  )
-}
-
-/**
- * The logger's redact paths (the same list an app gives logx's `redact` works here), each checked.
- * A key with blanks or quotes outside brackets, which targets read by splitting at dots, still is.
- */
+/** The logger's redact paths (the same list an app gives logx's `redact` works here), each checked. */
 function redactPaths(target: string, paths: string[]): RedactPath[] {
   return paths.map((path, i) => {
     const problem = checkRedactPath(path)
-    if (problem === undefined) return redactPathOf(path)
-    const earlier = earlierRedactPath(path)
-    if (earlier === undefined) throw optionError(target, `redact[${i}]`, problem)
-    emitDeprecation(
-      ConfigWarningCodes.VALUE_FORM,
-      `${target}: options.redact[${i}]: a key with blanks or quotes outside brackets is deprecated: write ${earlier.instead}`,
-    )
-    return earlier.segments
+    if (problem !== undefined) throw optionError(target, `redact[${i}]`, problem)
+    return redactPathOf(path)
   })
 }
 
@@ -189,8 +156,7 @@ export function normalizeCommon(
   channels: readonly string[],
 ): { written: Written; common: CommonOptions } {
   const written = asObject(target, raw)
-  const { rules, silences } = readOrThrow(target, readAlertOptions(written, channels, warnings(target)))
-  ignoreRetry(target, written)
+  const { rules, silences } = readOrThrow(target, readAlertOptions(written, channels))
   const common: CommonOptions = {
     rules,
     silences,
@@ -284,7 +250,7 @@ export function normalizeChannelTarget<T extends ChannelType>(
 ): ChannelTargetOptions<T> {
   const { written, common } = normalizeCommon(target, raw, [type])
   rejectUnknown(target, written, new Set([...COMMON_KEYS, ...channelOptionKeys(type)]))
-  const channel = readOrThrow(target, readChannelOptions(type, written, common.maxPerHour, warnings(target)))
+  const channel = readOrThrow(target, readChannelOptions(type, written, common.maxPerHour))
   const api = normalizeApi(target, written, env)
   const crm = optionalCrm(target, written, env)
   // As in the YAML, recording a rule's incidents needs a CRM: here, the target's own.

@@ -207,7 +207,7 @@ describe('without schedules', () => {
 
 describe('transport targets: no schedules, no active hours, no absence', () => {
   const problems = (written: Record<string, unknown>): string[] => {
-    const result = readAlertOptions(written, ['sms'], () => {})
+    const result = readAlertOptions(written, ['sms'])
     return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
   }
 
@@ -229,14 +229,13 @@ describe('transport targets: no schedules, no active hours, no absence', () => {
   })
 
   it("a target's rules and channel come out without them", () => {
-    const result = readAlertOptions({ rules: [{ escalate: [{ after: '5m', notify: 'sms' }] }] }, ['sms'], () => {})
+    const result = readAlertOptions({ rules: [{ escalate: [{ after: '5m', notify: 'sms' }] }] }, ['sms'])
     expect(result.ok && result.value.rules[0]?.absent).toBeUndefined()
     expect(result.ok && result.value.rules[0]?.escalate).toEqual([{ afterMs: 300_000, notify: ['sms'] }])
     const channel = readChannelOptions(
       'sms',
       { numbers: ['+919800000001'], oncall: 'ops', active_hours: {} },
       undefined,
-      () => {},
     )
     // Keys outside channelOptionKeys are the target's own options to refuse; they never reach the channel.
     expect(channel.ok && [channel.value.oncall, channel.value.activeHours]).toEqual([undefined, undefined])

@@ -11,10 +11,8 @@ describe('one incident across targets of one worker', () => {
     const rules = [
       {
         name: 'payments',
-        escalation: [
-          { after: 0, channels: ['chat'] },
-          { after: '100ms', channels: ['sms'] },
-        ],
+        notify: ['chat'],
+        escalate: [{ after: '100ms', notify: ['sms'] }],
         resolve_after: '1s',
         send_resolved: true,
       },

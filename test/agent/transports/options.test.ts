@@ -52,12 +52,6 @@ describe('missing or bad options fail at start, naming the option', () => {
     ],
     [
       'sms',
-      () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [{ msg: 'a', message: 'b' }] }, noEnv),
-      'rules[0].msg',
-      'earlier name of "message"',
-    ],
-    [
-      'sms',
       () => normalizeSmsOptions({ ...api, numbers: [1234567], silences: [{ matchers: {}, ends_at: 1 }] }, noEnv),
       'silences[0].matchers',
       'must not be empty',
@@ -75,7 +69,6 @@ describe('missing or bad options fail at start, naming the option', () => {
       'at column 3: empty segment',
     ],
     ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], rules: [] }, noEnv), 'rules', 'must not be empty'],
-    ['sms', () => normalizeSmsOptions({ ...api, numbers: [1234567], retry: 3 }, noEnv), 'retry', 'expected an object'],
     [
       'sms',
       () => normalizeSmsOptions({ ...api, numbers: [1234567], incident: true }, noEnv),
@@ -138,8 +131,8 @@ describe('missing or bad options fail at start, naming the option', () => {
     ],
     [
       'tail-filter',
-      () => normalizeTailFilterOptions({ rules: [{ msg: '(' }] }),
-      'rules[0].msg',
+      () => normalizeTailFilterOptions({ rules: [{ message: '(' }] }),
+      'rules[0].message',
       'invalid regular expression',
     ],
     ['tail-filter', () => normalizeTailFilterOptions({ annotate: 'yes' }), 'annotate', 'true or false'],
@@ -204,26 +197,6 @@ describe('environment fallbacks', () => {
   })
 })
 
-/** The deprecation warnings `run` gives (process.emitWarning reports them on the next tick). */
-async function warningsOf(
-  target: string,
-  run: () => unknown,
-): Promise<{ code: string | undefined; message: string }[]> {
-  const seen: { code: string | undefined; message: string }[] = []
-  const listener = (w: Error & { code?: string }): void => {
-    if (w.name === 'DeprecationWarning' && w.message.startsWith(`${target}: `))
-      seen.push({ code: w.code, message: w.message })
-  }
-  process.on('warning', listener)
-  try {
-    run()
-    await new Promise((resolve) => setImmediate(resolve))
-  } finally {
-    process.off('warning', listener)
-  }
-  return seen
-}
-
 describe("rules, silences and channels: the YAML config's vocabulary", () => {
   it("rules and silences come out normalized as the YAML's do, the channel as a YAML channel", () => {
     const o = normalizeChatOptions(
@@ -271,80 +244,17 @@ describe("rules, silences and channels: the YAML config's vocabulary", () => {
     })
   })
 
-  it('the earlier rule keys still work, each use a deprecation warning naming the option and the key to write, once', async () => {
-    const options = {
-      ...api,
-      numbers: [1234567],
-      rules: [{ name: 'db', msg: 'timeout', fields: { 'err.type': 'DbError' }, channels: ['sms'] }],
-    }
-    let first: ReturnType<typeof normalizeSmsOptions> | undefined
-    const warnings = await warningsOf('logx-sms-alert', () => {
-      first = normalizeSmsOptions(options, noEnv)
-      normalizeSmsOptions(options, noEnv)
-    })
-    expect(warnings).toEqual([
-      {
-        code: 'LOGX_DEP_RULE_KEY',
-        message:
-          'logx-sms-alert: options.rules[0].msg: "msg" is deprecated: write "message" (a "/pattern/flags" string, or a bare pattern)',
-      },
-      {
-        code: 'LOGX_DEP_RULE_KEY',
-        message: expect.stringMatching(
-          /^logx-sms-alert: options\.rules\[0\]\.fields: "fields" is deprecated: write "match"/,
-        ),
-      },
-      {
-        code: 'LOGX_DEP_RULE_KEY',
-        message: 'logx-sms-alert: options.rules[0].channels: "channels" is deprecated: write "notify"',
-      },
-    ])
-    const current = normalizeSmsOptions(
-      {
-        ...api,
-        numbers: [1234567],
-        rules: [{ name: 'db', message: 'timeout', match: { 'err.type': 'DbError' }, notify: ['sms'] }],
-      },
-      noEnv,
+  it('the earlier forms, never released, are refused: msg, retry, a redact key with blanks', () => {
+    const sms = { ...api, numbers: [1234567] }
+    expect(() => normalizeSmsOptions({ ...sms, rules: [{ msg: 'timeout' }] }, noEnv)).toThrow(
+      'logx-sms-alert: options.rules[0].msg: unknown key "msg"',
     )
-    expect(first?.common.rules).toEqual(current.common.rules)
-  })
-
-  it('retry is accepted, says it is ignored, and is not passed on (the outbox retries)', async () => {
-    let o: ReturnType<typeof normalizeMailOptions> | undefined
-    const warnings = await warningsOf('logx-mail-alert', () => {
-      o = normalizeMailOptions({ ...api, from: 'a@b.co', to: ['c@d.co'], retry: { retries: 5 } }, noEnv)
-    })
-    expect(warnings).toEqual([
-      {
-        code: 'LOGX_DEP_RETRY_OPTION',
-        message: expect.stringContaining('logx-mail-alert: options.retry: is deprecated and ignored'),
-      },
-    ])
-    expect(o?.common).not.toHaveProperty('retry')
-  })
-
-  it('a redact key with blanks or quotes, which targets split at dots, still censors that key, with a warning', async () => {
-    let o: ReturnType<typeof normalizeSmsOptions> | undefined
-    const warnings = await warningsOf('logx-sms-alert', () => {
-      o = normalizeSmsOptions(
-        { ...api, numbers: [1234567], redact: ['user.password', 'card number', "req.o'brien"] },
-        noEnv,
-      )
-    })
-    expect(o?.common.redact).toEqual([['user', 'password'], ['card number'], ['req', "o'brien"]])
-    expect(warnings).toEqual([
-      {
-        code: 'LOGX_DEP_VALUE_FORM',
-        message:
-          'logx-sms-alert: options.redact[1]: a key with blanks or quotes outside brackets is deprecated: write ["card number"]',
-      },
-      {
-        code: 'LOGX_DEP_VALUE_FORM',
-        message:
-          'logx-sms-alert: options.redact[2]: a key with blanks or quotes outside brackets is deprecated: write req["o\'brien"]',
-      },
-    ])
+    expect(() =>
+      normalizeMailOptions({ ...api, from: 'a@b.co', to: ['c@d.co'], retry: { retries: 5 } }, noEnv),
+    ).toThrow(/logx-mail-alert: options\.retry: /)
+    expect(() => normalizeSmsOptions({ ...sms, redact: ['card number'] }, noEnv)).toThrow(
+      /logx-sms-alert: options\.redact\[0\]: /,
+    )
   })
 
   it('a tail filter reads the same rules, compiled', () => {

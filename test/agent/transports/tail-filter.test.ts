@@ -61,9 +61,9 @@ describe('logx-tail-filter stream', () => {
     ])
   })
 
-  it('applies rule fields and names the rule that matched', async () => {
+  it('applies rule matchers and names the rule that matched', async () => {
     const rules = [
-      { name: 'db', fields: { 'err.type': 'DbError' } },
+      { name: 'db', match: { 'err.type': 'DbError' } },
       { name: 'warn-api', level: 'warn', source: 'api' },
     ]
     const out = await run({ rules, source: 'api' }, [
@@ -77,7 +77,7 @@ describe('logx-tail-filter stream', () => {
   })
 
   it('counts lines, candidates and passes', async () => {
-    const filter = createTailFilter({ rules: [{ msg: 'db' }] })
+    const filter = createTailFilter({ rules: [{ message: 'db' }] })
     filter.resume()
     filter.write('{"level":30,"msg":"ok"}\n{"level":50,"msg":"db"}\n{"level":50,"msg":"web"}\n')
     expect(filter.stats()).toEqual({ lines: 3, candidates: 2, passed: 1 })

@@ -1,7 +1,6 @@
 // A transport target's `rules`, `silences` and channel keys are the YAML config's, read by the same
 // shapes and normalizers. Bad options are fixtures in test/fixtures/config/options with their
-// complete problems; the targets' earlier key names are still read, with their earlier meaning and
-// a warning each.
+// complete problems. The targets' earlier key names (never released) are unknown keys like any other.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,12 +8,10 @@ import { parse } from 'yaml'
 import { compileRule, type RuleConfig } from '../../../../alerts'
 import {
   channelOptionKeys,
-  ConfigWarningCodes,
   parseAgentConfig,
   readAlertOptions,
   readChannelOptions,
   type AgentConfig,
-  type OptionWarning,
 } from '../../../../agent/config'
 import { fakeSecretFile, fixtures, repoRoot, testEnv } from '../helpers'
 
@@ -27,10 +24,9 @@ function load(text: string): AgentConfig {
 }
 
 function read(options: Record<string, unknown>, channels: readonly string[] = ['sms']) {
-  const warnings: OptionWarning[] = []
-  const result = readAlertOptions(options, channels, (w) => warnings.push(w))
+  const result = readAlertOptions(options, channels)
   if (!result.ok) throw new Error(JSON.stringify(result.problems))
-  return { ...result.value, warnings }
+  return result.value
 }
 
 const rule = (written: Record<string, unknown>, channels?: readonly string[]): RuleConfig =>
@@ -51,7 +47,7 @@ describe('bad options: each fixture reports exactly its problems', () => {
       options: Record<string, unknown>
       problems: string[]
     }
-    const result = readAlertOptions(options, ['sms'], () => {})
+    const result = readAlertOptions(options, ['sms'])
     expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual(problems)
   })
 })
@@ -69,7 +65,6 @@ describe('one vocabulary', () => {
     )
     expect(options.rules).toEqual(config.rules)
     expect(options.silences).toEqual(config.silences)
-    expect(options.warnings).toEqual([])
   })
 
   it("a rule without notify notifies the channels it is given: every YAML channel, a target's own", () => {
@@ -117,18 +112,6 @@ describe('one vocabulary', () => {
     ).toEqual([])
   })
 
-  it("a rule copied from a target's earlier options into the YAML is pointed at the current key", () => {
-    const result = parseAgentConfig(
-      'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ msg: db, fields: { a: 1 } }]\n',
-      'agent.yaml',
-      yamlOptions,
-    )
-    expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
-      'rules[0].msg: unknown key "msg" (did you mean "message"?)',
-      'rules[0].fields: unknown key "fields" (did you mean "match"?)',
-    ])
-  })
-
   it('silences take epoch milliseconds and an id, in both', () => {
     const { silences } = read({
       silences: [{ id: 'deploy-42', matchers: { rule: 'db' }, starts_at: 1000, ends_at: '2026-12-31T23:59:59Z' }],
@@ -149,153 +132,32 @@ describe('one vocabulary', () => {
   })
 })
 
-describe("the targets' earlier names, with their earlier meaning and a warning each", () => {
-  it('msg, fields, channels and escalation make the rule message, match, notify and escalate make', () => {
-    const earlier = read({
-      rules: [
-        {
-          name: 'db',
-          msg: 'timeout',
-          fields: { 'err.type': 'DbError' },
-          escalation: [
-            { after: 0, channels: ['chat'] },
-            { after: '10m', channels: 'sms' },
-          ],
-        },
-      ],
-    })
-    const current = rule({
-      name: 'db',
-      message: 'timeout',
-      match: { 'err.type': 'DbError' },
-      notify: ['chat'],
-      escalate: [{ after: '10m', notify: 'sms' }],
-    })
-    expect(earlier.rules).toEqual([{ ...current, message: /timeout/ }])
-    expect(earlier.warnings.map((w) => [w.code, w.path])).toEqual([
-      [ConfigWarningCodes.RULE_KEY, 'rules[0].msg'],
-      [ConfigWarningCodes.RULE_KEY, 'rules[0].fields'],
-      [ConfigWarningCodes.RULE_KEY, 'rules[0].escalation'],
-    ])
-    expect(earlier.warnings[0]?.message).toBe(
-      '"msg" is deprecated: write "message" (a "/pattern/flags" string, or a bare pattern)',
+describe("the targets' earlier names are gone", () => {
+  it('msg, fields, channels, escalation, a group_by string and a window of 0 are refused in options', () => {
+    const result = readAlertOptions(
+      {
+        rules: [
+          { msg: 'db', fields: { a: 1 }, channels: ['sms'], escalation: [{ after: 0, channels: ['sms'] }] },
+          { group_by: 'host', threshold: { count: 2, within: 0 } },
+        ],
+        silences: [{ matchers: { rule: 'db' }, ends_at: '2031/01/02', reason: 'deploy' }],
+      },
+      ['sms'],
     )
-    expect(earlier.warnings[2]?.message).toContain('"notify" for the first notice and "escalate: [{ after, notify }]"')
-    expect(read({ rules: [{ channels: ['chat', 'sms'] }] }).rules[0]?.notify).toEqual(['chat', 'sms'])
-  })
-
-  it('msg was always a bare pattern, slashes included; { regex, flags } too', () => {
-    const slashes = compileRule(rule({ msg: '/api/' }))
-    expect(slashes.message?.test('GET /api/ failed')).toBe(true)
-    expect(slashes.message?.test('api')).toBe(false)
-    expect(rule({ msg: { regex: 'time(out)?', flags: 'i' } }).message).toEqual(/time(out)?/i)
-  })
-
-  it('fields compares a "/.../" value for equality, as it did, and takes { regex, flags } and { equals }', () => {
-    const compiled = compileRule(
-      rule({
-        fields: {
-          url: '/health/',
-          'err.type': { regex: '^db', flags: 'i' },
-          code: { equals: 503 },
-          tag: { equals: '/x/' },
-        },
-      }),
-    )
-    const m = (record: Record<string, unknown>) =>
-      compiled.match.every((x) =>
-        x.kind === 'equals' ? x.get(record) === x.value : x.regex.test(String(x.get(record))),
-      )
-    expect(m({ url: '/health/', err: { type: 'DBError' }, code: 503, tag: '/x/' })).toBe(true)
-    expect(m({ url: '/healthz/', err: { type: 'DBError' }, code: 503, tag: '/x/' })).toBe(false)
-    expect(m({ url: '/health/', err: { type: 'DBError' }, code: 503, tag: 'x' })).toBe(false)
-    expect(m({ url: '/health/', err: { type: 'cache' }, code: 503, tag: '/x/' })).toBe(false)
-  })
-
-  it('escalation: the step at 0 is the first notice; a later first step means none; channels beside it stays ignored', () => {
-    const later = read({ rules: [{ channels: ['chat'], escalation: [{ after: '5m', channels: ['sms'] }] }] })
-    expect(later.rules[0]).toMatchObject({ notify: [], escalate: [{ afterMs: 300_000, notify: ['sms'] }] })
-    expect(compileRule(later.rules[0] as RuleConfig).escalation).toEqual([
-      { afterMs: 0, channels: [] },
-      { afterMs: 300_000, channels: ['sms'] },
-    ])
-    expect(later.warnings.map((w) => `${w.path}: ${w.message}`)).toContain(
-      'rules[0].channels: is ignored beside "escalation" (as it always was): its first step decides the first notice',
-    )
-    expect(rule({ escalation: [{ channels: 'chat' }, { after: 1000, channels: 'sms' }] })).toMatchObject({
-      notify: ['chat'],
-      escalate: [{ afterMs: 1000, notify: ['sms'] }],
-    })
-  })
-
-  it('one group_by string and a window of 0 are read, with a warning; { regex } / { equals } silence matchers as they always were', () => {
-    const { rules, silences, warnings } = read({
-      rules: [{ group_by: 'host', threshold: { count: 2, within: 0 } }],
-      silences: [{ matchers: { host: { regex: '^db-' }, rule: { equals: 'db' } }, ends_at: 5000 }],
-    })
-    expect(rules[0]).toMatchObject({ groupBy: ['host'], threshold: { count: 2, withinMs: 0 } })
-    expect(silences[0]?.matchers).toEqual([
-      { kind: 'regex', path: 'host', regex: /^db-/ },
-      { kind: 'equals', path: 'rule', value: 'db' },
-    ])
-    expect(warnings.map((w) => `${w.code} ${w.path}`).sort()).toEqual([
-      `${ConfigWarningCodes.VALUE_FORM} rules[0].group_by`,
-      `${ConfigWarningCodes.VALUE_FORM} rules[0].threshold.within`,
-    ])
-  })
-
-  it('a "/.../" silence matcher in options keeps its earlier meaning: equality, with a warning that says so', () => {
-    const { silences, warnings } = read({
-      silences: [{ matchers: { 'req.url': '/api/', path: '/srv/dim' }, ends_at: 5000 }],
-    })
-    const [url, path] = silences[0]?.matchers ?? []
-    const test = (m: typeof url, text: string): boolean => m?.kind === 'regex' && m.regex.test(text)
-    expect([test(url, '/api/'), test(url, '/v1/api/items'), test(path, '/srv/dim'), test(path, '/srv/dimmer')]).toEqual(
-      [true, false, true, false],
-    )
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
-      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers["req.url"]`,
-      `${ConfigWarningCodes.VALUE_FORM} silences[0].matchers.path`,
-    ])
-    expect(warnings[0]?.message).toContain('is compared for equality')
-  })
-
-  it('keys the targets never read in a threshold or a silence are still ignored, with a warning each', () => {
-    const { rules, silences, warnings } = read({
-      rules: [{ threshold: { count: 2, within: '1m', window: '5m' } }],
-      silences: [{ matchers: { rule: 'db' }, start_at: 5000, ends_at: 9000, reason: 'deploy' }],
-    })
-    expect(rules[0]?.threshold).toEqual({ count: 2, withinMs: 60_000 })
-    // The misspelt start was never read: the silence starts when it is loaded, as it did.
-    expect(silences).toEqual(read({ silences: [{ matchers: { rule: 'db' }, ends_at: 9000 }] }).silences)
-    expect(warnings.map((w) => `${w.code} ${w.path}: ${w.message}`)).toEqual([
-      `${ConfigWarningCodes.IGNORED_KEY} rules[0].threshold.window: is ignored, as it always was here: remove it`,
-      `${ConfigWarningCodes.IGNORED_KEY} silences[0].start_at: is ignored, as it always was here: remove it (did you mean "starts_at"?)`,
-      `${ConfigWarningCodes.IGNORED_KEY} silences[0].reason: is ignored, as it always was here: remove it`,
-    ])
-  })
-
-  it('silence times: a date Date.parse reads, and epoch ms with a fraction, mean what they meant', () => {
-    const utc = new Date(Date.UTC(2031, 0, 2, 3, 4, 5)).toUTCString()
-    const { silences, warnings } = read({
-      silences: [
-        { matchers: { rule: 'a' }, ends_at: utc },
-        { matchers: { rule: 'b' }, starts_at: '2031/01/02', ends_at: 1_950_000_000_000.25 },
-      ],
-    })
-    expect(silences.map((s) => [s.startsAt, s.endsAt])).toEqual([
-      [undefined, Date.UTC(2031, 0, 2, 3, 4, 5)],
-      // Rounded up: against whole milliseconds, `now < 1950000000000.25` is `now < 1950000000001`.
-      [Date.parse('2031/01/02'), 1_950_000_000_001],
-    ])
-    expect(warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
-      'silences[0].ends_at: a date that is not ISO is deprecated: write "2031-01-02T03:04:05.000Z"',
-      `silences[1].starts_at: a date that is not ISO is deprecated: write "${new Date(Date.parse('2031/01/02')).toISOString()}"`,
+    expect(result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'rules[0].msg: unknown key "msg"',
+      'rules[0].fields: unknown key "fields"',
+      'rules[0].channels: unknown key "channels"',
+      'rules[0].escalation: unknown key "escalation" (did you mean "escalate"?)',
+      'rules[1].group_by: expected a list, got a string',
+      'silences[0].ends_at: expected an ISO date like 2026-01-31T18:00:00Z, got "2031/01/02"',
+      'silences[0].reason: unknown key "reason"',
+      'rules[1].threshold.within: must be longer than 0',
     ])
   })
 
   it('dot paths: options take any key a log has (@timestamp, a/b, 0), as the targets did; the YAML keeps to identifiers', () => {
-    const { rules, silences, warnings } = read({
+    const { rules, silences } = read({
       rules: [{ group_by: ['@timestamp', 'k8s/pod'], match: { '@l': 'Error', 'tags.0': 'x' } }],
       silences: [{ matchers: { '0': 'x', 'user agent': 'curl' }, ends_at: 5000 }],
     })
@@ -307,7 +169,6 @@ describe("the targets' earlier names, with their earlier meaning and a warning e
       ],
     })
     expect(silences[0]?.matchers.map((m) => m.path)).toEqual(['0', 'user agent'])
-    expect(warnings).toEqual([])
     const yaml = parseAgentConfig(
       'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: ["@timestamp"] }]\n',
       'agent.yaml',
@@ -318,7 +179,7 @@ describe("the targets' earlier names, with their earlier meaning and a warning e
     ])
   })
 
-  it('the YAML reads none of them', () => {
+  it('the YAML refuses them as the options do', () => {
     const result = parseAgentConfig(
       'sources: [{ name: app, paths: ./x.log }]\nchannels: { s: { type: sms, numbers: [919800000001] } }\nrules: [{ group_by: host }]\n',
       'agent.yaml',
@@ -355,11 +216,8 @@ describe("a channel target's own keys", () => {
     '  voice: { type: voice, receivers: [{ label: primary, number: "+919800000004" }], audio: { firing: [a.mp3], resolved: [b.mp3] } }',
   ].join('\n')
   const config = load(yaml)
-  const noWarnings = (w: OptionWarning): never => {
-    throw new Error(w.message)
-  }
   const channel = (type: 'sms' | 'chat' | 'mail' | 'voice', options: Record<string, unknown>, maxPerHour?: number) => {
-    const result = readChannelOptions(type, options, maxPerHour, noWarnings)
+    const result = readChannelOptions(type, options, maxPerHour)
     if (!result.ok) throw new Error(JSON.stringify(result.problems))
     return result.value
   }
@@ -406,32 +264,24 @@ describe("a channel target's own keys", () => {
     ])
   })
 
-  it('keys the targets ignored in a voice receiver or a per-kind template still are, with a warning each', () => {
-    const warnings: OptionWarning[] = []
-    const read = (type: 'sms' | 'voice', options: Record<string, unknown>) => {
-      const result = readChannelOptions(type, options, undefined, (w) => warnings.push(w))
-      if (!result.ok) throw new Error(JSON.stringify(result.problems))
-      return result.value
+  it('keys the targets ignored in a voice receiver or a per-kind template are unknown keys', () => {
+    const problems = (type: 'sms' | 'voice', options: Record<string, unknown>) => {
+      const result = readChannelOptions(type, options, undefined)
+      return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
     }
     expect(
-      read('voice', { receivers: [{ label: 'primary', number: '+919800000004', name: 'Asha' }], audio: ['a.mp3'] }),
-    ).toEqual(read('voice', { receivers: [{ label: 'primary', number: '+919800000004' }], audio: ['a.mp3'] }))
+      problems('voice', { receivers: [{ label: 'primary', number: '+919800000004', name: 'Asha' }], audio: ['a.mp3'] }),
+    ).toEqual(['receivers[0].name: unknown key "name"'])
     expect(
-      read('sms', { numbers: 919800000001, template: { firing: '{{title}}', repeat: 'again {{title}}' } }),
-    ).toMatchObject({
-      template: { firing: '{{title}}', resolved: undefined, digest: undefined },
-    })
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
-      `${ConfigWarningCodes.IGNORED_KEY} receivers[0].name`,
-      `${ConfigWarningCodes.IGNORED_KEY} template.repeat`,
-    ])
+      problems('sms', { numbers: 919800000001, template: { firing: '{{title}}', repeat: 'again {{title}}' } }),
+    ).toEqual(['template.repeat: unknown key "repeat"'])
   })
 
   it('a target has no people: `people` is no option, its recipients are required, and it reaches no one by name', () => {
     expect(channelOptionKeys('voice')).toEqual(['receivers', 'audio', 'concurrency'])
     expect(channel('sms', { numbers: 919800000001 }).people).toEqual([])
     const problems = (type: 'sms' | 'mail' | 'voice', options: Record<string, unknown>) => {
-      const result = readChannelOptions(type, options, undefined, noWarnings)
+      const result = readChannelOptions(type, options, undefined)
       return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
     }
     // Keys other than channelOptionKeys are the target's to refuse (its common options read them).
@@ -455,7 +305,7 @@ describe("a channel target's own keys", () => {
 
   it('problems name the option', () => {
     const problems = (type: 'sms' | 'chat' | 'voice', options: Record<string, unknown>) => {
-      const result = readChannelOptions(type, options, undefined, noWarnings)
+      const result = readChannelOptions(type, options, undefined)
       return result.ok ? [] : result.problems.map((p) => `${p.path}: ${p.message}`)
     }
     expect(problems('sms', { numbers: ['919800000001', 'call me'], maxLength: 0 })).toEqual([
