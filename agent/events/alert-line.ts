@@ -13,7 +13,10 @@ export interface ParsedLine {
   parseError: boolean
 }
 
-/** `source`: the source's name, or undefined for lines that come from none (an app's stream, a file test-rule reads outside every source). */
+/**
+ * `source`: the source's name, or undefined for lines that come from none (an app's stream, a file test-rule reads
+ * outside every source).
+ */
 export function toAlertLine(text: string, format: LineFormat, source: string | undefined): ParsedLine {
   if (format === 'text') return { line: textLine(text, source), parseError: false }
   const line = parseLine(text, source)

@@ -36,7 +36,9 @@ export interface ContainerLine {
 }
 
 export interface ContainerDecoder {
-  /** One raw line of the file, without its newline: the whole logical line once its last part is read, else undefined. */
+  /**
+   * One raw line of the file, without its newline: the whole logical line once its last part is read, else undefined.
+   */
   push(raw: Buffer): ContainerLine | undefined
   /** A partial line is held: a commit must stop before the line that began it. */
   readonly pending: boolean

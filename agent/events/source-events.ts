@@ -26,7 +26,10 @@ export interface SourceEventsOptions {
   maxLineBytes: number
   tailer: EventTailer
   now: () => number
-  /** One ended event, read `at` (from `batch`, the last batch of its stream); false when it could not be handled (nothing more is done). */
+  /**
+   * One ended event, read `at` (from `batch`, the last batch of its stream); false when it could not be handled
+   * (nothing more is done).
+   */
   ingest(event: PendingEvent, batch: LineBatch | undefined, at: number): boolean
   /** Raw lines of a container log in neither format. */
   onMalformed(count: number, batch: LineBatch): void

@@ -4,7 +4,10 @@
 export interface BatchQueue<T> extends AsyncIterable<T> {
   /** Resolves when the queue has room again (at once while below the limit). */
   push(item: T): Promise<void>
-  /** Ends iteration once the queued items are consumed (or at once, dropping them, with `discard`); pending and later pushes resolve at once. */
+  /**
+   * Ends iteration once the queued items are consumed (or at once, dropping them, with `discard`); pending and later
+   * pushes resolve at once.
+   */
   close(discard?: boolean): void
   readonly size: number
 }

@@ -8,7 +8,10 @@ import type { SplitChunk, TailLine } from './line-splitter'
 
 /** The batch's lines as spans of the buffer they were read into. */
 export interface LineChunk {
-  /** The read buffer; its byte 0 is at file offset `bufferOffset`. With `reuseBuffers`, valid until the batch is committed. */
+  /**
+   * The read buffer; its byte 0 is at file offset `bufferOffset`. With `reuseBuffers`, valid until the batch is
+   * committed.
+   */
   readonly buffer: Buffer
   readonly bufferOffset: number
   /** Index of the first line held in the buffer: 1 when line 0 began in an earlier read (it is a copy), else 0. */
@@ -36,7 +39,9 @@ export interface LineBatch {
   readonly lineCount: number
   /** Offset just past the last line: what commit(batch) records. */
   readonly offset: number
-  /** The lines as positions in the read buffer; undefined for a batch that holds only a line kept from earlier reads. */
+  /**
+   * The lines as positions in the read buffer; undefined for a batch that holds only a line kept from earlier reads.
+   */
   readonly chunk: LineChunk | undefined
 }
 
@@ -108,7 +113,10 @@ export interface BatchOrigin {
   readonly path: string | undefined
 }
 
-/** A batch of what one chunk completed (`buffer` the chunk, at file offset `bufferOffset`), or undefined when it completed no line. */
+/**
+ * A batch of what one chunk completed (`buffer` the chunk, at file offset `bufferOffset`), or undefined when it
+ * completed no line.
+ */
 export function createChunkBatch(
   from: BatchOrigin,
   split: SplitChunk,

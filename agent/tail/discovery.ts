@@ -45,7 +45,10 @@ const FLOOD_WINDOW_MS = 100
 const POLL_MS = 100
 const FIRST_REWATCH_MS = 2_000
 const MAX_REWATCH_MS = 60_000
-/** How soon a scan looks again for what no watch can tell the return of: a matching name gone mid-rotation, a dangling symlink, a missing base directory. */
+/**
+ * How soon a scan looks again for what no watch can tell the return of: a matching name gone mid-rotation, a dangling
+ * symlink, a missing base directory.
+ */
 const RETRY_MS = 1_000
 /** How deep `**` follows directories (and symlinks to them, which can make a loop). */
 const MAX_WALK_LEVELS = 32
@@ -90,7 +93,8 @@ export async function createDiscovery(options: DiscoveryOptions): Promise<Discov
     if (!existsSync(base))
       options.onError(
         new Error(
-          `directory ${base} does not exist: it is looked for every second, and its files are read from when it appears`,
+          `directory ${base} does not exist: it is looked for every second, ` +
+            'and its files are read from when it appears',
         ),
       )
   }

@@ -122,7 +122,9 @@ export function createFileAdoption(ctx: TailContext): FileAdoption {
   return { adoptNew, adoptInitial }
 }
 
-/** Offset just past the last '\n' in the final 64 KiB, so starting "at the end" still gets a line being written whole. */
+/**
+ * Offset just past the last '\n' in the final 64 KiB, so starting "at the end" still gets a line being written whole.
+ */
 async function lastLineEnd(handle: FileHandle, size: number): Promise<number> {
   const span = Math.min(size, 64 * 1024)
   if (span === 0) return size

@@ -9,7 +9,10 @@
 // only for the lines it keeps (see batch.ts).
 
 export interface TailLine {
-  /** The line's bytes without the '\n' ('\r' of CRLF files is kept). Not decoded: invalid UTF-8 and NUL bytes pass through. */
+  /**
+   * The line's bytes without the '\n' ('\r' of CRLF files is kept). Not decoded: invalid UTF-8 and NUL bytes pass
+   * through.
+   */
   readonly data: Buffer
   /** File offset just past this line's '\n': commit it to resume after this line. */
   readonly offset: number

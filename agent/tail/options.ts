@@ -14,7 +14,10 @@ export interface TailerOptions {
    * (relative ones resolved against `cwd`). Default none.
    */
   exclude?: string | readonly string[]
-  /** Where to start in a file found at startup that has no checkpoint. Default 'end'. Files that appear later always start at 0. */
+  /**
+   * Where to start in a file found at startup that has no checkpoint. Default 'end'. Files that appear later always
+   * start at 0.
+   */
   startAt?: StartAt
   /** Checkpoint file; without one, commits live in memory only and a restart falls back to startAt. */
   checkpointPath?: string

@@ -26,7 +26,10 @@ export type TruncationPlan<F> =
   | { readonly kind: 'await-copy' }
   | { readonly kind: 'no-copy' }
 
-/** `endedHead`: the ended generation's head as last seen; `parkedCopies`: the parked copies of it, in the order they were found. */
+/**
+ * `endedHead`: the ended generation's head as last seen; `parkedCopies`: the parked copies of it, in the order they
+ * were found.
+ */
 export function planTruncation<F>(endedHead: Buffer, parkedCopies: readonly F[]): TruncationPlan<F> {
   const [copy, ...others] = parkedCopies
   if (copy !== undefined) return { kind: 'continue-in-copy', copy, release: others }
