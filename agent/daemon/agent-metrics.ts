@@ -1,10 +1,9 @@
 // The agent's metrics, gathered at scrape time from the readers, the pipeline and the dispatcher.
-import type { AlertPipeline } from '../delivery/alert-pipeline'
-import type { Dispatcher } from '../delivery/dispatcher'
+import type { AlertPipeline, Dispatcher, DispatcherStats, PipelineStats } from '../delivery/types'
 import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { MissedCallAcks } from './missed-call-acks'
 import type { Metric } from './metrics-server'
-import type { SourceReader } from './source-reader'
+import type { SourceReader } from '../events/types'
 
 export interface AgentCounters {
   reloads: number
@@ -40,7 +39,9 @@ function acknowledgementMetrics(actions: IncidentActions, acks: MissedCallAcks):
     },
     {
       name: 'logx_agent_missed_calls_total',
-      help: 'Missed calls read, by what they did: acknowledged, unknown_caller (no person has the number), nothing_open, repeated (already used)',
+      help:
+        'Missed calls read, by what they did: acknowledged, unknown_caller (no person has the number), ' +
+        'nothing_open, repeated (already used)',
       type: 'counter',
       samples: [
         { labels: { outcome: 'acknowledged' }, value: missedCalls.acknowledged },
@@ -70,21 +71,9 @@ function acknowledgementMetrics(actions: IncidentActions, acks: MissedCallAcks):
   ]
 }
 
-export function collectAgentMetrics(
-  readers: readonly SourceReader[],
-  pipeline: AlertPipeline,
-  dispatcher: Dispatcher,
-  counters: AgentCounters,
-  now: number,
-  people?: { actions: IncidentActions; acks: MissedCallAcks },
-): Metric[] {
-  const p = pipeline.stats()
-  const d = dispatcher.stats()
+/** What each source read: files, lines, bytes, how far behind, rotations, cut lines, parse errors. */
+function readerMetrics(readers: readonly SourceReader[]): Metric[] {
   const behind = (r: SourceReader): number => r.files().reduce((sum, f) => sum + Math.max(0, f.size - f.readOffset), 0)
-  // Nothing read and uncommitted means the checkpoint is current, however long ago it was written.
-  const age = (r: SourceReader): number =>
-    r.files().some((f) => f.committed < f.readOffset) ? (now - r.checkpointAt) / 1000 : 0
-  const checkpointAge = readers.reduce((oldest, r) => Math.max(oldest, age(r)), 0)
   return [
     {
       name: 'logx_agent_files_watched',
@@ -134,6 +123,12 @@ export function collectAgentMetrics(
       type: 'counter',
       samples: perSource(readers, (r) => r.parseErrors),
     },
+  ]
+}
+
+/** What the alert path did with it: matches, notifications, the outbox, incidents. */
+function alertMetrics(p: PipelineStats, d: DispatcherStats): Metric[] {
+  return [
     {
       name: 'logx_agent_matches_total',
       help: 'Lines selected by a rule',
@@ -224,6 +219,24 @@ export function collectAgentMetrics(
       type: 'counter',
       samples: [{ value: p.suppressedRepages }],
     },
+  ]
+}
+
+export function collectAgentMetrics(
+  readers: readonly SourceReader[],
+  pipeline: AlertPipeline,
+  dispatcher: Dispatcher,
+  counters: AgentCounters,
+  now: number,
+  people?: { actions: IncidentActions; acks: MissedCallAcks },
+): Metric[] {
+  // Nothing read and uncommitted means the checkpoint is current, however long ago it was written.
+  const age = (r: SourceReader): number =>
+    r.files().some((f) => f.committed < f.readOffset) ? (now - r.checkpointAt) / 1000 : 0
+  const checkpointAge = readers.reduce((oldest, r) => Math.max(oldest, age(r)), 0)
+  return [
+    ...readerMetrics(readers),
+    ...alertMetrics(pipeline.stats(), dispatcher.stats()),
     {
       name: 'logx_agent_checkpoint_age_seconds',
       help: 'Seconds since the oldest source last wrote its checkpoint',

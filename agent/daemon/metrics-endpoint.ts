@@ -1,0 +1,126 @@
+// The agent's HTTP endpoint: /metrics, /health and the console, on `metrics.listen`. Loaded once the
+// alert path is there (the console and node:http's server are not needed to read). A reload that
+// moves the endpoint starts the new one before it closes the old, so an address already taken
+// keeps the old one, logged.
+import type { AgentConfig, ListenAddress } from '../config/types'
+import type { AlertPath } from '../delivery'
+import type { SourceReader } from '../events/types'
+import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
+import { createConsoleHandler } from './console/index'
+import { consoleAccess, removeConsoleFiles, writeConsoleAddress, type ConsoleAccess } from './console-access'
+import { createConsoleBackend } from './console-backend'
+import type { Fleet } from './fleet'
+import type { AgentLogger } from './logger'
+import { startMetricsServer, type MetricsServer } from './metrics-server'
+import type { MissedCallAcks } from './missed-call-acks'
+
+export interface MetricsEndpoint {
+  readonly url: string | undefined
+  /** Listens where the config says (nothing without `metrics.listen`). */
+  start(): Promise<void>
+  /** Moves to `next` when it differs from what runs; true when it moved (or closed, or opened). */
+  apply(next: AgentConfig['metrics']): Promise<boolean>
+  close(): Promise<void>
+  /** Where the command line finds the console: `console.json`, and a generated token. */
+  removeConsoleFiles(): void
+}
+
+export interface MetricsEndpointOptions {
+  /** The config that runs now (a reload changes it). */
+  config: () => AgentConfig
+  readers: () => readonly SourceReader[]
+  path: AlertPath
+  acks: MissedCallAcks
+  fleet: Fleet | undefined
+  counters: AgentCounters
+  log: AgentLogger
+  now: () => number
+}
+
+export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsEndpoint {
+  const { config, path, fleet, log, now } = options
+  const { pipeline, dispatcher } = path
+  const loadedAt = now()
+  const backend = createConsoleBackend(path, config, () => loadedAt, now, fleet)
+  // The token is made (or read) when a console is first served, once per start: a reload that moves
+  // the console keeps it. An agent without metrics.listen serves none, and makes no token.
+  const servesConsole = config().console.enabled
+  let access: ConsoleAccess | undefined
+  let server: MetricsServer | undefined
+
+  const consoleFor = (listen: ListenAddress) => {
+    if (!servesConsole || !config().console.enabled) return undefined
+    access ??= consoleAccess(config())
+    return createConsoleHandler({
+      backend,
+      ...access,
+      host: listen.host,
+      now,
+      onError: (err) => log.error({ err }, 'console: the request failed'),
+    })
+  }
+  const metrics = () => [
+    ...collectAgentMetrics(options.readers(), pipeline, dispatcher, options.counters, now(), {
+      actions: path.actions,
+      acks: options.acks,
+    }),
+    ...(fleet?.metrics() ?? []),
+  ]
+  const health = () => {
+    const readers = options.readers()
+    const failed = readers.filter((r) => r.failure !== undefined).map((r) => ({ source: r.name, failure: r.failure }))
+    const ours = {
+      ok: failed.length === 0,
+      sources: readers.length,
+      failed,
+      outboxDepth: dispatcher.stats().depth,
+      incidentsOpen: pipeline.stats().openIncidents,
+    }
+    // Redis out of reach is degraded, not down: the agent still pages, on its own (fail open).
+    return fleet === undefined ? ours : { ...ours, status: fleet.health().status, cluster: fleet.health() }
+  }
+  async function listenAt(listen: ListenAddress): Promise<MetricsServer> {
+    const consoleHandler = consoleFor(listen)
+    const started = await startMetricsServer(listen, metrics, health, consoleHandler)
+    // Where the command line finds the running agent's console.
+    if (consoleHandler !== undefined) writeConsoleAddress(config().stateDir, started.url)
+    return started
+  }
+
+  return {
+    get url() {
+      return server?.url
+    },
+    async start() {
+      const listen = config().metrics?.listen
+      if (listen !== undefined) server = await listenAt(listen)
+    },
+    async apply(next) {
+      if (JSON.stringify(next) === JSON.stringify(config().metrics)) return false
+      let started: MetricsServer | undefined
+      if (next !== undefined) {
+        try {
+          started = await listenAt(next.listen)
+        } catch (err) {
+          log.error({ err }, `metrics stay at ${server?.url ?? '(none)'}: ${(err as Error).message}`)
+          return false
+        }
+      }
+      await server?.close()
+      server = started
+      log.info(
+        { metrics: server?.url },
+        server === undefined ? 'metrics endpoint closed' : `metrics now at ${server.url}/metrics`,
+      )
+      return true
+    },
+    async close() {
+      const closing = server
+      server = undefined
+      await closing?.close()
+    },
+    removeConsoleFiles() {
+      removeConsoleFiles(config().stateDir)
+    },
+  }
+}
