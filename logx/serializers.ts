@@ -104,7 +104,8 @@ function serializeError(err: ErrorLike, keepCauseNested: boolean): SerializedErr
   try {
     out.type = typeName(err)
     out.message = keepCauseNested ? err.message : messageWithCauses(err)
-    out.stack = keepCauseNested ? String(err.stack ?? '') : stackWithCauses(err)
+    // errWithCause keeps the stack as it is (undefined left out), as pino's does.
+    out.stack = keepCauseNested ? (err.stack as string) : stackWithCauses(err)
     if (Array.isArray(err.errors)) {
       out.aggregateErrors = err.errors.map((inner: unknown) => (isErrorLike(inner) ? serializeError(inner, keepCauseNested) : inner)) as SerializedError[]
     }

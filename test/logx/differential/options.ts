@@ -110,6 +110,13 @@ const timestamps: Record<string, (lib: Library) => unknown> = {
   other: () => () => ',"at":1',
 }
 
+const levelComparisons: Record<string, (lib: Library) => unknown> = {
+  ASC: () => 'ASC',
+  DESC: () => 'DESC',
+  everything: () => () => true,
+  exact: () => (current: number, expected: number) => current === expected,
+}
+
 const onChilds: Record<string, (lib: Library) => Fn> = {
   logs: () => (child: any) => child.info('child made'),
   quiet: () => () => undefined,
@@ -214,6 +221,7 @@ export const optionsArb: fc.Arbitrary<Picked> = fc.record(
     msgPrefix: fc.constantFrom('[app] ', '', '%s '),
     onChild: pick(onChilds),
     enabled: fc.boolean(),
+    levelComparison: pick(levelComparisons),
   },
   { requiredKeys: [] },
 )
@@ -243,6 +251,7 @@ export function buildOptions(recipe: Picked, lib: Library): Record<string, unkno
   if (Object.keys(hooks).length > 0) out.hooks = hooks
   if (r.timestamp !== undefined) out.timestamp = timestamps[r.timestamp]!(lib)
   if (r.onChild !== undefined) out.onChild = onChilds[r.onChild]!(lib)
+  if (r.levelComparison !== undefined) out.levelComparison = levelComparisons[r.levelComparison]!(lib)
   return out
 }
 
