@@ -5,7 +5,7 @@
 // buffered deltas and waiting actions are written, and the action stream is read from the last id.
 import { hostname } from 'node:os'
 import type { ClusterConfig } from '../config/types'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 import { batched } from './batch'
 import { runClaims, runSents, type ClaimAnswer } from './claim-script'
 import { ClusterError, ClusterErrorCodes } from './errors'

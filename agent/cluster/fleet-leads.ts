@@ -4,7 +4,7 @@
 // made under `c`, by whom and until when (a lease, like a notice's claim: an agent that dies while
 // creating is taken over, under the same key, so a CRM that honours the key makes one lead).
 import type { SharedLeadAnswer, SharedLeads } from '../delivery/record/lead-map'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 import { INCIDENT_RETENTION_MS, type Keys } from './keys'
 import { luaScript, type RedisLink } from './redis-connection'
 

@@ -8,7 +8,7 @@ import type { FleetSeen } from './index'
 import { createIncidentBuffer, type IncidentBuffer, type PendingIncident } from './incident-buffer'
 import { INCIDENT_RETENTION_MS, MAX_LISTED_INCIDENTS, type Keys } from './keys'
 import { isErrorReply, luaScript, type RedisLink } from './redis-connection'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 
 /** Incidents per script call: a big batch goes as several, so Redis answers others in between. */
 export const FLUSH_CHUNK = 200

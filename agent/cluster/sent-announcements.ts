@@ -3,7 +3,7 @@
 // held by another agent is looked at again (and dropped) the moment that agent marks it sent, instead
 // of after its wait (agent/delivery/fleet/fleet-claims.ts). Best effort, as pub/sub is: a message missed while the
 // connection was down only leaves the item to its own wait.
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 import type { Keys } from './keys'
 import type { RedisClientLike, RedisLink } from './redis-connection'
 

@@ -8,7 +8,7 @@ import { decodeAction, encodeAction } from './action-codec'
 import type { ReceivedAction, SharedAction } from './index'
 import { INCIDENT_RETENTION_MS, MAX_ACTIONS, type Keys } from './keys'
 import { isErrorReply, withTimeout, type RedisClientLike, type RedisLink } from './redis-connection'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { DeliveryLog } from '../delivery/types'
 
 /** Actions kept while Redis is down; past this the oldest are dropped (and logged). */
 export const MAX_PENDING_ACTIONS = 1_000

@@ -5,7 +5,7 @@
 import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
 import type { FleetIncident } from '../cluster'
 import type { AgentConfig } from '../config/types'
-import type { AlertPath } from '../delivery/alert-path'
+import type { AlertPath } from '../delivery'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
 import { scheduleViews } from './schedule-views'

@@ -6,7 +6,7 @@
 // with `cluster:`.
 import type { Cluster, ClusterStatus, FleetIncident } from '../cluster'
 import type { ClusterConfig } from '../config/types'
-import type { AlertPipeline } from '../delivery/alert-pipeline'
+import type { AlertPipeline } from '../delivery/types'
 import type { FleetHooks } from '../delivery/fleet/fleet-gate'
 import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { Metric } from './metrics-server'

@@ -4,8 +4,8 @@
 // it polls changed. Without people there is nobody a call could come from, and nothing polls.
 import { join } from 'node:path'
 import type { AgentConfig } from '../config/types'
-import type { AlertPath } from '../delivery/alert-path'
-import type { DeliveryLog } from '../delivery/dispatcher'
+import type { AlertPath } from '../delivery'
+import type { DeliveryLog } from '../delivery/types'
 import { createMissedCallPoller, type MissedCallPoller } from '../acknowledge/missed-calls'
 import { createPhoneBook } from '../acknowledge/phone-book'
 import { createMessagingClient, type MessagingClient } from '../messaging'

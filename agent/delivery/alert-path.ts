@@ -5,28 +5,37 @@
 // out group_wait still fires. Only where the state lives differs (files, or memory for a target
 // that keeps none).
 import { createAlertEngine } from '../../alerts'
-import { createAlertPipeline, type AlertPipeline } from './alert-pipeline'
-import { engineOptionsOfSetup, type AlertSetup } from './alert-setup'
-import { createDispatcher, type DeliveryLog, type Dispatcher, type DispatcherOptions } from './dispatcher'
-import { DeliveryError, DeliveryErrorCodes } from './errors'
-import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './record/incident-recorder'
 import { createIncidentActions, type IncidentActions } from '../acknowledge/incident-actions'
-import type { FleetHooks } from './fleet/fleet-gate'
 import { createIncidentState, type IncidentState } from '../incidents/incident-state'
 import { createIncidentTimeline, type IncidentTimeline } from '../incidents/incident-timeline'
 import { createRuntimeSilences, type RuntimeSilences } from '../incidents/runtime-silences'
+import { createMessagingClient, type MessagingClient } from '../messaging'
+import { createOutbox, type Outbox, type OutboxConsumer, type OutboxOptions } from '../outbox'
+import { createAlertPipeline } from './alert-pipeline'
+import { engineOptionsOfSetup } from './alert-setup'
+import { createDispatcher, outboxReports } from './dispatcher'
+import { DeliveryError, DeliveryErrorCodes } from './errors'
+import type { FleetHooks } from './fleet/types'
+import { acquireRecorder, type CrmTarget, type IncidentRecorder } from './record/incident-recorder'
+import type { AlertPipeline, AlertSetup, DeliveryLog, Dispatcher } from './types'
 
 export interface AlertPathOptions {
   setup: AlertSetup
   /** The incident state file (`incidents.json`); undefined: memory. */
   statePath: string | undefined
-  /** The incidents' history (`timeline.jsonl`) and the silences made at run time (`silences.json`); undefined: memory. */
+  /**
+   * The incidents' history (`timeline.jsonl`) and the silences made at run time (`silences.json`);
+   * undefined: memory.
+   */
   timelinePath?: string | undefined
   silencesPath?: string | undefined
-  outbox: DispatcherOptions['outbox']
-  api: DispatcherOptions['api']
+  /** The outbox: its journal file (undefined: memory), window, age limit, attempts and backoff. */
+  outbox: Omit<OutboxOptions, keyof OutboxConsumer | 'onDead' | 'onError'>
+  /** The messaging API; undefined when only incidents are recorded (logx-incident). */
+  api: { baseUrl: string; apiKey: string } | undefined
   /** Records incidents as leads with activities. */
   crm: CrmTarget | undefined
+  /** Per HTTP attempt. */
   timeoutMs?: number | undefined
   service?: string | undefined
   log: DeliveryLog
@@ -48,36 +57,49 @@ function failure(code: DeliveryError['code'], what: string, err: unknown): Deliv
   return new DeliveryError(code, `cannot use ${what}: ${(err as Error).message}`, { cause: err })
 }
 
-export function createAlertPath(options: AlertPathOptions): AlertPath {
-  // The outbox starts sending what a previous run left as soon as it opens: a setup the engine
-  // refuses is refused before that, not after a page already went out behind the error.
-  const engine = createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
-  let state: IncidentState
-  let timeline: IncidentTimeline
-  let silences: RuntimeSilences
+interface IncidentFiles {
+  state: IncidentState
+  timeline: IncidentTimeline
+  silences: RuntimeSilences
+}
+
+function openIncidentFiles(options: AlertPathOptions): IncidentFiles {
   try {
-    state = createIncidentState(options.statePath)
-    timeline = createIncidentTimeline(options.timelinePath)
-    silences = createRuntimeSilences(options.silencesPath)
+    return {
+      state: createIncidentState(options.statePath),
+      timeline: createIncidentTimeline(options.timelinePath),
+      silences: createRuntimeSilences(options.silencesPath),
+    }
   } catch (err) {
     throw err instanceof DeliveryError
       ? err
       : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
   }
-  let recorder: IncidentRecorder | undefined
-  if (options.crm !== undefined) {
-    try {
-      recorder = acquireRecorder(options.crm, { timeoutMs: options.timeoutMs })
-    } catch (err) {
-      throw failure(DeliveryErrorCodes.LEADS, options.crm.stateDir ?? 'the lead map', err)
-    }
-  }
-  let dispatcher: Dispatcher
+}
+
+function openRecorder(options: AlertPathOptions): IncidentRecorder | undefined {
+  if (options.crm === undefined) return undefined
   try {
-    dispatcher = createDispatcher({
-      outbox: options.outbox,
-      api: options.api,
-      timeoutMs: options.timeoutMs,
+    return acquireRecorder(options.crm, { timeoutMs: options.timeoutMs })
+  } catch (err) {
+    throw failure(DeliveryErrorCodes.LEADS, options.crm.stateDir ?? 'the lead map', err)
+  }
+}
+
+/** The dispatcher with the outbox and the client it is handed; the recorder is released on failure. */
+function openDispatcher(options: AlertPathOptions, recorder: IncidentRecorder | undefined): Dispatcher {
+  let outbox: Outbox | undefined
+  let client: MessagingClient | undefined
+  try {
+    outbox = createOutbox({ ...options.outbox, ...outboxReports(options.log) })
+    const { api, timeoutMs } = options
+    client =
+      api === undefined
+        ? undefined
+        : createMessagingClient({ ...api, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
+    return createDispatcher({
+      outbox,
+      client,
       recorder,
       channels: options.setup.channels,
       service: options.service,
@@ -85,9 +107,19 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
       fleet: options.fleet?.gate,
     })
   } catch (err) {
+    void outbox?.close()
+    void client?.close().catch(() => {})
     void recorder?.release()
     throw failure(DeliveryErrorCodes.OUTBOX, options.outbox.path ?? 'the outbox', err)
   }
+}
+
+export function createAlertPath(options: AlertPathOptions): AlertPath {
+  // The outbox starts sending what a previous run left as soon as the dispatcher takes it: a setup
+  // the engine refuses is refused before that, not after a page already went out behind the error.
+  const engine = createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
+  const { state, timeline, silences } = openIncidentFiles(options)
+  const dispatcher = openDispatcher(options, openRecorder(options))
   // A crash between journaling a page and recording it in the incident state: the page is in the
   // outbox (it will go out), so the incident has paged. Recorded before any line is read again,
   // so the lines behind it do not page it a second time.

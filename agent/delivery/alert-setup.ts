@@ -2,24 +2,10 @@
 // YAML config or from a target's options, both normalized by agent/config), the redacted paths and
 // the strings no message may hold, plus whether incidents get their notes on the CRM.
 import type { AlertEngineOptions } from '../../alerts'
-import { engineOptionsOf, type EngineParts } from '../config/normalize/engine-options'
-import type { AgentConfig, ChannelConfig, PersonConfig } from '../config/types'
-import { INCIDENT_CHANNEL } from './dispatcher'
-
-export interface AlertSetup extends Omit<EngineParts, 'channels'> {
-  /** The channels messages go out on. */
-  channels: readonly ChannelConfig[]
-  /**
-   * Rules whose incidents are recorded on the CRM also get its notes (opened, counts, escalations,
-   * resolved) through a recording channel. The daemon and logx-incident want them; a channel target
-   * with `incident: true` records only the messages it sends (a logx-incident beside it writes the notes).
-   */
-  incidentNotes: { maxPerHour: number | undefined } | undefined
-  /** Whom escalation steps may name instead of a channel's recipients (the YAML's `people:`). */
-  people?: readonly PersonConfig[] | undefined
-  /** What pages say about acknowledging them (the daemon's, which polls missed calls). */
-  acknowledge?: AlertEngineOptions['acknowledge']
-}
+import { engineOptionsOf } from '../config/normalize/engine-options'
+import type { AgentConfig } from '../config/types'
+import { INCIDENT_CHANNEL } from './outbox-items'
+import type { AlertSetup } from './types'
 
 /** The daemon's setup: its config, plus the endpoint's own secrets. */
 export function setupOfConfig(config: AgentConfig, endpointSecrets: readonly string[]): AlertSetup {

@@ -1,6 +1,6 @@
 // Public surface of the outbox.
 export { createOutbox } from './outbox'
-export type { DrainResult, Outbox, OutboxOptions, OutboxStats, SendFn } from './outbox'
+export type { DrainResult, Outbox, OutboxConsumer, OutboxOptions, OutboxStats, SendFn } from './types'
 export { createFileStore, createMemoryStore, replayJournal } from './store'
 export type { FileStoreOptions, OutboxStore } from './store'
 export { DEFAULT_OUTBOX_BACKOFF, outboxDelay } from './backoff'

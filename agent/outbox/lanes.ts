@@ -20,6 +20,11 @@ export interface LaneStats {
   pausedUntil: number
 }
 
+/** A lane as a pump sees it: what is in flight and pending in it, its pause and its limit. */
+export interface LaneView extends LaneStats {
+  limit: number
+}
+
 export interface Lanes {
   of(item: OutboxItem): string
   /** An item of the lane is pending (in memory) / is no longer. */
@@ -29,11 +34,8 @@ export interface Lanes {
   ended(lane: string): void
   /** The server asked this lane to wait until `until`; a pause only ever grows. */
   pause(lane: string, until: number): void
-  /** Another delivery of the lane may start at `t`. */
-  open(lane: string, t: number): boolean
-  /** The lane has items pending that are not in flight, and may start one at `t`. */
-  ready(lane: string, t: number): boolean
-  /** Lanes that are `ready` at `t`. */
+  view(lane: string): LaneView
+  /** Lanes with items pending that are not in flight, and that may start one at `t`. */
   openCount(t: number): number
   /** The earliest end of a pause, among paused lanes with items pending; Infinity when none. */
   nextResume(t: number): number
@@ -64,11 +66,7 @@ export function createLanes(options: LaneOptions = {}): Lanes {
       const s = state(lane)
       s.pausedUntil = Math.max(s.pausedUntil, until)
     },
-    open: (lane, t) => open(lane, state(lane), t),
-    ready(lane, t) {
-      const s = state(lane)
-      return s.pending > s.inFlight && open(lane, s, t)
-    },
+    view: (lane) => ({ ...state(lane), limit: limitOf(lane) }),
     openCount(t) {
       let n = 0
       for (const [lane, s] of lanes) if (s.pending > s.inFlight && open(lane, s, t)) n++

@@ -4,7 +4,7 @@ import { createClient } from '@redis/client'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createSecret } from '../../../agent/config/values/secret'
 import type { ClusterConfig } from '../../../agent/config/types'
-import type { DeliveryLog } from '../../../agent/delivery/dispatcher'
+import type { DeliveryLog } from '../../../agent/delivery/types'
 import type { Cluster, FleetNotice } from '../../../agent/cluster'
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
 

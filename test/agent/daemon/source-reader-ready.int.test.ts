@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import type { AlertLine } from '../../../alerts'
 import type { SourceConfig } from '../../../agent/config/types'
-import type { AlertPipeline } from '../../../agent/delivery/alert-pipeline'
+import type { AlertPipeline } from '../../../agent/delivery/types'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { startSourceReader } from '../../../agent/daemon/source-reader'
 

@@ -9,7 +9,8 @@ import type { Delivery } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import type { AgentConfig } from '../../../agent/config/types'
 import { toAlertLine } from '../../../agent/events/alert-line'
-import { createAlertPipeline, type AlertPipeline } from '../../../agent/delivery/alert-pipeline'
+import { createAlertPipeline } from '../../../agent/delivery/alert-pipeline'
+import type { AlertPipeline } from '../../../agent/delivery/types'
 import { createRecordingDispatcher } from './recording-dispatcher'
 import { createIncidentState } from '../../../agent/incidents/incident-state'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
@@ -76,28 +77,6 @@ describe('alert pipeline across engines', () => {
     const third = start(config, stateDir, 0)
     third.pipeline.ingest(line('db down'), 1000 + 30 * 60_000)
     expect(kinds(third.sent)).toEqual(['repeat db down'])
-  })
-
-  it('does not page again an incident a state file of an earlier version says paged', () => {
-    const { config, stateDir } = setup('  - { name: errors, repeat_interval: 30m }\n')
-    start(config, stateDir, 0).pipeline.ingest(line('db down'), 1000)
-    // Earlier versions kept only the rule and times of a paged incident, not the incident.
-    // Earlier versions also wrote the whole state as one JSON object: that file is read and carried over.
-    const file = join(stateDir, 'incidents.json')
-    const key = start(config, stateDir, 1500).pipeline.incidents()[0]?.key as string
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        paged: { [key]: { rule: 'errors', notifiedAt: 1000, lastSeen: 1000 } },
-        pending: {},
-      }),
-    )
-
-    const second = start(config, stateDir, 2000)
-    second.pipeline.ingest(line('db down'), 3000)
-    expect(kinds(second.sent)).toEqual([])
-    expect(second.pipeline.stats().suppressedRepages).toBe(1)
   })
 
   it('fires after a restart an incident that was waiting out group_wait', () => {

@@ -11,12 +11,28 @@ import { createAlertEngine } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import { toAlertLine } from '../../../agent/events/alert-line'
 import { engineOptionsOfSetup, setupOfConfig } from '../../../agent/delivery/alert-setup'
-import { createDispatcher } from '../../../agent/delivery/dispatcher'
+import { createDispatcher, outboxReports, type DispatcherOptions } from '../../../agent/delivery/dispatcher'
+import type { DeliveryLog } from '../../../agent/delivery/types'
+import { createMessagingClient } from '../../../agent/messaging'
+import { createOutbox } from '../../../agent/outbox'
 import { acquireRecorder } from '../../../agent/delivery/record/incident-recorder'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
-import { until } from '../daemon/helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const cleanups: Array<() => Promise<void> | void> = []
+
+/** What the alert path does: an outbox and a client made here, handed to the dispatcher. */
+function handedIn(
+  outboxPath: string | undefined,
+  api: { baseUrl: string; apiKey: string } | undefined,
+  log: DeliveryLog,
+): Pick<DispatcherOptions, 'outbox' | 'client' | 'log'> {
+  return {
+    outbox: createOutbox({ path: outboxPath, ...outboxReports(log) }),
+    client: api === undefined ? undefined : createMessagingClient(api),
+    log,
+  }
+}
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
@@ -34,18 +50,20 @@ it('a 429 holds its channel: later pages wait without a request, and are not cou
   const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
   const warnings: string[] = []
   const dispatcher = createDispatcher({
-    outbox: { path: undefined },
-    api: { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey },
+    ...handedIn(
+      undefined,
+      { baseUrl: sandbox.info.baseUrl, apiKey: sandbox.apiKey },
+      { info() {}, warn: (_fields, message) => void warnings.push(message), error() {} },
+    ),
     recorder: undefined,
     channels: setup.channels,
-    log: { info() {}, warn: (_fields, message) => void warnings.push(message), error() {} },
   })
   cleanups.push(() => dispatcher.close())
   const page = (msg: string) =>
     engine.ingest(toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line, Date.now())
 
   dispatcher.dispatch(page('db down'), new Set())
-  await until('the page failed', () => dispatcher.stats().failed.sms === 1 || undefined)
+  await pollUntil('the page failed', () => dispatcher.stats().failed.sms === 1 || undefined)
   // Another incident's page, while the API's 60 s wait runs: its channel is paused, so it is not
   // even tried (a try would start at once, within dispatch(), and be refused within the same turn).
   dispatcher.dispatch(page('cache gone'), new Set())
@@ -90,11 +108,13 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
   const setup = setupOfConfig(result.config, [])
   const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
   const dispatcher = createDispatcher({
-    outbox: { path: undefined },
-    api: { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey },
+    ...handedIn(
+      undefined,
+      { baseUrl: `http://127.0.0.1:${port}`, apiKey: sandbox.apiKey },
+      { info() {}, warn() {}, error() {} },
+    ),
     recorder: undefined,
     channels: setup.channels,
-    log: { info() {}, warn() {}, error() {} },
   })
   cleanups.push(() => dispatcher.close())
   for (const msg of ['db down', 'cache gone', 'queue stuck', 'disk full', 'dns failing']) {
@@ -104,12 +124,12 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
     )
   }
   // Two requests arrive and are held; no third one comes while they are.
-  await until('two requests held', () => (held.length === 2 ? true : undefined))
+  await pollUntil('two requests held', () => (held.length === 2 ? true : undefined))
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve))
   expect(held).toHaveLength(2)
   // Released one by one as they come, all five go out, never more than two at once.
   let released = 0
-  await until('all five sent', () => {
+  await pollUntil('all five sent', () => {
     while (released < held.length) (held[released++] as () => void)()
     return sandbox.store.all('sms').length === 5 ? true : undefined
   })
@@ -135,11 +155,9 @@ it('a target that only records incidents: a notice journaled before a crash is a
   const engine = createAlertEngine(engineOptionsOfSetup(setup, 0))
   const open = () =>
     createDispatcher({
-      outbox: { path: join(dir, 'outbox.jsonl') },
-      api: undefined,
+      ...handedIn(join(dir, 'outbox.jsonl'), undefined, { info() {}, warn() {}, error() {} }),
       recorder: acquireRecorder(crm),
       channels: setup.channels,
-      log: { info() {}, warn() {}, error() {} },
     })
   const first = open()
   // What a logx-incident target dispatches: the notice's record on the CRM, no message.
@@ -149,7 +167,7 @@ it('a target that only records incidents: a notice journaled before a crash is a
   expect(deliveries).toHaveLength(1)
   first.dispatch(deliveries, new Set(['db']))
   // Its first attempt has failed (nothing in flight): the record waits for a retry when the process dies.
-  await until("the record's first attempt to fail", () =>
+  await pollUntil("the record's first attempt to fail", () =>
     (first.stats().failed.incident ?? 0) >= 1 ? true : undefined,
   )
   await first.close()

@@ -1,7 +1,7 @@
 // A dispatcher that sends nothing and keeps what it was asked to send, for tests of the pipeline
 // and of what runs on it.
 import type { Delivery } from '../../../alerts'
-import type { Dispatcher } from '../../../agent/delivery/dispatcher'
+import type { Dispatcher } from '../../../agent/delivery/types'
 
 export function createRecordingDispatcher(sent: Delivery[]): Dispatcher {
   return {
