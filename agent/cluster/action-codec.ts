@@ -1,7 +1,7 @@
 // A shared action as the fields of one `P actions` stream entry, and back (pure):
 //   { id, agent, type, key?, actor?, silence?, silenceId?, at }   (actor and silence as JSON)
 // An entry that is not a well-formed action (another version, a hand-made XADD) reads as undefined.
-import type { ReceivedAction, SharedAction } from './index'
+import type { ReceivedAction, SharedAction } from './types'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { Actor } from '../../alerts'
 

@@ -8,7 +8,7 @@
 import { noticeIdOf } from '../delivery/fleet/fleet-gate'
 import { claimKeyParts, idempotencyKey, isRepeat, sentRetentionMs, type Keys } from './keys'
 import { ClusterError, ClusterErrorCodes } from './errors'
-import type { Claim, FleetNotice } from './index'
+import type { Claim, FleetNotice } from './types'
 import type { Acknowledgement, AckVia } from '../../alerts'
 import { luaScript, type RedisLink } from './redis-connection'
 
@@ -103,7 +103,8 @@ end
 local out = {}
 for i = 1, #KEYS do
   local a = 3 + (i - 1) * 8
-  out[i] = mark(KEYS[i], ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7])
+  local head, tail, kind, keep = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  out[i] = mark(KEYS[i], head, tail, kind, keep, ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7])
 end
 return out
 `)
@@ -142,11 +143,17 @@ export function readClaimReply(n: FleetNotice, reply: unknown): ClaimAnswer {
       return { outcome: 'held', by: a, retryAfterMs: Math.max(1, Number(b) || 1) }
     case 'acked':
       return { outcome: 'acked', by: a, ack: acknowledgementOf(b) }
-    default:
+    default: {
+      const found =
+        outcome === 'bad'
+          ? 'claim value ' + JSON.stringify(a.slice(0, 80))
+          : 'answer ' + JSON.stringify(parts.slice(0, 3))
       throw new ClusterError(
         ClusterErrorCodes.PROTOCOL,
-        `the claim of ${n.kind} notice of incident ${n.incident} found a value it does not understand (${outcome === 'bad' ? 'claim value ' + JSON.stringify(a.slice(0, 80)) : 'answer ' + JSON.stringify(parts.slice(0, 3))}); another program writes under the key prefix?`,
+        `the claim of ${n.kind} notice of incident ${n.incident} found a value it does not understand ` +
+          `(${found}); another program writes under the key prefix?`,
       )
+    }
   }
 }
 

@@ -3,21 +3,24 @@
 // claim answers `degraded` at once (the client never queues offline) with the key derived locally,
 // the send is remembered, and on reconnect it is marked sent (where nobody else claimed it), the
 // buffered deltas and waiting actions are written, and the action stream is read from the last id.
+// What a claim's answer and a send lead to is claim-rules.ts's; this file wires the parts.
 import { hostname } from 'node:os'
 import type { ClusterConfig } from '../config/types'
 import type { DeliveryLog } from '../delivery/types'
 import { batched } from './batch'
 import { runClaims, runSents, type ClaimAnswer } from './claim-script'
+import { afterSend, countClaim, degradedClaim, type ClaimCounts } from './claim-rules'
+import { createDegradedMarks } from './degraded-marks'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import { listIncidents, listSilences } from './fleet-incidents'
 import { createFleetLeads } from './fleet-leads'
 import { createIncidentFlusher } from './incident-flush'
-import type { Claim, Cluster, ClusterStats, ClusterStatus, FleetNotice } from './index'
-import { createKeys, idempotencyKey } from './keys'
+import { createKeys, type Keys } from './keys'
 import { createPeerBeat } from './peers'
-import { createRedisLink, isErrorReply, reasonOf } from './redis-connection'
+import { createRedisLink, isErrorReply, reasonOf, type RedisLink } from './redis-connection'
 import { createSentAnnouncements } from './sent-announcements'
 import { createActionPublisher, createActionReader } from './shared-actions'
+import type { Claim, Cluster, ClusterStats, ClusterStatus, FleetNotice } from './types'
 
 export interface ClusterOptions {
   log: DeliveryLog
@@ -26,100 +29,109 @@ export interface ClusterOptions {
   onStatus?: (s: ClusterStatus) => void
 }
 
-/** Sends made while Redis was down, kept to be marked sent on reconnect; past this the oldest go. */
-export const MAX_DEGRADED_MARKS = 10_000
+/** The caller reports transitions when it listens; otherwise they are logged here. */
+function statusReporter(config: ClusterConfig, options: ClusterOptions): (status: ClusterStatus) => void {
+  return (status) => {
+    if (options.onStatus !== undefined) return options.onStatus(status)
+    const agent = config.agentId
+    if (status.status === 'up') {
+      options.log.info({ agent }, 'cluster: Redis is up; the fleet shares its incidents again')
+    } else {
+      options.log.warn({ agent, reason: status.reason }, 'cluster: Redis is unreachable; paging on our own (fail open)')
+    }
+  }
+}
 
-export function createCluster(config: ClusterConfig, options: ClusterOptions): Cluster {
-  const { log } = options
-  const agentId = config.agentId
-  const keys = createKeys(config.redis.keyPrefix)
-  const counts = { claimsWon: 0, claimsLost: 0, claimsHeld: 0, failovers: 0, acked: 0, degradedSends: 0, merged: 0 }
-  const link = createRedisLink(config, {
-    onStatus(status) {
-      // The caller reports transitions when it listens; otherwise they are logged here.
-      if (options.onStatus !== undefined) return options.onStatus(status)
-      if (status.status === 'up')
-        log.info({ agent: agentId }, 'cluster: Redis is up; the fleet shares its incidents again')
-      else
-        log.warn(
-          { agent: agentId, reason: status.reason },
-          'cluster: Redis is unreachable; paging on our own (fail open)',
-        )
-    },
-  })
-  const flusher = createIncidentFlusher({ link, keys, agentId, flushMs: config.flushMs, log })
-  const publisher = createActionPublisher({ link, keys, agentId, log })
-  const reader = createActionReader({ link, keys, agentId, commandTimeoutMs: config.commandTimeoutMs, log })
-  const announcements = createSentAnnouncements(link, keys, log)
-  const beat = createPeerBeat({
-    link,
-    keys,
-    agentId,
-    host: options.host ?? hostname(),
-    heartbeatMs: config.heartbeatMs,
-    started: Date.now(),
-  })
+/** The notification log: claims and sent marks, batched per turn, failing open. */
+function createNoticeLog(link: RedisLink, keys: Keys, config: ClusterConfig, log: DeliveryLog, counts: ClaimCounts) {
+  const { agentId, leaseMs } = config
+  const marks = createDegradedMarks({ link, keys, agentId, leaseMs, log, onMerged: () => counts.merged++ })
   // Claims and won marks of one turn go to Redis in one script call each (batch.ts).
-  const claimOne = batched<FleetNotice, ClaimAnswer>((notices) =>
-    runClaims(link, keys, agentId, config.leaseMs, notices),
-  )
+  const claimOne = batched<FleetNotice, ClaimAnswer>((notices) => runClaims(link, keys, agentId, leaseMs, notices))
   const markWon = batched<FleetNotice, boolean>((notices) =>
     runSents(
       link,
       keys,
       agentId,
-      config.leaseMs,
+      leaseMs,
       notices.map((n) => ({ n, mode: 'won' })),
     ),
   )
-  const degradedMarks: FleetNotice[] = []
-  let merging: Promise<void> | undefined
-  let closed = false
 
-  async function mergeMarks(): Promise<void> {
-    while (degradedMarks.length > 0 && link.isUp()) {
-      const n = degradedMarks[0] as FleetNotice
-      try {
-        const [written] = await runSents(link, keys, agentId, config.leaseMs, [{ n, mode: 'merge' }])
-        if (written === true) counts.merged++
-      } catch (err) {
-        if (!isErrorReply(err)) return
+  async function ask(n: FleetNotice): Promise<Claim> {
+    if (!link.isUp()) return degradedClaim(n, link.status().reason ?? reasonOf(new Error('not connected')))
+    try {
+      return await claimOne(n)
+    } catch (err) {
+      // A refused or unreadable answer fails open too (a duplicate beats silence), and is logged:
+      // unlike an unreachable Redis, status() does not say it.
+      if (isErrorReply(err) || err instanceof ClusterError) {
         log.error(
-          { code: 'LOGX_CLUSTER_ERR_PROTOCOL', incident: n.incident, err: (err as Error).message },
-          'cluster: Redis refused a sent mark',
+          { code: ClusterErrorCodes.PROTOCOL, incident: n.incident, err: (err as Error).message },
+          'cluster: a claim failed; sending anyway',
         )
       }
-      degradedMarks.shift()
+      return degradedClaim(n, link.status().reason ?? reasonOf(err))
     }
   }
 
-  function merge(): Promise<void> {
-    merging ??= mergeMarks().finally(() => {
-      merging = undefined
-    })
-    return merging
+  async function sent(n: FleetNotice, claim: Claim): Promise<void> {
+    const followUp = afterSend(claim, link.isUp())
+    if (followUp === 'none') return
+    if (followUp === 'remember') {
+      marks.remember(n)
+      if (link.isUp()) await marks.merge().catch(() => undefined)
+      return
+    }
+    try {
+      await markWon(n)
+    } catch (err) {
+      // Down between claim and sent: marked on reconnect, over our own lease.
+      if (!isErrorReply(err)) marks.remember(n)
+      else log.error({ incident: n.incident, err: (err as Error).message }, 'cluster: Redis refused a sent mark')
+    }
   }
 
-  function remember(n: FleetNotice): void {
-    degradedMarks.push(n)
-    if (degradedMarks.length > MAX_DEGRADED_MARKS) degradedMarks.shift()
+  return {
+    async claim(n: FleetNotice): Promise<Claim> {
+      const answer = await ask(n)
+      countClaim(counts, answer)
+      return answer
+    },
+    sent,
+    merge: () => marks.merge(),
   }
+}
+
+export function createCluster(config: ClusterConfig, options: ClusterOptions): Cluster {
+  const { log } = options
+  const { agentId } = config
+  const keys = createKeys(config.redis.keyPrefix)
+  const counts: ClaimCounts = {
+    claimsWon: 0,
+    claimsLost: 0,
+    claimsHeld: 0,
+    failovers: 0,
+    acked: 0,
+    degradedSends: 0,
+    merged: 0,
+  }
+  const link = createRedisLink(config, { onStatus: statusReporter(config, options) })
+  const notices = createNoticeLog(link, keys, config, log, counts)
+  const flusher = createIncidentFlusher({ link, keys, agentId, flushMs: config.flushMs, log })
+  const publisher = createActionPublisher({ link, keys, agentId, log })
+  const reader = createActionReader({ link, keys, agentId, commandTimeoutMs: config.commandTimeoutMs, log })
+  const announcements = createSentAnnouncements(link, keys, log)
+  const host = options.host ?? hostname()
+  const beat = createPeerBeat({ link, keys, agentId, host, heartbeatMs: config.heartbeatMs, started: Date.now() })
+  let closed = false
 
   link.onUp(() => {
-    void merge()
+    void notices.merge()
     void publisher.resend()
     void flusher.flush()
     void beat.beat()
   })
-
-  function degraded(n: FleetNotice, err: unknown): Claim {
-    counts.degradedSends++
-    return {
-      outcome: 'degraded',
-      idempotencyKey: idempotencyKey(n, String(n.firedAt)),
-      reason: link.status().reason ?? reasonOf(err),
-    }
-  }
 
   return {
     agentId,
@@ -133,53 +145,8 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
       await reader.start()
     },
     status: () => link.status(),
-    async claim(n) {
-      if (!link.isUp()) return degraded(n, new Error('not connected'))
-      let answer
-      try {
-        answer = await claimOne(n)
-      } catch (err) {
-        // A refused or unreadable answer fails open too (a duplicate beats silence), and is logged:
-        // unlike an unreachable Redis, status() does not say it.
-        if (isErrorReply(err) || err instanceof ClusterError)
-          log.error(
-            { code: ClusterErrorCodes.PROTOCOL, incident: n.incident, err: (err as Error).message },
-            'cluster: a claim failed; sending anyway',
-          )
-        return degraded(n, err)
-      }
-      switch (answer.outcome) {
-        case 'won':
-          counts.claimsWon++
-          if (answer.failover) counts.failovers++
-          break
-        case 'done':
-          counts.claimsLost++
-          break
-        case 'held':
-          counts.claimsHeld++
-          break
-        case 'acked':
-          counts.acked++
-          break
-      }
-      return answer
-    },
-    async sent(n, claim) {
-      if (claim.outcome !== 'won' && claim.outcome !== 'degraded') return
-      if (claim.outcome === 'degraded' || !link.isUp()) {
-        remember(n)
-        if (link.isUp()) await merge().catch(() => undefined)
-        return
-      }
-      try {
-        await markWon(n)
-      } catch (err) {
-        // Down between claim and sent: marked on reconnect, over our own lease.
-        if (!isErrorReply(err)) remember(n)
-        else log.error({ incident: n.incident, err: (err as Error).message }, 'cluster: Redis refused a sent mark')
-      }
-    },
+    claim: (n) => notices.claim(n),
+    sent: (n, claim) => notices.sent(n, claim),
     observe(key, delta) {
       try {
         if (!closed) flusher.buffer.add(key, delta)
@@ -207,7 +174,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
       reader.close()
       announcements.close()
       // What can still be written goes now; a down Redis does not hold the close up.
-      if (link.isUp()) await Promise.allSettled([flusher.flush(), merge(), publisher.resend()])
+      if (link.isUp()) await Promise.allSettled([flusher.flush(), notices.merge(), publisher.resend()])
       link.close()
     },
   }

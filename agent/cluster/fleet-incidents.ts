@@ -1,6 +1,6 @@
 // Reading the shared tables for people (the CLI's `incidents`, the console) and for a starting agent
 // (the run-time silences in force). Reads only; the writers are incident-flush.ts and shared-actions.ts.
-import type { FleetIncident } from './index'
+import type { FleetIncident } from './types'
 import type { Keys } from './keys'
 import type { RedisLink } from './redis-connection'
 import type { RuntimeSilence } from '../incidents/runtime-silences'

@@ -2,7 +2,7 @@
 // Redis is written per incident per flush, never per line; while Redis is down the deltas keep
 // merging (one per incident), and at most `maxIncidents` are kept: past that the least recently seen
 // is dropped and counted (its lines still count locally; the fleet's count misses them).
-import type { IncidentDelta } from './index'
+import type { IncidentDelta } from './types'
 
 export interface PendingIncident {
   rule: string

@@ -4,7 +4,7 @@
 // (FleetSeen), which the engine uses to count the fleet's lines. One script rather than a MULTI of
 // ten commands per incident: the same work in Redis, one command for the client to make and read.
 // Down: the batch is merged back and written on a later flush.
-import type { FleetSeen } from './index'
+import type { FleetSeen } from './types'
 import { createIncidentBuffer, type IncidentBuffer, type PendingIncident } from './incident-buffer'
 import { INCIDENT_RETENTION_MS, MAX_LISTED_INCIDENTS, type Keys } from './keys'
 import { isErrorReply, luaScript, type RedisLink } from './redis-connection'
@@ -23,7 +23,8 @@ local listing, me, keep = KEYS[1], ARGV[1], ARGV[2]
 local out, a = {}, 4
 for k = 2, #KEYS, 2 do
   local inc, hits = KEYS[k], KEYS[k + 1]
-  local key, first, last, rule, title, count, window = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]
+  local key, first, last = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+  local rule, title, count, window = ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6]
   local n = tonumber(ARGV[a + 7])
   redis.call('HSETNX', inc, 'gen', first)
   redis.call('HSETNX', inc, 'status', 'firing')

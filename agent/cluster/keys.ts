@@ -5,7 +5,7 @@
 // A notice with `windowMs` (any kind that comes back while the incident is open) is keyed as a repeat.
 import { createHash } from 'node:crypto'
 import { DEFAULT_REPEAT_INTERVAL_MS } from '../../alerts'
-import type { FleetNotice } from './index'
+import type { FleetNotice } from './types'
 
 /** How long a sent mark of a non-repeat notice is kept at least (a week of re-reads and replays). */
 export const SENT_RETENTION_MS = 7 * 24 * 3_600_000

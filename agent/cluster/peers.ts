@@ -1,7 +1,7 @@
 // Who is in the fleet: every agent beats into the ZSET `P peers` (agent -> last beat, Redis's time)
 // every heartbeat_ms and describes itself in `P peer:<agent>`; peers seen are those that beat within
 // the last 3 heartbeats. Time is the server's, so hosts with skewed clocks still see each other.
-import type { Peer } from './index'
+import type { Peer } from './types'
 import type { Keys } from './keys'
 import { luaScript, type RedisLink } from './redis-connection'
 

@@ -10,7 +10,9 @@
 import { createHash } from 'node:crypto'
 import type { ClusterConfig } from '../config/types'
 import { ClusterError, ClusterErrorCodes } from './errors'
-import type { ClusterStatus } from './index'
+import { createLinkTracker, type LinkTracker } from './link-tracker'
+import { onConnectFailure, reconnectDelayMs } from './link-state'
+import type { ClusterStatus } from './types'
 
 /** The part of @redis/client's client this module uses (its own types are generic beyond need). */
 export interface RedisClientLike {
@@ -19,14 +21,14 @@ export interface RedisClientLike {
   multi(): { addCommand(args: readonly string[]): unknown; exec(): Promise<unknown[]> }
   duplicate(overrides?: Record<string, unknown>): RedisClientLike
   SUBSCRIBE(channel: string, listener: (message: string, channel: string) => void): Promise<void>
-  on(event: string, listener: (...args: any[]) => void): unknown
+  on(event: string, listener: (...args: never[]) => void): unknown
   destroy(): void
   readonly isReady: boolean
 }
 
 interface RedisModule {
   createClient(options: Record<string, unknown>): RedisClientLike
-  ErrorReply: new (...args: any[]) => Error
+  ErrorReply: new (...args: never[]) => Error
 }
 
 let redisModule: RedisModule | undefined
@@ -49,7 +51,9 @@ function authError(cause: unknown): ClusterError {
   const word = AUTH_REPLY.exec((cause as Error).message)?.[1] ?? 'refused'
   return new ClusterError(
     ClusterErrorCodes.AUTH,
-    `Redis refused the credentials (${word}): check cluster.redis.username and the password in the file cluster.redis.password_file (and the user's ACL: it needs keys ~<key_prefix>* and the commands the fleet runs)`,
+    `Redis refused the credentials (${word}): check cluster.redis.username and the password in the file ` +
+      'cluster.redis.password_file (and the ' +
+      "user's ACL: it needs keys ~<key_prefix>* and the commands the fleet runs)",
     { cause },
   )
 }
@@ -63,9 +67,6 @@ export function reasonOf(err: unknown): string {
 
 /** Commands written or waiting to be, not answered yet: past this a command fails at once (fail open). */
 export const MAX_QUEUED_COMMANDS = 10_000
-
-/** Capped exponential backoff of reconnects: 50 ms, doubling, at most 2 s. */
-export const reconnectDelayMs = (retries: number): number => Math.min(50 * 2 ** Math.min(retries, 10), 2_000)
 
 /** A Lua script run by EVALSHA, with EVAL when the server does not have it (restarted, flushed). */
 export interface LuaScript {
@@ -135,60 +136,19 @@ function socketOptions(config: ClusterConfig): Record<string, unknown> {
   return socket
 }
 
-export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions = {}): RedisLink {
-  const now = options.now ?? Date.now
-  const redis = loadRedis()
-  let current: ClusterStatus = { status: 'degraded', reason: 'not connected yet', since: now() }
-  let everUp = false
-  /** A degraded episode counted and not yet over (the start's 'not connected yet' is not one). */
-  let episodeOpen = false
-  let starting = false
-  let startDone: (() => void) | undefined
-  let fatal: ClusterError | undefined
-  let closed = false
-  const upHandlers: (() => void)[] = []
-  const counters = { degradedEpisodes: 0, reconnects: 0 }
-  const socket = socketOptions(config)
+/** Where start() stands: the strategy ends a start that cannot connect yet, or fails it on a refusal. */
+interface StartState {
+  starting: boolean
+  done: (() => void) | undefined
+  fatal: ClusterError | undefined
+}
 
-  function setStatus(next: ClusterStatus): void {
-    const changed = next.status !== current.status
-    current = next
-    // A new reason while still degraded updates status() without another report.
-    if (!changed) return
-    try {
-      options.onStatus?.(next)
-    } catch {
-      // A listener's failure is its own.
-    }
-  }
-
-  function markDown(reason: string): void {
-    if (closed) return
-    if (!episodeOpen) {
-      episodeOpen = true
-      counters.degradedEpisodes++
-    }
-    if (current.status === 'degraded' && current.reason === reason) return
-    setStatus({ status: 'degraded', reason, since: current.status === 'degraded' ? current.since : now() })
-  }
-
-  function markUp(): void {
-    if (closed || current.status === 'up') return
-    episodeOpen = false
-    const reconnect = everUp
-    everUp = true
-    setStatus({ status: 'up', reason: undefined, since: now() })
-    if (reconnect) counters.reconnects++
-    for (const handler of upHandlers) {
-      try {
-        handler()
-      } catch {
-        // Reconnect work reports its own failures.
-      }
-    }
-  }
-
-  const client = redis.createClient({
+function clientOptions(
+  config: ClusterConfig,
+  socket: Record<string, unknown>,
+  reconnectStrategy: (retries: number, cause: unknown) => number | Error,
+): Record<string, unknown> {
+  return {
     url: config.redis.url,
     username: config.redis.username,
     password: config.redis.password?.reveal(),
@@ -199,84 +159,65 @@ export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions
     commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     // 0: no client timeout (its default is 5 s); withTimeout bounds every command.
     commandOptions: { timeout: 0 },
-    socket: {
-      ...socket,
-      reconnectStrategy: (retries: number, cause: unknown): number | Error => {
-        if (starting && isAuthError(cause)) {
-          fatal = authError(cause)
-          return fatal
-        }
-        markDown(reasonOf(cause))
-        if (starting) {
-          // Unreachable at start is not fatal: start degraded, keep trying.
-          starting = false
-          startDone?.()
-        }
-        return reconnectDelayMs(retries)
-      },
-    },
-  })
-  // Without a listener an 'error' event would throw; the strategy above has seen each one already.
-  client.on('error', (err: unknown) => {
-    if (!starting) markDown(reasonOf(err))
-  })
-  client.on('ready', () => markUp())
+    socket: { ...socket, reconnectStrategy },
+  }
+}
 
+function destroyQuietly(client: RedisClientLike): void {
+  try {
+    client.destroy()
+  } catch {
+    // Closed already (by the strategy, or by an earlier close).
+  }
+}
+
+/** Connects; a refusal at start rejects (and closes the link), anything else resolves degraded. */
+function startClient(client: RedisClientLike, start: StartState, tracker: LinkTracker): Promise<void> {
+  start.starting = true
+  return new Promise<void>((resolve, reject) => {
+    start.done = resolve
+    client.connect().then(
+      () => {
+        start.starting = false
+        tracker.up()
+        resolve()
+      },
+      (err: unknown) => {
+        start.starting = false
+        tracker.close()
+        destroyQuietly(client)
+        reject(start.fatal ?? err)
+      },
+    )
+  })
+}
+
+type LinkCalls = Pick<RedisLink, 'command' | 'multi' | 'script'>
+
+/** The calls on the link: each bounded by the timeout; a failure to reach Redis marks the link down. */
+function linkCalls(client: RedisClientLike, timeoutMs: number, tracker: LinkTracker): LinkCalls {
   function failed(err: unknown): never {
-    if (!isErrorReply(err)) markDown(reasonOf(err))
+    if (!isErrorReply(err)) tracker.down(reasonOf(err))
     throw err
   }
-
   function succeeded<T>(value: T): T {
-    if (client.isReady) markUp()
+    if (client.isReady) tracker.up()
     return value
   }
-
-  async function command(args: readonly string[], timeoutMs?: number): Promise<unknown> {
+  async function command(args: readonly string[], ms = timeoutMs): Promise<unknown> {
     try {
-      const ms = timeoutMs ?? config.commandTimeoutMs
       return succeeded(await withTimeout(client.sendCommand(args), ms))
     } catch (err) {
       return failed(err)
     }
   }
-
   return {
-    client,
-    counters,
-    start() {
-      starting = true
-      return new Promise<void>((resolve, reject) => {
-        startDone = resolve
-        client.connect().then(
-          () => {
-            starting = false
-            markUp()
-            resolve()
-          },
-          (err: unknown) => {
-            starting = false
-            closed = true
-            try {
-              client.destroy()
-            } catch {
-              // Closed by the strategy already.
-            }
-            reject(fatal ?? err)
-          },
-        )
-      })
-    },
-    status: () => current,
-    // The socket, not the status: after a command timed out (degraded) the next command is the probe
-    // whose success brings the status back up.
-    isUp: () => client.isReady,
     command,
     async multi(commands) {
       try {
         const multi = client.multi()
         for (const args of commands) multi.addCommand(args)
-        return succeeded(await withTimeout(multi.exec(), config.commandTimeoutMs))
+        return succeeded(await withTimeout(multi.exec(), timeoutMs))
       } catch (err) {
         return failed(err)
       }
@@ -289,23 +230,58 @@ export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions
         return command(['EVAL', script.source, String(keys.length), ...keys, ...args])
       }
     },
+  }
+}
+
+export function createRedisLink(config: ClusterConfig, options: RedisLinkOptions = {}): RedisLink {
+  const tracker = createLinkTracker(options.now ?? Date.now, options.onStatus)
+  const start: StartState = { starting: false, done: undefined, fatal: undefined }
+  let closed = false
+  const socket = socketOptions(config)
+
+  function reconnectStrategy(retries: number, cause: unknown): number | Error {
+    const answer = onConnectFailure(start.starting, isAuthError(cause), retries)
+    if (answer.kind === 'fatal') {
+      start.fatal = authError(cause)
+      return start.fatal
+    }
+    tracker.down(reasonOf(cause))
+    if (answer.endStart) {
+      // Unreachable at start is not fatal: start degraded, keep trying.
+      start.starting = false
+      start.done?.()
+    }
+    return answer.delayMs
+  }
+
+  const client = loadRedis().createClient(clientOptions(config, socket, reconnectStrategy))
+  // Without a listener an 'error' event would throw; the strategy above has seen each one already.
+  client.on('error', (err: unknown) => {
+    if (!start.starting) tracker.down(reasonOf(err))
+  })
+  client.on('ready', () => tracker.up())
+
+  return {
+    client,
+    counters: tracker.counters,
+    start: () => startClient(client, start, tracker),
+    status: () => tracker.status(),
+    // The socket, not the status: after a command timed out (degraded) the next command is the probe
+    // whose success brings the status back up.
+    isUp: () => client.isReady,
+    ...linkCalls(client, config.commandTimeoutMs, tracker),
     duplicate(name) {
       return client.duplicate({
         name: `logx-${config.agentId}-${name}`,
         socket: { ...socket, reconnectStrategy: (retries: number) => reconnectDelayMs(retries) },
       })
     },
-    onUp(handler) {
-      upHandlers.push(handler)
-    },
+    onUp: (handler) => tracker.onUp(handler),
     close() {
       if (closed) return
       closed = true
-      try {
-        client.destroy()
-      } catch {
-        // Already closed.
-      }
+      tracker.close()
+      destroyQuietly(client)
     },
   }
 }

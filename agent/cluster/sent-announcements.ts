@@ -51,7 +51,8 @@ export function createSentAnnouncements(link: RedisLink, keys: Keys, log: Delive
           if (!closed)
             log.warn(
               { err: (err as Error).message },
-              'cluster: cannot listen for sent marks; a notification another agent holds is looked at again on its own schedule',
+              'cluster: cannot listen for sent marks; ' +
+                'a notification another agent holds is looked at again on its own schedule',
             )
         })
     },

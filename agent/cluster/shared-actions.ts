@@ -5,7 +5,7 @@
 // meanwhile. This agent's own entries are skipped (its pipeline applied them when it made them).
 import { randomUUID } from 'node:crypto'
 import { decodeAction, encodeAction } from './action-codec'
-import type { ReceivedAction, SharedAction } from './index'
+import type { ReceivedAction, SharedAction } from './types'
 import { INCIDENT_RETENTION_MS, MAX_ACTIONS, type Keys } from './keys'
 import { isErrorReply, withTimeout, type RedisClientLike, type RedisLink } from './redis-connection'
 import type { DeliveryLog } from '../delivery/types'
@@ -147,7 +147,7 @@ export function streamEntries(reply: unknown): { id: string; fields: string[] }[
   if (!Array.isArray(reply)) return []
   const entries: { id: string; fields: string[] }[] = []
   for (const stream of reply) {
-    const list = Array.isArray(stream) ? stream[1] : undefined
+    const list: unknown = Array.isArray(stream) ? stream[1] : undefined
     if (!Array.isArray(list)) continue
     for (const entry of list) {
       if (Array.isArray(entry) && Array.isArray(entry[1]))

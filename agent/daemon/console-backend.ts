@@ -3,7 +3,7 @@
 // the changes people make, all through the alert path's incident actions; and who is on call, from
 // the config's schedules.
 import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
-import type { FleetIncident } from '../cluster'
+import type { FleetIncident } from '../cluster/types'
 import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../delivery'
 import type { RuntimeSilence } from '../incidents/runtime-silences'

@@ -4,7 +4,7 @@
 // while a host still sees the lines); every notice is claimed before it goes out; what people do here
 // is published and what they did elsewhere is taken here without sending. Loaded only by a config
 // with `cluster:`.
-import type { Cluster, ClusterStatus, FleetIncident } from '../cluster'
+import type { Cluster, ClusterStatus, FleetIncident } from '../cluster/types'
 import type { ClusterConfig } from '../config/types'
 import type { AlertPipeline } from '../delivery/types'
 import type { FleetHooks } from '../delivery/fleet/fleet-gate'
