@@ -10,28 +10,19 @@
 //   when that is longer than the interval. Nothing is thrown out of the timer or out of pollNow.
 // - Polls never overlap (a setTimeout chain, unref'd so it holds no process open); stop() waits
 //   for the poll in flight.
-import { mkdirSync, readFileSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { replaceFile } from '../storage/replace-file'
+// The parts: page-reader.ts reads, seen-store.ts keeps, poll-failures.ts names failures,
+// poll-loop.ts times the polls; this file is one poll's order of things.
 import type { MessagingClient } from '../messaging'
 import type { DeliveryLog } from '../delivery/types'
-import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
-import {
-  EMPTY_STATE,
-  handover,
-  judgePage,
-  MAX_PAGES,
-  nextStep,
-  PER_PAGE,
-  remember,
-  stateOfStored,
-  storedOf,
-  type ListedCall,
-  type MissedCall,
-  type SeenState,
-} from './missed-calls-cursor'
+import { handover, MAX_PAGES, remember, type MissedCall, type SeenState } from './missed-calls-cursor'
+import { createPageReader, type PagesRead } from './page-reader'
+import { createFailureLog, failureOf, type FailureLog } from './poll-failures'
+import { createPollLoop, pollInterval } from './poll-loop'
+import { createSeenStore, type SeenStore } from './seen-store'
+import type { MissedCallPoller, MissedCallPollerStats } from './types'
 
 export type { MissedCall } from './missed-calls-cursor'
+export type { MissedCallPoller, MissedCallPollerStats } from './types'
 
 export interface MissedCallPollerOptions {
   client: Pick<MessagingClient, 'listMissedCallRecords'>
@@ -46,87 +37,80 @@ export interface MissedCallPollerOptions {
   now: () => number
 }
 
-export interface MissedCallPollerStats {
-  polls: number
-  /** Calls handed to onCalls (and saved as seen). */
+interface PollResult {
   calls: number
-  /** Calls to another number than calledNumber. */
-  ignored: number
-  errors: number
-  lastError: string | undefined
-  lastPollAt: number | undefined
+  pages: number
+  waitMs: number
 }
 
-export interface MissedCallPoller {
-  /** Polls now, then every interval. */
-  start(): void
-  /** One poll after any in flight; never rejects (a failure is counted and logged). */
-  pollNow(): Promise<{ calls: number; pages: number }>
-  /** No more polls; resolves when the one in flight is over. */
-  stop(): Promise<void>
-  stats(): MissedCallPollerStats
+/** What one poll needs beside its options: the seen-state and where it is kept, its failures. */
+interface PollParts {
+  seen: { state: SeenState | undefined }
+  store: SeenStore
+  failures: FailureLog
+  stats: MissedCallPollerStats
 }
 
-/** Shortest interval: a zero or broken one would poll a paid API in a tight loop. */
-const MIN_INTERVAL_MS = 100
-
-function loadState(file: string, log: DeliveryLog): SeenState | undefined {
-  let text: string
+/** Keeps the new state (in memory even when the file cannot be written: the consumer dedups). */
+function commit(parts: PollParts, next: SeenState): boolean {
+  parts.seen.state = next
   try {
-    text = readFileSync(file, 'utf8')
+    parts.store.save(next)
+    return true
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
-  }
-  let state: SeenState | undefined
-  try {
-    state = stateOfStored(JSON.parse(text))
-  } catch {
-    state = undefined
-  }
-  // A torn file cannot happen (rename); a foreign one is a first start: old calls are not handed over.
-  if (state === undefined)
-    log.warn({ file }, 'missed-call state unreadable: starting afresh, calls listed now are taken as seen')
-  return state
-}
-
-function saveState(file: string, state: SeenState): void {
-  try {
-    replaceFile(file, JSON.stringify(storedOf(state)))
-  } catch (err) {
-    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, { cause: err })
+    parts.failures.failed(failureOf(err, 'save'))
+    return false
   }
 }
 
-interface Failure {
-  /** Same key, same failure: logged once. */
-  key: string
-  message: string
-  retryAfterMs: number | undefined
-  fields: Record<string, unknown>
+/** A first start: the calls listed now are taken as seen and handed over to no one. */
+function firstStart(o: MissedCallPollerOptions, parts: PollParts, got: PagesRead): number {
+  commit(parts, remember(undefined, got.fresh, got.complete))
+  const text = 'missed calls: first start, the calls listed now are taken as seen and acknowledge nothing'
+  o.log.info({ seen: got.fresh.length }, text)
+  parts.failures.recovered()
+  return 0
 }
 
-function failureOf(err: unknown, stage: 'list' | 'hand over' | 'save' | 'poll'): Failure {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as {
-    code?: unknown
-    status?: unknown
-    retryAfterMs?: unknown
-    message?: unknown
+/** The new calls handed over, oldest first, then remembered; the number handed over. */
+function handOver(o: MissedCallPollerOptions, parts: PollParts, got: PagesRead, pollTime: number): number {
+  if (got.capped) {
+    const text = `missed calls: more new calls than ${MAX_PAGES} pages hold; older ones skipped`
+    o.log.warn({ pages: got.pages, read: got.fresh.length }, text)
   }
-  const code = typeof e.code === 'string' ? e.code : undefined
-  const message = typeof e.message === 'string' ? e.message : String(err)
-  const retryAfterMs = typeof e.retryAfterMs === 'number' && e.retryAfterMs > 0 ? e.retryAfterMs : undefined
-  // A refusal to send before a Retry-After has passed is the same rate limit, not a new failure.
-  const sameAs = code === 'LOGX_MSG_ERR_RETRY_AFTER' ? 'LOGX_MSG_ERR_RATE_LIMITED' : code
-  // By code: a message carries the seconds left or the status, which vary within one outage.
-  const key = sameAs !== undefined && stage === 'list' ? `${stage}:${sameAs}` : `${stage}:${message}`
-  return { key, message, retryAfterMs, fields: { stage, code, status: e.status, retryAfterMs } }
+  const { calls, ignored } = handover(got.fresh, o.calledNumber, pollTime)
+  if (calls.length > 0) {
+    try {
+      o.onCalls(calls)
+    } catch (err) {
+      parts.failures.failed(failureOf(err, 'hand over'))
+      return 0
+    }
+  }
+  if (ignored.length > 0) {
+    const called = ignored.map((c) => c.called)
+    o.log.info({ count: ignored.length, called }, 'missed calls to another number ignored')
+  }
+  parts.stats.calls += calls.length
+  parts.stats.ignored += ignored.length
+  const next = remember(parts.seen.state, got.fresh, got.complete)
+  if (got.fresh.length > 0 && !commit(parts, next)) return calls.length
+  parts.failures.recovered()
+  return calls.length
+}
+
+async function poll(o: MissedCallPollerOptions, parts: PollParts, reader: ReturnType<typeof createPageReader>) {
+  const pollTime = o.now()
+  parts.stats.polls++
+  parts.stats.lastPollAt = pollTime
+  const got = await reader.read(parts.seen.state)
+  if (got === undefined) return { calls: 0, pages: 0 }
+  const calls = parts.seen.state === undefined ? firstStart(o, parts, got) : handOver(o, parts, got, pollTime)
+  return { calls, pages: got.pages }
 }
 
 export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPoller {
-  if (o.statePath !== undefined) mkdirSync(dirname(o.statePath), { recursive: true })
-  let state: SeenState | undefined = o.statePath === undefined ? undefined : loadState(o.statePath, o.log)
-  const intervalMs = Number.isFinite(o.intervalMs) ? Math.max(MIN_INTERVAL_MS, o.intervalMs) : MIN_INTERVAL_MS
+  const store = createSeenStore(o.statePath, o.log)
   const stats: MissedCallPollerStats = {
     polls: 0,
     calls: 0,
@@ -135,162 +119,30 @@ export function createMissedCallPoller(o: MissedCallPollerOptions): MissedCallPo
     lastError: undefined,
     lastPollAt: undefined,
   }
-  let failing: string | undefined
-  let malformedReported = false
-  let waitMs = 0
-  let chain: Promise<unknown> = Promise.resolve()
-  let timer: NodeJS.Timeout | undefined
-  let started = false
-  let stopped = false
+  const failures = createFailureLog(o.log, stats)
+  const parts: PollParts = { seen: { state: store.load() }, store, failures, stats }
+  const reader = createPageReader(o.client, failures, o.log)
 
-  function failed(f: Failure): void {
-    stats.errors++
-    stats.lastError = f.message
-    waitMs = Math.max(waitMs, f.retryAfterMs ?? 0)
-    if (failing === f.key) return
-    failing = f.key
-    o.log.warn({ ...f.fields, error: f.message }, 'missed-call poll failed')
-  }
-
-  function recovered(): void {
-    if (failing === undefined) return
-    failing = undefined
-    o.log.info({}, 'missed-call polling recovered')
-  }
-
-  /** Pages until rule 7 says stop; undefined when a page failed. */
-  async function read(
-    firstStart: boolean,
-  ): Promise<{ fresh: ListedCall[]; pages: number; complete: boolean; capped: boolean } | undefined> {
-    const fresh: ListedCall[] = []
-    const readThisPoll = new Set<string>()
-    const known = state ?? EMPTY_STATE
-    let malformed = 0
-    for (let pages = 1; ; pages++) {
-      let listing
-      try {
-        listing = await o.client.listMissedCallRecords({ perPage: PER_PAGE, page: pages })
-      } catch (err) {
-        failed(failureOf(err, 'list'))
-        return undefined
-      }
-      const judged = judgePage(known, listing.records, readThisPoll)
-      malformed += judged.malformed
-      for (const call of judged.fresh) {
-        readThisPoll.add(call.id)
-        fresh.push(call)
-      }
-      const step = nextStep(judged, listing.hasMore, pages, firstStart)
-      if (step === 'next') continue
-      // Such a record stays in the listing: said once, not at every poll.
-      if (malformed > 0 && !malformedReported) o.log.warn({ malformed }, 'missed-call records without an id skipped')
-      malformedReported ||= malformed > 0
-      const complete = judged.reachedKnown || !listing.hasMore
-      return { fresh, pages, complete, capped: step === 'capped' }
-    }
-  }
-
-  async function poll(): Promise<{ calls: number; pages: number }> {
-    const pollTime = o.now()
-    stats.polls++
-    stats.lastPollAt = pollTime
-    const firstStart = state === undefined
-    const got = await read(firstStart)
-    if (got === undefined) return { calls: 0, pages: 0 }
-    const next = remember(state, got.fresh, got.complete)
-    if (firstStart) {
-      commit(next)
-      o.log.info(
-        { seen: got.fresh.length },
-        'missed calls: first start, the calls listed now are taken as seen and acknowledge nothing',
-      )
-      recovered()
-      return { calls: 0, pages: got.pages }
-    }
-    if (got.capped) {
-      o.log.warn(
-        { pages: got.pages, read: got.fresh.length },
-        `missed calls: more new calls than ${MAX_PAGES} pages hold; older ones skipped`,
-      )
-    }
-    const { calls, ignored } = handover(got.fresh, o.calledNumber, pollTime)
-    if (calls.length > 0) {
-      try {
-        o.onCalls(calls)
-      } catch (err) {
-        failed(failureOf(err, 'hand over'))
-        return { calls: 0, pages: got.pages }
-      }
-    }
-    if (ignored.length > 0) {
-      o.log.info(
-        { count: ignored.length, called: ignored.map((c) => c.called) },
-        'missed calls to another number ignored',
-      )
-    }
-    stats.calls += calls.length
-    stats.ignored += ignored.length
-    if (got.fresh.length > 0 && !commit(next)) return { calls: calls.length, pages: got.pages }
-    recovered()
-    return { calls: calls.length, pages: got.pages }
-  }
-
-  /** Keeps the new state (in memory even when the file cannot be written: the consumer dedups). */
-  function commit(next: SeenState): boolean {
-    state = next
-    if (o.statePath === undefined) return true
+  /** One poll; `waitMs` is how long the server asked the next one to wait. Never rejects. */
+  async function run(): Promise<PollResult> {
+    failures.startPoll()
     try {
-      saveState(o.statePath, next)
-      return true
+      return { ...(await poll(o, parts, reader)), waitMs: failures.waitMs }
     } catch (err) {
-      failed(failureOf(err, 'save'))
-      return false
+      // poll() handles its own failures; a bug surfacing here must not kill the timer.
+      failures.failed(failureOf(err, 'poll'))
+      return { calls: 0, pages: 0, waitMs: failures.waitMs }
     }
   }
 
-  /** One poll after any in flight; `waitMs` is how long the server asked this one to wait. */
-  function exclusive(): Promise<{ calls: number; pages: number; waitMs: number }> {
-    const run = chain.then(async () => {
-      waitMs = 0
-      try {
-        return { ...(await poll()), waitMs }
-      } catch (err) {
-        // poll() handles its own failures; a bug surfacing here must not kill the timer.
-        failed(failureOf(err, 'poll'))
-        return { calls: 0, pages: 0, waitMs }
-      }
-    })
-    chain = run
-    return run
-  }
-
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => {
-      timer = undefined
-      void exclusive().then((done) => {
-        if (!stopped) schedule(Math.max(intervalMs, done.waitMs))
-      })
-    }, delayMs)
-    timer.unref()
-  }
-
+  const loop = createPollLoop(pollInterval(o.intervalMs), run, (result) => result.waitMs)
   return {
-    start() {
-      if (started || stopped) return
-      started = true
-      schedule(0)
-    },
+    start: () => loop.start(),
     async pollNow() {
-      if (stopped) return { calls: 0, pages: 0 }
-      const { calls, pages } = await exclusive()
-      return { calls, pages }
+      const result = await loop.runNow()
+      return result === undefined ? { calls: 0, pages: 0 } : { calls: result.calls, pages: result.pages }
     },
-    async stop() {
-      stopped = true
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
-      await chain
-    },
+    stop: () => loop.stop(),
     stats: () => ({ ...stats }),
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '../../../agent/acknowledge/missed-calls'
 import { createMessagingClient, type MessagingClient } from '../../../agent/messaging'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
-import { until } from '../daemon/helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 interface Logged {
   level: 'info' | 'warn' | 'error'
@@ -188,7 +188,7 @@ it("the server's Retry-After is kept: a poll before it passes is the same failur
   expect(p.stats().errors).toBe(2)
   expect(logged.filter((l) => l.message === 'missed-call poll failed')).toHaveLength(1)
   expect(logged.find((l) => l.message === 'missed-call poll failed')?.fields['retryAfterMs']).toBe(1000)
-  await until('the Retry-After passed', async () => ((await p.pollNow()).calls === 1 ? true : undefined))
+  await pollUntil('the Retry-After passed', async () => ((await p.pollNow()).calls === 1 ? true : undefined))
   expect(callers()).toEqual(['+919800000001'])
 })
 
@@ -246,9 +246,9 @@ it('onCalls throwing: the same calls are offered again at the next poll', async 
 it('started, it polls on its own timer; stop() waits for the poll in flight', async () => {
   const { p, callers } = poller({ intervalMs: 100 })
   p.start()
-  await until('the first poll', () => (p.stats().polls >= 1 ? true : undefined))
+  await pollUntil('the first poll', () => (p.stats().polls >= 1 ? true : undefined))
   await missedCall('+919800000001')
-  await until('the call handed over', () => (callers().length > 0 ? true : undefined))
+  await pollUntil('the call handed over', () => (callers().length > 0 ? true : undefined))
   expect(callers()).toEqual(['+919800000001'])
 
   sandbox.faults.add({ kind: 'latency', ms: 300, route: 'missed_record' })
