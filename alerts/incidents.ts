@@ -14,23 +14,17 @@
 // The ack paths' decisions are acknowledgement.ts's (numbered rules there); this table applies them.
 // Memory is bounded: past `maxIncidents` the least recently seen incident is evicted (counted).
 // No clock and no timers: `now` comes in with every call and tick() is driven by the caller.
-import {
-  ACK_TIMEOUT_ACTOR,
-  ackTimedOut,
-  decideAcknowledge,
-  decideResolve,
-  decideUnacknowledge,
-  pages,
-  pickAcknowledgeable,
-  type AckRefusal,
-} from './acknowledgement'
-import { fingerprint, fingerprintParts } from './fingerprint'
+import { ACK_TIMEOUT_ACTOR, decideAcknowledge, decideResolve, decideUnacknowledge } from './acknowledgement'
+import { pickAcknowledgeable, type AckRefusal } from './acknowledgement'
+import { BoundedIncidents, type IncidentStats } from './bounded-incidents'
+import { fingerprint } from './fingerprint'
+import { restoredState, snapshot } from './incident-record'
+import { onFleetSeen, onLine, onTick, type FleetSeen } from './incident-timing'
+import { applyLine, applyTick, fire, noticeOf, openIncident, reopen } from './incident-transitions'
 import type { AlertLine } from './line'
-import { restoredState, snapshot, type IncidentState } from './incident-record'
-import type { Actor, IncidentSnapshot, IncidentStatus, IncidentView, Notice, NoticeKind } from './notice'
-import { truncate } from './render'
+import type { Actor, IncidentSnapshot, IncidentStatus, IncidentView, Notice } from './notice'
+import { reachedChannels } from './steps'
 import type { Rule } from './rule'
-import { activeStepFrom, reachedChannels, stepChannels } from './steps'
 
 export type { IncidentView } from './notice'
 
@@ -39,19 +33,9 @@ export interface IncidentTableOptions {
   maxIncidents?: number | undefined
 }
 
-/** What a fleet saw of one incident (see seenElsewhere). */
-export interface FleetSeen {
-  last: number
-  windowCount: number
-}
-
-export interface IncidentStats {
-  open: number
-  /** Firing or acknowledged: notified and not resolved. */
-  firing: number
-  acknowledged: number
-  evicted: number
-}
+export type { FleetSeen } from './incident-timing'
+export type { IncidentStats } from './bounded-incidents'
+export { MAX_TITLE } from './incident-transitions'
 
 /** An acknowledge, unacknowledge or resolve: the incident after it and the notices it makes. */
 export type IncidentChange =
@@ -96,159 +80,26 @@ export interface IncidentTable {
   stats(): IncidentStats
 }
 
-/** Longest incident title (lead name, mail subject): past it, cut with an ellipsis. */
-export const MAX_TITLE = 1024
-
 export function createIncidentTable(options: IncidentTableOptions = {}): IncidentTable {
-  const max = options.maxIncidents ?? 10_000
-  // Insertion order doubles as recency order: a seen incident is moved to the end.
-  const incidents = new Map<string, IncidentState>()
-  let evicted = 0
-
-  /** A notice; the incident in it is as the notice leaves it. Pages reset the repeat clock. */
-  function notice(
-    s: IncidentState,
-    kind: NoticeKind,
-    now: number,
-    channels: readonly string[] | undefined,
-    actor?: Actor,
-  ): Notice {
-    const newCount = s.sinceNotice
-    if (kind !== 'acknowledged') {
-      s.sinceNotice = 0
-      s.notifiedAt = now
-    }
-    const n: Notice = { kind, at: now, incident: snapshot(s), newCount, channels }
-    const people = kind === 'resolved' || kind === 'acknowledged' ? undefined : s.rule.escalation[s.step]?.people
-    if (people !== undefined) n.people = people
-    if (actor !== undefined) n.actor = { ...actor }
-    return n
-  }
-
-  function fire(s: IncidentState, now: number): Notice {
-    s.status = 'firing'
-    s.fireAt = undefined
-    s.firedAt = now
-    s.hits = []
-    // Steps outside their active hours are skipped; with none active only the trail hears of it.
-    const step = activeStepFrom(s.rule, 0, now)
-    s.step = step ?? 0
-    return notice(s, 'firing', now, step === undefined ? [] : stepChannels(s.rule, step))
-  }
-
-  function thresholdMet(s: IncidentState, now: number): boolean {
-    const t = s.rule.threshold
-    if (t === undefined) return true
-    s.hits.push(now)
-    const from = now - t.withinMs
-    while (s.hits.length > 0 && ((s.hits[0] as number) < from || s.hits.length > t.count)) s.hits.shift()
-    return s.hits.length >= t.count
-  }
-
-  function evict(): void {
-    while (incidents.size > max) {
-      const oldest = incidents.keys().next().value as string
-      incidents.delete(oldest)
-      evicted++
-    }
-  }
+  const incidents = new BoundedIncidents(options.maxIncidents ?? 10_000)
 
   function observe(rule: Rule, line: AlertLine, now: number, key = fingerprint(rule, line)): Notice[] {
-    let s = incidents.get(key)
-    if (s === undefined) {
-      s = {
-        key,
-        rule,
-        // The title names the lead and heads every message: a giant line must not make it giant.
-        title: truncate(
-          rule.title.render({ vars: { msg: line.msg, rule: rule.name }, record: line.record }),
-          MAX_TITLE,
-        ),
-        parts: fingerprintParts(rule, line),
-        status: 'pending',
-        ack: undefined,
-        firstSeen: now,
-        lastSeen: now,
-        count: 0,
-        sinceNotice: 0,
-        hits: [],
-        fireAt: undefined,
-        firedAt: 0,
-        notifiedAt: 0,
-        step: 0,
-        pagedTo: new Map(),
-        firstLine: line,
-        lastLine: line,
-      }
-    } else {
-      incidents.delete(key)
-    }
-    incidents.set(key, s)
+    const s = incidents.get(key) ?? openIncident(rule, line, now, key)
+    incidents.touch(s)
     s.count++
     s.sinceNotice++
     s.lastSeen = now
     s.lastLine = line
-    const out: Notice[] = []
-    if (s.status === 'pending') {
-      if (s.fireAt === undefined && thresholdMet(s, now)) s.fireAt = now + rule.groupWaitMs
-      if (s.fireAt !== undefined && now >= s.fireAt) out.push(fire(s, now))
-    } else if (pages(s.status) && now >= s.notifiedAt + rule.repeatIntervalMs) {
-      out.push(notice(s, 'repeat', now, stepChannels(rule, s.step)))
-    }
-    evict()
-    return out
-  }
-
-  /** Back to firing (rules 4 and 5): re-pages the step reached; escalation resumes from it. */
-  function reopen(s: IncidentState, actor: Actor, now: number): Notice[] {
-    const decision = decideUnacknowledge(s, now)
-    if (decision.kind !== 'unacknowledge') return []
-    s.status = 'firing'
-    s.ack = undefined
-    s.firedAt = decision.firedAt
-    return [notice(s, 'unacknowledged', now, stepChannels(s.rule, s.step), actor)]
+    return applyLine(s, onLine(s, now), now)
   }
 
   function tick(now: number): Notice[] {
     const out: Notice[] = []
-    for (const [key, s] of incidents) {
-      const rule = s.rule
-      if (s.status === 'pending') {
-        if (s.fireAt !== undefined) {
-          if (now >= s.fireAt) out.push(fire(s, now))
-        } else if (rule.threshold !== undefined && now - s.lastSeen > rule.threshold.withinMs) {
-          // Below threshold and quiet for a whole window: nothing left to count towards.
-          incidents.delete(key)
-        }
-        continue
-      }
-      if (rule.resolveAfterMs !== undefined && now - s.lastSeen >= rule.resolveAfterMs) {
-        incidents.delete(key)
-        if (rule.sendResolved) out.push(notice(s, 'resolved', now, reachedChannels(rule, s.step)))
-        continue
-      }
-      if (!pages(s.status)) {
-        if (ackTimedOut(s, rule.ackTimeoutMs, now)) out.push(...reopen(s, ACK_TIMEOUT_ACTOR, now))
-        continue
-      }
-      const next = rule.escalation[s.step + 1]
-      if (next !== undefined && now >= s.firedAt + next.afterMs) {
-        // Due: this step, or the first later one active now; none active: all of them are skipped.
-        const step = activeStepFrom(rule, s.step + 1, now)
-        s.step = step ?? rule.escalation.length - 1
-        if (step !== undefined) out.push(notice(s, 'escalated', now, stepChannels(rule, step)))
-        continue
-      }
-      if (s.sinceNotice > 0 && now >= s.notifiedAt + rule.repeatIntervalMs) {
-        out.push(notice(s, 'repeat', now, stepChannels(rule, s.step)))
-      }
+    for (const s of incidents.values()) {
+      const decision = onTick(s, now)
+      if (decision.kind === 'drop' || decision.kind === 'resolve') incidents.delete(s.key)
+      out.push(...applyTick(s, decision, now, ACK_TIMEOUT_ACTOR))
     }
-    return out
-  }
-
-  function flush(now: number): Notice[] {
-    const out: Notice[] = []
-    for (const s of incidents.values()) if (s.status === 'pending' && s.fireAt !== undefined) out.push(fire(s, now))
     return out
   }
 
@@ -260,7 +111,7 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     s.status = 'acknowledged'
     s.ack = decision.ack
     // Recording channels only (rule 2): the CRM note of who has it.
-    return { ok: true, incident: snapshot(s), notices: [notice(s, 'acknowledged', now, [], actor)] }
+    return { ok: true, incident: snapshot(s), notices: [noticeOf(s, 'acknowledged', now, [], actor)] }
   }
 
   function unacknowledge(key: string, actor: Actor, now: number): IncidentChange {
@@ -280,81 +131,46 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     incidents.delete(key)
     if (decision.notice === 'none') return { ok: true, incident: snapshot(s), notices: [] }
     const channels = decision.notice === 'reached' ? reachedChannels(s.rule, s.step) : []
-    const n = notice(s, 'resolved', now, channels, actor)
+    const n = noticeOf(s, 'resolved', now, channels, actor)
     return { ok: true, incident: n.incident, notices: [n] }
   }
 
   function seenElsewhere(key: string, seen: FleetSeen, now: number): Notice[] {
     const s = incidents.get(key)
     if (s === undefined) return []
-    if (seen.last > s.lastSeen) s.lastSeen = Math.min(seen.last, now)
-    const t = s.rule.threshold
-    if (s.status !== 'pending' || s.fireAt !== undefined || t === undefined || seen.windowCount < t.count) return []
-    s.fireAt = now + s.rule.groupWaitMs
+    const decision = onFleetSeen(s, seen, now)
+    s.lastSeen = decision.lastSeen
+    if (decision.fireAt === undefined) return []
+    s.fireAt = decision.fireAt
     return now >= s.fireAt ? [fire(s, now)] : []
-  }
-
-  function paged(key: string, people: readonly string[], now: number): void {
-    const s = incidents.get(key)
-    if (s === undefined) return
-    for (const person of people) s.pagedTo.set(person, now)
-  }
-
-  // The console asks for the newest few of thousands: only those are looked at.
-  function views(limit = Infinity, status?: IncidentStatus): IncidentState[] {
-    const states = [...incidents.values()]
-    const out: IncidentState[] = []
-    for (let i = states.length - 1; i >= 0 && out.length < limit; i--) {
-      const s = states[i] as IncidentState
-      if (status === undefined || s.status === status) out.push(s)
-    }
-    return out
-  }
-
-  const list = (limit?: number, status?: IncidentStatus): IncidentSnapshot[] => views(limit, status).map(snapshot)
-
-  function count(status?: IncidentStatus): number {
-    if (status === undefined) return incidents.size
-    let n = 0
-    for (const s of incidents.values()) if (s.status === status) n++
-    return n
-  }
-
-  function restore(from: IncidentSnapshot, rule: Rule): boolean {
-    if (from.status === 'pending' || incidents.has(from.key)) return false
-    incidents.set(from.key, restoredState(from, rule))
-    evict()
-    return true
-  }
-
-  function stats(): IncidentStats {
-    let firing = 0
-    let acknowledged = 0
-    for (const s of incidents.values()) {
-      if (s.status !== 'pending') firing++
-      if (s.status === 'acknowledged') acknowledged++
-    }
-    return { open: incidents.size, firing, acknowledged, evicted }
   }
 
   return {
     observe,
     tick,
-    flush,
+    flush: (now) =>
+      [...incidents.values()].filter((s) => s.status === 'pending' && s.fireAt !== undefined).map((s) => fire(s, now)),
     acknowledge,
     unacknowledge,
     resolve,
     seenElsewhere,
-    paged,
+    paged(key, people, now) {
+      const s = incidents.get(key)
+      if (s !== undefined) for (const person of people) s.pagedTo.set(person, now)
+    },
     acknowledgeable: (person, now, all) => pickAcknowledgeable(incidents.values(), person, now, all),
     get: (key) => {
       const s = incidents.get(key)
       return s === undefined ? undefined : snapshot(s)
     },
-    list,
-    views,
-    count,
-    restore,
-    stats,
+    list: (limit, status) => incidents.newest(limit, status).map(snapshot),
+    views: (limit, status) => incidents.newest(limit, status),
+    count: (status) => incidents.count(status),
+    restore(from, rule) {
+      if (from.status === 'pending' || incidents.has(from.key)) return false
+      incidents.touch(restoredState(from, rule))
+      return true
+    },
+    stats: () => incidents.stats(),
   }
 }
