@@ -1,7 +1,7 @@
-// Public surface of the messaging client.
+// Public surface of the messaging client: re-exports only (the types live in types.ts).
 
 export { createMessagingClient } from './client'
-export type { MessagingClient, MessagingClientOptions, ProfileSearchQuery, SendResult } from './client'
+export type { MessagingClient, MessagingClientOptions, ProfileSearchQuery, SendResult } from './types'
 export { createLeadWebhookClient } from './webhook-client'
 export type { LeadCreated, LeadWebhookClient, LeadWebhookClientOptions } from './webhook-client'
 export type { ConnectionOptions } from './connection'
