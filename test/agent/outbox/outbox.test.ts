@@ -22,6 +22,25 @@ const badRequest = () => new MessagingApiError(MessagingErrorCodes.BAD_REQUEST, 
 const fast = { minDelayMs: 1, maxDelayMs: 5 }
 
 describe('outbox', () => {
+  it("holds its items, a previous run's too, until a consumer attaches; then sends them in its lanes", async () => {
+    const path = journalPath()
+    const first = createOutbox({ path })
+    first.enqueue('sms', { text: 'left by the previous run' })
+    await first.close()
+    const next = createOutbox({ path })
+    next.enqueue('sms', { text: 'new' })
+    // Nothing to send with: nothing tried, nothing lost.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(next.stats()).toMatchObject({ pending: 2, inFlight: 0, delivered: 0 })
+    const sent: unknown[] = []
+    next.attach({ send: async (item) => void sent.push(item.payload), laneOf: () => 'oncall', limitOf: () => 1 })
+    expect(await next.drain(5000)).toEqual({ drained: true, pending: 0 })
+    expect(sent).toEqual([{ text: 'left by the previous run' }, { text: 'new' }])
+    expect(Object.keys(next.stats().lanes)).toEqual(['oncall'])
+    expect(() => next.attach({ send: async () => {} })).toThrow(OutboxError)
+    await next.close()
+  })
+
   it('delivers in memory and drains', async () => {
     const sent: unknown[] = []
     const outbox = createOutbox({ send: async (item) => void sent.push(item.payload) })
