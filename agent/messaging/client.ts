@@ -4,7 +4,6 @@
 import { operationUrl, pagingValues, requestHeaders, sendResult } from './api-requests'
 import { createConnection, parseUrlOption, type Connection } from './connection'
 import { MessagingValidationError, type ValidationProblem } from './errors'
-import type { CallOptions, CallSpec } from './http-call'
 import { iteratePages, readPage, type RecordPage } from './paging'
 import { createRecordListings, type ListPage } from './record-listings'
 import {
@@ -18,7 +17,14 @@ import {
   type SendSmsInput,
   type VoiceBroadcastInput,
 } from './request-builders'
-import type { MessagingClient, MessagingClientOptions, ProfileSearchQuery, SendResult } from './types'
+import type {
+  CallOptions,
+  CallSpec,
+  MessagingClient,
+  MessagingClientOptions,
+  ProfileSearchQuery,
+  SendResult,
+} from './types'
 import {
   validateChatGroupBody,
   validateChatGroupQuery,

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { monotonicMs } from '../monotonic-clock'
 import { HttpAttemptError, MessagingErrorCodes, MessagingOptionError } from './errors'
-import { createHttpCaller, type DebugEvent, type HttpCaller } from './http-call'
+import { createHttpCaller, type HttpCaller } from './http-call'
 import { createRedactor, type Redactor } from './redact'
 import {
   CLIENT_CLOSED,
@@ -18,24 +18,8 @@ import {
   type HttpAgent,
   type OutgoingRequest,
 } from './transport'
+import type { ConnectionOptions } from './types'
 import { userAgent } from './version'
-
-export interface ConnectionOptions {
-  /** Per-call timeout (a call is one HTTP attempt); default 10 s. */
-  timeoutMs?: number
-  /** How long an idle keep-alive socket is kept; default 30 s. */
-  keepAliveTimeoutMs?: number
-  /** Sockets per origin; default 16. */
-  connections?: number
-  /**
-   * Bring your own `http.Agent` (http: URLs) or `https.Agent` (https: URLs; custom `ca`, proxies
-   * through `createConnection`...). `close()` then leaves it open; the options above that shape
-   * the client's own agents (`keepAliveTimeoutMs`, `connections`) do not apply to it.
-   */
-  agent?: HttpAgent
-  /** Sees every request, response and failure, with secrets masked. */
-  onDebug?: (event: DebugEvent) => void
-}
 
 export interface Connection {
   call: HttpCaller

@@ -1,11 +1,17 @@
 // Public surface of the messaging client: re-exports only (the types live in types.ts).
 
 export { createMessagingClient } from './client'
-export type { MessagingClient, MessagingClientOptions, ProfileSearchQuery, SendResult } from './types'
+export type {
+  CallOptions,
+  ConnectionOptions,
+  DebugEvent,
+  MessagingClient,
+  MessagingClientOptions,
+  ProfileSearchQuery,
+  SendResult,
+} from './types'
 export { createLeadWebhookClient } from './webhook-client'
 export type { LeadCreated, LeadWebhookClient, LeadWebhookClientOptions } from './webhook-client'
-export type { ConnectionOptions } from './connection'
-export type { CallOptions, DebugEvent } from './http-call'
 export { parseRetryAfter } from './retry-after'
 export { detectOutcome, parseBody } from './outcome'
 export type { Outcome, ParsedBody } from './outcome'

@@ -1,6 +1,6 @@
 // The record listings of the API (sms, mail, chat, obd, missed calls, profile searches, instances):
 // each a page at a time or an iterator over all pages, the same two methods for every operation.
-import type { CallOptions } from './http-call'
+import type { CallOptions } from './types'
 import { iteratePages, type ListQuery, type RecordPage } from './paging'
 import { pagingValues } from './api-requests'
 import { MessagingValidationError } from './errors'

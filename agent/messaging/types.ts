@@ -1,7 +1,6 @@
 // The messaging client's types: what the alert path, the acknowledge folder and the daemon name
-// (a leaf: nothing of this folder imports back through it, and index.ts only re-exports).
-import type { ConnectionOptions } from './connection'
-import type { CallOptions } from './http-call'
+// and the files of this folder share: one call, its options and result, the debug events, the
+// connection's options (a leaf: it imports no file that imports it, and index.ts only re-exports).
 import type { ParsedBody } from './outcome'
 import type { ListQuery, RecordPage } from './paging'
 import type {
@@ -11,7 +10,10 @@ import type {
   SendSmsInput,
   VoiceBroadcastInput,
 } from './request-builders'
+import type { HttpAgent } from './transport'
 import type {
+  HttpMethod,
+  OperationName,
   WireChatGroup,
   WireChatRecord,
   WireInstance,
@@ -83,4 +85,71 @@ export interface MessagingClient {
 
   /** Waits for exchanges under way, then closes the keep-alive sockets (unless an `agent` was passed in). */
   close(): Promise<void>
+}
+
+export interface CallSpec {
+  operation: OperationName
+  method: HttpMethod
+  url: URL
+  /** May hold secrets (apikey, X-O-TOKEN): they are sent but never reported. */
+  headers: Record<string, string>
+  body?: string
+  /** The URL itself is a credential (per-account webhook): report only its origin. */
+  secretUrl: boolean
+  /** The operation changes state remotely: a failure after the request left is `ambiguous`. */
+  sends: boolean
+}
+
+export interface CallOptions {
+  /** Cancels the call (its one HTTP attempt). */
+  signal?: AbortSignal
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeoutMs?: number
+  /**
+   * Sent as the `Idempotency-Key` header of a send (the caller repeats it on every retry), so the far end can
+   * tell a resend of one notification from a new one. The spec does not name the header: an API
+   * that ignores it loses nothing; the sandbox records it.
+   */
+  idempotencyKey?: string
+}
+
+export interface CallResult {
+  status: number
+  body: ParsedBody
+}
+
+/** What the optional debug hook sees. Secret headers are masked and secret URLs reduced to their origin. */
+export type DebugEvent =
+  | {
+      type: 'request'
+      operation: OperationName
+      method: HttpMethod
+      url: string
+      headers: Record<string, string>
+    }
+  | { type: 'response'; operation: OperationName; status: number; durationMs: number; body: string }
+  | {
+      type: 'failure'
+      operation: OperationName
+      code: string
+      message: string
+      recoverable: boolean
+      retryAfterMs: number | undefined
+    }
+
+export interface ConnectionOptions {
+  /** Per-call timeout (a call is one HTTP attempt); default 10 s. */
+  timeoutMs?: number
+  /** How long an idle keep-alive socket is kept; default 30 s. */
+  keepAliveTimeoutMs?: number
+  /** Sockets per origin; default 16. */
+  connections?: number
+  /**
+   * Bring your own `http.Agent` (http: URLs) or `https.Agent` (https: URLs; custom `ca`, proxies
+   * through `createConnection`...). `close()` then leaves it open; the options above that shape
+   * the client's own agents (`keepAliveTimeoutMs`, `connections`) do not apply to it.
+   */
+  agent?: HttpAgent
+  /** Sees every request, response and failure, with secrets masked. */
+  onDebug?: (event: DebugEvent) => void
 }

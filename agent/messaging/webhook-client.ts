@@ -1,9 +1,9 @@
 // The lead and activity webhooks: inbound calls made to the service outside `/api/v1/`. The lead
 // URL is unique to the account (a credential in itself); the activity call carries `X-O-TOKEN`.
 
-import { createConnection, parseUrlOption, type ConnectionOptions } from './connection'
+import { createConnection, parseUrlOption } from './connection'
 import { MessagingErrorCodes, MessagingMalformedResponseError, MessagingValidationError } from './errors'
-import type { CallOptions } from './http-call'
+import type { CallOptions, ConnectionOptions } from './types'
 import { buildActivities, buildLead, type AddActivitiesInput, type CreateLeadInput } from './request-builders'
 import { validateActivities, validateLead } from './validate'
 

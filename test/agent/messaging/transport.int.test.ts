@@ -18,7 +18,7 @@ import {
   MessagingServerError,
   MessagingTimeoutError,
 } from '../../../agent/messaging'
-import { MAX_RESPONSE_BYTES } from '../../../agent/messaging/http-call'
+import { MAX_RESPONSE_BYTES } from '../../../agent/messaging/attempt-outcome'
 import { inFreshProcess } from '../../helpers/fresh-process'
 import { caught } from './helpers'
 
