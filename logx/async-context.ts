@@ -14,12 +14,14 @@ export function assertAsyncContextOptions(value: unknown): asserts value is Asyn
   const fail = (path: string, message: string): never => {
     throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${path}: ${message}`, path)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('asyncContext', 'expected { storage, bindings? }')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail('asyncContext', 'expected { storage, bindings? }')
   const { storage, bindings } = value as Partial<AsyncContextOptions>
   if (typeof storage !== 'object' || storage === null || typeof storage.getStore !== 'function') {
     fail('asyncContext.storage', 'expected an AsyncLocalStorage (an object with getStore())')
   }
-  if (bindings !== undefined && typeof bindings !== 'function') fail('asyncContext.bindings', 'expected a function (store) => bindings')
+  if (bindings !== undefined && typeof bindings !== 'function')
+    fail('asyncContext.bindings', 'expected a function (store) => bindings')
 }
 
 /** `(logger) => ',"key":value...'` of the active store's bindings, '' when there are none. */

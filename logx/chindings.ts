@@ -1,6 +1,13 @@
 // Child bindings are serialized once, when the child is created, into a `,"key":value` string.
 import { quoteString, stringifyValue } from './stringify'
-import { chindingsSym, formattersSym, redactStringifiersSym, serializersSym, stringifySafeSym, wildcardFirstSym } from './symbols'
+import {
+  chindingsSym,
+  formattersSym,
+  redactStringifiersSym,
+  serializersSym,
+  stringifySafeSym,
+  wildcardFirstSym,
+} from './symbols'
 
 type LoggerState = Record<symbol, any>
 

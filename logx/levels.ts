@@ -23,7 +23,10 @@ const DEFAULT_LABELS: Record<number, string> = {}
 for (const [label, value] of Object.entries(DEFAULT_LEVELS)) DEFAULT_LABELS[value] = label
 
 /** Builds the labels/values maps. `silent` is present but non-enumerable, so it never gets a prefix or method loop. */
-export function createLevelMapping(customLevels: Record<string, number> | null | undefined, useOnlyCustomLevels = false): LevelMapping {
+export function createLevelMapping(
+  customLevels: Record<string, number> | null | undefined,
+  useOnlyCustomLevels = false,
+): LevelMapping {
   const customLabels: Record<number, string> = {}
   if (customLevels) for (const label of Object.keys(customLevels)) customLabels[customLevels[label] as number] = label
   const labels = Object.assign(
@@ -94,7 +97,9 @@ export function assertDefaultLevelFound(
   }
 }
 
-export function createLevelComparison(comparison: LevelComparison | undefined): (current: number, expected: number) => boolean {
+export function createLevelComparison(
+  comparison: LevelComparison | undefined,
+): (current: number, expected: number) => boolean {
   if (comparison === undefined || comparison === 'ASC') return (current, expected) => current >= expected
   if (comparison === 'DESC') return (current, expected) => current <= expected
   if (typeof comparison === 'function') return comparison

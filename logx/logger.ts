@@ -53,7 +53,10 @@ const pinoUsesMultistreamSym = Symbol.for('pino.transport.usesMultistream')
  * that writes something else makes lines vanish, so say so (pino warns the same way).
  */
 function warnOnUnroutableLevels(options: NormalizedOptions, levels: { values: Record<string, number> }): void {
-  const label = typeof options.level === 'string' && levels.values[options.level] !== undefined ? options.level : Object.keys(levels.values)[0]
+  const label =
+    typeof options.level === 'string' && levels.values[options.level] !== undefined
+      ? options.level
+      : Object.keys(levels.values)[0]
   if (label === undefined) return
   let numeric = false
   try {
@@ -63,9 +66,10 @@ function warnOnUnroutableLevels(options: NormalizedOptions, levels: { values: Re
     numeric = false
   }
   if (!numeric) {
-    process.emitWarning('custom formatters.level detected with multiple transport targets/pipelines; ensure logs include a numeric "level" field or they may be dropped', {
-      code: 'LOGX_TRANSPORT_MULTI_TARGETS_LEVEL_FORMATTER',
-    })
+    const message =
+      'custom formatters.level detected with multiple transport targets/pipelines; ' +
+      'ensure logs include a numeric "level" field or they may be dropped'
+    process.emitWarning(message, { code: 'LOGX_TRANSPORT_MULTI_TARGETS_LEVEL_FORMATTER' })
   }
 }
 
@@ -81,7 +85,11 @@ function checkPinoRules(options: NormalizedOptions): void {
   }
   const { mixin, msgPrefix } = options
   if (mixin && typeof mixin !== 'function') {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, `Unknown mixin type "${typeof mixin}" - expected "function"`, 'mixin')
+    throw new LogxError(
+      LogxErrorCodes.INVALID_OPTION,
+      `Unknown mixin type "${typeof mixin}" - expected "function"`,
+      'mixin',
+    )
   }
   if (msgPrefix && typeof msgPrefix !== 'string') {
     const message = `Unknown msgPrefix type "${typeof msgPrefix}" - expected "string"`

@@ -23,7 +23,8 @@ export interface LoggerOptions {
   edgeLimit?: number
   mixin?: (mergeObject: object, level: number, logger: unknown) => object
   mixinMergeStrategy?: (mergeObject: object, mixinObject: object) => object
-  redact?: string[] | { paths: string[]; censor?: string | ((value: unknown, path: string[]) => unknown); remove?: boolean }
+  redact?:
+    string[] | { paths: string[]; censor?: string | ((value: unknown, path: string[]) => unknown); remove?: boolean }
   hooks?: Hooks
   formatters?: Formatters
   /** `err: undefined` or `err: null` turns the default error serializer off, as in pino. */
@@ -102,9 +103,32 @@ export function looksLikeStream(value: unknown): boolean {
 }
 
 const KNOWN_OPTIONS = new Set<string>([
-  'name', 'level', 'customLevels', 'useOnlyCustomLevels', 'levelComparison', 'depthLimit', 'edgeLimit', 'mixin',
-  'mixinMergeStrategy', 'redact', 'hooks', 'formatters', 'serializers', 'base', 'enabled', 'crlf', 'timestamp',
-  'messageKey', 'errorKey', 'nestedKey', 'msgPrefix', 'browser', 'transport', 'onChild', 'asyncContext', 'otel',
+  'name',
+  'level',
+  'customLevels',
+  'useOnlyCustomLevels',
+  'levelComparison',
+  'depthLimit',
+  'edgeLimit',
+  'mixin',
+  'mixinMergeStrategy',
+  'redact',
+  'hooks',
+  'formatters',
+  'serializers',
+  'base',
+  'enabled',
+  'crlf',
+  'timestamp',
+  'messageKey',
+  'errorKey',
+  'nestedKey',
+  'msgPrefix',
+  'browser',
+  'transport',
+  'onChild',
+  'asyncContext',
+  'otel',
 ])
 
 function hasKnownOption(value: Record<string, unknown>): boolean {
@@ -128,7 +152,8 @@ function checkTypes(options: LoggerOptions): void {
   for (const key of ['name', 'messageKey', 'errorKey'] as const) expectType(options, key, 'string')
   for (const key of ['mixinMergeStrategy', 'onChild'] as const) expectType(options, key, 'function')
   for (const key of ['useOnlyCustomLevels', 'enabled', 'crlf'] as const) expectType(options, key, 'boolean')
-  for (const key of ['hooks', 'formatters', 'serializers', 'browser', 'transport'] as const) expectType(options, key, 'object')
+  for (const key of ['hooks', 'formatters', 'serializers', 'browser', 'transport'] as const)
+    expectType(options, key, 'object')
   const { timestamp, level, nestedKey, base } = options
   if (timestamp !== undefined && typeof timestamp !== 'boolean' && typeof timestamp !== 'function') {
     fail('timestamp', `expected a boolean or a function returning ',"time":…', got ${typeof timestamp}`)
@@ -136,7 +161,8 @@ function checkTypes(options: LoggerOptions): void {
   if (level !== undefined && typeof level !== 'string' && typeof level !== 'number') {
     fail('level', `expected a level name, got ${typeof level}`)
   }
-  if (nestedKey !== undefined && nestedKey !== null && typeof nestedKey !== 'string') fail('nestedKey', 'expected a string')
+  if (nestedKey !== undefined && nestedKey !== null && typeof nestedKey !== 'string')
+    fail('nestedKey', 'expected a string')
   if (base !== undefined && base !== null && (typeof base !== 'object' || Array.isArray(base))) {
     fail('base', 'expected an object or null')
   }
@@ -220,7 +246,9 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
 }
 
 /** A serializer given as null or undefined is no serializer (how pino users turn the default `err` off). */
-function withoutNulls(serializers: Record<string | symbol, Serializer | null | undefined>): Record<string | symbol, Serializer> {
+function withoutNulls(
+  serializers: Record<string | symbol, Serializer | null | undefined>,
+): Record<string | symbol, Serializer> {
   for (const key of [...Object.keys(serializers), ...Object.getOwnPropertySymbols(serializers)]) {
     if (serializers[key] === undefined || serializers[key] === null) delete serializers[key]
   }

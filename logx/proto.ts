@@ -1,6 +1,12 @@
 // The prototype every logger shares: level handling, children, bindings, flush.
 import { LogxError, LogxErrorCodes } from './errors'
-import { DEFAULT_LEVELS, assertNoLevelCollisions, createLevelMapping, createLevelPrefixes, isStandardLevel } from './levels'
+import {
+  DEFAULT_LEVELS,
+  assertNoLevelCollisions,
+  createLevelMapping,
+  createLevelPrefixes,
+  isStandardLevel,
+} from './levels'
 import { getLogMethod, noop } from './log-method'
 import { identityBindings, serializeBindings } from './chindings'
 import { asJson, write } from './write'
@@ -57,9 +63,20 @@ function setLevel(this: LoggerState, level: string | number): void {
     }
     // A built-in name keeps its built-in number even when customLevels renumbers it, as in pino.
     const standard = !onlyCustom && isStandardLevel(name)
-    this[name] = getLogMethod(standard ? (DEFAULT_LEVELS[name] as number) : levelValue, hook, standard && name === 'fatal')
+    this[name] = getLogMethod(
+      standard ? (DEFAULT_LEVELS[name] as number) : levelValue,
+      hook,
+      standard && name === 'fatal',
+    )
   }
-  this.emit('level-change', label, value, previousValue === undefined ? undefined : labels[previousValue], previousValue, this)
+  this.emit(
+    'level-change',
+    label,
+    value,
+    previousValue === undefined ? undefined : labels[previousValue],
+    previousValue,
+    this,
+  )
 }
 
 function getLevel(this: LoggerState): string {
@@ -147,7 +164,10 @@ function childSerialize(value: unknown): string | undefined {
 
 function applyChildOptions(parent: LoggerState, instance: LoggerState, opts: ChildOptions): void {
   if (hasOwn(opts, 'serializers')) {
-    instance[serializersSym] = copySerializers(parent[serializersSym], (opts.serializers ?? {}) as Record<string, unknown>)
+    instance[serializersSym] = copySerializers(
+      parent[serializersSym],
+      (opts.serializers ?? {}) as Record<string, unknown>,
+    )
   }
   if (hasOwn(opts, 'formatters')) {
     instance[formattersSym] = childFormatters(parent[formattersSym], opts.formatters ?? {})

@@ -31,10 +31,18 @@ const DEFAULT_CENSOR = '[Redacted]'
 /** Splits a redact path into segments; throws a LogxError naming the path and the column of the problem. */
 export function parseRedactPath(path: string, optionPath: string): string[] {
   const fail = (column: number, why: string): never => {
-    throw new LogxError(LogxErrorCodes.INVALID_REDACT_PATH, `${optionPath}: invalid redact path ${JSON.stringify(path)} at column ${column + 1}: ${why}`, optionPath)
+    throw new LogxError(
+      LogxErrorCodes.INVALID_REDACT_PATH,
+      `${optionPath}: invalid redact path ${JSON.stringify(path)} at column ${column + 1}: ${why}`,
+      optionPath,
+    )
   }
   if (typeof path !== 'string') {
-    throw new LogxError(LogxErrorCodes.INVALID_REDACT_PATH, `${optionPath}: redact paths must be strings, got ${typeof path}`, optionPath)
+    throw new LogxError(
+      LogxErrorCodes.INVALID_REDACT_PATH,
+      `${optionPath}: redact paths must be strings, got ${typeof path}`,
+      optionPath,
+    )
   }
   if (path.length === 0) fail(0, 'empty path')
   const segments: string[] = []
@@ -70,7 +78,8 @@ export function parseRedactPath(path: string, optionPath: string): string[] {
         end++
       }
       const segment = path.slice(i, end)
-      if (/\s/.test(segment) || segment.includes('"') || segment.includes("'")) fail(i, 'use brackets and quotes for keys with spaces or quotes')
+      if (/\s/.test(segment) || segment.includes('"') || segment.includes("'"))
+        fail(i, 'use brackets and quotes for keys with spaces or quotes')
       segments.push(segment)
       i = end
       expectSegment = false
@@ -99,11 +108,19 @@ function findBracketEnd(path: string, open: number, fail: (column: number, why: 
 function normalizeOptions(option: unknown, optionPath: string): { paths: string[]; censor: unknown; remove: unknown } {
   if (Array.isArray(option)) return { paths: option as string[], censor: DEFAULT_CENSOR, remove: undefined }
   if (typeof option !== 'object' || option === null) {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${optionPath} must be an array of paths or { paths, censor, remove }`, optionPath)
+    throw new LogxError(
+      LogxErrorCodes.INVALID_OPTION,
+      `${optionPath} must be an array of paths or { paths, censor, remove }`,
+      optionPath,
+    )
   }
   const { paths, censor = DEFAULT_CENSOR, remove } = option as Partial<RedactOptions>
   if (!Array.isArray(paths)) {
-    throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${optionPath}.paths must be an array of strings`, `${optionPath}.paths`)
+    throw new LogxError(
+      LogxErrorCodes.INVALID_OPTION,
+      `${optionPath}.paths must be an array of strings`,
+      `${optionPath}.paths`,
+    )
   }
   // Any JSON value is a usable censor too (e.g. null or 0); with remove there is none.
   return { paths, censor: remove === true ? undefined : censor, remove }
@@ -156,17 +173,25 @@ function groupByFirstSegment(paths: readonly string[]): Map<string | symbol, str
  */
 export function createRedaction(option: unknown, serialize: Stringifier, optionPath = 'redact'): Redaction {
   const { paths, censor, remove } = normalizeOptions(option, optionPath)
-  paths.forEach((path, index) => parseRedactPath(path, `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`))
+  paths.forEach((path, index) =>
+    parseRedactPath(path, `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`),
+  )
   const base = { serialize, strict: false, remove } as { serialize: Stringifier; strict: false; remove: boolean }
   const stringifiers: Record<string | symbol, Stringifier> = Object.create(null)
-  const stringifyAll = createRedactor({ ...base, paths: [...paths], censor: censor as string }) as (value: unknown) => string
+  const stringifyAll = createRedactor({ ...base, paths: [...paths], censor: censor as string }) as (
+    value: unknown,
+  ) => string
   stringifiers[redactFmtSym] = stringifyAll
   for (const [key, rests] of groupByFirstSegment(paths)) {
     if (rests === null) {
-      stringifiers[key] = typeof censor === 'function' ? (value) => serialize(censor(value, [key as string])) : () => serialize(censor)
+      stringifiers[key] =
+        typeof censor === 'function' ? (value) => serialize(censor(value, [key as string])) : () => serialize(censor)
       continue
     }
-    const wrapped = typeof censor === 'function' ? (value: unknown, path: string[]) => censor(value, [key as string, ...path]) : censor
+    const wrapped =
+      typeof censor === 'function'
+        ? (value: unknown, path: string[]) => censor(value, [key as string, ...path])
+        : censor
     stringifiers[key] = createRedactor({ ...base, paths: rests, censor: wrapped as string }) as Stringifier
   }
   const redactToObject = createRedactor({ ...base, paths: [...paths], censor: censor as string, serialize: false })

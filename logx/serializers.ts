@@ -29,7 +29,8 @@ const onPath = new Set<object>()
 
 function withRaw<T extends object>(prototypeFields: Record<string, unknown>): T {
   const descriptors: PropertyDescriptorMap = {}
-  for (const [key, value] of Object.entries(prototypeFields)) descriptors[key] = { enumerable: true, writable: true, value }
+  for (const [key, value] of Object.entries(prototypeFields))
+    descriptors[key] = { enumerable: true, writable: true, value }
   descriptors.raw = {
     enumerable: false,
     get(this: Record<symbol, unknown>) {
@@ -42,8 +43,22 @@ function withRaw<T extends object>(prototypeFields: Record<string, unknown>): T 
   return Object.create({}, descriptors) as T
 }
 
-const errorPrototype = withRaw<object>({ type: undefined, message: undefined, stack: undefined, aggregateErrors: undefined })
-const requestPrototype = withRaw<object>({ id: '', method: '', url: '', query: '', params: '', headers: {}, remoteAddress: '', remotePort: '' })
+const errorPrototype = withRaw<object>({
+  type: undefined,
+  message: undefined,
+  stack: undefined,
+  aggregateErrors: undefined,
+})
+const requestPrototype = withRaw<object>({
+  id: '',
+  method: '',
+  url: '',
+  query: '',
+  params: '',
+  headers: {},
+  remoteAddress: '',
+  remotePort: '',
+})
 const responsePrototype = withRaw<object>({ statusCode: 0, headers: '' })
 
 export function isErrorLike(value: unknown): value is ErrorLike {
@@ -107,7 +122,9 @@ function serializeError(err: ErrorLike, keepCauseNested: boolean): SerializedErr
     // errWithCause keeps the stack as it is (undefined left out), as pino's does.
     out.stack = keepCauseNested ? (err.stack as string) : stackWithCauses(err)
     if (Array.isArray(err.errors)) {
-      out.aggregateErrors = err.errors.map((inner: unknown) => (isErrorLike(inner) ? serializeError(inner, keepCauseNested) : inner)) as SerializedError[]
+      out.aggregateErrors = err.errors.map((inner: unknown) =>
+        isErrorLike(inner) ? serializeError(inner, keepCauseNested) : inner,
+      ) as SerializedError[]
     }
     if (keepCauseNested && isErrorLike(err.cause) && !onPath.has(err.cause)) {
       out.cause = serializeError(err.cause, true)

@@ -154,4 +154,3 @@ export function stringifyValue(value: unknown, safe: SafeStringify): string | un
     return safe(value)
   }
 }
-

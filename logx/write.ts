@@ -110,7 +110,8 @@ function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, tim
   let props = ''
   if (obj !== null && obj !== undefined) {
     const errorKey: string = this[errorKeySym]
-    const wildcardStringifier: Stringifier | undefined = stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
+    const wildcardStringifier: Stringifier | undefined =
+      stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
     for (const key in obj) {
       let encoded: string | undefined
       try {
@@ -235,4 +236,3 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
     reportLogFailure(err)
   }
 }
-

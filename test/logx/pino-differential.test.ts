@@ -41,8 +41,18 @@ beforeAll(async () => {
   try {
     const pino = (await import('pino')).default as any
     const logx = (await import('../../logx/index.js')).default as any
-    pinoLib = { name: 'pino', factory: pino, stdSerializers: pino.stdSerializers, stdTimeFunctions: pino.stdTimeFunctions }
-    logxLib = { name: 'logx', factory: logx, stdSerializers: logx.stdSerializers, stdTimeFunctions: logx.stdTimeFunctions }
+    pinoLib = {
+      name: 'pino',
+      factory: pino,
+      stdSerializers: pino.stdSerializers,
+      stdTimeFunctions: pino.stdTimeFunctions,
+    }
+    logxLib = {
+      name: 'logx',
+      factory: logx,
+      stdSerializers: logx.stdSerializers,
+      stdTimeFunctions: logx.stdTimeFunctions,
+    }
   } finally {
     restoreClocks()
   }
@@ -94,7 +104,9 @@ function survey(): void {
       shown.push(JSON.stringify(recipe.options) + '\n  pino: ' + expected[first] + '\n  logx: ' + actual[first])
     }
   }
-  console.log(`identical: ${same} / ${samples.length} (pino threw from a log call in ${pinoThrew})\n${shown.join('\n')}`)
+  console.log(
+    `identical: ${same} / ${samples.length} (pino threw from a log call in ${pinoThrew})\n${shown.join('\n')}`,
+  )
 }
 
 describe('pino 10 as the oracle', () => {

@@ -21,7 +21,19 @@ export type Op =
   | { op: 'read'; on: number; what: 'bindings' | 'level' | 'levelVal' | 'isLevelEnabled'; level: string }
 
 export const LEVEL_NAMES = [
-  'trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', 'notice', 'verbose', 'critical', 'audit', 'low', 'high',
+  'trace',
+  'debug',
+  'info',
+  'warn',
+  'error',
+  'fatal',
+  'silent',
+  'notice',
+  'verbose',
+  'critical',
+  'audit',
+  'low',
+  'high',
   'child1',
 ] as const
 
@@ -40,7 +52,9 @@ export const argsArb: fc.Arbitrary<Recipe[]> = fc.oneof(
   fc.tuple(objectArb, templateArb, fc.array(valueArb, { maxLength: 3 })).map(([o, t, rest]) => [o, str(t), ...rest]),
   errorArb.map((e) => [e]),
   fc.tuple(errorArb, stringArb).map(([e, s]) => [e, str(s)]),
-  fc.tuple(errorArb, fc.constantFrom('err', 'error', 'e', 'msg')).map(([e, k]) => [{ t: 'obj', entries: [[k, e]] } as Recipe]),
+  fc
+    .tuple(errorArb, fc.constantFrom('err', 'error', 'e', 'msg'))
+    .map(([e, k]) => [{ t: 'obj', entries: [[k, e]] } as Recipe]),
   fc.array(valueArb, { minLength: 1, maxLength: 4 }),
 )
 
@@ -51,7 +65,11 @@ const childOptionsArb: fc.Arbitrary<ChildOptionsRecipe> = fc.record(
     redact: redactArb,
     msgPrefix: fc.constantFrom('[child] ', ''),
     formatters: fc.record(
-      { bindings: fc.constant('tagged' as const), level: fc.constant('label' as const), log: fc.constant('flagged' as const) },
+      {
+        bindings: fc.constant('tagged' as const),
+        level: fc.constant('label' as const),
+        log: fc.constant('flagged' as const),
+      },
       { requiredKeys: [] },
     ),
     customLevels: fc.constantFrom({ child1: 33 }, { child1: 65 }),
@@ -71,7 +89,11 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('setBindings' as const), on: onArb, bindings: bindingsArb }) },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant('setLevel' as const), on: onArb, level: fc.oneof(levelArb, fc.constantFrom(10, 30, 35)) }),
+    arbitrary: fc.record({
+      op: fc.constant('setLevel' as const),
+      on: onArb,
+      level: fc.oneof(levelArb, fc.constantFrom(10, 30, 35)),
+    }),
   },
   {
     weight: 1,

@@ -81,7 +81,8 @@ const logMethods: Record<string, (lib: Library) => Fn> = {
     },
   swap: () =>
     function (this: any, args: unknown[], method: Fn) {
-      if (args.length >= 2 && typeof args[0] === 'string') return method.apply(this, [args[1], args[0], ...args.slice(2)])
+      if (args.length >= 2 && typeof args[0] === 'string')
+        return method.apply(this, [args[1], args[0], ...args.slice(2)])
       return method.apply(this, args)
     },
   swallow: () => () => undefined,
@@ -123,8 +124,25 @@ const onChilds: Record<string, (lib: Library) => Fn> = {
 }
 
 export const REDACT_PATHS = [
-  'secret', 'a.b', 'user.password', '*.token', 'arr[0]', 'nested.*.x', '["with space"]', 'msg', 'err.message',
-  'a', 'b.*', 'req.headers["x-secret"]', '*', 'payload.secret', 'err', 'user', 'level', 'hostname', 'name',
+  'secret',
+  'a.b',
+  'user.password',
+  '*.token',
+  'arr[0]',
+  'nested.*.x',
+  '["with space"]',
+  'msg',
+  'err.message',
+  'a',
+  'b.*',
+  'req.headers["x-secret"]',
+  '*',
+  'payload.secret',
+  'err',
+  'user',
+  'level',
+  'hostname',
+  'name',
 ] as const
 
 export type RedactRecipe =
@@ -176,7 +194,18 @@ export const levelsArb: fc.Arbitrary<LevelsRecipe> = fc
     {
       customLevels: fc.constantFrom(...CUSTOM_LEVEL_SETS),
       useOnlyCustomLevels: fc.boolean(),
-      level: fc.constantFrom<string | number>('trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', 'INFO', 30, 35),
+      level: fc.constantFrom<string | number>(
+        'trace',
+        'debug',
+        'info',
+        'warn',
+        'error',
+        'fatal',
+        'silent',
+        'INFO',
+        30,
+        35,
+      ),
     },
     { requiredKeys: [] },
   )
@@ -233,7 +262,16 @@ export function buildOptions(recipe: Picked, lib: Library): Record<string, unkno
   if ('name' in r) out.name = r.name
   if (r.levels !== undefined) Object.assign(out, r.levels)
   if ('base' in r) out.base = r.base === 'undefined' ? undefined : r.base === 'null' ? null : { ...r.base }
-  for (const key of ['messageKey', 'errorKey', 'nestedKey', 'crlf', 'depthLimit', 'edgeLimit', 'msgPrefix', 'enabled']) {
+  for (const key of [
+    'messageKey',
+    'errorKey',
+    'nestedKey',
+    'crlf',
+    'depthLimit',
+    'edgeLimit',
+    'msgPrefix',
+    'enabled',
+  ]) {
     if (key in r) out[key] = r[key]
   }
   if (r.mixin !== undefined) out.mixin = mixins[r.mixin]!(lib)

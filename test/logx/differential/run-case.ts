@@ -63,7 +63,8 @@ function apply(op: Op, logger: any, loggers: any[], lib: Library, transcript: st
     }
     case 'child': {
       const bindings = materialize(op.bindings)
-      const child = op.options === undefined ? logger.child(bindings) : logger.child(bindings, buildChildOptions(op.options, lib))
+      const child =
+        op.options === undefined ? logger.child(bindings) : logger.child(bindings, buildChildOptions(op.options, lib))
       loggers.push(child)
       return
     }
@@ -95,9 +96,14 @@ export function runCase(lib: Library, recipe: CaseRecipe, pinoThrewAt?: number[]
     return { transcript, threwAt }
   }
   const loggers: any[] = [root]
-  root.on('level-change', (label: unknown, value: unknown, previous: unknown, previousValue: unknown, from: unknown) => {
-    transcript.push(`E ${String(label)} ${String(value)} ${String(previous)} ${String(previousValue)} ${loggers.indexOf(from)}`)
-  })
+  root.on(
+    'level-change',
+    (label: unknown, value: unknown, previous: unknown, previousValue: unknown, from: unknown) => {
+      transcript.push(
+        `E ${String(label)} ${String(value)} ${String(previous)} ${String(previousValue)} ${loggers.indexOf(from)}`,
+      )
+    },
+  )
   recipe.ops.forEach((op, index) => {
     const logger = loggers[op.on % loggers.length]
     const mark = transcript.length

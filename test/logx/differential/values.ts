@@ -33,18 +33,73 @@ class CustomError extends Error {
 }
 
 export const KEYS = [
-  'a', 'b', 'msg', 'message', 'err', 'error', 'level', 'time', 'pid', 'hostname', 'name', 'secret',
-  'token', 'user', 'password', 'nested', 'arr', 'payload', 'req', 'res', 'v', 'with space', 'q"uote',
-  'é', '0', '10', '2', 'constructor', 'serializers', 'customLevels', 'formatters',
+  'a',
+  'b',
+  'msg',
+  'message',
+  'err',
+  'error',
+  'level',
+  'time',
+  'pid',
+  'hostname',
+  'name',
+  'secret',
+  'token',
+  'user',
+  'password',
+  'nested',
+  'arr',
+  'payload',
+  'req',
+  'res',
+  'v',
+  'with space',
+  'q"uote',
+  'é',
+  '0',
+  '10',
+  '2',
+  'constructor',
+  'serializers',
+  'customLevels',
+  'formatters',
 ] as const
 
 export const STRINGS = [
-  'hello', '', 'with "quotes"', 'back\\slash', 'new\nline', 'tab\tand\u0001ctl', 'unicode é ☃ 😀', '\u2028sep',
-  'lone \ud800 surrogate', '[Redacted]', 'x'.repeat(101), '"' + 'y'.repeat(90) + '\\', 'undefined', 'null',
+  'hello',
+  '',
+  'with "quotes"',
+  'back\\slash',
+  'new\nline',
+  'tab\tand\u0001ctl',
+  'unicode é ☃ 😀',
+  '\u2028sep',
+  'lone \ud800 surrogate',
+  '[Redacted]',
+  'x'.repeat(101),
+  '"' + 'y'.repeat(90) + '\\',
+  'undefined',
+  'null',
 ] as const
 
 const TEMPLATE_PIECES = [
-  'a ', ' b', '%s', '%d', '%i', '%f', '%j', '%o', '%O', '%%', '%x', '%', '%c', 'text', '"', '\n',
+  'a ',
+  ' b',
+  '%s',
+  '%d',
+  '%i',
+  '%f',
+  '%j',
+  '%o',
+  '%O',
+  '%%',
+  '%x',
+  '%',
+  '%c',
+  'text',
+  '"',
+  '\n',
 ] as const
 
 export const templateArb: fc.Arbitrary<string> = fc
@@ -57,7 +112,10 @@ export const stringArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 )
 
-const keyArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) })
+const keyArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...KEYS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+)
 
 const numberArb = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
@@ -68,13 +126,19 @@ const numberArb = fc.oneof(
 const leafArb: fc.Arbitrary<Recipe> = fc.oneof(
   { weight: 5, arbitrary: stringArb.map((v): Recipe => ({ t: 'str', v })) },
   { weight: 4, arbitrary: numberArb.map((v): Recipe => ({ t: 'num', v })) },
-  { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((v): Recipe => ({ t: 'big', v: String(v) })) },
+  {
+    weight: 1,
+    arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((v): Recipe => ({ t: 'big', v: String(v) })),
+  },
   { weight: 2, arbitrary: fc.boolean().map((v): Recipe => ({ t: 'bool', v })) },
   { weight: 2, arbitrary: fc.constant<Recipe>({ t: 'null' }) },
   { weight: 2, arbitrary: fc.constant<Recipe>({ t: 'undef' }) },
   { weight: 1, arbitrary: fc.constantFrom('', 'tag').map((v): Recipe => ({ t: 'sym', v })) },
   { weight: 1, arbitrary: fc.constantFrom('', 'named').map((v): Recipe => ({ t: 'fn', v })) },
-  { weight: 1, arbitrary: fc.constantFrom(0, 1_700_000_000_123, -1, 253_402_300_800_000).map((v): Recipe => ({ t: 'date', v })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(0, 1_700_000_000_123, -1, 253_402_300_800_000).map((v): Recipe => ({ t: 'date', v })),
+  },
   { weight: 1, arbitrary: fc.array(fc.nat(255), { maxLength: 4 }).map((v): Recipe => ({ t: 'buf', v })) },
   { weight: 1, arbitrary: fc.array(fc.nat(255), { maxLength: 3 }).map((v): Recipe => ({ t: 'typed', v })) },
   { weight: 1, arbitrary: fc.constant<Recipe>({ t: 'map' }) },
@@ -121,8 +185,17 @@ export const { value: valueArb } = fc.letrec<{ value: Recipe }>((tie) => ({
 }))
 
 export const objectArb: fc.Arbitrary<Recipe> = fc
-  .record({ entries: fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), circular: fc.boolean(), nullProto: fc.boolean() })
-  .map(({ entries, circular, nullProto }): Recipe => ({ t: 'obj', entries, circular: circular && entries.length > 2, nullProto }))
+  .record({
+    entries: fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }),
+    circular: fc.boolean(),
+    nullProto: fc.boolean(),
+  })
+  .map(({ entries, circular, nullProto }): Recipe => ({
+    t: 'obj',
+    entries,
+    circular: circular && entries.length > 2,
+    nullProto,
+  }))
 
 /**
  * Bindings have an Object prototype: pino calls `bindings.hasOwnProperty`, so a null-prototype
@@ -182,7 +255,14 @@ export function materialize(recipe: Recipe): unknown {
     case 'sym':
       return recipe.v === '' ? Symbol() : Symbol(recipe.v)
     case 'fn':
-      return recipe.v === '' ? (() => () => 1)() : function named(): number { return 1 }
+      return recipe.v === ''
+        ? (
+            () => () =>
+              1
+          )()
+        : function named(): number {
+            return 1
+          }
     case 'date':
       return new Date(recipe.v)
     case 'buf':
@@ -225,7 +305,8 @@ function materializeError(recipe: Extract<Recipe, { t: 'err' }>): Error {
   const err = makeError(recipe.kind, recipe.msg, recipe.cause && materialize(recipe.cause), recipe.cause !== undefined)
   for (const [key, value] of recipe.extra) {
     // Keys an Error owns (message, stack, name) stay as the constructor set them.
-    if (key !== 'message' && key !== 'stack' && key !== 'name') (err as unknown as Record<string, unknown>)[key] = materialize(value)
+    if (key !== 'message' && key !== 'stack' && key !== 'name')
+      (err as unknown as Record<string, unknown>)[key] = materialize(value)
   }
   return err
 }
