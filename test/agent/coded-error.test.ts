@@ -5,6 +5,7 @@ import { CodedError } from '../../agent/coded-error'
 import { MessagingApiError, MessagingErrorCodes, MessagingValidationError } from '../../agent/messaging/errors'
 import { OutboxError, OutboxErrorCodes } from '../../agent/outbox/errors'
 import { TailError, TailErrorCodes } from '../../agent/tail/errors'
+import type * as TailErrors from '../../agent/tail/errors'
 
 describe('CodedError', () => {
   it('carries the name, the code, the message, the cause and the extra fields of its module', () => {
@@ -34,7 +35,8 @@ describe('CodedError', () => {
 
   it('holds instanceof across two copies of the module', async () => {
     vi.resetModules()
-    const copy = await import('../../agent/tail/errors')
+    // A second evaluation of the module: classes of their own, as another copy of the package has.
+    const copy = (await vi.importActual('../../agent/tail/errors')) as typeof TailErrors
     expect(copy.TailError).not.toBe(TailError)
     const fromCopy = new copy.TailError(copy.TailErrorCodes.FILE_READ, 'gone')
     expect(fromCopy).toBeInstanceOf(TailError)

@@ -2,6 +2,8 @@
 // runner prints them as one table, skips a bench whose tool is missing, and fails when a bench crashes.
 // The runs here use tiny settings of the fastest bench; they need the build (dist/), as the benches do.
 
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../helpers/needs-build'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -19,13 +19,13 @@ import {
   recordsWhen,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from '../agent/daemon/helpers'
 import { seededRandom } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const INCIDENTS = 50
 const PEOPLE = ['p1', 'p2', 'p3'] as const
@@ -138,7 +138,7 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
     const half = Math.floor(calls.length / 2)
     for (const number of calls.slice(0, half)) await missedCall(sandbox, number)
     const running = agent
-    await until('a first acknowledgement', async () =>
+    await pollUntil('a first acknowledgement', async () =>
       (await openIncidents(running)).some((i) => i.state === 'acknowledged') ? true : undefined,
     )
     await agent.kill('SIGKILL')
@@ -148,14 +148,14 @@ test('acknowledgement by missed call: 50 incidents, 3 people, random calls and a
 
     const ackedNow = async (): Promise<Incident[]> =>
       (await openIncidents(last)).filter((i) => i.state === 'acknowledged')
-    await until(
+    await pollUntil(
       `${expectedAcks} acknowledgements`,
       async () => ((await ackedNow()).length >= expectedAcks ? true : undefined),
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(() => undefined)
     // Two more polls after that: nothing else may be acknowledged by then.
     const polls = await metric(last.metricsUrl, 'logx_agent_missed_call_polls_total')
-    await until('two more polls', async () =>
+    await pollUntil('two more polls', async () =>
       (await metric(last.metricsUrl, 'logx_agent_missed_call_polls_total')) >= polls + 2 ? true : undefined,
     )
     const peakRssMb = peakRssOf(last.child.pid ?? 0) ?? 0

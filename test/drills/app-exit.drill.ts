@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startSandboxProcess, until, type SandboxProcess } from '../agent/daemon/helpers'
+import { startSandboxProcess, type SandboxProcess } from '../agent/daemon/helpers'
 import {
   apiEnv,
   awaitAlerts,
@@ -22,6 +22,7 @@ import {
   type PrivatePm2,
 } from './lib/apps'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const app = join(fixtures, 'alert-exit-app.js')
 const RUNS = 10
@@ -189,7 +190,7 @@ describe('app exit: every alert arrives', () => {
       for (const r of runs) await markOf(dir, `${r.name}.logged`)
       const before = await pm2.statuses()
       await pm2.cli(command, ...runs.map((r) => r.name))
-      const after = await until(`pm2 to ${command} every app`, async () => {
+      const after = await pollUntil(`pm2 to ${command} every app`, async () => {
         const statuses = await pm2!.statuses()
         return runs.every((r) => statuses.get(r.name) === final) ? statuses : undefined
       })

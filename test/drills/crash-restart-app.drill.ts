@@ -9,7 +9,7 @@
 // last run logs every incident again so that no incident depends on them.
 // Seeded: DRILL_SEED replays the kill delays and the lines.
 import { test } from 'vitest'
-import { createWorkspace, records, startSandboxProcess, until, type SandboxProcess } from '../agent/daemon/helpers'
+import { createWorkspace, records, startSandboxProcess, type SandboxProcess } from '../agent/daemon/helpers'
 import { apiEnv, fixtures, spawnApp, type SpawnedApp } from './lib/apps'
 import {
   countActivities,
@@ -22,6 +22,7 @@ import {
 } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
 import { join } from 'node:path'
+import { pollUntil } from '../helpers/poll-until'
 
 const KILLS = 12
 const INCIDENTS = 150
@@ -65,7 +66,7 @@ test('crash and restart in an app: every incident pages once, through 12 SIGKILL
       /inc-\d{4}/.exec(String(record['sms']))?.[0]
     const leadOf = (record: Record<string, unknown>): string | undefined =>
       /inc-\d{4}/.exec(`${String(record['name'])} ${JSON.stringify(record['other_fields'])}`)?.[0]
-    await until(
+    await pollUntil(
       'every incident paged, with its lead and both activities',
       async () => {
         const all = await records(api.baseUrl, 'sms,lead,activity')
@@ -74,7 +75,7 @@ test('crash and restart in an app: every incident pages once, through 12 SIGKILL
           countActivities(all, incidents, ACTIVITY_STEPS, leadOf).lost === 0
         return done ? true : undefined
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(() => undefined)
     peakRssMb = Math.max(peakRssMb, peakRssOf(last.child.pid ?? 0) ?? 0)
 

@@ -23,7 +23,6 @@ import {
   smsRulesConfig,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
 } from '../agent/daemon/helpers'
@@ -37,6 +36,7 @@ import {
   seededRandom,
 } from './lib/crash'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const KILLS = 24
 const INCIDENTS = 300
@@ -137,7 +137,7 @@ test.for(VARIANTS)(
       const api = sandbox.api
       const pagedOf = (record: Record<string, unknown>): string | undefined =>
         /inc-\d{4}/.exec(String(record['sms']))?.[0]
-      await until(
+      await pollUntil(
         'every incident paged, the file read, the outbox empty',
         async () => {
           const all = await records(api.baseUrl, 'sms')
@@ -147,7 +147,7 @@ test.for(VARIANTS)(
           const depth = await metric(running.metricsUrl, 'logx_agent_outbox_depth')
           return behind === 0 && depth === 0 ? true : undefined
         },
-        60_000,
+        { timeoutMs: 60_000 },
       ).catch(() => undefined)
       peakRssMb = Math.max(peakRssMb, peakRssOf(running.child.pid ?? 0) ?? 0)
 

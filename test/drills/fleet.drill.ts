@@ -12,7 +12,7 @@
 //      password exits at start naming cluster.redis.password_file, the password nowhere in its output.
 import { expect, test } from 'vitest'
 import { DEFAULT_LANE_CONCURRENCY } from '../../agent/outbox/lanes'
-import { spawnAgent, until } from '../agent/daemon/helpers'
+import { spawnAgent } from '../agent/daemon/helpers'
 import { redisServerPath } from '../helpers/redis-server'
 import {
   createMember,
@@ -39,6 +39,7 @@ import {
   type Member,
 } from './lib/fleet'
 import { recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const WON = 'logx_agent_cluster_claims_total{outcome="won"}'
 const HELD = 'logx_agent_cluster_claims_total{outcome="held"}'
@@ -114,35 +115,35 @@ describeFleet(
 
       // The ack: db and cache fire on every host; db is acknowledged through web-3.
       members.forEach((m) => m.append(line('db down d1') + line('cache down d1')))
-      await until('the db and cache pages', async () =>
+      await pollUntil('the db and cache pages', async () =>
         (await smsRecords(baseUrl, ' down d1')).length >= 2 ? true : undefined,
       )
       type Summary = { id: string; rule: string; title: string; state: string; step: number }
       const incidentsOf = async (m: Member): Promise<Summary[]> =>
         ((await (await fetch(`${running(m).metricsUrl}/api/incidents`)).json()) as { incidents: Summary[] }).incidents
       const third = members[2] as Member
-      const db = await until('the db incident on web-3', async () =>
+      const db = await pollUntil('the db incident on web-3', async () =>
         (await incidentsOf(third)).find((i) => i.rule === 'db' && i.title.includes('db down')),
       )
       const ackedAt = Date.now()
       const acked = await third.post(`/api/incidents/${encodeURIComponent(db.id)}/ack`, { by: 'asha' })
       expect(acked.status).toBe(200)
       for (const m of members) {
-        await until(`${m.id} to hold the db incident as acknowledged`, async () =>
+        await pollUntil(`${m.id} to hold the db incident as acknowledged`, async () =>
           (await incidentsOf(m)).find((i) => i.id === db.id)?.state === 'acknowledged' ? true : undefined,
         )
       }
       const ackSpreadMs = Date.now() - ackedAt
       // Positive control: cache, fired just after db on every host, escalates (awaited). Once every
       // engine has taken cache to its escalation step, db's escalation was due everywhere too.
-      await until(
+      await pollUntil(
         'the cache escalation',
         async () =>
           (await smsRecords(baseUrl, 'cache down d1')).some((r) => recipientOf(r).includes(LEAD)) ? true : undefined,
-        30_000,
+        { timeoutMs: 30_000 },
       )
       for (const m of members) {
-        await until(`${m.id} to have taken cache to its escalation`, async () =>
+        await pollUntil(`${m.id} to have taken cache to its escalation`, async () =>
           ((await incidentsOf(m)).find((i) => i.rule === 'db' && i.title.includes('cache down'))?.step ?? 0) >= 1
             ? true
             : undefined,
@@ -211,10 +212,10 @@ describeFleet(
         all.push(...ids)
         const before = await Promise.all(members.map((m) => memberMetric(m, WON)))
         members.forEach((m, i) => m.append(storm(shuffled(ids, round * 10 + i))))
-        await until(
+        await pollUntil(
           `the first SMS of batch ${round}`,
           async () => ((await smsRecords(baseUrl, `order k${round}x`)).length > 0 ? true : undefined),
-          30_000,
+          { timeoutMs: 30_000 },
         )
         const after = await Promise.all(members.map((m) => memberMetric(m, WON)))
         let victim = 0
@@ -231,10 +232,10 @@ describeFleet(
         // comes back; odd rounds: it comes back at once and finishes its own claims itself.
         if (round % 2 === 0) {
           awaited++
-          const tookOver = await until(
+          const tookOver = await pollUntil(
             "a peer to take over the dead agent's claims",
             async () => ((await sumMetric(others, FAILOVERS)) > othersBefore ? true : undefined),
-            10_000,
+            { timeoutMs: 10_000 },
           ).catch(() => false)
           if (tookOver) takeovers++
         }
@@ -289,20 +290,20 @@ describeFleet(
       const ids = idsOf('r', INCIDENTS)
       const started = Date.now()
       members.forEach((m, i) => m.append(storm(shuffled(ids, i + 1))))
-      await until(
+      await pollUntil(
         "the storm's first SMS",
         async () => ((await smsRecords(baseUrl, 'order r')).length > 0 ? true : undefined),
-        30_000,
+        { timeoutMs: 30_000 },
       )
       await redis.kill('SIGKILL')
       // Won before the kill: each may go out again, its claim gone with Redis's memory.
       const wonAtKill = await sumMetric(members, WON)
       const pagedAtKill = (await smsRecords(baseUrl, 'order r')).length
       await redis.restart()
-      await until(
+      await pollUntil(
         'both agents back on Redis',
         async () => ((await sumMetric(members, 'logx_agent_cluster_up')) === members.length ? true : undefined),
-        30_000,
+        { timeoutMs: 30_000 },
       )
       const tally = await pagedAll(rig, ids, 'every incident of the storm paged, every outbox empty', 60_000)
       const stormMs = lastArrival(tally) - started
@@ -347,7 +348,7 @@ describeFleet(
     const rig = await startRig(['web-1', 'web-2'], { rules: STORM_RULES })
     try {
       const { members, baseUrl, redis } = rig
-      await until('both agents up with both peers', async () => {
+      await pollUntil('both agents up with both peers', async () => {
         for (const m of members) if ((await healthOf(m)).cluster?.peers !== members.length) return undefined
         return true
       })
@@ -356,7 +357,7 @@ describeFleet(
       const downAt = Date.now()
       const reasons: string[] = []
       for (const m of members) {
-        const h = await until(`${m.id}'s /health to say degraded`, async () => {
+        const h = await pollUntil(`${m.id}'s /health to say degraded`, async () => {
           const health = await healthOf(m)
           return health.status === 'degraded' && health.cluster?.status === 'degraded' ? health : undefined
         })
@@ -377,10 +378,10 @@ describeFleet(
       await redis.restart()
       const upAt = Date.now()
       for (const m of members) {
-        await until(
+        await pollUntil(
           `${m.id}'s /health to say up`,
           async () => ((await healthOf(m)).status === 'up' ? true : undefined),
-          30_000,
+          { timeoutMs: 30_000 },
         )
       }
       const reconnectMs = Date.now() - upAt
@@ -430,7 +431,7 @@ describeFleet(
       const { members, baseUrl, redis, sandbox } = rig
       const good = members[0] as Member
       good.append(orderLine('acl0001'))
-      const paged = await until('the page through the ACL user', async () => {
+      const paged = await pollUntil('the page through the ACL user', async () => {
         const sms = await smsRecords(baseUrl, 'order acl0001')
         return sms.length > 0 ? sms : undefined
       })

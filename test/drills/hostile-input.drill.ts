@@ -31,7 +31,6 @@ import {
   recordsWhen,
   spawnAgent,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from '../agent/daemon/helpers'
@@ -49,6 +48,7 @@ import {
   STACK_LINE,
 } from './lib/hostile'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const FORMATS = ['json', 'text', 'auto'] as const
 
@@ -420,7 +420,7 @@ describe('hostile input, a real agent', () => {
     // Until every valid line's SMS is in, or the agent says a source stopped (then the figures tell).
     let arrived: Awaited<ReturnType<typeof records>> = []
     let stoppedSource = ''
-    await until(
+    await pollUntil(
       'every valid line as an SMS, or a failed source',
       async () => {
         sample()
@@ -430,7 +430,7 @@ describe('hostile input, a real agent', () => {
         if (!h.ok) stoppedSource = JSON.stringify(h.failed)
         return h.ok ? undefined : true
       },
-      90_000,
+      { timeoutMs: 90_000 },
     ).catch(() => {})
     sample()
     const ids = smsIds(arrived)
@@ -449,7 +449,7 @@ describe('hostile input, a real agent', () => {
     const matches = await metric(agent.metricsUrl, 'logx_agent_matches_total')
     const engineFailures = await metric(agent.metricsUrl, 'logx_agent_lines_failed_total')
     if (stoppedSource === '')
-      await until('the skipped lines in the log', () =>
+      await pollUntil('the skipped lines in the log', () =>
         /longer than max_line_bytes/.test(agent!.output()) ? true : undefined,
       ).catch(() => {})
     const logLines = agent
@@ -514,7 +514,7 @@ describe('hostile input, a real agent', () => {
       const before = agent.errors().length
       writeFileSync(ws.config, text)
       agent.child.kill('SIGHUP')
-      await until('the reload rejected', () =>
+      await pollUntil('the reload rejected', () =>
         agent!.errors().slice(before).includes('config reload rejected') ? true : undefined,
       )
       rejected++

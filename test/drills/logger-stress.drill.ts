@@ -15,9 +15,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { until } from '../agent/daemon/helpers'
 import { fixtures, inBatches, spawnApp } from './lib/apps'
 import { recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const app = join(fixtures, 'stress-app.js')
 const PIPE_LINES = 30_000
@@ -119,7 +119,7 @@ function forkApp(args: string[]): Forked & { read(slow: boolean): void } {
       })
     },
     message: (key) =>
-      until(
+      pollUntil(
         `message ${key} from the app`,
         () => {
           const found = messages.find((m) => key in m)
@@ -127,7 +127,7 @@ function forkApp(args: string[]): Forked & { read(slow: boolean): void } {
           if (exitedWith !== undefined) throw new Error(`app exited (${exitedWith.join('/')}) before ${key}:\n${err}`)
           return undefined
         },
-        60_000,
+        { timeoutMs: 60_000 },
       ),
   }
 }
@@ -197,7 +197,7 @@ describe('logger under stress', () => {
       // Nobody reads yet: the pipe (and Node's read buffer) fill up and stay full.
       const logged = await app.message('logged')
       await app.message('tick')
-      await until('three ticks while the reader is stalled', () =>
+      await pollUntil('three ticks while the reader is stalled', () =>
         app.messages.filter((m) => 'tick' in m).length >= 3 ? true : undefined,
       )
       const readWhileBlocked = app.bytesRead()

@@ -17,7 +17,6 @@ import {
   metric,
   smsRulesConfig,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from '../agent/daemon/helpers'
@@ -31,6 +30,7 @@ import {
   type Sampler,
 } from './lib/outage'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const INCIDENTS = 400
 const MEMORY_ITEMS = 50
@@ -154,12 +154,12 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   })
   for (let i = 0; i < INCIDENTS; i += BATCH) {
     appendFileSync(app, Array.from({ length: Math.min(BATCH, INCIDENTS - i) }, (_, k) => line(i + k)).join(''))
-    await until(`incidents up to ${i + BATCH} read`, async () =>
+    await pollUntil(`incidents up to ${i + BATCH} read`, async () =>
       (await m('logx_agent_matches_total')) >= Math.min(i + BATCH, INCIDENTS) ? true : undefined,
     )
   }
   // Every incident queued its SMS and its opened note.
-  await until('every incident in the outbox', async () =>
+  await pollUntil('every incident in the outbox', async () =>
     (await m('logx_agent_outbox_depth')) >= 2 * INCIDENTS ? true : undefined,
   )
   const downRssAtQueued = rssOf(pid)
@@ -168,7 +168,7 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   const [depthQueued, spilledQueued] = await Promise.all([m('logx_agent_outbox_depth'), m('logx_agent_outbox_spilled')])
   // Stay down a little longer: the outbox keeps retrying the window against refused connections.
   const failedWhileDown = await m('logx_agent_notifications_failed_total')
-  await until('retries while down', async () =>
+  await pollUntil('retries while down', async () =>
     (await m('logx_agent_notifications_failed_total')) >= failedWhileDown + 10 ? true : undefined,
   )
   const downSamples = [
@@ -183,7 +183,7 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
   const rssLater = sampling(500, () => rssOf(pid))
   sandbox = await startOutageSandbox({ port, dataDir, requestLog, faults: FLAKY })
   const flakyStarted = Date.now()
-  await until(
+  await pollUntil(
     'half of the SMS through the flaky API',
     async () => {
       const got = await tally(api.baseUrl)
@@ -191,7 +191,7 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
         ? true
         : undefined
     },
-    30_000,
+    { timeoutMs: 30_000 },
   )
   const flakyMs = Date.now() - flakyStarted
 
@@ -201,14 +201,14 @@ test('outage: down, then 50% failing, then healthy; nothing lost, Retry-After ho
     c !== undefined && c.sms > 0 && c.lead > 0 && c.note > 0 && c.smsActivity > 0
   let counts = await tally(api.baseUrl)
   try {
-    await until(
+    await pollUntil(
       'every alert delivered and the outbox empty',
       async () => {
         counts = await tally(api.baseUrl)
         for (let i = 0; i < INCIDENTS; i++) if (!complete(counts.get(incidentId(i)))) return undefined
         return (await m('logx_agent_outbox_depth')) === 0 ? true : undefined
       },
-      60_000,
+      { timeoutMs: 60_000 },
     )
   } catch {
     // Measured and reported below: the assertions say what is missing.

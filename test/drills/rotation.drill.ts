@@ -14,9 +14,10 @@ import { once } from 'node:events'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { createWorkspace, messagingYaml, spawnAgent, until } from '../agent/daemon/helpers'
+import { createWorkspace, messagingYaml, spawnAgent } from '../agent/daemon/helpers'
 import { peakRssOf, recordDrill } from './lib/report'
 import { createSequenceCheck, followFile } from './lib/rotation'
+import { pollUntil } from '../helpers/poll-until'
 
 const FILES = 4
 const ROTATIONS = 1000
@@ -78,7 +79,7 @@ rules:
       }
     })
     try {
-      await until('the agent started', () => {
+      await pollUntil('the agent started', () => {
         if (agent.child.exitCode !== null) throw new Error(`agent exited: ${agent.errors()}`)
         return /Stop with Ctrl-C|Open the inbox/.test(agent.output()) ? true : undefined
       })
@@ -92,13 +93,13 @@ rules:
       const [result] = (await once(writer, 'message')) as [WriterResult]
       const totals = result.totals
       // Caught up: every number of every file has arrived (then a stop, so anything read twice shows too).
-      await until(
+      await pollUntil(
         'the agent caught up with the writer',
         () => {
           follower.poll()
           return totals.every((total, k) => check.distinct(k) >= total) ? true : undefined
         },
-        CATCH_UP_MS,
+        { timeoutMs: CATCH_UP_MS },
       ).catch(() => undefined)
       const peakRssMb = peakRssOf(agent.child.pid ?? 0)
       agent.child.kill('SIGINT')

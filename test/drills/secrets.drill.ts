@@ -16,11 +16,11 @@ import {
   records,
   spawnAgent,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from '../agent/daemon/helpers'
 import { recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const KEY = 'sk-live-DRILL-7f3a9c2e51'
 const WRONG_KEY = 'sk-wrong-DRILL-0c9e11d4'
@@ -101,7 +101,7 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
       }
     },
   })
-  const info = await until('the sandbox', () => {
+  const info = await pollUntil('the sandbox', () => {
     const base = /base URL:\s+(\S+)/.exec(sandbox.output())?.[1]
     const lead = /lead webhook URL:\s+(\S+)/.exec(sandbox.output())?.[1]
     const activity = /activity webhook URL:\s+(\S+)/.exec(sandbox.output())?.[1]
@@ -201,10 +201,10 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const wrong = await startAgentProcess(w.config, envOf(info.base, WRONG_KEY))
   running.push(wrong)
   plant(WRONG_KEY, WRONG_TOKEN)
-  await until(
+  await pollUntil(
     'dead letters from the 401s',
     async () => ((await metric(wrong.metricsUrl, 'logx_agent_notifications_dead_total')) >= 6 ? true : undefined),
-    30_000,
+    { timeoutMs: 30_000 },
   )
   // An invalid reload whose bad values come from the secret variable and the secret file.
   const before = wrong.errors().length
@@ -214,7 +214,7 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
       .replace('    start_at: beginning', '    start_at: ${LOGX_DRILL_KEY}\n    format: ${LOGX_DRILL_KEY}'),
   )
   wrong.child.kill('SIGHUP')
-  await until('the reload rejected', () =>
+  await pollUntil('the reload rejected', () =>
     wrong.errors().slice(before).includes('config reload rejected') ? true : undefined,
   )
   w.writeConfig(config())
@@ -227,10 +227,10 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const down = await startAgentProcess(w.config, envOf(closedPort, KEY))
   running.push(down)
   plant(KEY, TOKEN)
-  await until(
+  await pollUntil(
     'retried sends',
     async () => ((await metric(down.metricsUrl, 'logx_agent_notifications_retried_total')) >= 1 ? true : undefined),
-    30_000,
+    { timeoutMs: 30_000 },
   )
   await serve(down, 'api down')
   await stopped(down, 'api down', 'SIGKILL')
@@ -239,7 +239,7 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   const good = await startAgentProcess(w.config, envOf(info.base, KEY))
   running.push(good)
   plant(KEY, TOKEN)
-  const all = await until(
+  const all = await pollUntil(
     'every SMS of phases 2 and 3',
     async () => {
       const got = await records(info.base)
@@ -247,7 +247,7 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
         ? got
         : undefined
     },
-    60_000,
+    { timeoutMs: 60_000 },
   )
   await serve(good, 'good')
   await stopped(good, 'good', 'SIGINT')

@@ -12,11 +12,11 @@ import {
   metric,
   smsRulesConfig,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from '../agent/daemon/helpers'
 import { peakRssOf, recordDrill } from './lib/report'
+import { pollUntil } from '../helpers/poll-until'
 
 const INCIDENTS = 10_000
 const API_KEY = 'sandbox-api-key'
@@ -68,13 +68,13 @@ test('storm: 10,000 distinct incidents, each delivered once, no reset-driven ret
   appendFileSync(app, text)
   let stored = 0
   try {
-    await until(
+    await pollUntil(
       `${INCIDENTS} SMS in the sandbox`,
       async () => {
         stored = (await smsPage(baseUrl, 1, 1)).total
         return stored >= INCIDENTS ? true : undefined
       },
-      60_000,
+      { timeoutMs: 60_000 },
     )
   } catch {
     // Reported below: the row and the assertions say how many arrived.

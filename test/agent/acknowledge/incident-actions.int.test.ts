@@ -3,8 +3,6 @@
 // sees on their phone, what acknowledging and silencing change, and that all of it outlives a
 // restart (a new path on the same files).
 import { afterEach, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import type { AgentConfig } from '../../../agent/config/types'
@@ -12,7 +10,8 @@ import { toAlertLine } from '../../../agent/events/alert-line'
 import { createAlertPath, type AlertPath } from '../../../agent/delivery/alert-path'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { createPhoneBook } from '../../../agent/acknowledge/phone-book'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { tempDir } from '../../helpers/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -65,12 +64,6 @@ const line = (msg: string) => toAlertLine(JSON.stringify({ level: 50, msg }), 'j
 
 const MINUTE = 60_000
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-actions-path-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
-
 async function sandboxStarted(): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0 })
   cleanups.push(() => sandbox.close())
@@ -84,7 +77,7 @@ async function texts(path: AlertPath, sandbox: Sandbox): Promise<string[]> {
 }
 
 it('a missed call from the person an escalation paged acknowledges; who did it outlives a restart', async () => {
-  const dir = tempDir()
+  const dir = tempDir('actions-path')
   const sandbox = await sandboxStarted()
   const t = Date.now()
   const first = open(dir, sandbox, t)
@@ -137,7 +130,7 @@ it('a missed call from the person an escalation paged acknowledges; who did it o
 })
 
 it('a silence added at run time mutes pages on this path and the next one, until expired', async () => {
-  const dir = tempDir()
+  const dir = tempDir('actions-path')
   const sandbox = await sandboxStarted()
   const t = Date.now()
   const first = open(dir, sandbox, t)

@@ -1,9 +1,7 @@
 // What people do to incidents (agent/acknowledge/incident-actions.ts), on a real pipeline built from a
 // YAML config, with the incident state and the run-time silences in real files and a fake
 // dispatcher that keeps what would be sent. "A restart" builds all of it again on the same files.
-import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { Delivery } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
@@ -18,11 +16,7 @@ import { createIncidentState } from '../../../agent/incidents/incident-state'
 import type { MissedCall } from '../../../agent/acknowledge/missed-calls'
 import { createPhoneBook } from '../../../agent/acknowledge/phone-book'
 import { createRuntimeSilences } from '../../../agent/incidents/runtime-silences'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../../helpers/temp-dir'
 
 const ASHA = '+919800000001'
 const RAVI = '+919800000003'
@@ -75,12 +69,6 @@ function start(dir: string, now: number, ackAll = false): Running {
   return { pipeline, actions, sent }
 }
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-actions-'))
-  dirs.push(dir)
-  return dir
-}
-
 const error = (msg: string) => toAlertLine(JSON.stringify({ level: 50, msg }), 'json', 'app').line
 const warning = (msg: string) => toAlertLine(JSON.stringify({ level: 40, msg }), 'json', 'app').line
 const keyOf = (run: Running, title: string): string => {
@@ -95,7 +83,7 @@ const call = (id: string, caller: string, at: number): MissedCall => ({ id, call
 
 describe('finding an incident', () => {
   it('by its key, or by a unique prefix of 4 characters or more', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.pipeline.ingest(error('cache down'), 1000)
     run.pipeline.ingest(warning('slow query'), 1000)
@@ -120,7 +108,7 @@ describe('finding an incident', () => {
 
 describe('acknowledge, unacknowledge, resolve by hand', () => {
   it('refuses what cannot be done, with 404 or 409 and a message saying why', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.pipeline.ingest(warning('slow query'), 1000)
     const db = keyOf(run, 'db down')
@@ -157,7 +145,7 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
   })
 
   it('unacknowledging re-pages; resolving forgets the incident; the counts say who did what how', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     const db = keyOf(run, 'db down')
     run.actions.act(db, 'ack', { by: 'asha', via: 'console' }, 2000)
@@ -178,7 +166,7 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
   })
 
   it('an incident resolved while pending does not fire later: not after a reload, not after a restart', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     const run = start(dir, 0)
     run.pipeline.ingest(warning('slow query'), 1000)
     expect(run.actions.act(keyOf(run, 'slow query'), 'resolve', { by: 'asha', via: 'console' }, 2000)).toMatchObject({
@@ -196,7 +184,7 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
   })
 
   it('an incident resolved while firing stays resolved after a restart', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     const run = start(dir, 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.actions.act(keyOf(run, 'db down'), 'resolve', { by: 'asha', via: 'cli' }, 2000)
@@ -208,7 +196,7 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
   })
 
   it('an acknowledgement survives a restart', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     const run = start(dir, 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.actions.act(keyOf(run, 'db down'), 'ack', { by: 'ravi', via: 'cli' }, 2000)
@@ -226,7 +214,7 @@ describe('acknowledge, unacknowledge, resolve by hand', () => {
 
 describe('acknowledging by missed call', () => {
   it("a known caller acknowledges the incident paged to them most recently, however the number's written", () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.pipeline.ingest(error('cache down'), 2000)
     run.actions.missedCalls([call('c1', '919800000001', 3000)], 3500)
@@ -248,7 +236,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('a call from a number nobody has changes nothing and is counted', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.actions.missedCalls([call('c1', '+919800000009', 2000)], 2000)
     expect(status(run, 'db down')).toBe('firing')
@@ -256,7 +244,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('a person with nothing paged to them acknowledges nothing (ravi was not paged for errors)', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.actions.missedCalls([call('c1', RAVI, 2000)], 2000)
     expect(status(run, 'db down')).toBe('firing')
@@ -264,7 +252,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('a call made before the page acknowledges nothing, even when polled after it', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.pipeline.ingest(error('db down'), 5000)
     run.actions.missedCalls([call('c1', ASHA, 4000)], 6000)
     expect(status(run, 'db down')).toBe('firing')
@@ -272,7 +260,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('a call offered again is used once, also after a restart on the same state file', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     const run = start(dir, 0)
     run.pipeline.ingest(error('db down'), 1000)
     run.pipeline.ingest(error('cache down'), 2000)
@@ -298,7 +286,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('a call from an unknown number is used once too, across a restart', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     start(dir, 0).actions.missedCalls([call('c9', '+919800000009', 1000)], 1000)
     const after = start(dir, 2000)
     after.actions.missedCalls([call('c9', '+919800000009', 1000)], 2000)
@@ -306,7 +294,7 @@ describe('acknowledging by missed call', () => {
   })
 
   it('with ack_all one call acknowledges every firing incident paged to the caller', () => {
-    const run = start(tempDir(), 0, true)
+    const run = start(tempDir('actions'), 0, true)
     run.pipeline.ingest(error('db down'), 1000)
     run.pipeline.ingest(error('cache down'), 2000)
     run.pipeline.ingest(warning('slow query'), 2000)
@@ -329,7 +317,7 @@ describe('silences made at run time', () => {
   const until = 3600_000
 
   it('refuses a request that cannot be a silence, naming the field', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     const add = (matchers: Record<string, string>, endsAt = until) => {
       const result = run.actions.addSilence({ matchers, endsAt, comment: undefined, by: 'asha' }, 1000)
       return result.ok ? 'ok' : result.error
@@ -343,7 +331,7 @@ describe('silences made at run time', () => {
   })
 
   it('mutes matching incidents, outlives a restart, and stops muting once expired by hand', () => {
-    const dir = tempDir()
+    const dir = tempDir('actions')
     const run = start(dir, 0)
     const added = run.actions.addSilence(
       { matchers: { msg: '/full$/' }, endsAt: until, comment: 'disk swap', by: 'asha' },
@@ -376,7 +364,7 @@ describe('silences made at run time', () => {
   })
 
   it('a muted page reached nobody: a missed call then acknowledges nothing', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.actions.addSilence({ matchers: { msg: 'disk full' }, endsAt: until, comment: undefined, by: undefined }, 1000)
     run.pipeline.ingest(error('disk full'), 2000)
     run.actions.missedCalls([call('c1', ASHA, 3000)], 3000)
@@ -385,7 +373,7 @@ describe('silences made at run time', () => {
   })
 
   it('a silence ends by itself at its endsAt', () => {
-    const run = start(tempDir(), 0)
+    const run = start(tempDir('actions'), 0)
     run.actions.addSilence({ matchers: { rule: 'errors' }, endsAt: 10_000, comment: undefined, by: undefined }, 1000)
     run.pipeline.ingest(error('db down'), 2000)
     expect(run.sent).toEqual([])

@@ -1,5 +1,7 @@
 // bin/logx-agent.js runs the bundle through a code cache: each Node version, flag set and command has
 // its own cache file, a run without a cache makes one, and a run with it starts from it.
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,7 @@
 // `logx-agent incidents` and `ack` as users run them: the built bin in a child process, finding a
 // (fake) running agent through the state directory of its config, the token from the environment.
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

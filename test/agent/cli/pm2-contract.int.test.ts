@@ -1,6 +1,8 @@
 // What pm2 relies on, checked without pm2 itself: the ecosystem file loads with require() and points
 // at the agent; the agent, forked with an IPC channel as pm2 does, says 'ready' once it serves and
 // exits 0 on SIGINT.
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { describe, expect, it } from 'vitest'
 import { fork } from 'node:child_process'
 import { once } from 'node:events'

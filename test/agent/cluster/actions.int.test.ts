@@ -3,7 +3,8 @@
 import { expect, it } from 'vitest'
 import { createCluster, type Cluster, type ReceivedAction } from '../../../agent/cluster'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, redisSuite, type KeptLog, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, redisSuite, type KeptLog } from './fixtures'
+import { pollUntil } from '../../helpers/poll-until'
 
 const users = [
   { name: 'ay', password: 'pa-ay' },
@@ -38,7 +39,7 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
     const a = await agent('a')
     const b = await agent('b')
     await b.cluster.publish(ack('from-b', 1))
-    await until('a to read b', () => a.received.length === 1)
+    await pollUntil('a to read b', () => a.received.length === 1)
     await a.cluster.publish(ack('k1', 10))
     await a.cluster.publish({
       type: 'silence',
@@ -53,7 +54,7 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
       at: 11,
     })
     await a.cluster.publish({ type: 'resolve', key: 'k1', actor: { by: 'asha', via: 'cli' }, at: 12, id: 'chosen-id' })
-    await until('b to read three actions', () => b.received.length === 3)
+    await pollUntil('b to read three actions', () => b.received.length === 3)
     expect(b.received.map((r) => [r.type, r.agent, r.at])).toEqual([
       ['ack', 'a', 10],
       ['silence', 'a', 11],

@@ -4,7 +4,8 @@ import { expect, it } from 'vitest'
 import { createCluster, type Cluster } from '../../../agent/cluster'
 import { ClusterError } from '../../../agent/cluster/errors'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, notice, redisSuite } from './fixtures'
+import { pollUntil } from '../../helpers/poll-until'
 
 describeWithRedis('cluster authentication on a real Redis', () => {
   const password = 'correct-horse-battery'
@@ -34,7 +35,7 @@ describeWithRedis('cluster authentication on a real Redis', () => {
     ) as [Cluster, Cluster]
     suite.opened(a, b)
     await Promise.all([a.start(), b.start()])
-    await until('both listening for sent marks', () => a.listening() && b.listening())
+    await pollUntil('both listening for sent marks', () => a.listening() && b.listening())
     const n = notice({ incident: 'acl-check' })
     const claim = await a.claim(n)
     expect(claim.outcome).toBe('won')

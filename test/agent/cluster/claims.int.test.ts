@@ -3,7 +3,8 @@ import { expect, it } from 'vitest'
 import { createCluster, type Claim, type Cluster } from '../../../agent/cluster'
 import { noticeIdOf } from '../../../agent/delivery/fleet/fleet-gate'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, notice, redisSuite } from './fixtures'
+import { pollUntil } from '../../helpers/poll-until'
 
 describeWithRedis('cluster claims on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
@@ -32,7 +33,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(won.failover).toBe(false)
 
     // The mark is announced to every agent listening (the one held wakes its item on it).
-    await until('both listening', () => a.listening() && b.listening())
+    await pollUntil('both listening', () => a.listening() && b.listening())
     const announced = new Promise<string>((resolve) => other.onSent(resolve))
     await winner.sent(n, won)
     expect(await announced).toBe(noticeIdOf(n))
@@ -85,7 +86,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     const n = notice({ kind: 'escalated', step: '1' })
     const first = await a.claim(n)
     expect(first.outcome).toBe('won')
-    const taken = await until('the lease to run out', async () => {
+    const taken = await pollUntil('the lease to run out', async () => {
       const claim = await b.claim(n)
       if (claim.outcome === 'held') expect(claim.retryAfterMs).toBeLessThanOrEqual(300)
       return claim.outcome === 'won' ? claim : undefined
@@ -109,7 +110,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     expect(await b.claim(repeat)).toEqual({ outcome: 'done', by: 'a' })
     expect(await a.claim(repeat)).toEqual({ outcome: 'done', by: 'a' })
     // Once the interval is over, the next repeat is claimed afresh, under a new key.
-    const next = await until('the repeat interval to pass', async () => {
+    const next = await pollUntil('the repeat interval to pass', async () => {
       const claim = await b.claim(repeat)
       return claim.outcome === 'won' ? claim : undefined
     })
@@ -130,7 +131,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     await b.sent(resolved, resolve)
     // The other agent's resolve of the same opening is the one already sent.
     expect(await a.claim(resolved)).toEqual({ outcome: 'done', by: 'b' })
-    const reopened = await until('a new generation (server ms)', async () => {
+    const reopened = await pollUntil('a new generation (server ms)', async () => {
       const claim = await a.claim(firing)
       return claim.outcome === 'won' ? claim : undefined
     })
@@ -144,7 +145,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     const [a, b] = await agents()
     const firing = notice()
     a.observe('db-down', { rule: 'db', title: 'db down', count: 1, first: 1_700_000_000_000, last: 1_700_000_000_000 })
-    await until('the incident in the fleet table', async () => (await b.incidents(10)).length === 1)
+    await pollUntil('the incident in the fleet table', async () => (await b.incidents(10)).length === 1)
     await a.sent(firing, await a.claim(firing))
     await a.publish({ type: 'ack', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_001_000 })
     const escalation = notice({ kind: 'escalated', step: '1' })
@@ -168,7 +169,7 @@ describeWithRedis('cluster claims on a real Redis', () => {
     // A resolve by hand closes the opening: the next firing is a new generation.
     await a.publish({ type: 'resolve', key: 'db-down', actor: { by: 'asha', via: 'cli' }, at: 1_700_000_003_000 })
     expect(await b.incidents(10)).toMatchObject([{ key: 'db-down', status: undefined, ack: undefined }])
-    const reopened = await until('a new generation', async () => {
+    const reopened = await pollUntil('a new generation', async () => {
       const claim = await b.claim(firing)
       return claim.outcome === 'won' ? claim : undefined
     })

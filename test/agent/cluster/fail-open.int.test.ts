@@ -9,7 +9,8 @@ import {
   type ReceivedAction,
 } from '../../../agent/cluster'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { clusterConfig, keptLog, notice, redisSuite, until } from './fixtures'
+import { clusterConfig, keptLog, notice, redisSuite } from './fixtures'
+import { pollUntil } from '../../helpers/poll-until'
 
 describeWithRedis('cluster failing open on a real Redis', () => {
   const suite = redisSuite()
@@ -48,7 +49,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     expect(a.status().status).toBe('up')
 
     await suite.server.kill('SIGKILL')
-    await until('a to see Redis gone', () => a.status().status === 'degraded')
+    await pollUntil('a to see Redis gone', () => a.status().status === 'degraded')
     expect(a.status().reason).toMatch(/^Redis unreachable: /)
 
     const n = notice({ incident: 'while-down', firedAt: 1_700_000_000_555 })
@@ -78,10 +79,10 @@ describeWithRedis('cluster failing open on a real Redis', () => {
 
     // Restarted empty (no persistence): what a did meanwhile is written again from a's memory.
     await suite.server.restart()
-    await until('both agents to reconnect', () => a.status().status === 'up' && b.status().status === 'up')
-    await until('the sent mark to be merged', () => a.stats().merged === 1)
+    await pollUntil('both agents to reconnect', () => a.status().status === 'up' && b.status().status === 'up')
+    await pollUntil('the sent mark to be merged', () => a.stats().merged === 1)
     expect(await b.claim(n)).toEqual({ outcome: 'done', by: 'a' })
-    const [incident] = await until('the kept deltas, merged into one', async () => {
+    const [incident] = await pollUntil('the kept deltas, merged into one', async () => {
       const list = await b.incidents(10)
       return list.length > 0 ? list : undefined
     })
@@ -92,7 +93,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
       last: 1_700_000_000_900,
       status: 'acknowledged',
     })
-    await until("b to read a's ack made while Redis was down", () => fromA.length === 1)
+    await pollUntil("b to read a's ack made while Redis was down", () => fromA.length === 1)
     expect(fromA[0]).toMatchObject({ type: 'ack', key: 'while-down', agent: 'a' })
 
     expect(statuses.map((s) => s.status)).toEqual(['up', 'degraded', 'up'])
@@ -110,7 +111,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     } finally {
       process.kill(suite.server.pid, 'SIGCONT')
     }
-    const next = await until('a claim answered again', async () => {
+    const next = await pollUntil('a claim answered again', async () => {
       const claim = await a.claim(notice({ incident: 'hung-2' }))
       return claim.outcome === 'won' ? claim : undefined
     })
@@ -125,7 +126,7 @@ describeWithRedis('cluster failing open on a real Redis', () => {
     expect(c.status()).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/ECONNREFUSED/) })
     expect((await c.claim(notice())).outcome).toBe('degraded')
     await suite.server.restart()
-    await until('c to connect', () => c.status().status === 'up')
+    await pollUntil('c to connect', () => c.status().status === 'up')
     expect((await c.claim(notice({ incident: 'after' }))).outcome).toBe('won')
   })
 })

@@ -43,21 +43,6 @@ export function keptLog(): KeptLog {
   return { lines, info: keep('info'), warn: keep('warn'), error: keep('error'), text: () => JSON.stringify(lines) }
 }
 
-/** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
-export async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 export function notice(overrides: Partial<FleetNotice> = {}): FleetNotice {
   return {
     incident: 'db-down',

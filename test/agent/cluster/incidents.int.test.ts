@@ -3,7 +3,8 @@
 import { expect, it } from 'vitest'
 import { createCluster, type Cluster, type FleetSeen } from '../../../agent/cluster'
 import { describeWithRedis } from '../../helpers/redis-server'
-import { adminClient, clusterConfig, keptLog, redisSuite, until } from './fixtures'
+import { adminClient, clusterConfig, keptLog, redisSuite } from './fixtures'
+import { pollUntil } from '../../helpers/poll-until'
 
 describeWithRedis('cluster incident table on a real Redis', () => {
   const suite = redisSuite({ flushAfterEach: true })
@@ -25,7 +26,7 @@ describeWithRedis('cluster incident table on a real Redis', () => {
       a.observe('db-down', { rule: 'db', title: 'db down', count: 1, first: T + i, last: T + i })
     b.observe('db-down', { rule: 'db', title: '', count: 3, first: T - 50, last: T + 100 })
     b.observe('disk-full', { rule: 'disk', title: 'disk full', count: 1, first: T + 10, last: T + 10 })
-    const incidents = await until('both flushes', async () => {
+    const incidents = await pollUntil('both flushes', async () => {
       const list = await a.incidents(10)
       return list.find((i) => i.key === 'db-down')?.count === 8 && list.length === 2 ? list : undefined
     })
@@ -54,7 +55,7 @@ describeWithRedis('cluster incident table on a real Redis', () => {
     const seenByA: FleetSeen[] = []
     a.onFleetSeen((seen) => seenByA.push(...seen))
     b.observe('slow', { rule: 'slow', title: 'slow queries', count: 4, first: T, last: T, windowMs: 60_000 })
-    await until("b's flush", async () => (await b.incidents(10))[0]?.count === 4)
+    await pollUntil("b's flush", async () => (await b.incidents(10))[0]?.count === 4)
     a.observe('slow', {
       rule: 'slow',
       title: 'slow queries',
@@ -63,7 +64,7 @@ describeWithRedis('cluster incident table on a real Redis', () => {
       last: T + 1_000,
       windowMs: 60_000,
     })
-    const seen = await until("a's flush", () => seenByA.find((s) => s.key === 'slow'))
+    const seen = await pollUntil("a's flush", () => seenByA.find((s) => s.key === 'slow'))
     expect(seen).toEqual({ key: 'slow', last: T + 1_000, windowCount: 6 })
     // Lines out of the window no longer count.
     a.observe('slow', {
@@ -74,7 +75,7 @@ describeWithRedis('cluster incident table on a real Redis', () => {
       last: T + 120_000,
       windowMs: 60_000,
     })
-    expect(await until('the later flush', () => seenByA.find((s) => s.last === T + 120_000))).toEqual({
+    expect(await pollUntil('the later flush', () => seenByA.find((s) => s.last === T + 120_000))).toEqual({
       key: 'slow',
       last: T + 120_000,
       windowCount: 1,
@@ -87,7 +88,7 @@ describeWithRedis('cluster incident table on a real Redis', () => {
 
   it('peers see each other', async () => {
     const [a] = await agents()
-    const peers = await until('two peers', async () => {
+    const peers = await pollUntil('two peers', async () => {
       const list = await a.peers()
       return list.length === 2 ? list : undefined
     })
@@ -95,6 +96,6 @@ describeWithRedis('cluster incident table on a real Redis', () => {
       ['a', 'host-a', process.pid],
       ['b', 'host-b', process.pid],
     ])
-    await until('the peer count in the stats', () => a.stats().peers === 2)
+    await pollUntil('the peer count in the stats', () => a.stats().peers === 2)
   })
 })

@@ -12,11 +12,11 @@ import {
   recordsWhen,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const ASHA = '919800000001'
 
@@ -112,14 +112,14 @@ describe('acknowledging a page by missed call', () => {
     // An unknown number acknowledges nothing; asha's missed call acknowledges.
     await missedCall(sandbox, '15550000000')
     await missedCall(sandbox, `+${ASHA}`)
-    const [acked] = await until('the incident acknowledged', async () => {
+    const [acked] = await pollUntil('the incident acknowledged', async () => {
       const open = await incidents(agent as RunningAgent)
       return open.length === 1 && open[0]?.state === 'acknowledged' ? open : undefined
     })
     expect(acked?.ack).toMatchObject({ by: 'asha', via: 'missed_call' })
     // Both calls are counted by what they did; the unknown number acknowledged nothing.
     const running = agent
-    const metrics = await until('both calls counted', async () => {
+    const metrics = await pollUntil('both calls counted', async () => {
       const text = await (await fetch(`${running.metricsUrl}/metrics`)).text()
       return text.includes('logx_agent_missed_calls_total{outcome="unknown_caller"} 1') ? text : undefined
     })

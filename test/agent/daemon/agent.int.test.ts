@@ -25,10 +25,10 @@ import {
   smsTexts,
   spawnAgent,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 function config(
   ws: Workspace,
@@ -108,11 +108,11 @@ describe('logx-agent run (embedded sandbox)', () => {
     await recordsWhen(agent.baseUrl, 'delta, echo, golf, torn', (r) =>
       ['delta', 'echo', 'golf', 'torn li'].every((w) => countOf(smsTexts(r), w) >= 1),
     )
-    await until('an empty outbox', async () =>
+    await pollUntil('an empty outbox', async () =>
       (await metric(agent.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
     )
     // The torn JSON line is counted, and still alerts: read as plain text, its head names the level.
-    await until('the parse error', async () =>
+    await pollUntil('the parse error', async () =>
       (await metric(agent.metricsUrl, 'logx_agent_parse_errors_total')) === 1 ? true : undefined,
     )
 
@@ -165,13 +165,13 @@ describe('logx-agent run (embedded sandbox)', () => {
   it('rejects an invalid config on reload and keeps running; applies a valid one; reloads on SIGHUP', async () => {
     const app = join(ws.logs, 'app.log')
     ws.writeConfig(config(ws, 'eror'))
-    await until('the rejection', () => (/config reload rejected/.test(agent.errors()) ? true : undefined))
+    await pollUntil('the rejection', () => (/config reload rejected/.test(agent.errors()) ? true : undefined))
     expect(agent.errors()).toMatch(/agent\.yaml:\d+:\d+ rules\[0\]\.level/)
     appendFileSync(app, json(50, 'india failed'))
     await recordsWhen(agent.baseUrl, 'india', (all) => countOf(smsTexts(all), 'india') === 1)
 
     ws.writeConfig(config(ws, 'fatal'))
-    await until('the reload', async () =>
+    await pollUntil('the reload', async () =>
       (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) >= 1 ? true : undefined,
     )
     appendFileSync(app, json(50, 'juliet failed') + json(60, 'kilo crashed'))
@@ -184,7 +184,7 @@ describe('logx-agent run (embedded sandbox)', () => {
 
     const before = await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
     agent.child.kill('SIGHUP')
-    await until('the SIGHUP reload', async () =>
+    await pollUntil('the SIGHUP reload', async () =>
       (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) > before ? true : undefined,
     )
   })
@@ -196,7 +196,7 @@ describe('logx-agent run (embedded sandbox)', () => {
     appendFileSync(extra, banner('worker') + json(60, 'mike crashed'))
     const reloads = async (): Promise<number> => metric(agent.metricsUrl, 'logx_agent_config_reloads_total')
     const reloaded = async (after: number): Promise<void> => {
-      await until('the reload', async () => ((await reloads()) > after ? true : undefined))
+      await pollUntil('the reload', async () => ((await reloads()) > after ? true : undefined))
     }
 
     let count = await reloads()
@@ -240,7 +240,7 @@ describe('logx-agent run (embedded sandbox)', () => {
     const port = await freePort()
     const count = await metric(oldUrl, 'logx_agent_config_reloads_total')
     ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${port}` }))
-    await until('metrics at the new address', () =>
+    await pollUntil('metrics at the new address', () =>
       agent.output().includes(`metrics now at http://127.0.0.1:${port}/metrics`) ? true : undefined,
     )
     agent.metricsUrl = `http://127.0.0.1:${port}`
@@ -253,7 +253,7 @@ describe('logx-agent run (embedded sandbox)', () => {
     try {
       const takenPort = (taken.address() as AddressInfo).port
       ws.writeConfig(config(ws, 'fatal', { metricsListen: `127.0.0.1:${takenPort}` }))
-      await until('the reload', async () =>
+      await pollUntil('the reload', async () =>
         (await metric(agent.metricsUrl, 'logx_agent_config_reloads_total')) === count + 2 ? true : undefined,
       )
       expect(agent.output()).toContain(`metrics stay at http://127.0.0.1:${port}`)

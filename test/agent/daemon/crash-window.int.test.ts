@@ -17,11 +17,11 @@ import {
   smsRulesConfig,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 let ws: Workspace
 let sandbox: SandboxProcess
@@ -63,10 +63,10 @@ it('does not page again after a crash between the outbox and the incident state'
     app,
     `${JSON.stringify({ level: 30, msg: `app started ${'.'.repeat(300)}` })}\n${JSON.stringify({ level: 50, msg: 'oscar failed' })}\n`,
   )
-  await until('a refused attempt', async () =>
+  await pollUntil('a refused attempt', async () =>
     (await metric(first.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined,
   )
-  await until('the line committed', () => {
+  await pollUntil('the line committed', () => {
     try {
       const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as {
         files: { offset: number }[]
@@ -88,7 +88,7 @@ it('does not page again after a crash between the outbox and the incident state'
   await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, { method: 'DELETE' })
   agent = await startAgentProcess(ws.config)
   const restarted = agent
-  await until('the page delivered, the file read again, the outbox empty', async () => {
+  await pollUntil('the page delivered, the file read again, the outbox empty', async () => {
     const texts = smsTexts(await records(sandbox.api.baseUrl, 'sms'))
     if (!texts.some((t) => t.includes('oscar'))) return undefined
     const behind = await metric(restarted.metricsUrl, 'logx_agent_bytes_behind')

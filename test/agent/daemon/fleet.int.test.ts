@@ -16,11 +16,11 @@ import {
   smsTexts,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agentId: string): string {
   const rules = `
@@ -139,13 +139,13 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
       '20 pages',
       (all) => smsTexts(all).filter((t) => t.includes('order')).length >= 20,
     )
-    await until(
+    await pollUntil(
       'every claim to have settled',
       async () => {
         const won = await claims('won')
         return won >= 20 && (await claims()) - (await claims('held')) === 2 * won ? true : undefined
       },
-      30_000,
+      { timeoutMs: 30_000 },
     )
     const sms = (await records(sandbox.api.baseUrl, 'sms')).filter((r) => String(r.record.sms).includes('order'))
     expect(sms).toHaveLength(20)
@@ -170,14 +170,14 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
   it("the fleet's incidents name the hosts that saw them, with their counts", async () => {
     appendBoth(line('order 7 failed'), [3, 1])
     const [a] = agents as [RunningAgent]
-    const seen = await until(
+    const seen = await pollUntil(
       'the fleet view of order 7 with both hosts',
       async () => {
         const list = await incidents(a)
         const found = list.find((i) => i.hosts?.length === 2 && i.count >= 6)
         return found
       },
-      15_000,
+      { timeoutMs: 15_000 },
     )
     expect(Object.fromEntries((seen.hosts ?? []).map((h) => [h.agent, h.count]))).toEqual({ 'web-1': 4, 'web-2': 2 })
   })
@@ -190,12 +190,12 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
       'the db and cache pages',
       (all) => smsTexts(all).filter((t) => /db down|cache down/.test(t)).length >= 2,
     )
-    const db = await until('the db incident on web-2', async () =>
+    const db = await pollUntil('the db incident on web-2', async () =>
       (await incidents(b)).find((i) => i.id.startsWith('db:') && i.state === 'firing'),
     )
     const acked = await post(1, `/api/incidents/${db.id}/ack`, { by: 'asha' })
     expect(acked.status).toBe(200)
-    await until('web-1 to hold the db incident as acknowledged', async () =>
+    await pollUntil('web-1 to hold the db incident as acknowledged', async () =>
       (await incidents(a)).find((i) => i.id === db.id)?.state === 'acknowledged' ? true : undefined,
     )
     // The cache incident escalates after 3 s (the event awaited); the db one, acknowledged, does not.
@@ -223,7 +223,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
       (await post(0, '/api/silences', { matchers: { rule: 'storm' }, duration: '1h', comment: 'deploy' })).status,
     ).toBe(201)
     const [, b] = agents as [RunningAgent, RunningAgent]
-    await until('web-2 to hold the silence', async () => {
+    await pollUntil('web-2 to hold the silence', async () => {
       const { silences } = (await (await fetch(`${b.metricsUrl}/api/silences`)).json()) as {
         silences: { comment?: string }[]
       }
@@ -268,7 +268,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
         smsTexts(all).some((t) => t.includes('disk full')),
     )
     appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('disk full on /data'))
-    await until('web-2 to hold the disk incident', async () =>
+    await pollUntil('web-2 to hold the disk incident', async () =>
       (await incidents(b)).some((i) => i.id.startsWith('disk:') && i.state === 'firing') ? true : undefined,
     )
     await a.kill('SIGKILL')
@@ -330,9 +330,11 @@ describeWithRedis('an agent of a fleet started while Redis is down', () => {
       smsTexts(all).some((t) => t.includes('order 500')),
     )
     redis = await startRedisServer({ port })
-    await until('the agent to reach Redis', async () => ((await health()).status === 'up' ? true : undefined), 20_000)
+    await pollUntil('the agent to reach Redis', async () => ((await health()).status === 'up' ? true : undefined), {
+      timeoutMs: 20_000,
+    })
     // The page sent meanwhile is written to the shared log once Redis is back (just after it is up).
-    await until('the page sent meanwhile to be merged', async () =>
+    await pollUntil('the page sent meanwhile to be merged', async () =>
       (await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined,
     )
   })

@@ -9,10 +9,10 @@ import {
   recordsWhen,
   smsTexts,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 describe('/health', () => {
   let ws: Workspace | undefined
@@ -40,7 +40,7 @@ metrics: { listen: 127.0.0.1:0 }
     mkdirSync(join(ws.state, 'incidents.json'))
     appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'papa failed' })}\n`)
     const running = agent
-    const body = await until('an unhealthy agent', async () => {
+    const body = await pollUntil('an unhealthy agent', async () => {
       const response = await fetch(`${running.metricsUrl}/health`)
       return response.status === 503
         ? ((await response.json()) as { ok: boolean; failed: { source: string; failure: string }[] })

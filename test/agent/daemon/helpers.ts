@@ -6,6 +6,8 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { requireBuild } from '../../helpers/build'
+import { pollUntil } from '../../helpers/poll-until'
 
 export const root = resolve(__dirname, '../../..')
 export const agentBin = join(root, 'bin', 'logx-agent.js')
@@ -104,6 +106,7 @@ export function spawnAgent(
   errors(): string
   exited: Promise<number | null>
 } {
+  requireBuild()
   const child = spawn(process.execPath, [agentBin, ...args], {
     cwd: options.cwd ?? root,
     env: { ...process.env, ...options.env },
@@ -117,33 +120,19 @@ export function spawnAgent(
   return { child, output: () => out, errors: () => err, exited }
 }
 
-export async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 export async function startAgentProcess(config: string, env: NodeJS.ProcessEnv = {}): Promise<RunningAgent> {
   const spawned = spawnAgent(['run', '--config', config], { env })
   let exitCode: number | null | undefined
   void spawned.exited.then((code) => (exitCode = code))
   const waitForOutput = (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> =>
-    until(
+    pollUntil(
       `${pattern} in the agent's output`,
       () => {
         if (exitCode !== undefined)
           throw new Error(`agent exited (${exitCode}) before ${pattern}:\n${spawned.output()}\n${spawned.errors()}`)
         return pattern.exec(spawned.output()) ?? undefined
       },
-      timeoutMs,
+      { timeoutMs },
     )
   await waitForOutput(/Open the inbox|Stop with Ctrl-C/)
   const base = /messaging: (?:the embedded sandbox \(no real API configured\) at )?(\S+)/.exec(spawned.output())
@@ -184,6 +173,7 @@ export function remoteApiOf(message: SandboxReadyMessage): RemoteApi {
 
 /** A sandbox in its own process, so records survive the agent's SIGKILL. */
 export async function startSandboxProcess(): Promise<SandboxProcess> {
+  requireBuild()
   const child = fork(join(root, 'test/fixtures/transports/apps/sandbox-process.js'), [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   })
@@ -222,13 +212,13 @@ export async function recordsWhen(
 ): Promise<SandboxRecord[]> {
   let last: SandboxRecord[] = []
   try {
-    return await until(
+    return await pollUntil(
       what,
       async () => {
         last = await records(baseUrl)
         return ok(last) ? last : undefined
       },
-      timeoutMs,
+      { timeoutMs },
     )
   } catch (err) {
     // Say what did arrive: a missing alert is then obvious from the failure alone.

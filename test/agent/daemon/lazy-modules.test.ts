@@ -1,5 +1,7 @@
 // What `logx-agent run` loads before it knows its config must not include the embedded sandbox or
 // the one-shot commands: an agent talking to a real API never pays for them (bench/agent.js: RSS).
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { expect, it } from 'vitest'

@@ -16,12 +16,12 @@ import {
   spawnAgent,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type SandboxRecord,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const logLine = (level: string, logger: string, msg: string): string =>
   `2026-03-14 09:12:02,003 ${level} [http-nio-8080-exec-7] ${logger} - ${msg}\n`
@@ -119,7 +119,7 @@ metrics: { listen: 127.0.0.1:0 }
       app,
       [...orderTrace(90211), logLine('INFO', 'c.a.orders.OrderController', 'GET /health 200')].join(''),
     )
-    await until('the second trace matched', async () =>
+    await pollUntil('the second trace matched', async () =>
       (await metric(running.metricsUrl, 'logx_agent_matches_total')) === 2 ? true : undefined,
     )
     expect(await metric(running.metricsUrl, 'logx_agent_incidents_open')).toBe(1)
@@ -131,7 +131,7 @@ metrics: { listen: 127.0.0.1:0 }
     const trace = invoiceTrace()
     const before = await metric(running.metricsUrl, 'logx_agent_lines_read_total')
     appendFileSync(app, trace.slice(0, 3).join(''))
-    await until('the first half of the trace read', async () =>
+    await pollUntil('the first half of the trace read', async () =>
       (await metric(running.metricsUrl, 'logx_agent_lines_read_total')) >= before + 3 ? true : undefined,
     )
     await crash()
@@ -150,7 +150,7 @@ metrics: { listen: 127.0.0.1:0 }
     expect(mail[0]).toContain('KafkaTemplate.java:800')
     expect(mail[0]).toContain('KafkaProducer.java:1157')
     // Exactly once: the file is read and committed to its end, and still one SMS came of it.
-    await until('a checkpoint at the end of app.log', () => {
+    await pollUntil('a checkpoint at the end of app.log', () => {
       try {
         const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as {
           files: { offset: number; path: string }[]

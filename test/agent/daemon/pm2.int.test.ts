@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { createWorkspace, messagingYaml, recordsWhen, root, smsTexts, until, type Workspace } from './helpers'
+import { createWorkspace, messagingYaml, recordsWhen, root, smsTexts, type Workspace } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const run = promisify(execFile)
 const pm2Bin = join(root, 'node_modules', 'pm2', 'bin', 'pm2')
@@ -52,7 +53,7 @@ metrics: { listen: 127.0.0.1:0 }
     }[]
     expect(list.map((p) => [p.name, p.pm2_env.status])).toEqual([['logx-agent', 'online']])
 
-    const inbox = await until('the banner in the pm2 out log', () => /inbox URL: (\S+?)\/?$/m.exec(outLog())?.[1])
+    const inbox = await pollUntil('the banner in the pm2 out log', () => /inbox URL: (\S+?)\/?$/m.exec(outLog())?.[1])
     appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'oscar failed under pm2' })}\n`)
     await recordsWhen(inbox, 'oscar', (all) => smsTexts(all).some((t) => t.includes('oscar')))
 
@@ -60,13 +61,15 @@ metrics: { listen: 127.0.0.1:0 }
     const stopped = JSON.parse((await pm2('jlist')).stdout) as { pm2_env: { status: string; restart_time: number } }[]
     expect(stopped[0]?.pm2_env.status).toBe('stopped')
     expect(stopped[0]?.pm2_env.restart_time).toBe(0)
-    await until('the stop message in the out log', () => (outLog().includes('logx-agent stopped') ? true : undefined))
+    await pollUntil('the stop message in the out log', () =>
+      outLog().includes('logx-agent stopped') ? true : undefined,
+    )
     expect(outLog()).toContain('"msg":"stopped; outbox empty"')
     expect(existsSync(join(ws.state, 'agent.lock'))).toBe(false)
 
     const daemonPid = Number(readFileSync(join(ws.dir, 'pm2', 'pm2.pid'), 'utf8'))
     await pm2('kill')
-    await until('the pm2 daemon to exit', () => {
+    await pollUntil('the pm2 daemon to exit', () => {
       try {
         process.kill(daemonPid, 0)
         return undefined

@@ -14,11 +14,11 @@ import {
   smsRulesConfig,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const json = (level: number, msg: string): string => `${JSON.stringify({ level, time: Date.now(), msg })}\n`
 const countOf = (texts: string[], word: string): number => texts.filter((t) => t.includes(word)).length
@@ -43,14 +43,14 @@ describe('logx-agent across SIGKILL and restart', () => {
   }
 
   async function settled(running: RunningAgent): Promise<void> {
-    await until('an empty outbox', async () =>
+    await pollUntil('an empty outbox', async () =>
       (await metric(running.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
     )
   }
 
   /** The checkpoint holds the whole file: every line of it was handled and committed. */
   async function committed(): Promise<void> {
-    await until('a checkpoint at the end of app.log', () => {
+    await pollUntil('a checkpoint at the end of app.log', () => {
       try {
         const saved = JSON.parse(readFileSync(join(ws.state, 'checkpoints', 'app.json'), 'utf8')) as {
           files: { offset: number; path: string }[]
@@ -121,7 +121,7 @@ describe('logx-agent across SIGKILL and restart', () => {
   it('fires an incident that was waiting out group_wait when the agent was killed', async () => {
     const running = agent as RunningAgent
     appendFileSync(app, json(50, 'slow query mike 1200ms'))
-    await until('the pending incident on disk', () =>
+    await pollUntil('the pending incident on disk', () =>
       readFileSync(join(ws.state, 'incidents.json'), 'utf8').includes('slow query mike') ? true : undefined,
     )
     await committed()
@@ -142,7 +142,7 @@ describe('logx-agent across SIGKILL and restart', () => {
     })
     expect(fault.status).toBeLessThan(300)
     appendFileSync(app, json(50, 'november failed'))
-    await until('a failed attempt', async () =>
+    await pollUntil('a failed attempt', async () =>
       (await metric(running.metricsUrl, 'logx_agent_notifications_failed_total')) >= 1 ? true : undefined,
     )
     await committed()

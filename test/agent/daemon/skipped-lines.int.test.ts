@@ -12,10 +12,10 @@ import {
   recordsWhen,
   smsTexts,
   startAgentProcess,
-  until,
   type RunningAgent,
   type Workspace,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 describe('skipped lines', () => {
   let ws: Workspace | undefined
@@ -62,7 +62,7 @@ metrics: { listen: 127.0.0.1:0 }
     expect(await metric(running.metricsUrl, 'logx_agent_notifications_failed_total')).toBe(0)
     expect(await metric(running.metricsUrl, 'logx_agent_truncated_lines_total')).toBe(1)
     expect(await metric(running.metricsUrl, 'logx_agent_parse_errors_total')).toBe(2)
-    const logged = await until('both warnings', () => {
+    const logged = await pollUntil('both warnings', () => {
       const lines = running
         .output()
         .split('\n')

@@ -1,27 +1,17 @@
 // The daemon's state files on their own: the single-instance lock and the incident state.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DaemonError } from '../../../agent/daemon/errors'
 import { createIncidentState } from '../../../agent/incidents/incident-state'
 import { acquireInstanceLock } from '../../../agent/daemon/instance-lock'
 import { renderMetrics } from '../../../agent/daemon/metrics-server'
-
-const dirs: string[] = []
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-daemon-state-'))
-  dirs.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../../helpers/temp-dir'
 
 describe('instance lock', () => {
   it('refuses a second holder while the first lives, and is released', () => {
-    const dir = tempDir()
+    const dir = tempDir('daemon-state')
     const lock = acquireInstanceLock(dir)
     expect(readFileSync(lock.path, 'utf8').trim()).toBe(String(process.pid))
     // Our own pid counts as alive, but a lock we hold is ours: a foreign live pid is needed.
@@ -41,7 +31,7 @@ describe('instance lock', () => {
   })
 
   it('takes over the lock of a process that is gone (SIGKILL leaves it behind)', () => {
-    const dir = tempDir()
+    const dir = tempDir('daemon-state')
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString()
     writeFileSync(join(dir, 'agent.lock'), `${gone}\n`)
     const lock = acquireInstanceLock(dir)
@@ -54,7 +44,7 @@ describe('incident state', () => {
   const pending = (raw: string) => ({ rule: 'r', raw, source: 'app', format: 'json' as const, since: 1000 })
 
   it('remembers pending and paged incidents across instances', () => {
-    const dir = tempDir()
+    const dir = tempDir('daemon-state')
     const first = createIncidentState(join(dir, 'incidents.json'))
     first.observe('a', pending('{"msg":"a"}'), 1000)
     first.observe('b', pending('{"msg":"b"}'), 1000)
@@ -67,7 +57,7 @@ describe('incident state', () => {
   })
 
   it('forgets paged incidents quiet for resolve_after and pending ones past their window', () => {
-    const dir = tempDir()
+    const dir = tempDir('daemon-state')
     const state = createIncidentState(join(dir, 'incidents.json'))
     state.observe('a', pending('x'), 1000)
     state.notified('b', 'r', 1000)

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createWorkspace, messagingYaml, spawnAgent, until, type Workspace } from './helpers'
+import { createWorkspace, messagingYaml, spawnAgent, type Workspace } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 interface TapRecord {
   source: string
@@ -48,7 +49,7 @@ rules:
 `)
     agent = spawnAgent(['run', '--config', ws.config, '--tap', tap])
     const running = agent
-    await until('the agent started', () =>
+    await pollUntil('the agent started', () =>
       /Stop with Ctrl-C|Open the inbox/.test(running.output()) ? true : undefined,
     )
   })
@@ -72,7 +73,7 @@ rules:
     ]
     const long = 'x'.repeat(3000)
     appendFileSync(app, Buffer.concat([...lines.flatMap((l) => [l, Buffer.from('\n')]), Buffer.from(`${long}\n`)]))
-    const got = await until('six lines in the tap', () => {
+    const got = await pollUntil('six lines in the tap', () => {
       const all = readTap(tap)
       return all.length >= 6 ? all : undefined
     })
@@ -93,7 +94,7 @@ rules:
   it('still alerts, and taps lines appended later after the ones before', async () => {
     const app = join(ws.logs, 'app.log')
     appendFileSync(app, `${JSON.stringify({ level: 50, msg: 'second' })}\n`)
-    const got = await until('seven lines in the tap', () => {
+    const got = await pollUntil('seven lines in the tap', () => {
       const all = readTap(tap)
       return all.length >= 7 ? all : undefined
     })

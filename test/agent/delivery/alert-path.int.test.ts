@@ -8,8 +8,8 @@ import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import { createAlertPath, type AlertPathOptions } from '../../../agent/delivery/alert-path'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { toAlertLine } from '../../../agent/events/alert-line'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
-import { until } from '../daemon/helpers'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { pollUntil } from '../../helpers/poll-until'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -50,7 +50,7 @@ it('a path whose setup the engine refuses opens no outbox: the journal is sent o
     api: { baseUrl: 'http://127.0.0.1:9', apiKey: sandbox.apiKey },
   })
   first.pipeline.ingest(toAlertLine('{"level":50,"msg":"db down"}', 'json', 'app').line, Date.now())
-  await until('the page failed', () => (first.dispatcher.stats().failed.sms ?? 0) >= 1 || undefined)
+  await pollUntil('the page failed', () => (first.dispatcher.stats().failed.sms ?? 0) >= 1 || undefined)
   await first.close()
 
   // 2. A path whose engine refuses its setup (two channels of one name): its error, and no outbox left behind.

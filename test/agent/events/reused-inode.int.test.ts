@@ -7,7 +7,8 @@ import { closeSync, copyFileSync, openSync, renameSync, statSync, truncateSync, 
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createSourceEvents } from '../../../agent/events/source-events'
-import { useTailerScope, waitFor } from '../tail/helpers'
+import { useTailerScope } from '../tail/helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail, defer } = useTailerScope()
 
@@ -48,12 +49,12 @@ it("a file with a dead file's inode has its own events: its open event ends at i
 
   // The first file reaches generation 1: a copy-and-truncate with lines only the copy has.
   writeSync(fd, events('a', 1, 20))
-  await waitFor(seen('a19'), 'a19')
+  await pollUntil('a19', seen('a19'))
   writeSync(fd, events('a', 21, 40))
   copyFileSync(app, join(dir, 'app__1.log'))
   truncateSync(app, 0)
   writeSync(fd, events('a', 41, 60))
-  await waitFor(seen('a59'), 'a59')
+  await pollUntil('a59', seen('a59'))
   const deadInode = statSync(app).ino
 
   // Renamed away twice: the second rename, over app.log.1, deletes the first file.
@@ -61,9 +62,12 @@ it("a file with a dead file's inode has its own events: its open event ends at i
   closeSync(fd)
   fd = openSync(app, 'a')
   writeSync(fd, events('b', 1, 20))
-  await waitFor(seen('b19'), 'b19')
+  await pollUntil('b19', seen('b19'))
   // The tailer closes the first file once it stops growing; only then is its inode free.
-  await waitFor(() => !tailer.files().some((file) => file.fileId.endsWith(`:${deadInode}`)), 'the first file released')
+  await pollUntil(
+    'the first file released',
+    () => !tailer.files().some((file) => file.fileId.endsWith(`:${deadInode}`)),
+  )
   renameSync(app, `${app}.1`)
   closeSync(fd)
   fd = openSync(app, 'a')
@@ -74,12 +78,12 @@ it("a file with a dead file's inode has its own events: its open event ends at i
 
   // The third file, at generation 0, with an open event only its copy will finish; then generation 1.
   writeSync(fd, events('c', 1, 20))
-  await waitFor(seen('c19'), 'c19')
+  await pollUntil('c19', seen('c19'))
   writeSync(fd, events('c', 21, 40))
   copyFileSync(app, join(dir, 'app__2.log'))
   truncateSync(app, 0)
   writeSync(fd, `${events('c', 41, 60)}INFO end\n`)
-  await waitFor(seen('c60'), 'c60')
+  await pollUntil('c60', seen('c60'))
 
   expect(ingested).toEqual([...names('a', 1, 60), ...names('b', 1, 20), ...names('c', 1, 60)])
 })

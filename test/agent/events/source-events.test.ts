@@ -5,16 +5,7 @@ import { createStreamLines } from '../../../agent/prefilter/stream-lines'
 import type { PendingEvent } from '../../../agent/events/event-stream'
 import { createSourceEvents } from '../../../agent/events/source-events'
 import type { LineBatch } from '../../../agent/tail'
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
+import { pollUntil } from '../../helpers/poll-until'
 
 describe('source events', () => {
   it("commits up to the open event, and ends a quiet file's last event after the timeout", async () => {
@@ -42,7 +33,7 @@ describe('source events', () => {
     expect(commits).toEqual([[read, 1]])
     expect(released).toEqual([read])
     expect(ingested).toEqual([['INFO up']])
-    await until("the quiet file's event", () => (ingested.length > 1 ? true : undefined))
+    await pollUntil("the quiet file's event", () => (ingested.length > 1 ? true : undefined))
     expect(ingested).toEqual([['INFO up'], ['ERROR failed', 'java.io.IOException: gone', '\tat a.B.c(B.java:1)']])
     expect(commits.at(-1)).toEqual([read, undefined])
     events.close()

@@ -1,9 +1,8 @@
 // Each incident's history (agent/incidents/incident-timeline.ts): what the console and
 // `logx-agent incidents` show. Notices come from a real engine built from a YAML config (its
 // recording channel included, as the alert path builds it); the file is a real one in a temp dir.
-import { afterEach, describe, expect, it } from 'vitest'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createAlertEngine, type AlertEngine } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
@@ -14,17 +13,7 @@ import {
   MAX_INCIDENTS,
   type TimelineEntry,
 } from '../../../agent/incidents/incident-timeline'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-timeline-'))
-  dirs.push(dir)
-  return dir
-}
+import { tempDir } from '../../helpers/temp-dir'
 
 function engineIn(dir: string): AlertEngine {
   const result = parseAgentConfig(
@@ -50,7 +39,7 @@ const shown = (entries: TimelineEntry[]) =>
 
 describe('what the timeline shows of an incident', () => {
   it('one entry per notice kind and step, in order, naming the channels told and who acted', () => {
-    const engine = engineIn(tempDir())
+    const engine = engineIn(tempDir('timeline'))
     const timeline = createIncidentTimeline(undefined)
     timeline.notices(engine.ingest(line('db down'), 1000))
     timeline.notices(engine.ingest(line('cache down'), 1500))
@@ -88,7 +77,7 @@ describe('what the timeline shows of an incident', () => {
   })
 
   it('entries added by hand (a missed call used) sit among the notices', () => {
-    const engine = engineIn(tempDir())
+    const engine = engineIn(tempDir('timeline'))
     const timeline = createIncidentTimeline(undefined)
     timeline.notices(engine.ingest(line('db down'), 1000))
     const key = engine.incidents()[0]?.key ?? ''
@@ -129,7 +118,7 @@ describe('bounds', () => {
 
 describe('timeline.jsonl', () => {
   it('a new timeline on the same file shows the same history', () => {
-    const dir = tempDir()
+    const dir = tempDir('timeline')
     const file = join(dir, 'state', 'timeline.jsonl')
     const engine = engineIn(dir)
     const first = createIncidentTimeline(file)
@@ -143,7 +132,7 @@ describe('timeline.jsonl', () => {
   })
 
   it('a torn last line (killed mid-append) is skipped; the entries before it stand', () => {
-    const file = join(tempDir(), 'timeline.jsonl')
+    const file = join(tempDir('timeline'), 'timeline.jsonl')
     createIncidentTimeline(file).add('errors:a', { at: 1, kind: 'firing', text: 'firing' })
     appendFileSync(file, '["errors:a",{"at":2,"kind":"rep')
     const reloaded = createIncidentTimeline(file)
@@ -151,7 +140,7 @@ describe('timeline.jsonl', () => {
   })
 
   it('what is written after a torn last line is read back by the next start', () => {
-    const file = join(tempDir(), 'timeline.jsonl')
+    const file = join(tempDir('timeline'), 'timeline.jsonl')
     createIncidentTimeline(file).add('errors:a', { at: 1, kind: 'firing', text: 'firing' })
     appendFileSync(file, '["errors:a",{"at":2,"kind":"rep')
     createIncidentTimeline(file).add('errors:a', { at: 3, kind: 'resolved', text: 'resolved' })
@@ -163,7 +152,7 @@ describe('timeline.jsonl', () => {
   })
 
   it('lines that are not entries are skipped', () => {
-    const file = join(tempDir(), 'timeline.jsonl')
+    const file = join(tempDir('timeline'), 'timeline.jsonl')
     writeFileSync(file, '{"not":"a line"}\n["k"]\n42\n["k",{"at":1,"kind":"firing","text":"firing"}]\n')
     expect(
       createIncidentTimeline(file)
@@ -173,7 +162,7 @@ describe('timeline.jsonl', () => {
   })
 
   it('is compacted at start when it holds far more than is kept, keeping what is shown', () => {
-    const file = join(tempDir(), 'timeline.jsonl')
+    const file = join(tempDir('timeline'), 'timeline.jsonl')
     const rows: string[] = []
     for (let at = 1; at <= 1500; at++)
       rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))
@@ -195,7 +184,7 @@ describe('timeline.jsonl', () => {
   })
 
   it('is left as it is when it holds about what is kept', () => {
-    const file = join(tempDir(), 'timeline.jsonl')
+    const file = join(tempDir('timeline'), 'timeline.jsonl')
     const rows: string[] = []
     for (let at = 1; at <= 300; at++)
       rows.push(JSON.stringify(['errors:a', { at, kind: 'repeat', text: 'still firing' }]))

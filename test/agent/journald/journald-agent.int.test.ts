@@ -14,12 +14,12 @@ import {
   spawnAgent,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from '../daemon/helpers'
 import { appendEntries, lastCursor, serviceEntry, skipWithoutJournalTools } from './journal-file'
+import { pollUntil } from '../../helpers/poll-until'
 
 const skip = skipWithoutJournalTools('journald agent test')
 const countOf = (texts: string[], text: string): number => texts.filter((t) => t.includes(text)).length
@@ -82,10 +82,10 @@ metrics: { listen: 127.0.0.1:0 }
       (r) => countOf(smsTexts(r), 'upstream timed out') === 1,
     )
     // The cursor of the info entry (the last of the unit) is on disk: every entry was handled.
-    await until('the cursor after the info entry', () =>
+    await pollUntil('the cursor after the info entry', () =>
       savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined,
     )
-    await until('an empty outbox', async () =>
+    await pollUntil('an empty outbox', async () =>
       (await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
     )
     const texts = smsTexts(all)
@@ -110,10 +110,10 @@ metrics: { listen: 127.0.0.1:0 }
       'the error written while down paged',
       (r) => countOf(smsTexts(r), 'payments backend') === 1,
     )
-    await until('the cursor after it', () =>
+    await pollUntil('the cursor after it', () =>
       savedCursor() === lastCursor(journal, ['--unit=nginx.service']) ? true : undefined,
     )
-    await until('an empty outbox', async () =>
+    await pollUntil('an empty outbox', async () =>
       (await metric(agent!.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
     )
     const texts = smsTexts(all)

@@ -9,8 +9,8 @@ import type { AlertLine } from '../../../alerts'
 import type { SourceConfig } from '../../../agent/config/types'
 import { JournaldErrorCodes } from '../../../agent/journald/errors'
 import { startJournaldReader, type JournaldReader } from '../../../agent/journald/journald-reader'
-import { until } from '../daemon/helpers'
 import { appendEntries, lastCursor, serviceEntry, skipWithoutJournalTools } from './journal-file'
+import { pollUntil } from '../../helpers/poll-until'
 
 const skip = skipWithoutJournalTools('journald reader tests')
 
@@ -110,12 +110,12 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
       serviceEntry('cron.service', 3, 'cron broke'),
     ])
     await start(source(journal))
-    await until('the stored error', () => (h.lines.length >= 1 ? true : undefined))
+    await pollUntil('the stored error', () => (h.lines.length >= 1 ? true : undefined))
     appendEntries(journal, [
       serviceEntry('nginx.service', 4, 'worker slow'),
       serviceEntry('postgresql.service', 2, 'db down'),
     ])
-    await until('the appended warning', () => (messages().includes('worker slow') ? true : undefined))
+    await pollUntil('the appended warning', () => (messages().includes('worker slow') ? true : undefined))
     expect(messages()).toEqual(['upstream timed out', 'worker slow'])
     expect(h.lines[0]).toMatchObject({
       level: 50,
@@ -136,7 +136,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
       },
     ])
     await start(source(journal))
-    const [line] = await until('the binary entry', () => (h.lines.length >= 1 ? h.lines : undefined))
+    const [line] = await pollUntil('the binary entry', () => (h.lines.length >= 1 ? h.lines : undefined))
     expect(line).toMatchObject({
       msg: 'worker died \x07 (signal 9)',
       level: 60,
@@ -147,7 +147,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
   it('checkpoints the cursor only after the outbox sync, and resumes after it', async () => {
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'first error')])
     await start(source(journal))
-    await until('the cursor of the first error', () =>
+    await pollUntil('the cursor of the first error', () =>
       savedCursor() === lastCursor(journal, filters) ? true : undefined,
     )
     expect(h.syncs).toBeGreaterThanOrEqual(1)
@@ -156,9 +156,9 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     h.failSync = true
     const before = savedCursor()
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'second error')])
-    await until('the second error', () => (messages().includes('second error') ? true : undefined))
+    await pollUntil('the second error', () => (messages().includes('second error') ? true : undefined))
     const syncs = h.syncs
-    await until('a checkpoint attempt', () => (h.syncs > syncs ? true : undefined))
+    await pollUntil('a checkpoint attempt', () => (h.syncs > syncs ? true : undefined))
     expect(savedCursor()).toBe(before)
     expect(h.warnings.some((w) => w.includes('outbox sync failed'))).toBe(true)
 
@@ -171,7 +171,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'third error')])
     h.lines = []
     await start(source(journal))
-    await until('the third error', () => (messages().includes('third error') ? true : undefined))
+    await pollUntil('the third error', () => (messages().includes('third error') ? true : undefined))
     expect(messages()).toEqual(['third error'])
   })
 
@@ -181,7 +181,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     // Saved before anything is read: entries written while the agent is down are read on its next start.
     expect(savedCursor()).toBe(lastCursor(journal, filters))
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'new error')])
-    await until('the new error', () => (messages().includes('new error') ? true : undefined))
+    await pollUntil('the new error', () => (messages().includes('new error') ? true : undefined))
     expect(messages()).toEqual(['new error'])
   })
 
@@ -193,7 +193,9 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     h.reader = undefined
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'written while down')])
     await start(source(journal, { startAt: 'end' }))
-    await until('the entry written while down', () => (messages().includes('written while down') ? true : undefined))
+    await pollUntil('the entry written while down', () =>
+      messages().includes('written while down') ? true : undefined,
+    )
   })
 
   it('does not start without journalctl, naming the source', async () => {
@@ -208,11 +210,13 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     // No file matches yet: journalctl exits at once, each time.
     await start(source(journal))
     const reader = h.reader as JournaldReader
-    const failure = await until('a failing source', () => reader.failure, 15_000)
+    const failure = await pollUntil('a failing source', () => reader.failure, { timeoutMs: 15_000 })
     expect(failure).toMatch(/journalctl failed 3 times in a row .*Failed to open files/)
     expect(h.warnings.filter((w) => w.startsWith('journalctl exited')).length).toBeGreaterThanOrEqual(3)
     appendEntries(journal, [serviceEntry('nginx.service', 3, 'back again')])
-    await until('the entry after the restarts', () => (messages().includes('back again') ? true : undefined), 45_000)
+    await pollUntil('the entry after the restarts', () => (messages().includes('back again') ? true : undefined), {
+      timeoutMs: 45_000,
+    })
     expect(reader.failure).toBeUndefined()
   }, 60_000)
 })

@@ -2,6 +2,8 @@
 // small segment files) while delivering and failing, and is killed mid-flight, three times over the
 // same files. Then everything acknowledged is delivered: before the crash or after it. Duplicates
 // are only the deliveries in flight at a kill (at most `concurrency` per kill).
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createOutbox, type OutboxItem } from '../../../agent/outbox'
+import { requireBuild } from '../../helpers/build'
 
 const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-lanes-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -238,6 +239,7 @@ describe('outbox lanes', () => {
   })
 
   it('a crash with several in flight: each of them is sent again at the next start, in order per incident, once', async () => {
+    requireBuild() // the child runs dist/
     const path = join(dir, 'crash', 'outbox.jsonl')
     const proc = fork(join(__dirname, 'fixtures', 'in-flight-child.js'), [path], {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   CHECKPOINT_VERSION,
   createCheckpointWriter,
@@ -8,18 +8,7 @@ import {
   type CheckpointEntry,
 } from '../../../agent/tail/checkpoint-store'
 import { TailError, TailErrorCodes } from '../../../agent/tail'
-import { makeTempDir } from './helpers'
-
-const cleanups: Array<() => void> = []
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup()
-})
-
-function tempDir(): string {
-  const { dir, cleanup } = makeTempDir('checkpoint')
-  cleanups.push(cleanup)
-  return dir
-}
+import { tempDir } from '../../helpers/temp-dir'
 
 const entry = (offset: number): CheckpointEntry => ({
   dev: '64768',
@@ -32,11 +21,11 @@ const entry = (offset: number): CheckpointEntry => ({
 
 describe('checkpoint store', () => {
   it('reads nothing when there is no file yet', async () => {
-    expect(await loadCheckpoint(join(tempDir(), 'missing.json'))).toEqual([])
+    expect(await loadCheckpoint(join(tempDir('tail-checkpoint'), 'missing.json'))).toEqual([])
   })
 
   it('round-trips a versioned file and leaves no temp file behind', async () => {
-    const dir = tempDir()
+    const dir = tempDir('tail-checkpoint')
     const path = join(dir, 'checkpoint.json')
     let offset = 10
     const writer = createCheckpointWriter(path, () => [entry(offset)])
@@ -49,7 +38,7 @@ describe('checkpoint store', () => {
   })
 
   it('shares writes between requests made while one is in flight, each seeing its own state', async () => {
-    const path = join(tempDir(), 'checkpoint.json')
+    const path = join(tempDir('tail-checkpoint'), 'checkpoint.json')
     let offset = 0
     const writer = createCheckpointWriter(path, () => [entry(offset)])
     const requests: Array<Promise<void>> = []
@@ -61,7 +50,7 @@ describe('checkpoint store', () => {
   })
 
   it('removes temp files left by a process killed mid-write when it loads', async () => {
-    const dir = tempDir()
+    const dir = tempDir('tail-checkpoint')
     const path = join(dir, 'checkpoint.json')
     writeFileSync(join(dir, '.checkpoint.json.4242.tmp'), '{"version":1,"fi')
     writeFileSync(join(dir, 'other.txt'), 'kept')
@@ -70,7 +59,7 @@ describe('checkpoint store', () => {
   })
 
   it('refuses an unknown version and a damaged file with their codes', async () => {
-    const dir = tempDir()
+    const dir = tempDir('tail-checkpoint')
     const future = join(dir, 'future.json')
     writeFileSync(future, JSON.stringify({ version: 99, files: [] }))
     await expect(loadCheckpoint(future)).rejects.toMatchObject({
@@ -88,7 +77,7 @@ describe('checkpoint store', () => {
   })
 
   it('reports a write that cannot happen', async () => {
-    const writer = createCheckpointWriter(join(tempDir(), 'no-such-dir', 'checkpoint.json'), () => [])
+    const writer = createCheckpointWriter(join(tempDir('tail-checkpoint'), 'no-such-dir', 'checkpoint.json'), () => [])
     await expect(writer.request()).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_WRITE })
   })
 })

@@ -7,7 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type TailError } from '../../../agent/tail'
-import { makeTempDir, waitFor } from './helpers'
+import { makeTempDir } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const writer = resolve(__dirname, '../../fixtures/tail/flood-writer-child.js')
 const FILES = 4
@@ -41,17 +42,17 @@ it('keeps reading while a writer floods several files with events, each line onc
   })()
   const child = fork(writer, [stopFile, '20000', ...paths], { stdio: 'ignore' })
   try {
-    await waitFor(() => lines >= 20_000, '20,000 lines read while the writer still writes', 15_000)
+    await pollUntil('20,000 lines read while the writer still writes', () => lines >= 20_000, { timeoutMs: 15_000 })
     expect(existsSync(`${stopFile}.done`)).toBe(false)
     writeFileSync(stopFile, '')
-    await waitFor(() => existsSync(`${stopFile}.done`), 'the writer to stop')
+    await pollUntil('the writer to stop', () => existsSync(`${stopFile}.done`))
     const { counts, byStopFile } = JSON.parse(readFileSync(`${stopFile}.done`, 'utf8')) as {
       counts: number[]
       byStopFile: boolean
     }
     expect(byStopFile).toBe(true)
     const total = counts.reduce((a, b) => a + b, 0)
-    await waitFor(() => lines >= total, `all ${total} lines`, 30_000)
+    await pollUntil(`all ${total} lines`, () => lines >= total, { timeoutMs: 30_000 })
     expect(problems).toEqual([])
     expect(lines).toBe(total)
     expect([...last.entries()].sort()).toEqual(counts.map((count, k) => [String(k), count]))

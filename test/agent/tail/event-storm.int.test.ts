@@ -7,7 +7,8 @@ import * as fsp from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it, vi } from 'vitest'
 import { createTailer } from '../../../agent/tail'
-import { collect, makeTempDir, waitFor } from './helpers'
+import { collect, makeTempDir } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>()
@@ -32,7 +33,7 @@ it('stats a path once per queued job, not once per write event, while it is not 
         writeSync(fd, `file ${k} line ${String(i).padStart(6, '0')} ${'.'.repeat(40)}\n`)
     }
     for (const fd of fds) closeSync(fd)
-    await waitFor(() => seen.length === 2 * WRITES, `all ${2 * WRITES} lines`, 30_000)
+    await pollUntil(`all ${2 * WRITES} lines`, () => seen.length === 2 * WRITES, { timeoutMs: 30_000 })
     const statsOfThem = stat.mock.calls.filter(([path]) => paths.includes(String(path))).length
     // A few: the first events' jobs and the ticks'. Thousands without coalescing.
     expect(statsOfThem).toBeLessThan(50)

@@ -4,7 +4,8 @@ import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Tailer } from '../../../agent/tail'
-import { collect, expectEachOnceInOrder, numbered, numberedRange, useTailerScope, waitFor } from './helpers'
+import { collect, expectEachOnceInOrder, numbered, numberedRange, useTailerScope } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail } = useTailerScope()
 
@@ -43,7 +44,7 @@ describe('exclude', () => {
     })
     const { seen } = collect(tailer)
     const shown = watchPaths(tailer, (path) => !path.endsWith('app.log') && !path.endsWith('worker.log'))
-    await waitFor(() => shown.sample() && seen.length >= 1, 'the first line of app.log')
+    await pollUntil('the first line of app.log', () => shown.sample() && seen.length >= 1)
 
     // Files that appear while running: the excluded ones first, then one that is read.
     writeFileSync(join(dir, 'app.log.3'), numbered('rotated', 900_004))
@@ -52,7 +53,7 @@ describe('exclude', () => {
     writeFileSync(join(dir, 'worker.log'), numbered('worker', 2))
     appendFileSync(join(dir, 'app.log.1'), numbered('rotated', 900_007))
     appendFileSync(join(dir, 'app.log'), numbered('app', 3))
-    await waitFor(() => shown.sample() && seen.length >= 3, 'the lines of app.log and worker.log')
+    await pollUntil('the lines of app.log and worker.log', () => shown.sample() && seen.length >= 3)
 
     expectEachOnceInOrder(seen, 1, 3)
     expect(new Set(seen.map((line) => line.path))).toEqual(new Set([join(dir, 'app.log'), join(dir, 'worker.log')]))
@@ -66,14 +67,14 @@ describe('exclude', () => {
     const tailer = await tail({ paths: join(dir, 'app.log*'), exclude: '*.1', startAt: 'beginning' })
     const { seen } = collect(tailer)
     const shown = watchPaths(tailer, (path) => path.endsWith('.1'))
-    await waitFor(() => shown.sample() && seen.length >= 3, 'lines 1..3')
+    await pollUntil('lines 1..3', () => shown.sample() && seen.length >= 3)
 
     renameSync(log, `${log}.1`)
     // The app still writes to the file it has open until it reopens its log.
     appendFileSync(`${log}.1`, numberedRange('line', 4, 5))
     writeFileSync(log, numberedRange('line', 6, 8))
-    await waitFor(() => shown.sample() && seen.length >= 8, 'lines 4..8')
-    await waitFor(() => shown.sample() && tailer.stats().released >= 1, 'the renamed file released')
+    await pollUntil('lines 4..8', () => shown.sample() && seen.length >= 8)
+    await pollUntil('the renamed file released', () => shown.sample() && tailer.stats().released >= 1)
 
     expectEachOnceInOrder(seen, 1, 8)
     expect(shown.paths.has(`${log}.1`)).toBe(false)

@@ -69,15 +69,6 @@ export function collect(tailer: Tailer, options: { commit?: boolean } = {}): { s
   return { seen, done }
 }
 
-/** Polls a condition until it holds or the deadline passes (then fails naming what was awaited). */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
 /** A numbered line, long enough that a handful of them fill the fingerprint's head. */
 export function numbered(tag: string, n: number): string {
   return `${tag} ${String(n).padStart(6, '0')} ${'.'.repeat(40)}\n`

@@ -12,23 +12,21 @@ import {
   numbered,
   numberedRange,
   numberOf,
-  waitFor,
   type SeenLine,
 } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail } = useTailerScope()
 
 function seenOf(batch: LineBatch, count = batch.lineCount): SeenLine[] {
-  return batch.lines
-    .slice(0, count)
-    .map((line) => ({
-      fileId: batch.fileId,
-      generation: batch.generation,
-      path: batch.path,
-      text: line.data.toString('latin1'),
-      offset: line.offset,
-      truncated: line.truncated,
-    }))
+  return batch.lines.slice(0, count).map((line) => ({
+    fileId: batch.fileId,
+    generation: batch.generation,
+    path: batch.path,
+    text: line.data.toString('latin1'),
+    offset: line.offset,
+    truncated: line.truncated,
+  }))
 }
 
 function checkpointOffsets(path: string): Map<string, number> {
@@ -58,13 +56,13 @@ describe('close()', () => {
         break
       }
       // Reading went on ahead of the consumer until the queue was full, and waits there.
-      await waitFor(() => (first.files()[0]?.readOffset ?? 0) > 1024, 'reading ahead of the consumer')
+      await pollUntil('reading ahead of the consumer', () => (first.files()[0]?.readOffset ?? 0) > 1024)
       await first.close()
       expect(checkpointOffsets(checkpointPath).get(statFileId(file))).toBe(3 * numbered('line', 1).length)
 
       const second = await tail({ paths: file, checkpointPath, syncReads })
       const { seen } = collect(second)
-      await waitFor(() => seen.length >= 1997, 'lines 4..2000')
+      await pollUntil('lines 4..2000', () => seen.length >= 1997)
       expectEachOnceInOrder([...before, ...seen], 1, 2000)
     })
   }
@@ -89,7 +87,7 @@ describe('a released file', () => {
     })()
     appendFileSync(file, numberedRange('line', 1, 20) + 'line 000021 no newline')
     unlinkSync(file)
-    await waitFor(() => tailer.stats().released === 1, 'the deleted file released')
+    await pollUntil('the deleted file released', () => tailer.stats().released === 1)
     const last = batches[batches.length - 1] as LineBatch
     expect(numberOf(last.lines[last.lineCount - 1]?.data.toString() ?? '')).toBe(21)
 

@@ -1,9 +1,12 @@
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { makeTempDir, numbered, numberOf, waitFor } from './helpers'
+import { makeTempDir, numbered, numberOf } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const fixture = resolve(__dirname, '../../fixtures/tail/tail-child.js')
 const children: ChildProcess[] = []
@@ -76,7 +79,7 @@ it('after SIGKILL, a restarted tailer resumes exactly at the last committed offs
   expect(committed).toBeLessThan(readFileSync(log).length)
 
   await startChild(log, checkpoint, out2)
-  await waitFor(() => readHandled(out2).at(-1)?.n === total, `line ${total} handled by the second run`)
+  await pollUntil(`line ${total} handled by the second run`, () => readHandled(out2).at(-1)?.n === total)
   const handledAfter = readHandled(out2)
   const lineLength = numbered('line', 1).length
   // It starts with the line right after the committed offset: nothing skipped, nothing committed re-read.

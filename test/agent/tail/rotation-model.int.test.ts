@@ -4,7 +4,8 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createTailer } from '../../../agent/tail'
 import { HEAD_BYTES } from '../../../agent/tail/file-identity'
-import { collect, expectEachOnceInOrder, makeTempDir, numbered, waitFor } from './helpers'
+import { collect, expectEachOnceInOrder, makeTempDir, numbered } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 // Model test: random sequences of appends, half-written lines, rename-and-create and
 // copy-and-truncate rotations, with the tailer sometimes caught up and sometimes behind when the
@@ -53,17 +54,16 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
             const line = numbered('line', ++n)
             write(line.slice(0, 20))
             // The tailer has read up to the half line (and holds it) before the rest arrives.
-            await waitFor(() => seen.length === n - 1, `line ${n - 1} read`)
+            await pollUntil(`line ${n - 1} read`, () => seen.length === n - 1)
             write(line.slice(20))
           } else if (step.kind === 'settle') {
-            await waitFor(() => seen.length === n, `line ${n} read`)
+            await pollUntil(`line ${n} read`, () => seen.length === n)
           } else if (step.kind === 'rename') {
             // A file renamed out of the patterns before the tailer ever opened it cannot be read by
             // anyone who finds files by name: rotations are assumed further apart than that.
             const stats = fstatSync(fd, { bigint: true })
-            await waitFor(
-              () => tailer.files().some((status) => status.fileId === `${stats.dev}:${stats.ino}`),
-              'the current file opened',
+            await pollUntil('the current file opened', () =>
+              tailer.files().some((status) => status.fileId === `${stats.dev}:${stats.ino}`),
             )
             rotations++
             renameSync(file, join(dir, `app.log.${rotations}`))
@@ -79,17 +79,14 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
           }
         }
         closeSync(fd)
-        await waitFor(() => seen.length >= n, `all ${n} lines`)
+        await pollUntil(`all ${n} lines`, () => seen.length >= n)
         // Anything extra would come from a file not read to its end or not yet classified.
-        await waitFor(
-          () =>
-            tailer
-              .files()
-              .every(
-                (status) =>
-                  status.phase === 'parked' || (status.phase === 'active' && status.readOffset >= status.size),
-              ),
-          'the tailer idle',
+        await pollUntil('the tailer idle', () =>
+          tailer
+            .files()
+            .every(
+              (status) => status.phase === 'parked' || (status.phase === 'active' && status.readOffset >= status.size),
+            ),
         )
         expectEachOnceInOrder(seen, 1, n)
         expect(seen.length).toBe(n)

@@ -16,7 +16,8 @@ import {
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type LineBatch } from '../../../agent/tail'
-import { collect, makeTempDir, numberedRange, numberOf, waitFor } from './helpers'
+import { collect, makeTempDir, numberedRange, numberOf } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 async function runBehind(
   lines: number,
@@ -49,7 +50,9 @@ async function runBehind(
       await take()
       if (numbers.length >= last) break
     }
-    await waitFor(() => tailer.files().every((f) => f.phase === 'parked' || f.readOffset >= f.size), 'the tailer idle')
+    await pollUntil('the tailer idle', () =>
+      tailer.files().every((f) => f.phase === 'parked' || f.readOffset >= f.size),
+    )
     return numbers
   } finally {
     await tailer.close()
@@ -93,19 +96,19 @@ it('waits a whole tick for the copy: one found just after the first tick still c
   try {
     const { seen } = collect(tailer)
     writeSync(fd, numberedRange('line', 1, 100))
-    await waitFor(() => seen.length >= 100, '100 lines')
+    await pollUntil('100 lines', () => seen.length >= 100)
     // Lines the tailer has not read, then the truncation, in one go; the copy holding them comes later.
     writeSync(fd, numberedRange('line', 101, 160))
     truncateSync(file, 0)
     writeSync(fd, numberedRange('line', 161, 200))
-    await waitFor(() => tailer.stats().truncations === 1, 'the truncation noticed')
+    await pollUntil('the truncation noticed', () => tailer.stats().truncations === 1)
     const ticks = tailer.stats().ticks
-    await waitFor(() => tailer.stats().ticks > ticks, 'a tick since')
+    await pollUntil('a tick since', () => tailer.stats().ticks > ticks)
     writeSync(fd, numberedRange('line', 201, 210))
     // Made whole elsewhere and renamed in, so it is found complete.
     writeFileSync(join(dir, 'copy.tmp'), numberedRange('line', 1, 160))
     renameSync(join(dir, 'copy.tmp'), join(dir, 'app__rotated.log'))
-    await waitFor(() => seen.length >= 210, '210 lines')
+    await pollUntil('210 lines', () => seen.length >= 210)
     ascendingOnce(
       seen.map((line) => numberOf(line.text)),
       210,

@@ -4,7 +4,8 @@
 import { closeSync, copyFileSync, openSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { numbered, useTailerScope, waitFor } from './helpers'
+import { numbered, useTailerScope } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail } = useTailerScope()
 
@@ -37,14 +38,14 @@ describe('stream keys', () => {
       writeSync(fd, text)
     }
     write(100)
-    await waitFor(() => lines >= n, `${n} lines read`)
+    await pollUntil(`${n} lines read`, () => lines >= n)
     // Lines the tailer has not read when the rotation happens: only the copy still has them.
     write(60)
     copyFileSync(file, join(dir, 'app__rotated.log'))
     truncateSync(file, 0)
     write(40)
     closeSync(fd)
-    await waitFor(() => lines >= n, `${n} lines`)
+    await pollUntil(`${n} lines`, () => lines >= n)
     const original = seen[0]?.key
     expect(original).toMatch(/:0$/)
     const fromCopy = seen.filter((s) => s.path?.endsWith('app__rotated.log'))

@@ -15,7 +15,8 @@ import {
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
-import { collect, expectEachOnceInOrder, useTailerScope, numbered, numberedRange, numberOf, waitFor } from './helpers'
+import { collect, expectEachOnceInOrder, useTailerScope, numbered, numberedRange, numberOf } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail, defer } = useTailerScope()
 
@@ -27,11 +28,11 @@ describe('reading', () => {
     const tailer = await tail({ paths: join(dir, '*.log') })
     const { seen } = collect(tailer)
     appendFileSync(file, 'one\ntwo\nthr')
-    await waitFor(() => seen.length === 2, 'two lines')
+    await pollUntil('two lines', () => seen.length === 2)
     appendFileSync(file, 'ee\n')
-    await waitFor(() => seen.length === 3, 'the completed line')
+    await pollUntil('the completed line', () => seen.length === 3)
     appendFileSync(file, 'four\n')
-    await waitFor(() => seen.length === 4, 'four lines')
+    await pollUntil('four lines', () => seen.length === 4)
     expect(seen.map((line) => [line.text, line.offset])).toEqual([
       ['one', 4],
       ['two', 8],
@@ -53,7 +54,7 @@ describe('reading', () => {
     })()
     const weird = Buffer.from([0x61, 0x00, 0x62, 0xff, 0xfe, 0xc3, 0x28, 0x0d])
     appendFileSync(file, Buffer.concat([weird, Buffer.from('\nnext\n')]))
-    await waitFor(() => lines.length === 2, 'two lines')
+    await pollUntil('two lines', () => lines.length === 2)
     expect(lines[0]).toEqual(weird)
     expect(lines[1]?.toString()).toBe('next')
   })
@@ -68,9 +69,9 @@ describe('reading', () => {
     appendFileSync(file, `small 1\n${giant}\nsmall 2\n`)
     // A giant line written in pieces, while the tailer is reading.
     appendFileSync(file, 'h'.repeat(2500))
-    await waitFor(() => seen.length === 3, 'three lines')
+    await pollUntil('three lines', () => seen.length === 3)
     appendFileSync(file, 'h'.repeat(2500) + '\nsmall 3\n')
-    await waitFor(() => seen.length === 5, 'five lines')
+    await pollUntil('five lines', () => seen.length === 5)
     expect(seen.map((line) => [line.text.slice(0, 8), line.text.length, line.truncated])).toEqual([
       ['small 1', 7, false],
       ['gggggggg', 1000, true],
@@ -116,7 +117,7 @@ describe('commit', () => {
     writeFileSync(file, numberedRange('line', 1, 3000))
     const tailer = await tail({ paths: file, startAt: 'beginning', reuseBuffers: true, readChunkBytes: 1000 })
     const { seen } = collect(tailer)
-    await waitFor(() => seen.length === 3000, '3000 lines')
+    await pollUntil('3000 lines', () => seen.length === 3000)
     expectEachOnceInOrder(seen, 1, 3000)
     expect(seen.every((line) => line.text === numbered('line', numberOf(line.text)).slice(0, -1))).toBe(true)
   })
@@ -132,7 +133,7 @@ describe('startAt', () => {
     const end = collect(fromEnd)
     const start = collect(fromStart)
     appendFileSync(file, numbered('new', 4))
-    await waitFor(() => end.seen.length === 1 && start.seen.length === 4, 'the new line in both')
+    await pollUntil('the new line in both', () => end.seen.length === 1 && start.seen.length === 4)
     expect(end.seen.map((line) => line.text.slice(0, 10))).toEqual(['new 000004'])
     expect(start.seen.map((line) => numberOf(line.text))).toEqual([1, 2, 3, 4])
   })
@@ -144,7 +145,7 @@ describe('startAt', () => {
     const tailer = await tail({ paths: file })
     const { seen } = collect(tailer)
     appendFileSync(file, 'written\n')
-    await waitFor(() => seen.length === 1, 'the completed line')
+    await pollUntil('the completed line', () => seen.length === 1)
     expect(seen[0]?.text).toBe('half-written')
   })
 
@@ -156,7 +157,7 @@ describe('startAt', () => {
     mkdirSync(join(dir, 'apps', 'api'), { recursive: true })
     writeFileSync(join(dir, 'apps', 'api', 'api.log'), numberedRange('api', 1, 10))
     writeFileSync(join(dir, 'ignored.txt'), 'not matched\n')
-    await waitFor(() => seen.length === 20, '20 lines')
+    await pollUntil('20 lines', () => seen.length === 20)
     expect(new Set(seen.map((line) => line.path))).toEqual(
       new Set([join(dir, 'late.log'), join(dir, 'apps', 'api', 'api.log')]),
     )
@@ -174,7 +175,7 @@ describe('startAt', () => {
     const tailer = await tail({ paths: join(dir, '*.log') })
     const { seen } = collect(tailer)
     writeFileSync(join(dir, 'tiny.log'), 'a\nb\n')
-    await waitFor(() => seen.length === 2, 'both lines of a file shorter than the fingerprint')
+    await pollUntil('both lines of a file shorter than the fingerprint', () => seen.length === 2)
     expect(seen.map((line) => line.text)).toEqual(['a', 'b'])
   })
 })
@@ -195,7 +196,7 @@ describe('rotation', () => {
     }
     for (let burst = 0; burst < 10; burst++) {
       write(50)
-      if (burst === 3) await waitFor(() => seen.length >= 100, 'reading under way')
+      if (burst === 3) await pollUntil('reading under way', () => seen.length >= 100)
       if (burst === 5) {
         renameSync(file, join(dir, 'app.log.1'))
         write(20) // the app has not reopened its log yet: these land in the renamed file
@@ -204,8 +205,8 @@ describe('rotation', () => {
       }
     }
     closeSync(fd)
-    await waitFor(() => seen.length >= n, `${n} lines`)
-    await waitFor(() => tailer.stats().released === 1, 'the renamed file released')
+    await pollUntil(`${n} lines`, () => seen.length >= n)
+    await pollUntil('the renamed file released', () => tailer.stats().released === 1)
     expectEachOnceInOrder(seen, 1, n)
     expect(new Set(seen.map((line) => line.fileId)).size).toBe(2)
     expect(tailer.stats().rotations).toBe(1)
@@ -233,16 +234,16 @@ describe('rotation', () => {
     })
     const exited = once(writer, 'exit')
     for (let rotation = 1; rotation <= 3; rotation++) {
-      await waitFor(() => written >= rotation * 700, `${rotation * 700} lines written`)
+      await pollUntil(`${rotation * 700} lines written`, () => written >= rotation * 700)
       renameSync(file, join(dir, `app.log.${rotation}`))
       writer.send('reopen')
-      await waitFor(() => reopened === rotation, `reopen ${rotation}`)
+      await pollUntil(`reopen ${rotation}`, () => reopened === rotation)
     }
     await exited
-    await waitFor(() => seen.length >= total, `${total} lines`)
+    await pollUntil(`${total} lines`, () => seen.length >= total)
     expectEachOnceInOrder(seen, 1, total)
     expect(tailer.stats().rotations).toBe(3)
-    await waitFor(() => tailer.stats().released === 3, 'the three renamed files released')
+    await pollUntil('the three renamed files released', () => tailer.stats().released === 3)
   })
 
   it('rename within the patterns keeps reading the same file under its new name', async () => {
@@ -257,11 +258,10 @@ describe('rotation', () => {
     writeSync(fd, numberedRange('line', 101, 200))
     closeSync(fd)
     writeFileSync(file, numberedRange('line', 201, 300))
-    await waitFor(() => seen.length >= 300, '300 lines')
+    await pollUntil('300 lines', () => seen.length >= 300)
     expectEachOnceInOrder(seen, 1, 300)
-    await waitFor(
-      () => tailer.files().some((status) => status.path === join(dir, 'app.log.1')),
-      'the old file under its new name',
+    await pollUntil('the old file under its new name', () =>
+      tailer.files().some((status) => status.path === join(dir, 'app.log.1')),
     )
   })
 
@@ -289,7 +289,7 @@ describe('rotation', () => {
         }
         for (let round = 1; round <= 3; round++) {
           write(100)
-          await waitFor(() => seen.length >= n, `${n} lines read`)
+          await pollUntil(`${n} lines read`, () => seen.length >= n)
           // Lines the tailer has not seen when the rotation happens: only the copy still has them.
           write(60)
           copyFileSync(file, join(dir, `app__rotated-${round}.log`))
@@ -297,7 +297,7 @@ describe('rotation', () => {
           write(40)
         }
         closeSync(fd)
-        await waitFor(() => seen.length >= n, `${n} lines`)
+        await pollUntil(`${n} lines`, () => seen.length >= n)
         expectEachOnceInOrder(seen, 1, n)
         expect(tailer.stats().truncations).toBe(3)
         expect(tailer.stats().copiesFollowed).toBe(3)
@@ -315,7 +315,7 @@ describe('rotation', () => {
     copyFileSync(file, join(dir, 'app__rotated.log'))
     truncateSync(file, 0)
     appendFileSync(file, numberedRange('line', 101, 150))
-    await waitFor(() => seen.length >= 150, '150 lines')
+    await pollUntil('150 lines', () => seen.length >= 150)
     expectEachOnceInOrder(seen, 1, 150)
   })
 
@@ -326,11 +326,11 @@ describe('rotation', () => {
     const tailer = await tail({ paths: join(dir, '*.log') })
     const { seen } = collect(tailer)
     appendFileSync(file, numberedRange('line', 1, 100))
-    await waitFor(() => seen.length === 100, '100 lines')
+    await pollUntil('100 lines', () => seen.length === 100)
     copyFileSync(file, join(dir, 'backup.log'))
-    await waitFor(() => tailer.files().some((status) => status.phase === 'parked'), 'the copy parked')
+    await pollUntil('the copy parked', () => tailer.files().some((status) => status.phase === 'parked'))
     appendFileSync(file, numberedRange('line', 101, 120))
-    await waitFor(() => seen.length === 120, '120 lines')
+    await pollUntil('120 lines', () => seen.length === 120)
     expectEachOnceInOrder(seen, 1, 120)
     expect(new Set(seen.map((line) => line.fileId)).size).toBe(1)
   })
@@ -345,9 +345,9 @@ describe('rotation', () => {
     const tailer = await tail({ paths: join(dir, '*.log') })
     const { seen } = collect(tailer)
     appendFileSync(first, banner + numberedRange('first', 1, 50))
-    await waitFor(() => seen.length === 51, 'the first file read')
+    await pollUntil('the first file read', () => seen.length === 51)
     writeFileSync(join(dir, 'second.log'), banner + numberedRange('second', 1, 30))
-    await waitFor(() => seen.length === 51 + 31, 'the second file read')
+    await pollUntil('the second file read', () => seen.length === 51 + 31)
     const second = seen.slice(51)
     expect(second.map((line) => line.text)).toEqual([
       banner.slice(0, -1),
@@ -363,9 +363,9 @@ describe('rotation', () => {
     const tailer = await tail({ paths: join(dir, '*.log') })
     const { seen } = collect(tailer)
     appendFileSync(first, numberedRange('line', 1, 50))
-    await waitFor(() => seen.length === 50, 'the first file read')
+    await pollUntil('the first file read', () => seen.length === 50)
     writeFileSync(join(dir, 'second.log'), numberedRange('line', 1, 80))
-    await waitFor(() => seen.length === 50 + 80, 'the second file read')
+    await pollUntil('the second file read', () => seen.length === 50 + 80)
     expect(seen.slice(50).map((line) => numberOf(line.text))).toEqual(Array.from({ length: 80 }, (_, i) => i + 1))
   })
 
@@ -381,12 +381,12 @@ describe('rotation', () => {
       pollIntervalMs: 25,
     })
     const earlier = collect(before)
-    await waitFor(() => earlier.seen.length === 51, 'the first file read')
+    await pollUntil('the first file read', () => earlier.seen.length === 51)
     await before.close()
     writeFileSync(join(dir, 'second.log'), banner + numberedRange('second', 1, 30))
     const tailer = await tail({ paths: join(dir, '*.log'), startAt: 'beginning', checkpointPath })
     const { seen } = collect(tailer)
-    await waitFor(() => seen.length === 31, 'the second file read')
+    await pollUntil('the second file read', () => seen.length === 31)
     expect(seen.map((line) => line.path)).toEqual(Array(31).fill(join(dir, 'second.log')))
   })
 
@@ -398,7 +398,7 @@ describe('rotation', () => {
     const { seen } = collect(tailer)
     appendFileSync(file, numberedRange('line', 1, 50) + 'line 000051 no newline')
     unlinkSync(file)
-    await waitFor(() => tailer.stats().released === 1, 'the deleted file released')
+    await pollUntil('the deleted file released', () => tailer.stats().released === 1)
     expect(seen.map((line) => numberOf(line.text))).toEqual(Array.from({ length: 51 }, (_, i) => i + 1))
     expect(seen[50]?.offset).toBe(50 * numbered('line', 1).length + 'line 000051 no newline'.length)
     expect(tailer.files()).toEqual([])
@@ -413,7 +413,7 @@ describe('scale', () => {
     expect(tailer.stats().files).toBe(300)
     const { seen } = collect(tailer)
     for (let i = 0; i < 300; i++) appendFileSync(join(dir, `app-${i}.log`), numberedRange(`f${i}`, 1, 5))
-    await waitFor(() => seen.length === 1500, '1500 lines', 30_000)
+    await pollUntil('1500 lines', () => seen.length === 1500, { timeoutMs: 30_000 })
     const perFile = new Map<string, number[]>()
     for (const line of seen) perFile.set(line.fileId, [...(perFile.get(line.fileId) ?? []), numberOf(line.text)])
     expect(perFile.size).toBe(300)
@@ -438,7 +438,7 @@ describe('checkpoints', () => {
     // startAt 'end' would skip everything: the checkpoint wins.
     const second = await tail({ paths: file, checkpointPath })
     const { seen } = collect(second)
-    await waitFor(() => seen.length === 80, 'lines 41..120')
+    await pollUntil('lines 41..120', () => seen.length === 80)
     expect(seen.map((line) => numberOf(line.text))).toEqual(Array.from({ length: 80 }, (_, i) => i + 41))
   })
 
@@ -457,7 +457,7 @@ describe('checkpoints', () => {
     writeFileSync(file, numberedRange('other', 1, 200))
     const second = await tail({ paths: file, checkpointPath })
     const { seen } = collect(second)
-    await waitFor(() => seen.length === 200, '200 lines')
+    await pollUntil('200 lines', () => seen.length === 200)
     expect(seen[0]?.text.startsWith('other 000001')).toBe(true)
   })
 
@@ -478,7 +478,7 @@ describe('checkpoints', () => {
     appendFileSync(file, numberedRange('line', 151, 170))
     const second = await tail({ paths: join(dir, '*.log'), checkpointPath })
     const { seen } = collect(second)
-    await waitFor(() => seen.length >= 70, 'lines 101..170')
+    await pollUntil('lines 101..170', () => seen.length >= 70)
     expectEachOnceInOrder(seen, 101, 170)
   })
 })

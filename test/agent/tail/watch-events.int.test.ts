@@ -8,7 +8,8 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TailerOptions } from '../../../agent/tail'
-import { collect, numbered, numberedRange, useTailerScope, waitFor } from './helpers'
+import { collect, numbered, numberedRange, useTailerScope } from './helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const { tempDir, tail } = useTailerScope()
 const NO_TICK: Partial<TailerOptions> = { pollIntervalMs: 3_600_000, startAt: 'beginning' }
@@ -23,16 +24,16 @@ describe('file events, with no tick to fall back on', () => {
     mkdirSync(join(dir, 'a'))
     writeFileSync(join(dir, 'a', 'app.log'), numbered('a', 1))
     const { seen } = collect(await tail({ ...NO_TICK, paths: [join(dir, '*', 'app.log')] }))
-    await waitFor(() => seen.length === 1, 'the line present at start')
+    await pollUntil('the line present at start', () => seen.length === 1)
 
     appendFileSync(join(dir, 'a', 'app.log'), numbered('a', 2))
-    await waitFor(() => seen.length === 2, 'an appended line')
+    await pollUntil('an appended line', () => seen.length === 2)
 
     mkdirSync(join(dir, 'b'))
     writeFileSync(join(dir, 'b', 'app.log'), numberedRange('b', 3, 8))
-    await waitFor(() => seen.length === 8, 'the first lines of a file in a new directory')
+    await pollUntil('the first lines of a file in a new directory', () => seen.length === 8)
     appendFileSync(join(dir, 'b', 'app.log'), numbered('b', 9))
-    await waitFor(() => seen.length === 9, 'a line appended to it')
+    await pollUntil('a line appended to it', () => seen.length === 9)
 
     expect(texts(seen)).toEqual([...lines('a', 1, 2), ...lines('b', 3, 9)])
   })
@@ -42,14 +43,14 @@ describe('file events, with no tick to fall back on', () => {
     const path = join(dir, 'app.log')
     writeFileSync(path, numbered('old', 1))
     const { seen } = collect(await tail({ ...NO_TICK, paths: [path] }))
-    await waitFor(() => seen.length === 1, "the old file's line")
+    await pollUntil("the old file's line", () => seen.length === 1)
 
     writeFileSync(join(dir, 'app.log.new'), numberedRange('new', 2, 7))
     renameSync(join(dir, 'app.log.new'), path)
-    await waitFor(() => seen.length === 7, "the replacing file's lines")
+    await pollUntil("the replacing file's lines", () => seen.length === 7)
     // The watch of the old file went with its name: this write is seen by the new file's own.
     appendFileSync(path, numbered('new', 8))
-    await waitFor(() => seen.length === 8, 'a line appended to the replacing file')
+    await pollUntil('a line appended to the replacing file', () => seen.length === 8)
     expect(texts(seen)).toEqual([...lines('old', 1, 1), ...lines('new', 2, 8)])
   })
 
@@ -63,18 +64,18 @@ describe('file events, with no tick to fall back on', () => {
     writeFileSync(target, numbered('first', 1))
     symlinkSync(target, join(containers, 'web.log'))
     const { seen } = collect(await tail({ ...NO_TICK, paths: [join(containers, '*.log')] }))
-    await waitFor(() => seen.length === 1, 'the line present at start, through the symlink')
+    await pollUntil('the line present at start, through the symlink', () => seen.length === 1)
 
     // Only the target's own watch sees this: nothing changes in the symlink's directory.
     appendFileSync(target, numbered('first', 2))
-    await waitFor(() => seen.length === 2, 'a line appended to the target')
+    await pollUntil('a line appended to the target', () => seen.length === 2)
 
     // The runtime rotates: the target is renamed away, and a new one made a moment later.
     renameSync(target, join(pods, '0.log.20261126'))
     writeFileSync(target, numberedRange('second', 3, 8))
-    await waitFor(() => seen.length === 8, "the new target's lines")
+    await pollUntil("the new target's lines", () => seen.length === 8)
     appendFileSync(target, numbered('second', 9))
-    await waitFor(() => seen.length === 9, 'a line appended to the new target')
+    await pollUntil('a line appended to the new target', () => seen.length === 9)
     expect(texts(seen)).toEqual([...lines('first', 1, 2), ...lines('second', 3, 9)])
     expect(seen.every((line) => line.path === join(containers, 'web.log'))).toBe(true)
   })
@@ -89,16 +90,15 @@ describe('file events, with no tick to fall back on', () => {
     symlinkSync(target, link)
     const tailer = await tail({ ...NO_TICK, paths: [join(dir, 'containers', '*.log')] })
     const { seen } = collect(tailer)
-    await waitFor(() => seen.length === 1, 'the line present at start')
+    await pollUntil('the line present at start', () => seen.length === 1)
 
     renameSync(target, join(dir, 'pods', '0.log.1'))
-    await waitFor(
-      () => tailer.files().every((file) => file.path !== link || file.detached),
-      'the symlink to point nowhere',
+    await pollUntil('the symlink to point nowhere', () =>
+      tailer.files().every((file) => file.path !== link || file.detached),
     )
     // No event tells of this write (the pods directory is not watched): discovery looks again by itself.
     writeFileSync(target, numberedRange('second', 2, 7))
-    await waitFor(() => seen.length === 7, 'the lines of the new target')
+    await pollUntil('the lines of the new target', () => seen.length === 7)
     expect(texts(seen)).toEqual([...lines('first', 1, 1), ...lines('second', 2, 7)])
   })
 
@@ -118,13 +118,13 @@ describe('file events, with no tick to fall back on', () => {
 
     mkdirSync(logs)
     writeFileSync(join(logs, 'app.log'), numberedRange('first', 1, 6))
-    await waitFor(() => seen.length === 6, 'the lines of a file in the directory made after start')
+    await pollUntil('the lines of a file in the directory made after start', () => seen.length === 6)
 
     rmSync(logs, { recursive: true })
-    await waitFor(() => tailer.files().every((file) => file.detached), 'the removed file to be let go')
+    await pollUntil('the removed file to be let go', () => tailer.files().every((file) => file.detached))
     mkdirSync(logs)
     writeFileSync(join(logs, 'app.log'), numberedRange('second', 7, 12))
-    await waitFor(() => seen.length === 12, 'the lines of a file in the directory made again')
+    await pollUntil('the lines of a file in the directory made again', () => seen.length === 12)
     expect(texts(seen)).toEqual([...lines('first', 1, 6), ...lines('second', 7, 12)])
   })
 })

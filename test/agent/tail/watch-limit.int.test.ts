@@ -4,6 +4,8 @@
 // runs in a user namespace of its own whose limit (/proc/sys/user/max_inotify_watches) is 4, with 13
 // watches wanted (a base directory, six under it, a file in each). The scheduler's tick is an hour
 // away, so without the polling the files past the limit would never be read.
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'

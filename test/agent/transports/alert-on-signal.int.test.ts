@@ -2,6 +2,8 @@
 // is still held by the target (group_wait): the alert is sent before the signal ends the process,
 // and the process still dies of that signal. Node's default for these signals skips 'exit', so
 // before logx ended the transport on them, this alert was lost every time.
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'

@@ -1,3 +1,5 @@
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import logx from 'logx'
 import { describe, expect, it } from 'vitest'
 import { apiOptions, closeLogger, useRemoteSandbox } from './helpers'

@@ -1,3 +1,5 @@
+// Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
+import '../../helpers/needs-build'
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'

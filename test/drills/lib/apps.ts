@@ -6,7 +6,8 @@ import { once } from 'node:events'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { records, root, until, type RemoteApi, type SandboxRecord } from '../../agent/daemon/helpers'
+import { records, root, type RemoteApi, type SandboxRecord } from '../../agent/daemon/helpers'
+import { pollUntil } from '../../helpers/poll-until'
 
 const run = promisify(execFile)
 export const fixtures = join(root, 'test', 'fixtures', 'drills')
@@ -73,7 +74,7 @@ export async function inBatches(count: number, parallel: number, work: (i: numbe
 export async function markOf(dir: string, name: string, app?: SpawnedApp, timeoutMs = 20_000): Promise<void> {
   let gone: AppExit | undefined
   void app?.exited.then((exit) => (gone = exit))
-  await until(
+  await pollUntil(
     `mark ${name}`,
     () => {
       if (existsSync(join(dir, name))) return true
@@ -81,7 +82,7 @@ export async function markOf(dir: string, name: string, app?: SpawnedApp, timeou
         throw new Error(`app exited (${gone.code ?? gone.signal}) before logging:\n${gone.stderr}`)
       return undefined
     },
-    timeoutMs,
+    { timeoutMs: timeoutMs },
   )
 }
 

@@ -13,7 +13,6 @@ import {
   smsRulesConfig,
   startAgentProcess,
   startSandboxProcess,
-  until,
   type RemoteApi,
   type RunningAgent,
   type SandboxProcess,
@@ -21,6 +20,7 @@ import {
   type Workspace,
 } from '../../agent/daemon/helpers'
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../../helpers/redis-server'
+import { pollUntil } from '../../helpers/poll-until'
 
 export const ONCALL = '919800000001'
 export const LEAD = '919800000002'
@@ -266,7 +266,7 @@ export async function settled(
   timeoutMs: number,
   more: () => Promise<boolean> = async () => true,
 ): Promise<void> {
-  await until(
+  await pollUntil(
     what,
     async () => {
       if (!(await more())) return undefined
@@ -276,7 +276,7 @@ export async function settled(
       }
       return true
     },
-    timeoutMs,
+    { timeoutMs: timeoutMs },
   )
 }
 
