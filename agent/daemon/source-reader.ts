@@ -8,14 +8,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AlertLine } from '../../alerts'
 import type { SourceConfig } from '../config/types'
-import {
-  createLineBatch,
-  createTailer,
-  type LineBatch,
-  type Tailer,
-  type TailFileStatus,
-  type TailStats,
-} from '../tail'
+import { createLineBatch, createTailer, type LineBatch, type Tailer } from '../tail'
 import { compileGlob } from '../tail/glob'
 import { toAlertLine } from '../events/alert-line'
 import { eventAlertLine } from '../events/event-line'
@@ -23,22 +16,10 @@ import type { PendingEvent } from '../events/event-stream'
 import { createSourceEvents, isContainerFormat, type SourceEvents } from '../events/source-events'
 import { createCandidateFilter, type CandidateFilter } from '../prefilter/candidate-filter'
 import type { AlertPipeline } from '../delivery/types'
+import type { SourceReader } from '../events/types'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import type { AgentLogger } from './logger'
 import type { Tap } from './tap'
-
-export interface SourceReader {
-  readonly name: string
-  stats(): TailStats
-  files(): TailFileStatus[]
-  readonly parseErrors: number
-  /** When the last commit reached disk (epoch ms), or when reading started. */
-  readonly checkpointAt: number
-  /** Why this source stopped reading (the agent is then unhealthy), or undefined while it reads. */
-  readonly failure: string | undefined
-  /** Stops reading; committed offsets are written. */
-  close(): Promise<void>
-}
 
 export interface SourceReaderOptions {
   source: SourceConfig
@@ -74,9 +55,17 @@ function tapBatch(from: LineBatch, event: PendingEvent, text: string): LineBatch
   return createLineBatch(from, line)
 }
 
-export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {
+/** What a reader counts and says of itself; the batch handler and the read loop write it. */
+interface ReaderState {
+  parseErrors: number
+  checkpointAt: number
+  closing: boolean
+  failure: string | undefined
+}
+
+/** The tailer over the source's globs, their base directories made first, checkpoints under the state dir. */
+async function openTailer(options: SourceReaderOptions): Promise<Tailer> {
   const { source, log } = options
-  const now = options.now ?? Date.now
   // The tailer watches each glob's base directory, which must exist: a fresh clone has no ./logs yet.
   for (const pattern of source.paths) {
     const { base } = compileGlob(pattern)
@@ -92,9 +81,8 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   }
   const checkpoints = join(options.stateDir, 'checkpoints')
   mkdirSync(checkpoints, { recursive: true })
-  let tailer: Tailer
   try {
-    tailer = await createTailer({
+    return await createTailer({
       paths: source.paths,
       exclude: source.exclude,
       startAt: source.startAt,
@@ -109,26 +97,37 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
   } catch (err) {
     throw new DaemonError(DaemonErrorCodes.SOURCE, `sources ${source.name}: ${(err as Error).message}`, { cause: err })
   }
-  let parseErrors = 0
-  let checkpointAt = now()
-  let closing = false
-  let failure: string | undefined
-  const debug = log.isLevelEnabled('debug')
+}
 
-  function commit(batch: LineBatch, lineCount?: number): void {
-    tailer.commit(batch, lineCount).then(
-      () => {
-        checkpointAt = now()
-      },
-      (err: unknown) => {
-        if (!closing) log.error({ err, source: source.name }, 'checkpoint write failed')
-      },
+/** A line through the pipeline; false when it could not be handled (the source then stops reading). */
+function ingestInto(options: SourceReaderOptions, state: ReaderState, line: AlertLine, at: number): boolean {
+  try {
+    options.pipeline().ingest(line, at)
+    return true
+  } catch (err) {
+    // A failing state write must stop the commit: the offsets would claim lines not handled.
+    state.failure = `could not handle a line: ${(err as Error).message}`
+    options.log.error(
+      { err, source: options.source.name },
+      `${state.failure}; this source stops reading (restart the agent once fixed)`,
     )
+    return false
   }
+}
 
-  let filter: CandidateFilter | undefined
-  let filterLevel = NaN
-
+/**
+ * Multi-line events and container logs: events held across batches, commits that stop before them;
+ * undefined for a source of single lines.
+ */
+function sourceEventsOf(
+  options: SourceReaderOptions,
+  state: ReaderState,
+  tailer: Tailer,
+  commit: (batch: LineBatch, lineCount?: number) => void,
+  now: () => number,
+): SourceEvents | undefined {
+  const { source, log } = options
+  if (source.multiline === undefined && !isContainerFormat(source.format)) return undefined
   /** One multi-line event or container line through the pipeline; false when it could not be handled. */
   function ingestEvent(event: PendingEvent, batch: LineBatch | undefined, at: number): boolean {
     const parsed = eventAlertLine(event, source.format, source.name)
@@ -140,47 +139,41 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
         { source: source.name, path: batch?.path, endOffset: first.offset, keptBytes: Buffer.byteLength(event.first) },
         `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first bytes are read, the rest skipped`,
       )
-    if (parsed.parseError && event.first.charCodeAt(0) === OPEN_BRACE) parseErrors++
-    return ingest(parsed.line, at)
+    if (parsed.parseError && event.first.charCodeAt(0) === OPEN_BRACE) state.parseErrors++
+    return ingestInto(options, state, parsed.line, at)
   }
+  return createSourceEvents({
+    format: source.format,
+    multiline: source.multiline,
+    maxLineBytes: source.maxLineBytes,
+    tailer: { commit, release: (batch) => tailer.release(batch), streamOf: (batch) => tailer.streamOf(batch) },
+    now,
+    ingest: ingestEvent,
+    onMalformed: (count, batch) =>
+      log.warn(
+        { source: source.name, path: batch.path, lines: count },
+        `${count} line(s) not in the ${source.format} format: read as plain text`,
+      ),
+  })
+}
 
-  function ingest(line: AlertLine, at: number): boolean {
-    try {
-      options.pipeline().ingest(line, at)
-      return true
-    } catch (err) {
-      // A failing state write must stop the commit: the offsets would claim lines not handled.
-      failure = `could not handle a line: ${(err as Error).message}`
-      log.error({ err, source: source.name }, `${failure}; this source stops reading (restart the agent once fixed)`)
-      return false
-    }
-  }
-
-  // Multi-line events and container logs: events held across batches, commits that stop before them.
-  const events: SourceEvents | undefined =
-    source.multiline === undefined && !isContainerFormat(source.format)
-      ? undefined
-      : createSourceEvents({
-          format: source.format,
-          multiline: source.multiline,
-          maxLineBytes: source.maxLineBytes,
-          tailer: { commit, release: (batch) => tailer.release(batch), streamOf: (batch) => tailer.streamOf(batch) },
-          now,
-          ingest: ingestEvent,
-          onMalformed: (count, batch) =>
-            log.warn(
-              { source: source.name, path: batch.path, lines: count },
-              `${count} line(s) not in the ${source.format} format: read as plain text`,
-            ),
-        })
-
-  /**
-   * The lines of one batch through the filter and the pipeline; false when a line could not be
-   * handled (the source stops). Synchronous and apart from the loop below: V8 optimizes this
-   * small function, not the much larger async one around it, whose compilation on a fresh agent
-   * costs more than it saves.
-   */
-  function handle(batch: LineBatch): boolean {
+/**
+ * The batch handler: the lines of one batch through the filter and the pipeline; false when a line
+ * could not be handled (the source stops). Synchronous and apart from the read loop: V8 optimizes
+ * this small function, not a much larger async one, whose compilation on a fresh agent costs more
+ * than it saves.
+ */
+function batchHandler(
+  options: SourceReaderOptions,
+  state: ReaderState,
+  events: SourceEvents | undefined,
+  now: () => number,
+): (batch: LineBatch) => boolean {
+  const { source, log } = options
+  const debug = log.isLevelEnabled('debug')
+  let filter: CandidateFilter | undefined
+  let filterLevel = NaN
+  return function handle(batch: LineBatch): boolean {
     const pipeline = options.pipeline()
     const lowest = pipeline.lowestLevel()
     if (lowest !== filterLevel) {
@@ -197,7 +190,7 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
     // Most lines are below every rule: the filter drops them on a search of the read buffer,
     // never looking at them one by one.
     const { candidates, notJson } = (filter as CandidateFilter)(batch)
-    if (source.format === 'json') parseErrors += notJson
+    if (source.format === 'json') state.parseErrors += notJson
     if (events !== undefined) return events.lines(batch, candidates, at)
     // What was skipped is said where it is (file, and the offset just past the line): one line per
     // cut line, one per batch for lines that are not the JSON they look like.
@@ -214,20 +207,14 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       if (tailLine.truncated)
         log.warn(
           { source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length },
-          `line longer than max_line_bytes (${source.maxLineBytes}) cut: its first ${data.length} bytes are read, the rest skipped`,
+          `line longer than max_line_bytes (${source.maxLineBytes}) cut: ` +
+            `its first ${data.length} bytes are read, the rest skipped`,
         )
       if (parsed.parseError && data[0] === OPEN_BRACE) {
-        parseErrors++
+        state.parseErrors++
         if (notParsed++ === 0) firstNotParsed = tailLine.offset
       }
-      try {
-        pipeline.ingest(parsed.line, at)
-      } catch (err) {
-        // A failing state write must stop the commit: the offsets would claim lines not handled.
-        failure = `could not handle a line: ${(err as Error).message}`
-        log.error({ err, source: source.name }, `${failure}; this source stops reading (restart the agent once fixed)`)
-        return false
-      }
+      if (!ingestInto(options, state, parsed.line, at)) return false
     }
     if (notParsed > 0)
       log.warn(
@@ -236,7 +223,25 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       )
     return true
   }
+}
 
+export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {
+  const { source, log } = options
+  const now = options.now ?? Date.now
+  const tailer = await openTailer(options)
+  const state: ReaderState = { parseErrors: 0, checkpointAt: now(), closing: false, failure: undefined }
+  function commit(batch: LineBatch, lineCount?: number): void {
+    tailer.commit(batch, lineCount).then(
+      () => {
+        state.checkpointAt = now()
+      },
+      (err: unknown) => {
+        if (!state.closing) log.error({ err, source: source.name }, 'checkpoint write failed')
+      },
+    )
+  }
+  const events = sourceEventsOf(options, state, tailer, commit, now)
+  const handle = batchHandler(options, state, events, now)
   const loop = (async () => {
     try {
       await options.ready
@@ -250,8 +255,8 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       if (events === undefined) commit(batch)
     }
   })().catch((err: unknown) => {
-    failure = `reading failed: ${(err as Error).message}`
-    log.error({ err, source: source.name }, failure)
+    state.failure = `reading failed: ${(err as Error).message}`
+    log.error({ err, source: source.name }, state.failure)
   })
 
   return {
@@ -259,17 +264,17 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
     stats: () => tailer.stats(),
     files: () => tailer.files(),
     get parseErrors() {
-      return parseErrors
+      return state.parseErrors
     },
     get checkpointAt() {
-      return checkpointAt
+      return state.checkpointAt
     },
     get failure() {
-      return failure
+      return state.failure
     },
     async close() {
       // Every handled batch is committed already; close() writes the last checkpoint.
-      closing = true
+      state.closing = true
       events?.close()
       await tailer.close()
       await loop
