@@ -5,26 +5,25 @@
 // Acknowledging, un-acknowledging and resolving by hand go through the same pipeline
 // (acknowledgement.ts has the rules); restore() hands a restarted engine the incidents it had.
 // Absence rules (absence.ts) watch the lines they select and own none; their incidents open at a tick.
-import { createAbsenceWatch, type AbsenceEntry } from './absence'
-import { peoplePaged, type AckRefusal } from './acknowledgement'
+import type { AbsenceEntry } from './absence'
+import { createAbsenceIncidents, type AbsenceIncidents } from './absence-incidents'
+import type { AckRefusal } from './acknowledgement'
 import type { RedactPath } from './dot-path'
-import { compileChannels, type Channel, type ChannelDefinition, type ChannelType } from './channels'
-import { createBudgetStage } from './budget'
-import { createInhibitStage } from './inhibit-stage'
-import { createInhibitor, type InhibitRule } from './inhibition'
-import { createReach } from './reach'
+import { compileChannels, type Channel, type ChannelDefinition } from './channels'
+import type { InhibitRule } from './inhibition'
 import type { ScheduleConfig } from './schedule'
-import { createIncidentTable, type FleetSeen, type IncidentChange, type IncidentView } from './incidents'
+import { createIncidentTable, type FleetSeen, type IncidentChange } from './incidents'
+import type { IncidentTable, IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
 import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
-import { renderMessage, scrubSecrets, type RenderedMessage, type RenderOptions } from './render'
-import { createRouteStage } from './route'
+import { createNotifyPath, type Delivery } from './notify-path'
 import { fingerprint } from './fingerprint'
 import { compileRules, type Rule, type RuleConfig } from './rule'
 import { selectRule } from './select'
 import { createCensor, usableSecrets } from './secrets'
 import { createSilenceSet, type Silence, type SilenceConfig } from './silences'
-import { sequence, type Stage } from './stage'
+
+export type { Delivery } from './notify-path'
 
 /** The field logx-tail-filter adds to a line it passes: the name of the rule that selected it. */
 export const RULE_ANNOTATION = 'logx_rule'
@@ -41,7 +40,10 @@ export interface AlertEngineOptions {
   maxIncidents?: number | undefined
   /** When the initial silences without a start begin. */
   now?: number
-  /** How pages of an unacknowledged incident say to acknowledge it: `hint` text, `voiceAudio` after a voice page's audio. */
+  /**
+   * How pages of an unacknowledged incident say to acknowledge it: `hint` text, `voiceAudio` after
+   * a voice page's audio.
+   */
   acknowledge?: { hint?: string | undefined; voiceAudio?: string | undefined } | undefined
   /** Most group keys each absence rule watches; default 10 000. */
   maxAbsenceKeys?: number | undefined
@@ -54,12 +56,6 @@ export interface AlertEngineOptions {
 /** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
 export type AckOutcome =
   { ok: true; deliveries: Delivery[]; incident: IncidentSnapshot } | { ok: false; reason: AckRefusal }
-
-export interface Delivery {
-  notice: Notice & { channel: string }
-  channelType: ChannelType
-  message: RenderedMessage
-}
 
 export interface AlertEngineStats {
   lines: number
@@ -124,7 +120,10 @@ export interface AlertEngine {
    * fleet's last-seen time and threshold count of an incident it holds (incidents.ts, seenElsewhere).
    */
   seenElsewhere(key: string, seen: FleetSeen, now: number): Delivery[]
-  /** Timers' work: group_wait, repeat, escalation, resolve, digests, absence. Call it every second or so (the absence rules' precision). */
+  /**
+   * Timers' work: group_wait, repeat, escalation, resolve, digests, absence. Call it every second
+   * or so (the absence rules' precision).
+   */
   tick(now: number): Delivery[]
   /** At shutdown: fire incidents still waiting in group_wait, and send digests the budget still owes. */
   flush(now: number): Delivery[]
@@ -142,7 +141,10 @@ export interface AlertEngine {
    * no keys and no deliveries.
    */
   acknowledgeFor(person: string, actor: Actor, now: number, all: boolean): { keys: string[]; deliveries: Delivery[] }
-  /** Open incidents (pending, firing, acknowledged), the most recently seen first: at most `limit`, of `status` when given. */
+  /**
+   * Open incidents (pending, firing, acknowledged), the most recently seen first: at most `limit`,
+   * of `status` when given.
+   */
   incidents(limit?: number, status?: IncidentStatus): IncidentSnapshot[]
   /** incidents() as live read-only views, no snapshot made: for listing thousands at once (the console). */
   incidentViews(limit?: number, status?: IncidentStatus): IncidentView[]
@@ -161,78 +163,98 @@ export interface AlertEngine {
   stats(): AlertEngineStats
 }
 
+/**
+ * The order restore() puts snapshots back in: least recently seen first, as the table's recency
+ * order wants (eviction drops the least recently seen); ties keep the order incidents() gave them
+ * (most recent first).
+ */
+export function restoreOrder(snapshots: readonly IncidentSnapshot[]): IncidentSnapshot[] {
+  return [...snapshots].reverse().sort((a, b) => a.lastSeen - b.lastSeen)
+}
+
+/** The rule a line's `logx_rule` annotation names (not an absence rule), else the first that selects it. */
+export function ruleFor(rules: readonly Rule[], byName: ReadonlyMap<string, Rule>, line: AlertLine): Rule | undefined {
+  const annotated = line.record[RULE_ANNOTATION]
+  if (typeof annotated === 'string') {
+    const rule = byName.get(annotated)
+    if (rule !== undefined && rule.absent === undefined) return rule
+  }
+  return selectRule(rules, line)
+}
+
+/** A missed call's acknowledgements (acknowledgement.ts, rule 7): the keys acked and their notices. */
+function acknowledgeAll(incidents: IncidentTable, person: string, actor: Actor, now: number, all: boolean) {
+  const keys: string[] = []
+  const notices: Notice[] = []
+  for (const key of incidents.acknowledgeable(person, now, all)) {
+    const change = incidents.acknowledge(key, actor, now)
+    if (!change.ok) continue
+    keys.push(key)
+    notices.push(...change.notices)
+  }
+  return { keys, notices }
+}
+
+/** Puts back the snapshots whose rule still exists, in restoreOrder; how many were restored. */
+function restoreAll(
+  incidents: IncidentTable,
+  byName: ReadonlyMap<string, Rule>,
+  snapshots: readonly IncidentSnapshot[],
+): number {
+  let restored = 0
+  for (const snapshot of restoreOrder(snapshots)) {
+    const rule = byName.get(snapshot.rule)
+    if (rule !== undefined && incidents.restore(snapshot, rule)) restored++
+  }
+  return restored
+}
+
+function tableStats(incidents: IncidentTable) {
+  const i = incidents.stats()
+  const { open: openIncidents, firing: firingIncidents, acknowledged: acknowledgedIncidents, evicted } = i
+  return { openIncidents, firingIncidents, acknowledgedIncidents, evicted }
+}
+
+function absenceStats(absence: AbsenceIncidents) {
+  const a = absence.stats()
+  return { absenceIncidents: absence.open(), absenceKeys: a.keys, absenceEvicted: a.evicted }
+}
+
 export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const rules = compileRules(options.rules)
   const byName = new Map(rules.map((r) => [r.name, r]))
   const channels = compileChannels(options.channels)
-  const channelByName = new Map(channels.map((c) => [c.name, c]))
-  const redact = options.redact ?? []
   const secrets = usableSecrets(options.secrets ?? [])
+  const censor = createCensor(options.redact ?? [], secrets)
   const incidents = createIncidentTable({ maxIncidents: options.maxIncidents })
   const silences = createSilenceSet(options.silences ?? [], options.now ?? 0)
-  const budget = createBudgetStage(Object.fromEntries(channels.map((c) => [c.name, c.maxPerHour])))
-  let inhibited = 0
-  const route = createRouteStage(
-    channels.map((c) => c.name),
-    channels.filter((c) => c.type === 'incident').map((c) => c.name),
-  )
-  // Alertmanager's order: inhibition, then silences, then routing and the budget.
-  const notify: Stage =
-    options.inhibit === undefined || options.inhibit.length === 0
-      ? sequence(silences.stage, route, budget.stage)
-      : sequence(
-          createInhibitStage(
-            createInhibitor(options.inhibit),
-            () => incidents.list().filter((i) => i.status !== 'pending'),
-            () => inhibited++,
-          ),
-          silences.stage,
-          route,
-          budget.stage,
-        )
-  const reach = createReach(byName, options.schedules ?? [])
-  let lines = 0
-  let selectedCount = 0
-  let deliveries = 0
+  const path = createNotifyPath({
+    ...{ channels, rules: byName, incidents, silences, secrets },
+    ...{ inhibit: options.inhibit, schedules: options.schedules },
+    rendering: { ackHint: options.acknowledge?.hint, ackAudio: options.acknowledge?.voiceAudio },
+  })
+  const absence = createAbsenceIncidents(rules, byName, incidents, { maxKeys: options.maxAbsenceKeys, clean: censor })
+  const deliver = path.deliver
+  const counts = { lines: 0, selected: 0 }
 
-  const release: Stage = sequence(notify, budget.release)
-  const rendering: RenderOptions = { ackHint: options.acknowledge?.hint, ackAudio: options.acknowledge?.voiceAudio }
-
-  function deliver(now: number, notices: Notice[], pipeline: Stage = notify): Delivery[] {
-    // Most selected lines change an incident without a notice: of the stages, only the budget has
-    // anything to say then (digests it owes), and silences and routes need not run.
-    const routed =
-      notices.length === 0 && pipeline === notify ? budget.stage({ now }, notices) : pipeline({ now }, notices)
-    const out: Delivery[] = []
-    for (const routedNotice of routed) {
-      const channel = routedNotice.channel === undefined ? undefined : channelByName.get(routedNotice.channel)
-      if (channel === undefined) continue
-      // Active hours and on-call schedules: whom this channel's copy reaches, now.
-      const notice = reach(routedNotice, channel, now)
-      if (notice === undefined) continue
-      // Only what came out of silences and budget reached anyone: a missed call may acknowledge it.
-      const paged = peoplePaged(notice, channel)
-      if (paged.length > 0) incidents.paged(notice.incident.key, paged, now)
-      out.push({
-        notice: notice as Notice & { channel: string },
-        channelType: channel.type,
-        message: scrubSecrets(renderMessage(channel, notice, rendering), secrets),
-      })
-    }
-    deliveries += out.length
-    return out
+  function parsed(input: string | AlertLine, source: string | undefined): AlertLine {
+    counts.lines++
+    return typeof input === 'string' ? parseLine(input, source) : input
   }
 
-  const censor = createCensor(redact, secrets)
-
   function selected(rule: Rule, line: AlertLine): SelectedLine {
-    selectedCount++
+    counts.selected++
     const clean = censor(line)
     return { rule, line: clean, key: fingerprint(rule, clean) }
   }
 
-  function ingestSelected(s: SelectedLine, now: number): Delivery[] {
-    return deliver(now, incidents.observe(s.rule, s.line, now, s.key))
+  const ingestSelected = (s: SelectedLine, now: number): Delivery[] =>
+    deliver(now, incidents.observe(s.rule, s.line, now, s.key))
+
+  /** The deliveries of the absence incidents `line` ends; undefined when none. */
+  function absenceBack(line: AlertLine, now: number): Delivery[] | undefined {
+    const back = absence.active ? absence.seen(line, now) : undefined
+    return back === undefined ? undefined : deliver(now, back)
   }
 
   function changed(change: IncidentChange, now: number): AckOutcome {
@@ -242,72 +264,15 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     return { ok: true, deliveries, incident: incidents.get(change.incident.key) ?? change.incident }
   }
 
-  function acknowledgeFor(
-    person: string,
-    actor: Actor,
-    now: number,
-    all: boolean,
-  ): { keys: string[]; deliveries: Delivery[] } {
-    const keys: string[] = []
-    const notices: Notice[] = []
-    for (const key of incidents.acknowledgeable(person, now, all)) {
-      const change = incidents.acknowledge(key, actor, now)
-      if (!change.ok) continue
-      keys.push(key)
-      notices.push(...change.notices)
-    }
+  function acknowledgeFor(person: string, actor: Actor, now: number, all: boolean) {
+    const { keys, notices } = acknowledgeAll(incidents, person, actor, now, all)
     return { keys, deliveries: keys.length === 0 ? [] : deliver(now, notices) }
-  }
-
-  function restore(snapshots: readonly IncidentSnapshot[]): number {
-    let restored = 0
-    // Least recently seen first: the table's order is its recency order (eviction drops the least
-    // recently seen). Ties keep the order incidents() gave them (most recent first).
-    for (const snapshot of [...snapshots].reverse().sort((a, b) => a.lastSeen - b.lastSeen)) {
-      const rule = byName.get(snapshot.rule)
-      if (rule !== undefined && incidents.restore(snapshot, rule)) restored++
-    }
-    return restored
-  }
-
-  function ruleFor(line: AlertLine): Rule | undefined {
-    const annotated = line.record[RULE_ANNOTATION]
-    if (typeof annotated === 'string') {
-      const rule = byName.get(annotated)
-      if (rule !== undefined && rule.absent === undefined) return rule
-    }
-    return selectRule(rules, line)
-  }
-
-  // ---- absence rules (absence.ts): a watch beside the table; nothing per line without one ----
-  const absence = createAbsenceWatch(rules, {
-    maxKeys: options.maxAbsenceKeys,
-    isOpen: (key) => incidents.get(key) !== undefined,
-    clean: censor,
-  })
-
-  /** The resolved notices of the absence incidents `line` ends; undefined (no array made) when none. */
-  function observeAbsence(line: AlertLine, now: number): Delivery[] | undefined {
-    const back = absence.seen(line, now)
-    if (back === undefined) return undefined
-    const notices: Notice[] = []
-    for (const key of back) {
-      const change = incidents.resolve(key, undefined, now)
-      if (change.ok) notices.push(...change.notices)
-    }
-    return notices.length === 0 ? undefined : deliver(now, notices)
-  }
-
-  function openAbsent(now: number): Notice[] {
-    const notices: Notice[] = []
-    for (const due of absence.due(now)) notices.push(...incidents.observe(due.rule, due.line, now, due.key))
-    return notices
   }
 
   function resolve(key: string, actor: Actor, now: number): AckOutcome {
     const change = incidents.resolve(key, actor, now)
     // By hand: the key is no longer watched (a host taken out of service stops paging).
-    if (change.ok && byName.get(change.incident.rule)?.absent !== undefined) absence.forget(key)
+    if (change.ok) absence.resolved(change.incident)
     return changed(change, now)
   }
 
@@ -315,28 +280,26 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     rules,
     channels,
     ingest(input, now, source) {
-      lines++
-      const line = typeof input === 'string' ? parseLine(input, source) : input
-      const back = absence.active ? observeAbsence(line, now) : undefined
-      const rule = ruleFor(line)
+      const line = parsed(input, source)
+      const back = absenceBack(line, now)
+      const rule = ruleFor(rules, byName, line)
       // Digests owed by the budget go out on tick(); an unselected line costs nothing more.
       if (rule === undefined) return back ?? []
       const out = ingestSelected(selected(rule, line), now)
       return back === undefined ? out : [...back, ...out]
     },
     select(input, source) {
-      lines++
-      const line = typeof input === 'string' ? parseLine(input, source) : input
+      const line = parsed(input, source)
       const rule = selectRule(rules, line)
       return rule === undefined ? undefined : selected(rule, line)
     },
     ingestSelected,
-    observeAbsence: (line, now) => (absence.active ? (observeAbsence(line, now) ?? []) : []),
+    observeAbsence: (line, now) => absenceBack(line, now) ?? [],
     absenceState: () => absence.state(),
     restoreAbsence: (state, resumedAt) => absence.restore(state, resumedAt),
     seenElsewhere: (key, seen, now) => deliver(now, incidents.seenElsewhere(key, seen, now)),
-    tick: (now) => deliver(now, [...incidents.tick(now), ...openAbsent(now)]),
-    flush: (now) => deliver(now, [...incidents.tick(now), ...incidents.flush(now)], release),
+    tick: (now) => deliver(now, [...incidents.tick(now), ...absence.due(now)]),
+    flush: (now) => path.drain(now, [...incidents.tick(now), ...incidents.flush(now)]),
     addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),
     acknowledge: (key, actor, now) => changed(incidents.acknowledge(key, actor, now), now),
@@ -347,31 +310,13 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     incidentViews: (limit, status) => incidents.views(limit, status),
     countIncidents: (status) => incidents.count(status),
     incident: (key) => incidents.get(key),
-    restore: (snapshots) => restore(snapshots),
-    stats() {
-      const i = incidents.stats()
-      const b = budget.stats()
-      const a = absence.stats()
-      let absenceIncidents = 0
-      // From the table, not the watch: an incident restored without its watched key counts too.
-      if (absence.active)
-        for (const v of incidents.views()) if (byName.get(v.rule.name)?.absent !== undefined) absenceIncidents++
-      return {
-        lines,
-        selected: selectedCount,
-        openIncidents: i.open,
-        firingIncidents: i.firing,
-        acknowledgedIncidents: i.acknowledged,
-        evicted: i.evicted,
-        silenced: silences.muted(),
-        inhibited,
-        suppressed: b.suppressed,
-        digests: b.digests,
-        deliveries,
-        absenceIncidents,
-        absenceKeys: a.keys,
-        absenceEvicted: a.evicted,
-      }
-    },
+    restore: (snapshots) => restoreAll(incidents, byName, snapshots),
+    stats: () => ({
+      ...{ lines: counts.lines, selected: counts.selected },
+      ...tableStats(incidents),
+      silenced: silences.muted(),
+      ...path.stats(),
+      ...absenceStats(absence),
+    }),
   }
 }
