@@ -119,5 +119,5 @@ describe('pino 10 as the oracle', () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: RUNS > 20_000 },
     )
-  }, 600_000)
+  }, Math.max(600_000, RUNS * 30))
 })
