@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import smsAlert from '../../../agent/transports/sms'
 import { TransportErrorCodes } from '../../../agent/transports/shared/errors'
+import { pollUntil } from '../../helpers/poll-until'
 
 let sandbox: Sandbox
 const tmp = mkdtempSync(join(tmpdir(), 'logx-target-'))
@@ -69,8 +70,7 @@ describe('alert target in-process', () => {
     })
     stream.write(line(50, 'disk full'))
     stream.write(line(50, 'disk full'))
-    const until = Date.now() + 10_000
-    while (sandbox.store.all('sms').length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+    await pollUntil('the second SMS', () => sandbox.store.all('sms').length >= 2)
     await end(stream)
     expect(sandbox.store.all('sms').map((e) => e.record.sms)).toEqual([
       'FIRING disk full (1x, rule-0)',
