@@ -1,7 +1,8 @@
 // `logx-agent sandbox`: start the sandbox, print where everything is, stay up until asked to stop.
 
 import { SandboxError } from '../sandbox/errors'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server'
+import { startSandbox } from '../sandbox/server'
+import type { Sandbox, SandboxOptions } from '../sandbox/types'
 import { untilAborted, type CliIo } from './io'
 
 export interface SandboxArgs {

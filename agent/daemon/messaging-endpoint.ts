@@ -1,7 +1,7 @@
 // Where notifications go: the real API of the config, or the embedded sandbox started here (the
 // default), which also provides the lead and activity webhooks and a web inbox.
 import type { CrmConfig, MessagingConfig } from '../config/types'
-import type { Sandbox } from '../sandbox/server'
+import type { Sandbox } from '../sandbox/types'
 
 export interface CrmEndpoint {
   leadWebhook: string

@@ -30,7 +30,8 @@ import { secretEquals } from '../secret-equal'
 import type { ListingCache } from './listing'
 import { apiError, invalid, json, JSON_CONTENT_TYPE, type Reply } from './reply'
 import { socialProfiles } from './seed'
-import type { Store, StoredKind } from './store'
+import type { StoredKind } from './stored-kinds'
+import type { Store } from './types'
 
 export interface ApiRequest {
   method: string

@@ -8,22 +8,11 @@ import { toFeedItem } from './live-events'
 import { addMissedCall, parseMissedCall } from './missed-calls'
 import { invalid, json, type Reply } from './reply'
 import { seedRecords } from './seed'
-import { INBOX_KINDS, isStoredKind, type Store, type StoredKind } from './store'
+import { INBOX_KINDS, isStoredKind, type StoredKind } from './stored-kinds'
+import type { Store } from './types'
+import type { SandboxInfo } from './types'
 
 export const CONTROL_PREFIX = '/_sandbox/'
-
-export interface SandboxInfo {
-  baseUrl: string
-  apiUrl: string
-  leadWebhookUrl: string
-  activityWebhookUrl: string
-  inboxUrl: string
-  controlUrl: string
-  eventsUrl: string
-  dataDir: string | null
-  retention: number
-  version: string
-}
 
 export interface ControlContext {
   store: Store

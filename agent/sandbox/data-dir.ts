@@ -5,7 +5,8 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SandboxError, SandboxErrorCodes } from './errors'
-import { isStoredKind, type StoreJournal, type StoredEntry } from './store'
+import { isStoredKind } from './stored-kinds'
+import type { StoreJournal, StoredEntry } from './types'
 
 const FILE = 'records.jsonl'
 

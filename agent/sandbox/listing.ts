@@ -3,7 +3,8 @@
 // loop of the agent that embeds the sandbox), so a page is built once per store version, by
 // concatenating the records' kept JSON texts, and served as ready bytes after that.
 
-import type { StoredKind, Store } from './store'
+import type { StoredKind } from './stored-kinds'
+import type { Store } from './types'
 
 export interface ListingCache {
   /** The JSON body of a `WirePage` of `kind`, exactly as `JSON.stringify` of the page would be. */

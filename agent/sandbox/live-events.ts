@@ -2,7 +2,8 @@
 // `reset` on reset.
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { INBOX_KINDS, type Store, type StoredEntry, type StoredKind } from './store'
+import { INBOX_KINDS, type StoredKind } from './stored-kinds'
+import type { Store, StoredEntry } from './types'
 
 export interface LiveEvents {
   attach(req: IncomingMessage, res: ServerResponse): void

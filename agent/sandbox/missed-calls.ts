@@ -8,7 +8,7 @@ import { SANDBOX_MISSED_CALL_NUMBER } from '../config/normalize/acknowledge'
 import type { ValidationProblem } from '../messaging/errors'
 import { isPhoneNumber } from '../messaging/validate'
 import type { WireMissedCallRecord } from '../messaging/wire'
-import type { Store } from './store'
+import type { Store } from './types'
 
 /** The number the sandbox "answers": missed calls go to it unless the caller of the route says otherwise. */
 export { SANDBOX_MISSED_CALL_NUMBER }

@@ -4,7 +4,8 @@
 import type { WireSocialProfile } from '../messaging/wire'
 import { sha256 } from '../sha256'
 import { SANDBOX_MISSED_CALL_NUMBER } from './missed-calls'
-import type { Store, StoredKind } from './store'
+import type { StoredKind } from './stored-kinds'
+import type { Store } from './types'
 
 const NETWORKS = ['facebook', 'instagram', 'linkedin', 'x'] as const
 

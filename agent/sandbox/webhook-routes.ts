@@ -5,7 +5,7 @@ import { validateActivities, validateLead } from '../messaging/validate'
 import type { OperationName, WireActivityRequest, WireLeadCreated, WireLeadRequest } from '../messaging/wire'
 import { secretEquals } from '../secret-equal'
 import { apiError, json, type Reply } from './reply'
-import type { Store } from './store'
+import type { Store } from './types'
 
 export const LEAD_WEBHOOK_PREFIX = '/webhooks/lead/'
 export const ACTIVITY_WEBHOOK_PATH = '/webhooks/activity'

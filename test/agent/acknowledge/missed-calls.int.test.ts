@@ -13,7 +13,7 @@ import {
   type MissedCallPollerOptions,
 } from '../../../agent/acknowledge/missed-calls'
 import { createMessagingClient, type MessagingClient } from '../../../agent/messaging'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { pollUntil } from '../../helpers/poll-until'
 
 interface Logged {

@@ -16,7 +16,7 @@ import type { DeliveryLog } from '../../../agent/delivery/types'
 import { createMessagingClient } from '../../../agent/messaging'
 import { createOutbox } from '../../../agent/outbox'
 import { acquireRecorder } from '../../../agent/delivery/record/incident-recorder'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { pollUntil } from '../../helpers/poll-until'
 
 const cleanups: Array<() => Promise<void> | void> = []

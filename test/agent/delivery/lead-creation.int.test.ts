@@ -9,7 +9,7 @@ import { acquireRecorder } from '../../../agent/delivery/record/incident-recorde
 import type { IncidentEvent } from '../../../agent/delivery/record/incident-event'
 import { createLeadMap } from '../../../agent/delivery/record/lead-map'
 import { createLeadWebhookClient } from '../../../agent/messaging/webhook-client'
-import { startSandbox, type Sandbox } from '../../../agent/sandbox/server'
+import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 
 const dir = mkdtempSync(join(tmpdir(), 'logx-lead-creation-'))
 let sandbox: Sandbox

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createStore, type StoredEntry } from '../../../agent/sandbox/store'
+import { createStore } from '../../../agent/sandbox/store'
+import type { StoredEntry } from '../../../agent/sandbox/types'
 
 describe('sandbox store', () => {
   it('lists newest first with paging and a limit', () => {
