@@ -28,83 +28,6 @@ export interface Redaction {
 
 const DEFAULT_CENSOR = '[Redacted]'
 
-/** Splits a redact path into segments; throws a LogxError naming the path and the column of the problem. */
-export function parseRedactPath(path: string, optionPath: string): string[] {
-  const fail = (column: number, why: string): never => {
-    throw new LogxError(
-      LogxErrorCodes.INVALID_REDACT_PATH,
-      `${optionPath}: invalid redact path ${JSON.stringify(path)} at column ${column + 1}: ${why}`,
-      optionPath,
-    )
-  }
-  if (typeof path !== 'string') {
-    throw new LogxError(
-      LogxErrorCodes.INVALID_REDACT_PATH,
-      `${optionPath}: redact paths must be strings, got ${typeof path}`,
-      optionPath,
-    )
-  }
-  if (path.length === 0) fail(0, 'empty path')
-  const segments: string[] = []
-  let i = 0
-  let expectSegment = true
-  while (i < path.length) {
-    const ch = path[i]
-    if (ch === '[') {
-      const close = findBracketEnd(path, i, fail)
-      const inner = path.slice(i + 1, close).trim()
-      if (inner === '') fail(i, 'empty brackets')
-      const quote = inner[0]
-      if (quote === '"' || quote === "'" || quote === '`') {
-        if (inner.length < 2 || inner[inner.length - 1] !== quote) fail(i, 'unterminated quoted key')
-        segments.push(inner.slice(1, -1))
-      } else if (inner === '*' || /^\d+$/.test(inner)) {
-        segments.push(inner)
-      } else {
-        fail(i + 1, 'bracket keys must be quoted strings, numbers or *')
-      }
-      i = close + 1
-      expectSegment = false
-    } else if (ch === '.') {
-      if (expectSegment) fail(i, 'empty segment')
-      i++
-      expectSegment = true
-      if (i === path.length) fail(i - 1, 'path ends with a dot')
-    } else {
-      if (!expectSegment) fail(i, 'a segment after brackets needs a dot')
-      let end = i
-      while (end < path.length && path[end] !== '.' && path[end] !== '[') {
-        if (path[end] === ']') fail(end, 'unbalanced ]')
-        end++
-      }
-      const segment = path.slice(i, end)
-      if (/\s/.test(segment) || segment.includes('"') || segment.includes("'"))
-        fail(i, 'use brackets and quotes for keys with spaces or quotes')
-      segments.push(segment)
-      i = end
-      expectSegment = false
-    }
-  }
-  return segments
-}
-
-function findBracketEnd(path: string, open: number, fail: (column: number, why: string) => never): number {
-  let quote: string | undefined
-  for (let i = open + 1; i < path.length; i++) {
-    const ch = path[i]
-    if (quote !== undefined) {
-      if (ch === quote) quote = undefined
-    } else if (ch === '"' || ch === "'" || ch === '`') {
-      quote = ch
-    } else if (ch === ']') {
-      return i
-    } else if (ch === '[') {
-      fail(i, 'nested [')
-    }
-  }
-  return fail(open, 'unclosed [')
-}
-
 function normalizeOptions(option: unknown, optionPath: string): { paths: string[]; censor: unknown; remove: unknown } {
   if (Array.isArray(option)) return { paths: option as string[], censor: DEFAULT_CENSOR, remove: undefined }
   if (typeof option !== 'object' || option === null) {
@@ -116,11 +39,9 @@ function normalizeOptions(option: unknown, optionPath: string): { paths: string[
   }
   const { paths, censor = DEFAULT_CENSOR, remove } = option as Partial<RedactOptions>
   if (!Array.isArray(paths)) {
-    throw new LogxError(
-      LogxErrorCodes.INVALID_OPTION,
-      `${optionPath}.paths must be an array of strings`,
-      `${optionPath}.paths`,
-    )
+    // pino's words, its dash included.
+    const message = 'pino – redact must contain an array of strings'
+    throw new LogxError(LogxErrorCodes.INVALID_OPTION, message, `${optionPath}.paths`)
   }
   // Any JSON value is a usable censor too (e.g. null or 0); with remove there is none.
   return { paths, censor: remove === true ? undefined : censor, remove }
@@ -165,6 +86,29 @@ function groupByFirstSegment(paths: readonly string[]): Map<string | symbol, str
   return groups
 }
 
+type RedactorOptions = { serialize: Stringifier; strict: false; remove: boolean; paths: string[]; censor: unknown }
+
+/**
+ * The redactor of every path, which checks them all: a path it refuses is an error with its words
+ * (pino's: `Invalid redaction path (a..b)`), logx's code, and the option's path to it.
+ */
+function checkedRedactor(options: RedactorOptions, option: unknown, optionPath: string): (value: unknown) => string {
+  try {
+    return createRedactor(options as Parameters<typeof createRedactor>[0]) as (value: unknown) => string
+  } catch (err) {
+    const index = options.paths.findIndex((path) => {
+      try {
+        createRedactor({ paths: [path] })
+        return false
+      } catch {
+        return true
+      }
+    })
+    const at = `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`
+    throw new LogxError(LogxErrorCodes.INVALID_REDACT_PATH, (err as Error).message, at)
+  }
+}
+
 /**
  * Compiles the redact option into pino's stringifiers: one per first path segment (and
  * wildcardFirstSym for `*.x` paths) plus the whole-object encoder under redactFmtSym, each
@@ -173,16 +117,12 @@ function groupByFirstSegment(paths: readonly string[]): Map<string | symbol, str
  */
 export function createRedaction(option: unknown, serialize: Stringifier, optionPath = 'redact'): Redaction {
   const { paths, censor, remove } = normalizeOptions(option, optionPath)
-  paths.forEach((path, index) =>
-    parseRedactPath(path, `${optionPath}${Array.isArray(option) ? '' : '.paths'}[${index}]`),
-  )
+  const groups = groupByFirstSegment(paths)
   const base = { serialize, strict: false, remove } as { serialize: Stringifier; strict: false; remove: boolean }
   const stringifiers: Record<string | symbol, Stringifier> = Object.create(null)
-  const stringifyAll = createRedactor({ ...base, paths: [...paths], censor: censor as string }) as (
-    value: unknown,
-  ) => string
+  const stringifyAll = checkedRedactor({ ...base, paths: [...paths], censor }, option, optionPath)
   stringifiers[redactFmtSym] = stringifyAll
-  for (const [key, rests] of groupByFirstSegment(paths)) {
+  for (const [key, rests] of groups) {
     if (rests === null) {
       stringifiers[key] =
         typeof censor === 'function' ? (value) => serialize(censor(value, [key as string])) : () => serialize(censor)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import pino from 'pino'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
 
@@ -13,7 +14,11 @@ function logWith(redact: unknown, ...args: unknown[]): Record<string, any> {
 describe('redact', () => {
   it('an array of paths censors with [Redacted] and leaves the caller object untouched', () => {
     const input = { user: { name: 'ann', password: 'hunter2' }, token: 't' }
-    expect(logWith(['user.password', 'token'], input)).toEqual({ level: 30, user: { name: 'ann', password: '[Redacted]' }, token: '[Redacted]' })
+    expect(logWith(['user.password', 'token'], input)).toEqual({
+      level: 30,
+      user: { name: 'ann', password: '[Redacted]' },
+      token: '[Redacted]',
+    })
     expect(input.user.password).toBe('hunter2')
   })
 
@@ -40,10 +45,28 @@ describe('redact', () => {
   it('censor as a string, as a function of (value, path), and remove', () => {
     expect(logWith({ paths: ['a.b'], censor: '***' }, { a: { b: 1 } }).a).toEqual({ b: '***' })
     const calls: unknown[] = []
-    const out = logWith({ paths: ['a.b', 'top'], censor: (value: unknown, path: string[]) => { calls.push([value, path]); return `len:${String(value).length}` } }, { a: { b: 'four' }, top: 'xy' })
+    const out = logWith(
+      {
+        paths: ['a.b', 'top'],
+        censor: (value: unknown, path: string[]) => {
+          calls.push([value, path])
+          return `len:${String(value).length}`
+        },
+      },
+      { a: { b: 'four' }, top: 'xy' },
+    )
     expect(out).toMatchObject({ a: { b: 'len:4' }, top: 'len:2' })
-    expect(calls).toEqual(expect.arrayContaining([['four', ['a', 'b']], ['xy', ['top']]]))
-    expect(logWith({ paths: ['a.b', 'top'], remove: true }, { a: { b: 1, c: 2 }, top: 1, keep: 1 })).toEqual({ level: 30, a: { c: 2 }, keep: 1 })
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        ['four', ['a', 'b']],
+        ['xy', ['top']],
+      ]),
+    )
+    expect(logWith({ paths: ['a.b', 'top'], remove: true }, { a: { b: 1, c: 2 }, top: 1, keep: 1 })).toEqual({
+      level: 30,
+      a: { c: 2 },
+      keep: 1,
+    })
   })
 
   it('applies to child bindings and to objects interpolated into the message', () => {
@@ -69,13 +92,25 @@ describe('redact', () => {
   })
 
   it('paths that do not exist or meet primitives are ignored', () => {
-    expect(logWith(['a.b.c', 'missing.x'], { a: 'primitive', other: 1 })).toEqual({ level: 30, a: 'primitive', other: 1 })
+    expect(logWith(['a.b.c', 'missing.x'], { a: 'primitive', other: 1 })).toEqual({
+      level: 30,
+      a: 'primitive',
+      other: 1,
+    })
   })
 
-  it('invalid paths are a clear error at construction that names the path', () => {
-    for (const bad of ['a..b', 'a[', 'a[b]', '.a', 'a.', '', 'a["x]']) {
-      expect(() => logx({ redact: [bad] }, createSink()), bad).toThrow(expect.objectContaining({ code: 'LOGX_ERR_INVALID_REDACT_PATH', message: expect.stringContaining(JSON.stringify(bad)) }))
+  it("refuses the paths pino refuses, with pino's message, logx's code and the option's path", () => {
+    for (const bad of ['a..b', 'a[', 'a["x]', 'a,b']) {
+      const message = `Invalid redaction path (${bad})`
+      expect(() => pino({ redact: ['ok', bad] }, createSink()), bad).toThrow(message)
+      expect(() => logx({ redact: ['ok', bad] }, createSink()), bad).toThrow(
+        expect.objectContaining({ code: 'LOGX_ERR_INVALID_REDACT_PATH', message, path: 'redact[1]' }),
+      )
     }
-    expect(() => logx({ redact: { paths: 'a' } as any }, createSink())).toThrow(expect.objectContaining({ path: 'redact.paths' }))
+    // What pino takes, logx takes.
+    for (const odd of ['a[b]', '.a', 'a.']) expect(() => logx({ redact: [odd] }, createSink()), odd).not.toThrow()
+    expect(() => logx({ redact: { paths: 'a' } as any }, createSink())).toThrow(
+      expect.objectContaining({ path: 'redact.paths', message: 'pino – redact must contain an array of strings' }),
+    )
   })
 })
