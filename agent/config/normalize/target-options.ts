@@ -2,7 +2,8 @@
 // target's `rules` and `silences` are the YAML's `rules` and `silences`, key for key, and its own
 // channel keys are the YAML channel's keys spelt the way every target option is (camelCase:
 // `senderId` for `sender_id`). Strings are taken as they are (no `${VAR}`).
-import { alertOptionsShape, channelShape } from '../shape/agent-shape'
+import { channelShape } from '../shape/channel-shape'
+import { alertOptionsShape } from '../shape/rule-shape'
 import { createCheckContext, type CheckContext } from '../load/check-context'
 import { checkShape } from '../shape/check-shape'
 import { formatPath } from '../shape/config-path'

@@ -2,14 +2,11 @@
 // must list the same keys. Each record below must name exactly the keys of its written type — the
 // compiler rejects a missing or an extra one — and the test compares them with the shape.
 import { describe, expect, it } from 'vitest'
-import {
-  agentShape,
-  channelShape,
-  personShape,
-  ruleShape,
-  silenceShape,
-  sourceShape,
-} from '../../../../agent/config/shape/agent-shape'
+import { agentShape } from '../../../../agent/config/shape/agent-shape'
+import { channelShape } from '../../../../agent/config/shape/channel-shape'
+import { personShape } from '../../../../agent/config/shape/people-shape'
+import { ruleShape, silenceShape } from '../../../../agent/config/shape/rule-shape'
+import { sourceShape } from '../../../../agent/config/shape/source-shape'
 import type { ObjectShape, Shape } from '../../../../agent/config/shape/shape'
 import type {
   AcknowledgeInput,

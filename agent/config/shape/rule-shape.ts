@@ -1,0 +1,152 @@
+// The shapes of rules, silences and inhibit rules; a transport target's `rules` and `silences`
+// options are the same shapes (a target's rule less the keys it cannot act on).
+import { ConfigErrorCodes } from '../errors'
+import type { Field, ObjectShape, Shape } from './shape'
+import { checkDate, checkDotPath, checkLevel, checkPattern } from '../values/value-checks'
+import {
+  field,
+  required,
+  string,
+  name,
+  template,
+  duration,
+  names,
+  object,
+  matchValue,
+  matchers,
+  oncallRef,
+  activeHours,
+} from './shape-parts'
+
+/**
+ * A rule's keys. The YAML's rules acknowledge (`ack_timeout`), reach people (an escalation step's
+ * `people`, `oncall` and `active_hours`) and watch for silence (`absent`); a transport target's do
+ * none of it (nothing acknowledges its incidents, it has no people or schedules, and nothing ticks
+ * it when no line arrives), so its rules are refused those keys rather than taking them to no effect.
+ */
+export const ruleFields = (yaml: boolean): ObjectShape =>
+  object({
+    name: field(string(), 'unique rule name; appears in messages, incident keys and CRM notes', {
+      default: 'rule-<index>',
+    }),
+    source: field(names('source names'), 'source name(s) this rule reads; default: every source'),
+    level: field(
+      {
+        kind: 'either',
+        label: 'a level name or number',
+        options: [{ kind: 'integer', min: 0 }, string({ check: checkLevel })],
+      },
+      'minimum level: a name (trace, debug, info, warn, error, fatal; also warning, crit...) or a number',
+      { default: 'error' },
+    ),
+    match: field(matchers, 'dot path -> value; a "/pattern/flags" string is a regular expression; all must match'),
+    message: field(
+      string({ check: checkPattern, code: ConfigErrorCodes.REGEX }),
+      'regular expression on the message ("/pattern/flags" or a bare pattern)',
+    ),
+    group_by: field(
+      { kind: 'list', items: string({ check: checkDotPath }), minItems: 1 },
+      'dot paths whose values make the incident key; default: error type, top stack frame and masked message',
+    ),
+    group_wait: field(duration, 'wait this long after an incident opens before the first notice', { default: '0s' }),
+    repeat_interval: field(duration, 'a still-firing incident is notified again at most this often', { default: '1h' }),
+    resolve_after: field(duration, 'an incident without lines for this long resolves; default: never'),
+    ...(yaml
+      ? {
+          ack_timeout: field(
+            duration,
+            'an acknowledged incident still firing this long after its ack goes back to unacknowledged, and escalation resumes; default: never',
+          ),
+        }
+      : {}),
+    send_resolved: field({ kind: 'boolean' }, 'send a notice when an incident resolves', { default: false }),
+    threshold: field(
+      object({
+        count: required({ kind: 'integer', min: 1 }, 'lines needed'),
+        within: required(duration, 'time window the lines must arrive in'),
+      }),
+      'fire only once `count` lines arrived within `within`',
+    ),
+    notify: field(names('channel names'), 'channels notified first; default: every channel'),
+    escalate: field(
+      {
+        kind: 'list',
+        minItems: 1,
+        items: object({
+          after: required(duration, 'time since the incident first fired'),
+          notify: required(names('channel names'), 'channels notified at this step'),
+          ...(yaml
+            ? {
+                people: field(
+                  names('person names'),
+                  "people this step reaches on its channels, instead of the channels' recipients",
+                ),
+                oncall: field(
+                  oncallRef,
+                  "schedule (or schedule/layer) whose person on call this step reaches on its channels, instead of the channels' recipients",
+                ),
+                active_hours: activeHours('this step'),
+              }
+            : {}),
+        }),
+      },
+      'later steps, in increasing order of `after`',
+    ),
+    incident: field({ kind: 'boolean' }, 'record each incident as a CRM lead with activities', { default: false }),
+    title: field(template, 'incident title template', { default: '{{msg}}' }),
+    ...(yaml
+      ? {
+          absent: field(
+            object({ for: required(duration, 'silence that opens the incident (at least 1s)') }),
+            'an absence rule: an incident opens when no line it selects arrived for `for`, per group key, and resolves when lines return',
+          ),
+        }
+      : {}),
+  })
+export const ruleShape: ObjectShape = ruleFields(true)
+/** A transport target's rule: the YAML's without `ack_timeout`, `absent` and escalation steps' `people`, `oncall` and `active_hours`. */
+export const targetRuleShape: ObjectShape = ruleFields(false)
+
+export const time: Shape = {
+  kind: 'either',
+  label: 'an ISO date or epoch milliseconds',
+  // A number is epoch ms (the integer is tried first: a string shape would take a number as text).
+  options: [{ kind: 'integer', min: 0 }, string({ check: checkDate, json: { format: 'date-time' } })],
+}
+
+export const silenceShape: ObjectShape = object({
+  id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
+  matchers: required(
+    { kind: 'map', keyCheck: checkDotPath, values: matchValue, minEntries: 1 },
+    "on rule, fingerprint, title or the line's fields by dot path; all must match",
+  ),
+  starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
+  ends_at: required(time, 'ISO date (or epoch milliseconds) the silence expires at'),
+  comment: field(string(), 'why, and who'),
+})
+
+export const rulesField = (rule: ObjectShape): Field =>
+  field(
+    { kind: 'list', items: rule },
+    'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel',
+  )
+export const silencesField = field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', {
+  default: [],
+})
+
+/** A transport target's `rules` and `silences` options: the YAML's keys (less the two above). */
+export const alertOptionsShape: ObjectShape = object({ rules: rulesField(targetRuleShape), silences: silencesField })
+
+export const incidentMatchers: Shape = { kind: 'map', keyCheck: checkDotPath, values: matchValue, minEntries: 1 }
+
+export const inhibitShape = object({
+  source: required(
+    incidentMatchers,
+    "the muting incident: matchers like a silence's (rule, title, fingerprint or the line's fields); all must match",
+  ),
+  target: required(incidentMatchers, "the muted notices' incident: matchers like source's"),
+  equal: field(
+    { kind: 'list', items: string({ check: checkDotPath }), minItems: 1, single: true },
+    "dot paths whose values must be equal on both incidents' last lines; default: none",
+  ),
+})
