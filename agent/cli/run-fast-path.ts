@@ -1,37 +1,56 @@
-// `logx-agent run` without yargs: the command pm2, npm start and the benchmarks use is parsed here,
-// so the long-running process never loads yargs (about 14 MB of RSS for an argument parser used
-// once), nor node:util's parseArgs (0.2 MB). Anything else, or anything unusual about a `run` command
-// line (help, a short, unknown or repeated option, a missing value or one that looks like an option,
-// a port that is not plain digits), returns undefined and goes to yargs, which gives the usual messages.
+// `logx-agent run`'s command line, parsed by node:util's parseArgs from the same option table that
+// yargs shows in `run --help` (RUN_OPTIONS): the long-running process never loads yargs, which keeps
+// about 16 MB of RSS for the rest of its life (the agent's peak RSS goal is 64 MB). Anything parseArgs
+// refuses, and anything unusual about a `run` command line (a repeated option, an empty value, `--`,
+// a port that is not plain digits, a positional other than one `run`), returns undefined and goes to
+// yargs, which gives the usual messages.
+import { parseArgs } from 'node:util'
 import type { RunArgs } from './run-command'
 
-const DEFAULT_CONFIG = 'config/agent.yaml'
-const OPTIONS = new Set(['config', 'port', 'host', 'tap'])
+export const DEFAULT_CONFIG = 'config/agent.yaml'
+
+/** `run`'s options, once: yargs describes them, parseArgs reads them. */
+export const RUN_OPTIONS = {
+  config: { type: 'string', default: DEFAULT_CONFIG, describe: 'agent config file (YAML)' },
+  port: {
+    type: 'number',
+    describe: 'port of the embedded sandbox (overrides messaging.sandbox.listen; 0 picks a free one)',
+  },
+  host: { type: 'string', describe: 'interface of the embedded sandbox (overrides messaging.sandbox.listen)' },
+  tap: {
+    type: 'string',
+    describe: 'pass-everything mode: append every line read to this file as NDJSON (- for stdout)',
+  },
+} as const
+
+const PARSE_OPTIONS = {
+  config: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  tap: { type: 'string' },
+} as const
+
+/** What parseArgs makes of `argv`, or undefined for what it refuses (an unknown or ambiguous option). */
+function parsed(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: true, tokens: true })
+  } catch {
+    return undefined
+  }
+}
 
 export function parseRunFastPath(argv: readonly string[]): RunArgs | undefined {
-  const values = new Map<string, string>()
-  let commands = 0
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (!arg.startsWith('-')) {
-      if (arg !== 'run' || ++commands > 1) return undefined
-      continue
-    }
-    if (!arg.startsWith('--') || arg === '--') return undefined
-    const equals = arg.indexOf('=')
-    const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals)
-    const value = equals === -1 ? argv[++i] : arg.slice(equals + 1)
-    if (!OPTIONS.has(name) || values.has(name) || value === undefined || value === '') return undefined
-    // `--config --port 0`: the value was forgotten, not `--port`. A lone `-` is a value (stdout).
-    if (equals === -1 && value.length > 1 && value.startsWith('-')) return undefined
-    values.set(name, value)
+  const result = parsed(argv)
+  if (result === undefined) return undefined
+  const seen = new Set<string>()
+  for (const token of result.tokens) {
+    if (token.kind === 'option-terminator') return undefined
+    if (token.kind !== 'option') continue
+    if (seen.has(token.name) || token.value === undefined || token.value === '') return undefined
+    seen.add(token.name)
   }
-  const port = values.get('port')
+  if (result.positionals.length > 1 || result.positionals.some((p) => p !== 'run')) return undefined
+  const { config, port, host, tap } = result.values
   if (port !== undefined && !/^\d{1,5}$/.test(port)) return undefined
-  return {
-    config: values.get('config') ?? DEFAULT_CONFIG,
-    port: port === undefined ? undefined : Number(port),
-    host: values.get('host'),
-    tap: values.get('tap'),
-  }
+  return { config: config ?? DEFAULT_CONFIG, port: port === undefined ? undefined : Number(port), host, tap }
 }
