@@ -11,6 +11,8 @@ import { DURATION_HINT, parseDuration } from '../values/duration'
 import { interpolateEnv } from '../load/env-reference'
 import { ConfigErrorCodes } from '../errors'
 import { describeShape, fileKey, objectKeys, orList, type Field, type ObjectShape, type Shape } from './shape'
+import type { DurationShape, EitherShape, EnumShape, IntegerShape, ListShape } from './shape'
+import type { MapShape, ScalarShape, StringShape, TaggedShape } from './shape'
 import type { Segment } from '../load/yaml-source'
 
 /** A value that failed its check; never escapes this module (it becomes undefined). */
@@ -77,166 +79,235 @@ function expected(shape: Shape, value: unknown, at: readonly Segment[], ctx: Che
   return INVALID
 }
 
-function checkValue(
-  shape: Shape,
+/** One value against its shape: the checked value, or INVALID (and its problems reported). */
+function checkValue(shape: Shape, value: unknown, at: readonly Segment[], ctx: CheckContext): Checked | typeof INVALID {
+  switch (shape.kind) {
+    case 'string':
+      return checkString(shape, value, at, ctx)
+    case 'integer':
+      return checkInteger(shape, value, at, ctx)
+    case 'boolean':
+      return typeof value === 'boolean' ? value : expected(shape, value, at, ctx)
+    case 'enum':
+      return checkEnum(shape, value, at, ctx)
+    case 'duration':
+      return checkDuration(shape, value, at, ctx)
+    case 'scalar':
+      return checkScalar(shape, value, at, ctx)
+    case 'list':
+      return checkList(shape, value, at, ctx)
+    case 'object':
+      return checkObject(shape, value, at, ctx, undefined)
+    case 'map':
+      return checkMap(shape, value, at, ctx)
+    case 'tagged':
+      return checkTagged(shape, value, at, ctx)
+    case 'either':
+      return checkEither(shape, value, at, ctx)
+  }
+}
+
+function checkString(
+  shape: StringShape,
   written: unknown,
   at: readonly Segment[],
   ctx: CheckContext,
 ): Checked | typeof INVALID {
   let value = written
-  switch (shape.kind) {
-    case 'string': {
-      if (typeof value === 'number' && Number.isFinite(value)) value = String(value)
-      if (typeof value !== 'string') return expected(shape, value, at, ctx)
-      if (shape.secret === true) ctx.hide(at)
-      const resolved = text(value, at, ctx)
-      if (resolved === INVALID) return INVALID
-      if (resolved.trim() === '') {
-        ctx.report(ConfigErrorCodes.VALUE, at, 'must not be empty')
-        return INVALID
-      }
-      const problem = shape.check?.(resolved, ctx.source)
-      if (problem !== undefined) {
-        // Template and regex problems quote the text themselves; plain value problems do not.
-        const got = shape.code === undefined ? `, got ${ctx.show(at, resolved)}` : ''
-        ctx.report(shape.code ?? ConfigErrorCodes.VALUE, at, `${problem}${got}`)
-        return INVALID
-      }
-      return resolved
-    }
-    case 'integer': {
-      let number = value
-      // Numbers can only come from the environment as text: `${PORT}` is accepted where 4010 is.
-      if (typeof value === 'string' && value.includes('${')) {
-        const resolved = text(value, at, ctx)
-        if (resolved === INVALID) return INVALID
-        if (!/^-?\d+$/.test(resolved.trim())) {
-          ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer, got ${ctx.show(at, resolved)}`)
-          return INVALID
-        }
-        number = Number(resolved)
-      }
-      if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
-        if (typeof number === 'number') {
-          ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer, got ${ctx.show(at, number)}`)
-          return INVALID
-        }
-        return expected(shape, number, at, ctx)
-      }
-      if ((shape.min !== undefined && number < shape.min) || (shape.max !== undefined && number > shape.max)) {
-        const range = shape.max === undefined ? `>= ${shape.min}` : `between ${shape.min ?? 0} and ${shape.max}`
-        ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer ${range}, got ${ctx.show(at, number)}`)
-        return INVALID
-      }
-      return number
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? value : expected(shape, value, at, ctx)
-    case 'enum': {
-      if (typeof value === 'number') value = String(value)
-      if (typeof value !== 'string') return expected(shape, value, at, ctx)
-      const resolved = text(value, at, ctx)
-      if (resolved === INVALID) return INVALID
-      if (!shape.values.includes(resolved)) {
-        ctx.report(
-          ConfigErrorCodes.VALUE,
-          at,
-          `expected one of ${shape.values.join(', ')}, got ${ctx.show(at, resolved)}${ctx.isHidden(at) ? '' : suggestion(resolved, shape.values)}`,
-        )
-        return INVALID
-      }
-      return resolved
-    }
-    case 'duration': {
-      let written = value
-      if (typeof value === 'string') {
-        const resolved = text(value, at, ctx)
-        if (resolved === INVALID) return INVALID
-        written = resolved
-      }
-      if (typeof written !== 'string' && typeof written !== 'number') return expected(shape, written, at, ctx)
-      if (parseDuration(written) === undefined) {
-        ctx.report(ConfigErrorCodes.DURATION, at, `expected ${DURATION_HINT}, got ${ctx.show(at, written)}`)
-        return INVALID
-      }
-      return written
-    }
-    case 'scalar': {
-      if (value === undefined || (typeof value === 'object' && value !== null)) return expected(shape, value, at, ctx)
-      if (typeof value !== 'string') return value
-      const resolved = text(value, at, ctx)
-      if (resolved === INVALID) return INVALID
-      const problem = shape.check?.(resolved, ctx.source)
-      if (problem !== undefined) {
-        ctx.report(shape.code ?? ConfigErrorCodes.VALUE, at, problem)
-        return INVALID
-      }
-      return resolved
-    }
-    case 'list': {
-      if (!Array.isArray(value)) {
-        if (shape.single === true && families(shape.items).has(familyOf(value))) {
-          // Kept unwrapped: the normalizer then knows to name `source`, not `source[0]`, in problems.
-          return checkValue(shape.items, value, at, ctx)
-        }
-        return expected(shape, value, at, ctx)
-      }
-      if (shape.minItems !== undefined && value.length < shape.minItems) {
-        ctx.report(
-          ConfigErrorCodes.VALUE,
-          at,
-          shape.minItems === 1 ? 'must not be empty' : `expected at least ${shape.minItems} items`,
-        )
-        return INVALID
-      }
-      return value.map((item: unknown, i) => {
-        const checked = checkValue(shape.items, item, [...at, i], ctx)
-        return checked === INVALID ? undefined : checked
-      })
-    }
-    case 'object':
-      return checkObject(shape, value, at, ctx, undefined)
-    case 'map': {
-      if (!isMapping(value)) return expected(shape, value, at, ctx)
-      const entries = Object.entries(value)
-      if (shape.minEntries !== undefined && entries.length < shape.minEntries) {
-        ctx.report(ConfigErrorCodes.VALUE, at, 'must not be empty')
-        return INVALID
-      }
-      const out: Record<string, unknown> = {}
-      for (const [key, item] of entries) {
-        const problem = shape.keyCheck?.(key, ctx.source)
-        if (problem !== undefined) {
-          ctx.report(ConfigErrorCodes.VALUE, [...at, key], problem, 'key')
-          continue
-        }
-        const checked = checkValue(shape.values, item, [...at, key], ctx)
-        if (checked !== INVALID) setOwn(out, key, checked)
-      }
-      return out
-    }
-    case 'tagged': {
-      if (!isMapping(value)) return expected(shape, value, at, ctx)
-      const names = Object.keys(shape.variants)
-      const tag = value[shape.tag]
-      if (tag === undefined) {
-        ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, shape.tag], `is required (one of ${names.join(', ')})`)
-        return INVALID
-      }
-      const variant = typeof tag === 'string' && Object.hasOwn(shape.variants, tag) ? shape.variants[tag] : undefined
-      if (variant === undefined || typeof tag !== 'string') {
-        const shown = typeof tag === 'string' ? `"${tag}"${suggestion(tag, names)}` : typeName(tag)
-        ctx.report(ConfigErrorCodes.VALUE, [...at, shape.tag], `expected one of ${names.join(', ')}, got ${shown}`)
-        return INVALID
-      }
-      return checkObject(variant, value, at, ctx, { key: shape.tag, value: tag })
-    }
-    case 'either': {
-      const family = familyOf(value)
-      const option = shape.options.find((o) => families(o).has(family))
-      return option === undefined ? expected(shape, value, at, ctx) : checkValue(option, value, at, ctx)
-    }
+  if (typeof value === 'number' && Number.isFinite(value)) value = String(value)
+  if (typeof value !== 'string') return expected(shape, value, at, ctx)
+  if (shape.secret === true) ctx.hide(at)
+  const resolved = text(value, at, ctx)
+  if (resolved === INVALID) return INVALID
+  if (resolved.trim() === '') {
+    ctx.report(ConfigErrorCodes.VALUE, at, 'must not be empty')
+    return INVALID
   }
+  const problem = shape.check?.(resolved, ctx.source)
+  if (problem !== undefined) {
+    // Template and regex problems quote the text themselves; plain value problems do not.
+    const got = shape.code === undefined ? `, got ${ctx.show(at, resolved)}` : ''
+    ctx.report(shape.code ?? ConfigErrorCodes.VALUE, at, `${problem}${got}`)
+    return INVALID
+  }
+  return resolved
+}
+
+function checkInteger(
+  shape: IntegerShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  let number = value
+  // Numbers can only come from the environment as text: `${PORT}` is accepted where 4010 is.
+  if (typeof value === 'string' && value.includes('${')) {
+    const resolved = text(value, at, ctx)
+    if (resolved === INVALID) return INVALID
+    if (!/^-?\d+$/.test(resolved.trim())) {
+      ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer, got ${ctx.show(at, resolved)}`)
+      return INVALID
+    }
+    number = Number(resolved)
+  }
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+    if (typeof number === 'number') {
+      ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer, got ${ctx.show(at, number)}`)
+      return INVALID
+    }
+    return expected(shape, number, at, ctx)
+  }
+  if ((shape.min !== undefined && number < shape.min) || (shape.max !== undefined && number > shape.max)) {
+    const range = shape.max === undefined ? `>= ${shape.min}` : `between ${shape.min ?? 0} and ${shape.max}`
+    ctx.report(ConfigErrorCodes.VALUE, at, `expected an integer ${range}, got ${ctx.show(at, number)}`)
+    return INVALID
+  }
+  return number
+}
+
+function checkEnum(
+  shape: EnumShape,
+  written: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  let value = written
+  if (typeof value === 'number') value = String(value)
+  if (typeof value !== 'string') return expected(shape, value, at, ctx)
+  const resolved = text(value, at, ctx)
+  if (resolved === INVALID) return INVALID
+  if (!shape.values.includes(resolved)) {
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      at,
+      `expected one of ${shape.values.join(', ')}, got ${ctx.show(at, resolved)}${ctx.isHidden(at) ? '' : suggestion(resolved, shape.values)}`,
+    )
+    return INVALID
+  }
+  return resolved
+}
+
+function checkDuration(
+  shape: DurationShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  let written = value
+  if (typeof value === 'string') {
+    const resolved = text(value, at, ctx)
+    if (resolved === INVALID) return INVALID
+    written = resolved
+  }
+  if (typeof written !== 'string' && typeof written !== 'number') return expected(shape, written, at, ctx)
+  if (parseDuration(written) === undefined) {
+    ctx.report(ConfigErrorCodes.DURATION, at, `expected ${DURATION_HINT}, got ${ctx.show(at, written)}`)
+    return INVALID
+  }
+  return written
+}
+
+function checkScalar(
+  shape: ScalarShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  if (value === undefined || (typeof value === 'object' && value !== null)) return expected(shape, value, at, ctx)
+  if (typeof value !== 'string') return value
+  const resolved = text(value, at, ctx)
+  if (resolved === INVALID) return INVALID
+  const problem = shape.check?.(resolved, ctx.source)
+  if (problem !== undefined) {
+    ctx.report(shape.code ?? ConfigErrorCodes.VALUE, at, problem)
+    return INVALID
+  }
+  return resolved
+}
+
+function checkList(
+  shape: ListShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  if (!Array.isArray(value)) {
+    if (shape.single === true && families(shape.items).has(familyOf(value))) {
+      // Kept unwrapped: the normalizer then knows to name `source`, not `source[0]`, in problems.
+      return checkValue(shape.items, value, at, ctx)
+    }
+    return expected(shape, value, at, ctx)
+  }
+  if (shape.minItems !== undefined && value.length < shape.minItems) {
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      at,
+      shape.minItems === 1 ? 'must not be empty' : `expected at least ${shape.minItems} items`,
+    )
+    return INVALID
+  }
+  return value.map((item: unknown, i) => {
+    const checked = checkValue(shape.items, item, [...at, i], ctx)
+    return checked === INVALID ? undefined : checked
+  })
+}
+
+function checkMap(
+  shape: MapShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  if (!isMapping(value)) return expected(shape, value, at, ctx)
+  const entries = Object.entries(value)
+  if (shape.minEntries !== undefined && entries.length < shape.minEntries) {
+    ctx.report(ConfigErrorCodes.VALUE, at, 'must not be empty')
+    return INVALID
+  }
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of entries) {
+    const problem = shape.keyCheck?.(key, ctx.source)
+    if (problem !== undefined) {
+      ctx.report(ConfigErrorCodes.VALUE, [...at, key], problem, 'key')
+      continue
+    }
+    const checked = checkValue(shape.values, item, [...at, key], ctx)
+    if (checked !== INVALID) setOwn(out, key, checked)
+  }
+  return out
+}
+
+function checkTagged(
+  shape: TaggedShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  if (!isMapping(value)) return expected(shape, value, at, ctx)
+  const names = Object.keys(shape.variants)
+  const tag = value[shape.tag]
+  if (tag === undefined) {
+    ctx.report(ConfigErrorCodes.MISSING_KEY, [...at, shape.tag], `is required (one of ${names.join(', ')})`)
+    return INVALID
+  }
+  const variant = typeof tag === 'string' && Object.hasOwn(shape.variants, tag) ? shape.variants[tag] : undefined
+  if (variant === undefined || typeof tag !== 'string') {
+    const shown = typeof tag === 'string' ? `"${tag}"${suggestion(tag, names)}` : typeName(tag)
+    ctx.report(ConfigErrorCodes.VALUE, [...at, shape.tag], `expected one of ${names.join(', ')}, got ${shown}`)
+    return INVALID
+  }
+  return checkObject(variant, value, at, ctx, { key: shape.tag, value: tag })
+}
+
+function checkEither(
+  shape: EitherShape,
+  value: unknown,
+  at: readonly Segment[],
+  ctx: CheckContext,
+): Checked | typeof INVALID {
+  const family = familyOf(value)
+  const option = shape.options.find((o) => families(o).has(family))
+  return option === undefined ? expected(shape, value, at, ctx) : checkValue(option, value, at, ctx)
 }
 
 function readSecret(key: string, value: unknown, at: readonly Segment[], ctx: CheckContext): string | typeof INVALID {
