@@ -12,7 +12,10 @@ export type Outcome =
   | { readonly ok: true; readonly body: ParsedBody }
   | {
       readonly ok: false
-      /** `status`: non-2xx. `error-body`: 2xx whose body reports failure. `malformed`: 2xx HTML, or declared JSON that does not parse. */
+      /**
+       * `status`: non-2xx. `error-body`: 2xx whose body reports failure. `malformed`: 2xx HTML, or
+       * declared JSON that does not parse.
+       */
       readonly reason: 'status' | 'error-body' | 'malformed'
       readonly body: ParsedBody
       /** Best human-readable message the body offers, if any. */

@@ -32,14 +32,20 @@ export interface IncomingResponse {
 export type HttpAgent = http.Agent | https.Agent
 
 let httpsLoaded: typeof https | undefined
-/** node:https (with tls) on first use: an agent on the embedded sandbox talks http only, and TLS's modules cost 0.3 MB of RSS. */
+/**
+ * node:https (with tls) on first use: an agent on the embedded sandbox talks http only, and TLS's
+ * modules cost 0.3 MB of RSS.
+ */
 export function httpsModule(): typeof https {
   return (httpsLoaded ??= require('node:https') as typeof https)
 }
 
 export type Exchange = (request: OutgoingRequest) => Promise<IncomingResponse>
 
-/** What a server said of its idle keep-alive timeout (`Keep-Alive: timeout=<s>`), per socket, in ms: connection.ts keeps idle sockets well below it. */
+/**
+ * What a server said of its idle keep-alive timeout (`Keep-Alive: timeout=<s>`), per socket, in ms:
+ * connection.ts keeps idle sockets well below it.
+ */
 export const serverIdleTimeoutMs = new WeakMap<object, number>()
 /** When a pooled socket went idle (monotonicMs()), set by connection.ts's agents when they keep it. */
 export const idleSince = new WeakMap<object, number>()
@@ -68,6 +74,45 @@ function codeOf(err: unknown): string | undefined {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * Reads a response's body up to `maxBodyBytes`; past it the body is cut (`truncated`) and the request
+ * destroyed (the rest is never read, so the socket cannot carry another request).
+ */
+function collectBody(
+  req: http.ClientRequest,
+  res: http.IncomingMessage,
+  maxBodyBytes: number,
+  settled: () => boolean,
+  succeed: (response: IncomingResponse) => void,
+  failWith: (err: unknown) => void,
+): void {
+  const chunks: Buffer[] = []
+  let bytes = 0
+  const finish = (truncated: boolean): void => {
+    const text = Buffer.concat(chunks).toString('utf8')
+    succeed({ status: res.statusCode ?? 0, headers: res.headers, text, truncated })
+  }
+  res.on('data', (chunk: Buffer) => {
+    if (settled()) return
+    const room = maxBodyBytes - bytes
+    if (chunk.length <= room) {
+      chunks.push(chunk)
+      bytes += chunk.length
+      return
+    }
+    chunks.push(chunk.subarray(0, room))
+    finish(true)
+    req.destroy()
+  })
+  res.on('end', () => finish(false))
+  res.on('error', failWith)
+  res.on('close', () => {
+    if (res.complete) return
+    const message = 'the connection closed before the response was complete'
+    failWith(Object.assign(new Error(message), { code: 'ECONNRESET' }))
+  })
 }
 
 export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<IncomingResponse> {
@@ -139,37 +184,7 @@ export function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<In
       answered = true
       const hint = /^timeout=(\d+)/.exec(String(res.headers['keep-alive'] ?? ''))?.[1]
       if (hint !== undefined) serverIdleTimeoutMs.set(res.socket, Number(hint) * 1000)
-      const chunks: Buffer[] = []
-      let bytes = 0
-      const finish = (truncated: boolean): void => {
-        succeed({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-          truncated,
-        })
-      }
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return
-        const room = request.maxBodyBytes - bytes
-        if (chunk.length <= room) {
-          chunks.push(chunk)
-          bytes += chunk.length
-          return
-        }
-        chunks.push(chunk.subarray(0, room))
-        finish(true)
-        // The rest is never read, so the socket cannot carry another request.
-        req.destroy()
-      })
-      res.on('end', () => finish(false))
-      res.on('error', failWith)
-      res.on('close', () => {
-        if (!res.complete)
-          failWith(
-            Object.assign(new Error('the connection closed before the response was complete'), { code: 'ECONNRESET' }),
-          )
-      })
+      collectBody(req, res, request.maxBodyBytes, () => settled, succeed, failWith)
     })
     req.end(request.body)
   })

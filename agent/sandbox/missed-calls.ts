@@ -39,7 +39,9 @@ function checkNumber(value: unknown, field: string, problems: ValidationProblem[
   if (!isPhoneNumber(value.trim()) || digits < MIN_DIGITS || digits > MAX_DIGITS) {
     problems.push({
       field,
-      message: `must be a phone number: ${MIN_DIGITS} to ${MAX_DIGITS} digits, an optional leading +, blanks, - . ( ) allowed`,
+      message:
+        `must be a phone number: ${MIN_DIGITS} to ${MAX_DIGITS} digits, ` +
+        'an optional leading +, blanks, - . ( ) allowed',
     })
     return undefined
   }
