@@ -119,7 +119,16 @@ const levelComparisons: Record<string, (lib: Library) => unknown> = {
 }
 
 const onChilds: Record<string, (lib: Library) => Fn> = {
-  logs: () => (child: any) => child.info('child made'),
+  logs: () => (child: any) => {
+    // Without an info method (only custom levels) both throw the same TypeError, unmarked.
+    if (typeof child.info !== 'function') return child.info('child made')
+    try {
+      child.info('child made')
+    } catch (err) {
+      // Marked, so that a log call that throws in pino is told apart from child() throwing.
+      throw Object.assign(new Error('a log call in onChild threw'), { fromLogCall: true, cause: err })
+    }
+  },
   quiet: () => () => undefined,
 }
 

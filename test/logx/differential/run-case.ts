@@ -107,19 +107,23 @@ export function runCase(lib: Library, recipe: CaseRecipe, pinoThrewAt?: number[]
   recipe.ops.forEach((op, index) => {
     const logger = loggers[op.on % loggers.length]
     const mark = transcript.length
+    const count = loggers.length
     let thrown: string | undefined
+    let isLogCall = op.op === 'log' && typeof logger[op.level] === 'function'
     try {
       apply(op, logger, loggers, lib, transcript)
     } catch (err) {
       thrown = describeThrow(err)
+      isLogCall ||= (err as { fromLogCall?: boolean }).fromLogCall === true
       transcript.push(thrown)
     }
-    const isLogCall = op.op === 'log' && typeof logger[op.level] === 'function'
     if (lib.name === 'pino' && isLogCall && thrown !== undefined) {
       threwAt.push(index)
       transcript.length = mark
       transcript.push(PINO_THREW)
     } else if (pinoThrewAt?.includes(index)) {
+      // pino made no child when its onChild threw, so the loggers stay as pino's.
+      loggers.length = count
       transcript.length = mark
       transcript.push(thrown === undefined ? PINO_THREW : 'logx threw: ' + thrown)
     }
