@@ -133,7 +133,10 @@ function windowsLevel(buf: Buffer, start: number, end: number): number {
   return stop === -1 ? -1 : (levelFromName(buf.toString('latin1', start + 21, stop)) ?? -1)
 }
 
-/** logcat's threadtime (`03-17 16:13:38.811  1702  2395 E Tag: msg`) and time (`03-17 16:13:38.811 E/Tag( 1702): msg`) layouts, from the time on. */
+/**
+ * logcat's threadtime (`03-17 16:13:38.811  1702  2395 E Tag: msg`) and time
+ * (`03-17 16:13:38.811 E/Tag( 1702): msg`) layouts, from the time on.
+ */
 function androidStampedLevel(buf: Buffer, start: number, end: number): number {
   if (buf[start + 5] !== SPACE || buf[start + 8] !== COLON || buf[start + 14] !== 0x2e /* . */) return -1
   let i = start + 18
@@ -167,7 +170,10 @@ const LETTER_T = 0x54
 const OPEN_BRACKET = 0x5b
 /** How far into a line the stamp before its first token is looked for. */
 const LEAD_MAX = 64
-/** `[A-Za-z0-9_]`: what may not touch an upper-case token on either side; Apache's module names, and the word and digit of `[trace3]`. */
+/**
+ * `[A-Za-z0-9_]`: what may not touch an upper-case token on either side; Apache's module names, and
+ * the word and digit of `[trace3]`.
+ */
 const WORD_BYTE = new Uint8Array(256)
 for (let c = 0; c < 256; c++) WORD_BYTE[c] = isLetter(c) || isDigit(c) || c === 0x5f /* _ */ ? 1 : 0
 
@@ -256,7 +262,10 @@ function shortest(names: readonly string[]): string[] {
   return [...new Set(kept)].sort()
 }
 
-/** Where the ASCII letters at buf[at..] end (at most WORD_MAX of them, as detect-level's `[A-Za-z]{3,11}` takes them), or -1 for fewer than WORD_MIN. */
+/**
+ * Where the ASCII letters at buf[at..] end (at most WORD_MAX of them, as detect-level's `[A-Za-z]{3,11}`
+ * takes them), or -1 for fewer than WORD_MIN.
+ */
 function wordEnd(buf: Buffer, at: number, end: number): number {
   let i = at
   while (i < end && i - at < WORD_MAX && isLetter(buf[i] as number)) i++
@@ -284,7 +293,10 @@ export function bracketTokenAt(buf: Buffer, at: number, end: number, threshold: 
   return buf[i] === CLOSE_BRACKET && closedWordAt(buf, at + 1, end, CLOSE_BRACKET, true, threshold)
 }
 
-/** A word at buf[at] (3 to 11 letters), a digit if `digit` allows one, then `close`; the word names a level at or above the threshold. */
+/**
+ * A word at buf[at] (3 to 11 letters), a digit if `digit` allows one, then `close`; the word names a
+ * level at or above the threshold.
+ */
 function closedWordAt(buf: Buffer, at: number, end: number, close: number, digit: boolean, threshold: number): boolean {
   // Checked before the word is made a string: most brackets in logs hold no level.
   const wordStop = wordEnd(buf, at, end)
@@ -310,7 +322,10 @@ export function syslogPriorityAt(buf: Buffer, at: number, end: number, threshold
 /** The keys detect-level reads a level after: `level` (then `=` or `:`), `lvl=` and `severity=`. */
 export const LEVEL_KEYS: readonly Buffer[] = [Buffer.from('level'), Buffer.from('lvl='), Buffer.from('severity=')]
 
-/** One of LEVEL_KEYS at buf[at], then `\s*"?` and a word naming a level at or above the threshold (log15's `eror` too). */
+/**
+ * One of LEVEL_KEYS at buf[at], then `\s*"?` and a word naming a level at or above the threshold
+ * (log15's `eror` too).
+ */
 export function levelKeyTokenAt(buf: Buffer, at: number, end: number, threshold: number): boolean {
   let i: number
   if (buf[at] === 0x73 /* s */)

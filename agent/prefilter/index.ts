@@ -1,0 +1,4 @@
+// Public surface of the byte pre-filter: which lines may carry what some rule wants. Re-exports only.
+export { createCandidateFilter } from './candidate-filter'
+export { createStreamLines, STREAM_MAX_LINE_BYTES, type StreamLines } from './stream-lines'
+export type * from './types'
