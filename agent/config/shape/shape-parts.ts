@@ -12,7 +12,6 @@ import {
   checkTimeZone,
   checkUrl,
 } from '../values/value-checks'
-import { time } from './rule-shape'
 
 export const field = (shape: Shape, description: string, extra: Omit<Field, 'shape' | 'description'> = {}): Field => ({
   shape,
