@@ -49,3 +49,41 @@ function markBrands(error: CodedError, constructed: unknown): void {
     owner = Object.getPrototypeOf(owner) as unknown
   }
 }
+
+/** Options every coded error takes. */
+export interface CodedErrorOptions {
+  cause?: unknown
+}
+
+/** Options of an error about a path: the option, checkpoint or file it is about. */
+export interface PathErrorOptions extends CodedErrorOptions {
+  path?: string
+}
+
+/**
+ * The base of one module's error class: `name`, the brand (`Symbol.for(brandKey)`) and a
+ * `(code, message, { cause })` constructor. `class ClusterError extends codedErrorClass<...>(...) {}`
+ */
+export function codedErrorClass<Code extends string>(name: string, brandKey: string) {
+  return class extends CodedError<Code> {
+    static override readonly brand: symbol = Symbol.for(brandKey)
+
+    constructor(code: Code, message: string, options: CodedErrorOptions = {}) {
+      super(name, code, message, options.cause)
+    }
+  }
+}
+
+/** As codedErrorClass, for errors that name a path (`path`, undefined when they name none). */
+export function pathErrorClass<Code extends string>(name: string, brandKey: string) {
+  return class extends CodedError<Code> {
+    static override readonly brand: symbol = Symbol.for(brandKey)
+    /** The option path, checkpoint file or log file the error is about. */
+    readonly path: string | undefined
+
+    constructor(code: Code, message: string, options: PathErrorOptions = {}) {
+      super(name, code, message, options.cause)
+      this.path = options.path
+    }
+  }
+}

@@ -2,7 +2,7 @@
 // `code`, not on the class. README.md in this folder documents each code. A message never holds the
 // password or the TLS key: it names the config key that holds them instead.
 
-import { CodedError } from '../coded-error'
+import { codedErrorClass } from '../coded-error'
 
 export const ClusterErrorCodes = {
   /** Redis refused the user or the password (WRONGPASS, NOAUTH, NOPERM) at start: the agent exits. */
@@ -15,10 +15,4 @@ export const ClusterErrorCodes = {
 
 export type ClusterErrorCode = (typeof ClusterErrorCodes)[keyof typeof ClusterErrorCodes]
 
-export class ClusterError extends CodedError<ClusterErrorCode> {
-  static override readonly brand = Symbol.for('logx.cluster.error')
-
-  constructor(code: ClusterErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super('ClusterError', code, message, options.cause)
-  }
-}
+export class ClusterError extends codedErrorClass<ClusterErrorCode>('ClusterError', 'logx.cluster.error') {}

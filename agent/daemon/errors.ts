@@ -1,6 +1,6 @@
 // Daemon errors with stable codes, never reused. The CLI prints `message` and exits 1 on any of them.
 
-import { CodedError } from '../coded-error'
+import { codedErrorClass } from '../coded-error'
 
 export const DaemonErrorCodes = {
   /** Another agent holds the single-instance lock of the state directory. */
@@ -17,10 +17,4 @@ export const DaemonErrorCodes = {
 
 export type DaemonErrorCode = (typeof DaemonErrorCodes)[keyof typeof DaemonErrorCodes]
 
-export class DaemonError extends CodedError<DaemonErrorCode> {
-  static override readonly brand = Symbol.for('logx.daemon.error')
-
-  constructor(code: DaemonErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super('DaemonError', code, message, options.cause)
-  }
-}
+export class DaemonError extends codedErrorClass<DaemonErrorCode>('DaemonError', 'logx.daemon.error') {}

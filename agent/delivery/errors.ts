@@ -1,7 +1,7 @@
 // Delivery errors with stable codes, never reused. Callers (the daemon's CLI, a target's start)
 // say where: the daemon exits 1 with the message, a target wraps it as an option error.
 
-import { CodedError } from '../coded-error'
+import { codedErrorClass } from '../coded-error'
 
 export const DeliveryErrorCodes = {
   /**
@@ -19,10 +19,4 @@ export const DeliveryErrorCodes = {
 
 export type DeliveryErrorCode = (typeof DeliveryErrorCodes)[keyof typeof DeliveryErrorCodes]
 
-export class DeliveryError extends CodedError<DeliveryErrorCode> {
-  static override readonly brand = Symbol.for('logx.delivery.error')
-
-  constructor(code: DeliveryErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super('DeliveryError', code, message, options.cause)
-  }
-}
+export class DeliveryError extends codedErrorClass<DeliveryErrorCode>('DeliveryError', 'logx.delivery.error') {}

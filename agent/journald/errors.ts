@@ -1,7 +1,7 @@
 // journald source errors with stable codes, never reused or renamed. Across a process boundary match
 // on `code`, not on the class. README.md in this folder documents each code.
 
-import { CodedError } from '../coded-error'
+import { pathErrorClass } from '../coded-error'
 
 export const JournaldErrorCodes = {
   /** `journalctl` is not on PATH (or cannot be executed): the source cannot start. */
@@ -18,13 +18,4 @@ export const JournaldErrorCodes = {
 
 export type JournaldErrorCode = (typeof JournaldErrorCodes)[keyof typeof JournaldErrorCodes]
 
-export class JournaldError extends CodedError<JournaldErrorCode> {
-  static override readonly brand = Symbol.for('logx.journald.error')
-  /** The checkpoint file the error is about, when it is about one. */
-  readonly path: string | undefined
-
-  constructor(code: JournaldErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super('JournaldError', code, message, options.cause)
-    this.path = options.path
-  }
-}
+export class JournaldError extends pathErrorClass<JournaldErrorCode>('JournaldError', 'logx.journald.error') {}

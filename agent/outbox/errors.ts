@@ -1,6 +1,6 @@
 // Outbox errors with stable codes, never reused. Across a worker-thread boundary match on `code`.
 
-import { CodedError } from '../coded-error'
+import { pathErrorClass, type PathErrorOptions } from '../coded-error'
 
 export const OutboxErrorCodes = {
   /** An option is unusable; `path` names it. */
@@ -15,19 +15,12 @@ export const OutboxErrorCodes = {
 
 export type OutboxErrorCode = (typeof OutboxErrorCodes)[keyof typeof OutboxErrorCodes]
 
-export class OutboxError extends CodedError<OutboxErrorCode> {
-  static override readonly brand = Symbol.for('logx.outbox.error')
-  readonly path: string | undefined
+export class OutboxError extends pathErrorClass<OutboxErrorCode>('OutboxError', 'logx.outbox.error') {
   /** IN_USE: the owner the journal belongs to. */
   readonly holder: string | undefined
 
-  constructor(
-    code: OutboxErrorCode,
-    message: string,
-    options: { path?: string; holder?: string; cause?: unknown } = {},
-  ) {
-    super('OutboxError', code, message, options.cause)
-    this.path = options.path
+  constructor(code: OutboxErrorCode, message: string, options: PathErrorOptions & { holder?: string } = {}) {
+    super(code, message, options)
     this.holder = options.holder
   }
 }

@@ -1,7 +1,7 @@
 // Every failure of the sandbox itself (not the HTTP errors it serves on purpose) is a SandboxError
 // with a stable code. Codes are never reused.
 
-import { CodedError } from '../coded-error'
+import { pathErrorClass } from '../coded-error'
 
 export const SandboxErrorCodes = {
   /** An option is missing, of the wrong type or out of range; `path` names it. */
@@ -16,12 +16,4 @@ export const SandboxErrorCodes = {
 
 export type SandboxErrorCode = (typeof SandboxErrorCodes)[keyof typeof SandboxErrorCodes]
 
-export class SandboxError extends CodedError<SandboxErrorCode> {
-  static override readonly brand = Symbol.for('logx.sandbox.error')
-  readonly path: string | undefined
-
-  constructor(code: SandboxErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super('SandboxError', code, message, options.cause)
-    this.path = options.path
-  }
-}
+export class SandboxError extends pathErrorClass<SandboxErrorCode>('SandboxError', 'logx.sandbox.error') {}

@@ -1,7 +1,7 @@
 // Tailer errors with stable codes, never reused or renamed. Across a worker-thread or process
 // boundary match on `code`, not on the class. README.md in this folder documents each code.
 
-import { CodedError } from '../coded-error'
+import { pathErrorClass } from '../coded-error'
 
 export const TailErrorCodes = {
   /** An option is unusable; `path` names it (`paths[1]`, `maxLineBytes`...). */
@@ -26,13 +26,4 @@ export const TailErrorCodes = {
 
 export type TailErrorCode = (typeof TailErrorCodes)[keyof typeof TailErrorCodes]
 
-export class TailError extends CodedError<TailErrorCode> {
-  static override readonly brand = Symbol.for('logx.tail.error')
-  /** The option path, checkpoint file or log file the error is about. */
-  readonly path: string | undefined
-
-  constructor(code: TailErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super('TailError', code, message, options.cause)
-    this.path = options.path
-  }
-}
+export class TailError extends pathErrorClass<TailErrorCode>('TailError', 'logx.tail.error') {}

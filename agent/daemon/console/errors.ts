@@ -3,7 +3,7 @@
 // matches on `code`, never on the message. OPTIONS is the one thrown code: a console that cannot be
 // built safely (no token, a generated token on a non-loopback address) refuses to start.
 
-import { CodedError } from '../../coded-error'
+import { codedErrorClass } from '../../coded-error'
 
 export const ConsoleErrorCodes = {
   /**
@@ -43,10 +43,4 @@ export interface ConsoleErrorBody {
   code: ConsoleErrorCode
 }
 
-export class ConsoleError extends CodedError<ConsoleErrorCode> {
-  static override readonly brand = Symbol.for('logx.console.error')
-
-  constructor(code: ConsoleErrorCode, message: string) {
-    super('ConsoleError', code, message)
-  }
-}
+export class ConsoleError extends codedErrorClass<ConsoleErrorCode>('ConsoleError', 'logx.console.error') {}
