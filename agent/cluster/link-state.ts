@@ -32,7 +32,7 @@ export interface LinkStep {
   readonly report: boolean
   /** A new degraded episode begins (counters.degradedEpisodes). */
   readonly episode: boolean
-  /** A reconnect (counters.reconnects; the up handlers run their reconnect work). */
+  /** A reconnect: up again after having been up (counters.reconnects). */
   readonly reconnect: boolean
 }
 

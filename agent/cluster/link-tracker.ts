@@ -8,7 +8,7 @@ export interface LinkTracker {
   status(): ClusterStatus
   down(reason: string): void
   up(): void
-  /** Called on every reconnect (not the first connect). */
+  /** Called on every transition to up (the work kept while Redis was out of reach). */
   onUp(handler: () => void): void
   readonly counters: { degradedEpisodes: number; reconnects: number }
   close(): void
@@ -40,9 +40,10 @@ export function createLinkTracker(now: () => number, onStatus?: (status: Cluster
         // A listener's failure is its own.
       }
     }
-    if (!step.reconnect) return
-    counters.reconnects++
-    runEach(upHandlers)
+    if (step.reconnect) counters.reconnects++
+    // Every transition to up runs the up work, the first connect after a degraded start included:
+    // what was sent, published or seen while Redis was out of reach is written now.
+    if (step.report && state.status.status === 'up') runEach(upHandlers)
   }
 
   return {

@@ -112,7 +112,7 @@ export interface RedisLink {
   script(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>
   /** A second connection (blocking reads), same options, its own reconnects; not connected yet. */
   duplicate(name: string): RedisClientLike
-  /** Called on every transition to up after the first connect (reconnect work: merges, resends). */
+  /** Called on every transition to up (the first connect too): the work kept while Redis was out of reach. */
   onUp(handler: () => void): void
   readonly counters: { degradedEpisodes: number; reconnects: number }
   close(): void
