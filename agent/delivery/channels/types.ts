@@ -1,4 +1,4 @@
-// What every channel type brings to the delivery path: a pure request builder and a sender. The
+// What every channel type brings to the delivery path: a pure request builder and a sender (a leaf). The
 // builder turns one rendered delivery (from alerts/) into the requests the messaging API takes;
 // the sender makes one attempt at one of them (the outbox retries, nothing below it does).
 import type { Delivery } from '../../../alerts'
