@@ -146,6 +146,111 @@ function recipientsOf(
   return [...new Set(named)]
 }
 
+interface MessageParts {
+  incidentRules: ReadonlySet<string>
+  channels: ReadonlyMap<string, AgentConfig['channels'][number]>
+  directory: ReadonlyMap<string, PersonConfig>
+  people: readonly PersonConfig[]
+  phoneBook: ReturnType<typeof createPhoneBook>
+}
+
+/** What one delivery would send, as the report shows it; undefined for a note nobody would see. */
+function toMessage(delivery: Delivery, parts: MessageParts): DryRunMessage | undefined {
+  const { notice } = delivery
+  let requests: unknown[]
+  let reaches: string[] = []
+  if (delivery.channelType === 'incident') {
+    // A muted page is always shown (inhibition never mutes silently); other notes only for incident rules.
+    if (!parts.incidentRules.has(notice.incident.rule) && notice.kind !== 'inhibited') return undefined
+    requests = incidentActivities(delivery).map((activity) => ({ lead: notice.incident.title, activity }))
+  } else {
+    const channel = parts.channels.get(notice.channel)
+    if (channel === undefined) return undefined
+    // As the dispatcher sends it: the step's people, or the person on call the engine resolved
+    // at the notice's time, instead of the channel's own recipients.
+    const target = addressed(channel, delivery, parts.directory)
+    requests = buildChannelRequests(target.channel, target.delivery).map((out) => out.request)
+    reaches = recipientsOf(target, parts.people, parts.phoneBook)
+  }
+  const message: DryRunMessage = {
+    at: new Date(notice.at).toISOString(),
+    kind: notice.kind,
+    incident: notice.incident.key,
+    channel: delivery.channelType === 'incident' ? 'incident (CRM lead and activity)' : notice.channel,
+    type: delivery.channelType,
+    requests,
+    reaches,
+  }
+  if (notice.oncall !== undefined && notice.oncall.length > 0) message.oncall = notice.oncall.map((o) => ({ ...o }))
+  if (notice.inhibitedBy !== undefined) message.mutedBy = { ...notice.inhibitedBy }
+  return message
+}
+
+/** What a file's reader needs of the dry run. */
+interface ReaderParts {
+  file: string
+  source: DryRunSource
+  filter: ReturnType<typeof createCandidateFilter>
+  report: DryRunReport
+  line(parsed: ParsedLine, first: string, file: string, lineNo: number): void
+}
+
+/** A file of single lines: the running agent's pre-filter, so test-rule selects exactly what `run` would. */
+function plainReader({ file, source, filter, report, line }: ReaderParts): DryRunFile {
+  let lineNo = 1
+  return {
+    batch(batch) {
+      report.lines += batch.lineCount
+      const { candidates, notJson } = filter(batch)
+      if (source.format === 'json') report.parseErrors += notJson
+      for (const candidate of candidates) {
+        const text = candidate.data.toString('utf8')
+        line(toAlertLine(text, source.format, source.name), text, file, lineNo + lineIndexOf(batch, candidate.offset))
+      }
+      lineNo += batch.lineCount
+    },
+    end() {},
+  }
+}
+
+/** Events as the agent reads them (agent/events/): numbered by their first line. */
+function eventReader({ file, source, filter, report, line }: ReaderParts): DryRunFile {
+  let lineNo = 1
+  const container = isContainerFormat(source.format)
+  const stream = createEventStream()
+  if (container) stream.decoder = createContainerDecoder(source.format as 'docker' | 'cri', file, source.maxLineBytes)
+  const rule = source.multiline === undefined ? undefined : compileLineRule(source.multiline)
+  const maxLines = source.multiline?.maxLines ?? Number.POSITIVE_INFINITY
+  const opened = new WeakMap<PendingEvent, number>()
+  let batchLineNo = 1
+  const emit = (event: PendingEvent): void =>
+    line(
+      eventAlertLine(event, source.format, source.name),
+      event.first,
+      file,
+      opened.get(event) ?? batchLineNo + event.index,
+    )
+  return {
+    batch(batch) {
+      report.lines += batch.lineCount
+      batchLineNo = lineNo
+      if (container) {
+        assembleContainerBatch(stream, batch, rule, maxLines, emit)
+      } else {
+        const { candidates, notJson } = filter(batch)
+        if (source.format === 'json') report.parseErrors += notJson
+        assembleBatch(stream, batch, candidates, rule as LineRule, maxLines, emit)
+      }
+      if (stream.open !== undefined && !opened.has(stream.open)) opened.set(stream.open, lineNo + stream.open.index)
+      lineNo += batch.lineCount
+    },
+    end() {
+      batchLineNo = lineNo
+      for (const event of endStream(stream)) emit(event)
+    },
+  }
+}
+
 /** The config is valid already; an unknown `ruleName` is the caller's to reject. */
 export function createDryRun(config: AgentConfig, ruleName: string | undefined, start: number): DryRun {
   const rules = ruleName === undefined ? config.rules : config.rules.filter((r) => r.name === ruleName)
@@ -167,37 +272,13 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
   let lastTick = start
   let timed = false
 
+  const parts: MessageParts = { incidentRules, channels, directory, people: config.people, phoneBook }
   function record(deliveries: readonly Delivery[]): void {
     for (const delivery of deliveries) {
-      const { notice } = delivery
-      let requests: unknown[]
-      let reaches: string[] = []
-      if (delivery.channelType === 'incident') {
-        // A muted page is always shown (inhibition never mutes silently); other notes only for incident rules.
-        if (!incidentRules.has(notice.incident.rule) && notice.kind !== 'inhibited') continue
-        requests = incidentActivities(delivery).map((activity) => ({ lead: notice.incident.title, activity }))
-      } else {
-        const channel = channels.get(notice.channel)
-        if (channel === undefined) continue
-        // As the dispatcher sends it: the step's people, or the person on call the engine resolved
-        // at the notice's time, instead of the channel's own recipients.
-        const target = addressed(channel, delivery, directory)
-        requests = buildChannelRequests(target.channel, target.delivery).map((out) => out.request)
-        reaches = recipientsOf(target, config.people, phoneBook)
-      }
-      const known = incidents.get(notice.incident.key)
+      const message = toMessage(delivery, parts)
+      if (message === undefined) continue
+      const known = incidents.get(delivery.notice.incident.key)
       if (known !== undefined) known.deliveries++
-      const message: DryRunMessage = {
-        at: new Date(notice.at).toISOString(),
-        kind: notice.kind,
-        incident: notice.incident.key,
-        channel: delivery.channelType === 'incident' ? 'incident (CRM lead and activity)' : notice.channel,
-        type: delivery.channelType,
-        requests,
-        reaches,
-      }
-      if (notice.oncall !== undefined && notice.oncall.length > 0) message.oncall = notice.oncall.map((o) => ({ ...o }))
-      if (notice.inhibitedBy !== undefined) message.mutedBy = { ...notice.inhibitedBy }
       report.messages.push(message)
     }
   }
@@ -252,63 +333,10 @@ export function createDryRun(config: AgentConfig, ruleName: string | undefined, 
 
   return {
     file(file, source) {
-      let lineNo = 1
-      const container = isContainerFormat(source.format)
-      if (source.multiline === undefined && !container) {
-        return {
-          batch(batch) {
-            report.lines += batch.lineCount
-            // The running agent's pre-filter: test-rule selects exactly what `run` would.
-            const { candidates, notJson } = filter(batch)
-            if (source.format === 'json') report.parseErrors += notJson
-            for (const candidate of candidates) {
-              const text = candidate.data.toString('utf8')
-              line(
-                toAlertLine(text, source.format, source.name),
-                text,
-                file,
-                lineNo + lineIndexOf(batch, candidate.offset),
-              )
-            }
-            lineNo += batch.lineCount
-          },
-          end() {},
-        }
-      }
-      // Events as the agent reads them (agent/events/): numbered by their first line.
-      const stream = createEventStream()
-      if (container)
-        stream.decoder = createContainerDecoder(source.format as 'docker' | 'cri', file, source.maxLineBytes)
-      const rule = source.multiline === undefined ? undefined : compileLineRule(source.multiline)
-      const maxLines = source.multiline?.maxLines ?? Number.POSITIVE_INFINITY
-      const opened = new WeakMap<PendingEvent, number>()
-      let batchLineNo = 1
-      const emit = (event: PendingEvent): void =>
-        line(
-          eventAlertLine(event, source.format, source.name),
-          event.first,
-          file,
-          opened.get(event) ?? batchLineNo + event.index,
-        )
-      return {
-        batch(batch) {
-          report.lines += batch.lineCount
-          batchLineNo = lineNo
-          if (container) {
-            assembleContainerBatch(stream, batch, rule, maxLines, emit)
-          } else {
-            const { candidates, notJson } = filter(batch)
-            if (source.format === 'json') report.parseErrors += notJson
-            assembleBatch(stream, batch, candidates, rule as LineRule, maxLines, emit)
-          }
-          if (stream.open !== undefined && !opened.has(stream.open)) opened.set(stream.open, lineNo + stream.open.index)
-          lineNo += batch.lineCount
-        },
-        end() {
-          batchLineNo = lineNo
-          for (const event of endStream(stream)) emit(event)
-        },
-      }
+      const reader = { file, source, filter, report, line }
+      return source.multiline === undefined && !isContainerFormat(source.format)
+        ? plainReader(reader)
+        : eventReader(reader)
     },
     finish() {
       record(engine.flush(clock))
