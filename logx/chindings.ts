@@ -1,5 +1,5 @@
 // Child bindings are serialized once, when the child is created, into a `,"key":value` string.
-import { quoteString, stringifyValue } from './stringify'
+import { jsonString, quoteString, stringifyValue } from './stringify'
 import {
   chindingsSym,
   formattersSym,
@@ -40,7 +40,9 @@ export function serializeBindings(
     const serializer = serializers[key]
     if (serializer) value = serializer(value)
     const stringifier = stringifiers === null ? undefined : stringifiers[key] || stringifiers[wildcardFirstSym]
-    const encoded = stringifier !== undefined ? stringifier(value) : stringifyValue(value, safe)
+    let encoded: string | undefined
+    if (stringifier !== undefined) encoded = stringifier(value)
+    else encoded = typeof value === 'string' ? jsonString(value) : stringifyValue(value, safe)
     if (encoded === undefined) continue
     out += ',' + quoteString(key) + ':' + encoded
   }

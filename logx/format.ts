@@ -18,26 +18,27 @@ function joinObjects(first: object, args: readonly unknown[], stringify: ObjectS
   return out
 }
 
+/** The text of `%<code>` for one argument, or undefined when pino leaves the placeholder as it is. */
 function interpolate(arg: unknown, code: number, stringify: ObjectStringify): string | undefined {
   switch (code) {
+    case 115: // s
+      return String(arg)
     case 100: // d
     case 102: // f
       return arg == null ? undefined : String(Number(arg))
     case 105: // i
       return arg == null ? undefined : String(Math.floor(Number(arg)))
-    case 115: // s
-      return String(arg)
-    default: {
-      // o, O, j
+    case 79: // O
+    case 111: // o
+    case 106: // j
       if (arg === undefined) return undefined
       if (typeof arg === 'string') return "'" + arg + "'"
       if (typeof arg === 'function') return arg.name || '<anonymous>'
       return String(stringify(arg))
-    }
+    default:
+      return undefined
   }
 }
-
-const PLACEHOLDERS = new Set([100, 102, 105, 115, 79, 111, 106])
 
 export function formatMessage(template: unknown, args: readonly unknown[], stringify: ObjectStringify): unknown {
   if (typeof template === 'object' && template !== null) {
@@ -60,7 +61,7 @@ export function formatMessage(template: unknown, args: readonly unknown[], strin
     }
     // Every other `%x` uses up an argument, whether or not it writes one.
     const index = argIndex++
-    if (index >= args.length || !PLACEHOLDERS.has(code)) continue
+    if (index >= args.length) continue
     const replacement = interpolate(args[index], code, stringify)
     if (replacement === undefined) continue
     out += template.slice(copiedUpTo, i) + replacement

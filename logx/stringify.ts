@@ -30,6 +30,20 @@ export function quoteString(str: string): string {
   return escaped === '' ? '"' + str + '"' : '"' + escaped + str.slice(copiedUpTo) + '"'
 }
 
+/**
+ * Exactly JSON.stringify(str) (lone surrogates escaped), quicker for the short plain strings that
+ * bindings mostly are: those are quoted without a copy.
+ */
+export function jsonString(str: string): string {
+  const length = str.length
+  if (length > 100) return JSON.stringify(str)
+  for (let i = 0; i < length; i++) {
+    const code = str.charCodeAt(i)
+    if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(str)
+  }
+  return '"' + str + '"'
+}
+
 export interface SafeStringifyLimits {
   /** Containers nested deeper than this are written as "[Object]" / "[Array]". */
   depthLimit: number | undefined
