@@ -65,7 +65,8 @@ export function acquireInstanceLock(stateDir: string): InstanceLock {
       if (owner !== undefined && owner !== process.pid && alive(owner)) {
         throw new DaemonError(
           DaemonErrorCodes.LOCKED,
-          `another logx-agent (pid ${owner}) is already running on state directory ${stateDir}; stop it first, or give this one another state_dir`,
+          `another logx-agent (pid ${owner}) is already running on state directory ${stateDir}; ` +
+            'stop it first, or give this one another state_dir',
         )
       }
       rmSync(path, { force: true })

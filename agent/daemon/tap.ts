@@ -30,7 +30,8 @@ export interface TapOptions {
  * `"truncated":true`.
  */
 export function formatTapBatch(source: string, batch: LineBatch): string {
-  const head = `{"source":${JSON.stringify(source)},"path":${JSON.stringify(batch.path ?? null)},"file":${JSON.stringify(batch.fileId)},"generation":${batch.generation},"offset":`
+  const where = `"path":${JSON.stringify(batch.path ?? null)},"file":${JSON.stringify(batch.fileId)}`
+  const head = `{"source":${JSON.stringify(source)},${where},"generation":${batch.generation},"offset":`
   let out = ''
   for (const tailLine of batch.lines) {
     const data = tailLine.data
