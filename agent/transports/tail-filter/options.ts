@@ -3,7 +3,7 @@
 import { compileRules, type Rule } from '../../../alerts'
 import { readAlertOptions } from '../../config/normalize/target-options'
 import { asObject, optionalString, rejectUnknown } from '../shared/check'
-import { asOptionError, readOrThrow, warnings, type TargetRuleInput } from '../shared/common-options'
+import { asOptionError, readOrThrow, type TargetRuleInput } from '../shared/common-options'
 import { optionError } from '../shared/errors'
 
 export const TARGET = 'logx-tail-filter'
@@ -29,7 +29,7 @@ export function normalizeTailFilterOptions(raw: unknown): TailFilterOptions {
   const written = asObject(TARGET, raw)
   rejectUnknown(TARGET, written, KEYS)
   // Only `rules` is read (a tail filter has no silences); it notifies nothing, so no channel either.
-  const { rules } = readOrThrow(TARGET, readAlertOptions({ rules: written.rules }, [], warnings(TARGET)))
+  const { rules } = readOrThrow(TARGET, readAlertOptions({ rules: written.rules }, []))
   let compiled: Rule[] = []
   try {
     compiled = compileRules(rules)
