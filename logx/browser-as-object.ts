@@ -44,8 +44,16 @@ function formatMessage(template: string, args: readonly unknown[]): string {
 }
 
 /** The object one call logs; `args` are already serialized, `bindings` are the logger's merged ones. */
-export function toObject(settings: ObjectSettings, label: string, value: number, bindings: Record<string, unknown>, args: unknown[]): Record<string, unknown> {
-  const out: Record<string, unknown> = settings.levelFormatter ? { ...settings.levelFormatter(label, value) } : { level: value }
+export function toObject(
+  settings: ObjectSettings,
+  label: string,
+  value: number,
+  bindings: Record<string, unknown>,
+  args: unknown[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = settings.levelFormatter
+    ? { ...settings.levelFormatter(label, value) }
+    : { level: value }
   const time = settings.time()
   if (time !== false && time !== undefined && time !== null) out.time = time
   Object.assign(out, bindings)

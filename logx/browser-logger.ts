@@ -19,7 +19,12 @@ export class Logger {
   readonly #chain: Record<string, unknown>[]
   #level = 'info'
 
-  constructor(shared: Shared, chain: Record<string, unknown>[], serializers: Record<string, Serializer>, level: string) {
+  constructor(
+    shared: Shared,
+    chain: Record<string, unknown>[],
+    serializers: Record<string, Serializer>,
+    level: string,
+  ) {
     this.#shared = shared
     this.#chain = chain
     this.levels = shared.levels

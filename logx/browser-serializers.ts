@@ -8,7 +8,11 @@ type SerializeSettings = Pick<Shared, 'serializeKeys' | 'serializeErrors'>
 
 function serializeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err
-  const out: Record<string, unknown> = { type: err.constructor?.name ?? err.name, message: err.message, stack: err.stack }
+  const out: Record<string, unknown> = {
+    type: err.constructor?.name ?? err.name,
+    message: err.message,
+    stack: err.stack,
+  }
   for (const key in err) {
     if (out[key] === undefined) out[key] = (err as unknown as Record<string, unknown>)[key]
   }
@@ -36,7 +40,11 @@ function wantsSerializer(key: string, settings: SerializeSettings): boolean {
 }
 
 /** A copy of `obj` with the selected serializers applied; the caller's object is never changed. */
-export function serializeObject(obj: Record<string, unknown>, serializers: Record<string, Serializer>, settings: SerializeSettings): Record<string, unknown> {
+export function serializeObject(
+  obj: Record<string, unknown>,
+  serializers: Record<string, Serializer>,
+  settings: SerializeSettings,
+): Record<string, unknown> {
   if (settings.serializeKeys === false) return { ...obj }
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(obj)) {
@@ -48,7 +56,11 @@ export function serializeObject(obj: Record<string, unknown>, serializers: Recor
   return out
 }
 
-export function serializeArgs(args: unknown[], serializers: Record<string, Serializer>, settings: SerializeSettings): unknown[] {
+export function serializeArgs(
+  args: unknown[],
+  serializers: Record<string, Serializer>,
+  settings: SerializeSettings,
+): unknown[] {
   if (settings.serializeKeys === false) return args
   return args.map((arg) => {
     if (arg instanceof Error) return settings.serializeErrors ? serializeError(arg) : arg

@@ -63,18 +63,27 @@ export function buildShared(options: BrowserLoggerOptions): Shared {
   const sinks: Shared['sinks'] = {}
   for (const name of methodNames) {
     if (typeof write === 'function') sinks[name] = { fn: write, self: undefined }
-    else if (write !== undefined && typeof write[name] === 'function') sinks[name] = { fn: write[name] as LogFn, self: write }
+    else if (write !== undefined && typeof write[name] === 'function')
+      sinks[name] = { fn: write[name] as LogFn, self: write }
     else sinks[name] = consoleSink(name)
   }
 
   const serialize = browser.serialize
   const serializeKeys: Shared['serializeKeys'] =
-    serialize === true ? 'all' : Array.isArray(serialize) ? serialize.filter((key) => key !== '!stdSerializers.err') : false
+    serialize === true
+      ? 'all'
+      : Array.isArray(serialize)
+        ? serialize.filter((key) => key !== '!stdSerializers.err')
+        : false
   const serializeErrors = serialize === true || (Array.isArray(serialize) && !serialize.includes('!stdSerializers.err'))
 
   const timestamp = options.timestamp
   const time: TimeFn =
-    typeof timestamp === 'function' ? timestamp : timestamp === false ? stdTimeFunctions.nullTime : stdTimeFunctions.epochTime
+    typeof timestamp === 'function'
+      ? timestamp
+      : timestamp === false
+        ? stdTimeFunctions.nullTime
+        : stdTimeFunctions.epochTime
 
   return {
     levels,

@@ -17,7 +17,11 @@ function logx(options: BrowserLoggerOptions = {}, _destination?: unknown): Brows
   const disabled = options.enabled === false || options.browser?.disabled === true
   const level = disabled ? 'silent' : (options.level ?? (options.useOnlyCustomLevels === true ? undefined : 'info'))
   if (level === undefined) {
-    throw logxError('LOGX_ERR_DEFAULT_LEVEL_NOT_FOUND', 'useOnlyCustomLevels needs `level` set to a custom level', 'level')
+    throw logxError(
+      'LOGX_ERR_DEFAULT_LEVEL_NOT_FOUND',
+      'useOnlyCustomLevels needs `level` set to a custom level',
+      'level',
+    )
   }
   const serializers = { ...options.serializers }
   return new Logger(shared, [], serializers, level) as unknown as BrowserLogger

@@ -173,7 +173,9 @@ function flushOnExit(stream: SonicBoom, event: ExitEvent): void {
 }
 
 /** Wraps sonic-boom with the guarantees a logger needs. */
-export function createSafeDestination(options: DestinationOptions & { fd?: unknown; dest?: unknown }): DestinationStream {
+export function createSafeDestination(
+  options: DestinationOptions & { fd?: unknown; dest?: unknown },
+): DestinationStream {
   // Open the file synchronously even for asynchronous writing: a line logged (or a fatal flushed,
   // or a process.exit) before an asynchronous open completes would otherwise be lost, and a bad
   // path fails here, at construction, instead of in a later 'error' event.

@@ -97,7 +97,11 @@ function outName(target: string): string {
 
 function supportFiles(targets: readonly string[]): SupportFile[] {
   const files: SupportFile[] = [
-    { key: 'thread-stream-worker', out: 'logx-thread-stream-worker', resolve: () => fromHere('thread-stream/lib/worker.js') },
+    {
+      key: 'thread-stream-worker',
+      out: 'logx-thread-stream-worker',
+      resolve: () => fromHere('thread-stream/lib/worker.js'),
+    },
     { key: 'logx-worker', out: 'logx-transport-worker', resolve: () => join(__dirname, 'transport-worker.js') },
     { key: 'logx/file', out: 'logx-file', resolve: () => join(__dirname, 'file-target.js') },
   ]
@@ -105,9 +109,17 @@ function supportFiles(targets: readonly string[]): SupportFile[] {
     if (files.some((file) => file.key === target)) continue
     const out = outName(target)
     if (files.some((file) => file.out === out)) {
-      throw new LogxError(LogxErrorCodes.INVALID_OPTION, `logx/esbuild: targets "${target}" and another one would share the file ${out}${EXTENSION}`, 'targets')
+      throw new LogxError(
+        LogxErrorCodes.INVALID_OPTION,
+        `logx/esbuild: targets "${target}" and another one would share the file ${out}${EXTENSION}`,
+        'targets',
+      )
     }
-    files.push({ key: target, out, resolve: (cwd) => toPath(resolveTarget(target, [join(cwd, 'package.json')], 'targets')) })
+    files.push({
+      key: target,
+      out,
+      resolve: (cwd) => toPath(resolveTarget(target, [join(cwd, 'package.json')], 'targets')),
+    })
   }
   return files
 }
@@ -115,7 +127,9 @@ function supportFiles(targets: readonly string[]): SupportFile[] {
 // Runs first in the bundle: every path is relative to the bundle's own folder at run time.
 function bannerFor(files: readonly SupportFile[], format: string | undefined): string {
   const dir = format === 'esm' ? 'import.meta.dirname' : '__dirname'
-  const entries = files.map((file) => `${JSON.stringify(file.key)}: ${dir} + ${JSON.stringify(`/${file.out}${EXTENSION}`)}`)
+  const entries = files.map(
+    (file) => `${JSON.stringify(file.key)}: ${dir} + ${JSON.stringify(`/${file.out}${EXTENSION}`)}`,
+  )
   return `globalThis.__bundlerPathsOverrides = { ...globalThis.__bundlerPathsOverrides, ${entries.join(', ')} };`
 }
 
@@ -126,7 +140,14 @@ function messagesOf(err: unknown): SeenMessage[] {
 }
 
 function toSourcemap(value: SeenBuildOptions['sourcemap']): SupportBuildOptions['sourcemap'] {
-  return value === true || value === false || value === 'linked' || value === 'inline' || value === 'external' || value === 'both' ? value : undefined
+  return value === true ||
+    value === false ||
+    value === 'linked' ||
+    value === 'inline' ||
+    value === 'external' ||
+    value === 'both'
+    ? value
+    : undefined
 }
 
 /** The esbuild plugin: emits the transport files beside the bundle and points the bundle at them. */
@@ -144,7 +165,13 @@ export function logxEsbuildPlugin(options: LogxEsbuildPluginOptions = {}): LogxE
 
       build.onStart(async () => {
         if (outdir === undefined || initial.write === false) {
-          return { errors: [{ text: 'logx/esbuild: the build must write its output to disk (set outfile or outdir, and keep write: true)' }] }
+          return {
+            errors: [
+              {
+                text: 'logx/esbuild: the build must write its output to disk (set outfile or outdir, and keep write: true)',
+              },
+            ],
+          }
         }
         const cwd = initial.absWorkingDir ?? process.cwd()
         try {

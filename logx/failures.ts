@@ -13,7 +13,10 @@ export function reportLogFailure(err: unknown): void {
   } catch {
     message = 'unknown error'
   }
-  process.emitWarning(`logx: a log call could not be completed as asked (${message}); the line was written with what could be serialized. Further failures are not reported.`, {
-    code: 'LOGX_LOG_CALL_FAILED',
-  })
+  process.emitWarning(
+    `logx: a log call could not be completed as asked (${message}); the line was written with what could be serialized. Further failures are not reported.`,
+    {
+      code: 'LOGX_LOG_CALL_FAILED',
+    },
+  )
 }

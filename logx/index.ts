@@ -1,6 +1,12 @@
 // The package entry: `require('logx')` is the factory itself, with pino's statics on it.
 import { LogxError, LogxErrorCodes } from './errors'
-import { normalizeOptions, looksLikeStream, defaultLevelFormatter, type LoggerOptions, type NormalizedOptions } from './options'
+import {
+  normalizeOptions,
+  looksLikeStream,
+  defaultLevelFormatter,
+  type LoggerOptions,
+  type NormalizedOptions,
+} from './options'
 import { transport as createTransport, type TransportOptions } from './transport'
 import { multistream as createMultistream } from './multistream'
 import { createRootLogger, type WritableDestination } from './logger'
@@ -24,8 +30,13 @@ function defaultDestination(): WritableDestination {
 
 function toDestination(value: unknown): WritableDestination {
   if (typeof value === 'string' || typeof value === 'number') return createDestination(value)
-  if (typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function') return value as WritableDestination
-  throw new LogxError(LogxErrorCodes.INVALID_DESTINATION, 'destination must be a path, a file descriptor, or an object with a write method', 'destination')
+  if (typeof value === 'object' && value !== null && typeof (value as { write?: unknown }).write === 'function')
+    return value as WritableDestination
+  throw new LogxError(
+    LogxErrorCodes.INVALID_DESTINATION,
+    'destination must be a path, a file descriptor, or an object with a write method',
+    'destination',
+  )
 }
 
 // pino's two call shapes, generic in the custom level names as pino's are: `logx<'notice'>(...)`,
@@ -38,7 +49,10 @@ function logx<CustomLevels extends string = never, UseOnlyCustomLevels extends b
   stream?: logx.DestinationStream | string | number | null,
 ): logx.Logger<CustomLevels, UseOnlyCustomLevels>
 // Last, so that `ReturnType<typeof logx>` is the plain logger (not Logger<string>, which nothing is).
-function logx(options?: logx.LoggerOptions | logx.DestinationStream | string, stream?: logx.DestinationStream | string | number | null): logx.Logger
+function logx(
+  options?: logx.LoggerOptions | logx.DestinationStream | string,
+  stream?: logx.DestinationStream | string | number | null,
+): logx.Logger
 function logx(options?: unknown, dest?: unknown): logx.Logger {
   let opts: LoggerOptions
   let stream: WritableDestination | undefined
@@ -52,7 +66,11 @@ function logx(options?: unknown, dest?: unknown): logx.Logger {
     opts = (options as LoggerOptions | undefined) ?? {}
     if (dest !== undefined && dest !== null) {
       if (opts.transport !== undefined) {
-        throw new LogxError(LogxErrorCodes.TRANSPORT_AND_DESTINATION, 'only one of option.transport or stream can be specified', 'transport')
+        throw new LogxError(
+          LogxErrorCodes.TRANSPORT_AND_DESTINATION,
+          'only one of option.transport or stream can be specified',
+          'transport',
+        )
       }
       stream = toDestination(dest)
     }
@@ -66,16 +84,26 @@ function logx(options?: unknown, dest?: unknown): logx.Logger {
 // written for pino matches on them. The code and path say the same for logx.
 function createTransportStream(transportOptions: TransportOptions, normalized: NormalizedOptions): WritableDestination {
   if (looksLikeStream(transportOptions)) {
-    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, 'option.transport do not allow stream, please pass to option directly. e.g. pino(transport)', 'transport')
+    throw new LogxError(
+      LogxErrorCodes.INVALID_TRANSPORT,
+      'option.transport do not allow stream, please pass to option directly. e.g. pino(transport)',
+      'transport',
+    )
   }
   const targets = transportOptions.targets
   if (Array.isArray(targets) && targets.length > 0 && normalized.formatters.level !== defaultLevelFormatter) {
     // Each target filters on the numeric level; a reshaped level would route nothing.
-    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, 'option.transport.targets do not allow custom level formatters', 'formatters.level')
+    throw new LogxError(
+      LogxErrorCodes.INVALID_TRANSPORT,
+      'option.transport.targets do not allow custom level formatters',
+      'formatters.level',
+    )
   }
   let levels: Record<string, number> | undefined
   if (normalized.customLevels !== null) {
-    levels = normalized.useOnlyCustomLevels ? { ...normalized.customLevels } : { ...DEFAULT_LEVELS, ...normalized.customLevels }
+    levels = normalized.useOnlyCustomLevels
+      ? { ...normalized.customLevels }
+      : { ...DEFAULT_LEVELS, ...normalized.customLevels }
   }
   const stream = createTransport({ ...transportOptions, levels })
   // The app asked for a logger, not for a stream to watch: a failing transport is reported as a
@@ -98,18 +126,31 @@ type LogxFactory = typeof logx
 // `logx.LoggerOptions`... as with pino. Values are attached below; this only declares them.
 declare namespace logx {
   // pino's type names (pino.d.ts), with the same generics, then logx's own.
-  export type Logger<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> = import('./types').Logger<CustomLevels, UseOnlyCustomLevels>
+  export type Logger<
+    CustomLevels extends string = never,
+    UseOnlyCustomLevels extends boolean = boolean,
+  > = import('./types').Logger<CustomLevels, UseOnlyCustomLevels>
   export type BaseLogger = import('./types').BaseLogger
-  export type LoggerExtras<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> = import('./types').LoggerExtras<CustomLevels, UseOnlyCustomLevels>
+  export type LoggerExtras<
+    CustomLevels extends string = never,
+    UseOnlyCustomLevels extends boolean = boolean,
+  > = import('./types').LoggerExtras<CustomLevels, UseOnlyCustomLevels>
   export type LogFn = import('./types').LogFn
-  export type LoggerOptions<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> = import('./types').LoggerOptions<CustomLevels, UseOnlyCustomLevels>
-  export type ChildLoggerOptions<CustomLevels extends string = never> = import('./types').ChildLoggerOptions<CustomLevels>
+  export type LoggerOptions<
+    CustomLevels extends string = never,
+    UseOnlyCustomLevels extends boolean = boolean,
+  > = import('./types').LoggerOptions<CustomLevels, UseOnlyCustomLevels>
+  export type ChildLoggerOptions<CustomLevels extends string = never> =
+    import('./types').ChildLoggerOptions<CustomLevels>
   export type ChildOptions<CustomLevels extends string = never> = import('./types').ChildOptions<CustomLevels>
   export type Level = import('./types').Level
   export type LevelOrString = import('./types').LevelOrString
   export type LevelWithSilent = import('./types').LevelWithSilent
   export type LevelWithSilentOrString = import('./types').LevelWithSilentOrString
-  export type LevelChangeEventListener<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> = import('./types').LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>
+  export type LevelChangeEventListener<
+    CustomLevels extends string = never,
+    UseOnlyCustomLevels extends boolean = boolean,
+  > = import('./types').LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>
   export type SerializerFn = import('./types').SerializerFn
   export type redactOptions = import('./types').RedactOptions
   export type RedactOptions = import('./types').RedactOptions
@@ -117,10 +158,13 @@ declare namespace logx {
   export type SerializedError = import('./serializers').SerializedError
   export type SerializedRequest = import('./serializers').SerializedRequest
   export type SerializedResponse = import('./serializers').SerializedResponse
-  export type TransportTargetOptions<TargetOptions = object> = import('./transport').TransportTargetOptions<TargetOptions>
-  export type TransportSingleOptions<TargetOptions = object> = import('./transport').TransportSingleOptions<TargetOptions>
+  export type TransportTargetOptions<TargetOptions = object> =
+    import('./transport').TransportTargetOptions<TargetOptions>
+  export type TransportSingleOptions<TargetOptions = object> =
+    import('./transport').TransportSingleOptions<TargetOptions>
   export type TransportMultiOptions<TargetOptions = object> = import('./transport').TransportMultiOptions<TargetOptions>
-  export type TransportPipelineOptions<TargetOptions = object> = import('./transport').TransportPipelineOptions<TargetOptions>
+  export type TransportPipelineOptions<TargetOptions = object> =
+    import('./transport').TransportPipelineOptions<TargetOptions>
   export type MultiStreamOptions = import('./multistream').MultiStreamOptions
   export type MultiStreamRes = import('./multistream').MultiStreamRes
   export type StreamEntry = import('./multistream').StreamEntry

@@ -9,10 +9,19 @@ type LoggerState = Record<symbol, any>
 
 export type LineContext = (logger: LoggerState) => string
 
-export function createLineContext(asyncContext: AsyncContextOptions | undefined, otel: boolean | OtelOptions | undefined): LineContext | undefined {
+export function createLineContext(
+  asyncContext: AsyncContextOptions | undefined,
+  otel: boolean | OtelOptions | undefined,
+): LineContext | undefined {
   const fromStore = asyncContext === undefined ? undefined : createAsyncContextBindings(asyncContext)
   const fromSpan =
-    otel === false ? undefined : otel === undefined ? (otelContextRegistered() ? createOtelBindings(true, true) : undefined) : createOtelBindings(otel)
+    otel === false
+      ? undefined
+      : otel === undefined
+        ? otelContextRegistered()
+          ? createOtelBindings(true, true)
+          : undefined
+        : createOtelBindings(otel)
   if (fromStore === undefined && fromSpan === undefined) return undefined
   return (logger) => {
     try {

@@ -7,7 +7,8 @@ import { Writable } from 'node:stream'
 import { defaultStreamLevels, multistream, type DestinationStream, type MultiStreamRes } from './multistream.js'
 
 export interface RouteStream {
-  stream: DestinationStream & Partial<NodeJS.EventEmitter> & { writableNeedDrain?: boolean; closed?: boolean; destroyed?: boolean }
+  stream: DestinationStream &
+    Partial<NodeJS.EventEmitter> & { writableNeedDrain?: boolean; closed?: boolean; destroyed?: boolean }
   level?: number
 }
 

@@ -41,7 +41,10 @@ export interface MultiStreamOptions {
 }
 
 /** The built-in levels plus silent, for matching level names given to streams and targets. */
-export const defaultStreamLevels: Readonly<Record<string, number>> = Object.freeze({ ...DEFAULT_LEVELS, silent: Infinity })
+export const defaultStreamLevels: Readonly<Record<string, number>> = Object.freeze({
+  ...DEFAULT_LEVELS,
+  silent: Infinity,
+})
 
 const DEFAULT_ENTRY_LEVEL = 30
 
@@ -238,7 +241,11 @@ export function multistream(
   if (options.levels !== null && typeof options.levels === 'object') {
     for (const [name, value] of Object.entries(options.levels)) {
       if (typeof value !== 'number') {
-        throw new LogxError(LogxErrorCodes.INVALID_STREAM, `multistream: level "${name}" must be a number`, `levels.${name}`)
+        throw new LogxError(
+          LogxErrorCodes.INVALID_STREAM,
+          `multistream: level "${name}" must be a number`,
+          `levels.${name}`,
+        )
       }
       levels[name] = value
     }

@@ -97,9 +97,17 @@ function syncProcessListeners(): void {
 }
 
 /** Calls `handler(target, event)` on process 'beforeExit' and 'exit' while `target` is alive. */
-export function registerExitHandler<T extends object>(target: T, handler: ExitHandler<T>, options: ExitHandlerOptions = {}): void {
+export function registerExitHandler<T extends object>(
+  target: T,
+  handler: ExitHandler<T>,
+  options: ExitHandlerOptions = {},
+): void {
   if (byTarget.has(target)) return
-  const registration: Registration = { ref: new WeakRef(target), handler: handler as ExitHandler<object>, signals: options.signals === true }
+  const registration: Registration = {
+    ref: new WeakRef(target),
+    handler: handler as ExitHandler<object>,
+    signals: options.signals === true,
+  }
   registrations.add(registration)
   byTarget.set(target, registration)
   finalizer.register(target, registration, registration)

@@ -46,10 +46,14 @@ function loadOtelApi(quiet: boolean): OtelApi | null {
   } catch (err) {
     loaded = null
     if (quiet) return loaded
-    const reason = (err as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'it is not installed' : (err as Error).message
-    process.emitWarning(`logx: the otel option needs @opentelemetry/api, which could not be loaded (${reason}); lines carry no trace ids`, {
-      code: 'LOGX_OTEL_API_MISSING',
-    })
+    const reason =
+      (err as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'it is not installed' : (err as Error).message
+    process.emitWarning(
+      `logx: the otel option needs @opentelemetry/api, which could not be loaded (${reason}); lines carry no trace ids`,
+      {
+        code: 'LOGX_OTEL_API_MISSING',
+      },
+    )
   }
   return loaded
 }
@@ -59,13 +63,15 @@ export function assertOtelOptions(value: unknown): void {
   const fail = (path: string, message: string): never => {
     throw new LogxError(LogxErrorCodes.INVALID_OPTION, `${path}: ${message}`, path)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('otel', 'expected true, false or { logKeys }')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail('otel', 'expected true, false or { logKeys }')
   const { logKeys } = value as OtelOptions
   if (logKeys === undefined) return
   if (typeof logKeys !== 'object' || logKeys === null) fail('otel.logKeys', 'expected { traceId, spanId, traceFlags }')
   for (const key of ['traceId', 'spanId', 'traceFlags'] as const) {
     const name = (logKeys as Record<string, unknown>)[key]
-    if (name !== undefined && (typeof name !== 'string' || name === '')) fail(`otel.logKeys.${key}`, 'expected a non-empty string')
+    if (name !== undefined && (typeof name !== 'string' || name === ''))
+      fail(`otel.logKeys.${key}`, 'expected a non-empty string')
   }
 }
 
@@ -82,7 +88,16 @@ export function createOtelBindings(options: true | OtelOptions, quiet = false): 
     if (spanContext === undefined || !isSpanContextValid(spanContext)) return ''
     // A valid span context holds hex ids only, so they need no escaping.
     const flags = spanContext.traceFlags
-    return traceIdPrefix + spanContext.traceId + spanIdPrefix + spanContext.spanId + flagsPrefix + (flags < 16 ? '0' : '') + flags.toString(16) + '"'
+    return (
+      traceIdPrefix +
+      spanContext.traceId +
+      spanIdPrefix +
+      spanContext.spanId +
+      flagsPrefix +
+      (flags < 16 ? '0' : '') +
+      flags.toString(16) +
+      '"'
+    )
   }
   // Lines of one context follow each other, and contexts and span contexts are immutable
   // (OpenTelemetry's rule): the last fragment is kept, keyed by both, and only once it was built

@@ -73,7 +73,8 @@ export function answerToPinoSymbols(prototype: object): void {
   const adopt = (key: string | symbol): symbol | undefined => {
     if (typeof key !== 'symbol') return undefined
     const description = key.description
-    if (description === undefined || !description.startsWith('pino.') || Symbol.keyFor(key) !== undefined) return undefined
+    if (description === undefined || !description.startsWith('pino.') || Symbol.keyFor(key) !== undefined)
+      return undefined
     const own = PRIVATE[description.slice(5)]
     if (own !== undefined) alias(prototype, key, own)
     return own

@@ -55,5 +55,9 @@ export function resolveTarget(target: unknown, callers: readonly string[], path 
   }
   const exported = packageTargetPath(target)
   if (exported !== undefined) return exported
-  throw new LogxError(LogxErrorCodes.TRANSPORT_TARGET_NOT_FOUND, `unable to determine transport target for "${target}"`, path)
+  throw new LogxError(
+    LogxErrorCodes.TRANSPORT_TARGET_NOT_FOUND,
+    `unable to determine transport target for "${target}"`,
+    path,
+  )
 }

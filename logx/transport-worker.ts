@@ -43,7 +43,9 @@ function isStream(value: unknown): value is TargetStream {
 
 function isReadable(value: TargetStream): boolean {
   // Writables inherit a legacy pipe(); only readable sides have read().
-  return typeof (value as { read?: unknown }).read === 'function' && typeof (value as { pipe?: unknown }).pipe === 'function'
+  return (
+    typeof (value as { read?: unknown }).read === 'function' && typeof (value as { pipe?: unknown }).pipe === 'function'
+  )
 }
 
 async function startStep(step: WorkerStep): Promise<TargetStream> {
@@ -71,7 +73,10 @@ async function startRoute(route: WorkerRoute, index: number): Promise<RouteStrea
       )
     }
   })
-  return { stream: createPipeline(streams as unknown as NodeJS.ReadWriteStream[]) as unknown as TargetStream, level: route.level }
+  return {
+    stream: createPipeline(streams as unknown as NodeJS.ReadWriteStream[]) as unknown as TargetStream,
+    level: route.level,
+  }
 }
 
 // When a target throws outside any stream callback, thread-stream's worker reports the error and
@@ -82,7 +87,10 @@ function failFastOnCrash(): void {
   const stateBuf = (workerData as { stateBuf?: unknown } | null)?.stateBuf
   if (!(stateBuf instanceof SharedArrayBuffer)) return
   // The layout belongs to thread-stream (pinned to an exact version in package.json).
-  const { READ_INDEX, WRITE_INDEX } = require('thread-stream/lib/indexes.js') as { READ_INDEX: number; WRITE_INDEX: number }
+  const { READ_INDEX, WRITE_INDEX } = require('thread-stream/lib/indexes.js') as {
+    READ_INDEX: number
+    WRITE_INDEX: number
+  }
   const state = new Int32Array(stateBuf)
   // First in line: thread-stream's own 'exit' listener calls process.exit() again, which skips
   // every listener after it.

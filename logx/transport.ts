@@ -73,8 +73,8 @@ function workerFile(): string {
   return bundlerOverride('logx-worker') ?? join(__dirname, 'transport-worker.js')
 }
 
-const bundleHint = ': if this app is bundled, its transport files must be emitted beside the bundle (see "Bundling" in logx\'s README)'
-
+const bundleHint =
+  ': if this app is bundled, its transport files must be emitted beside the bundle (see "Bundling" in logx\'s README)'
 
 /** The stream returned by `transport()`: a ThreadStream whose 'error' events are LogxErrors. */
 export interface TransportStream extends ThreadStream {
@@ -94,7 +94,10 @@ export interface TransportStream extends ThreadStream {
   hint: string
 }
 
-type TransportStreamClass = new (opts: ConstructorParameters<typeof ThreadStream>[0], description: string) => TransportStream
+type TransportStreamClass = new (
+  opts: ConstructorParameters<typeof ThreadStream>[0],
+  description: string,
+) => TransportStream
 
 // thread-stream is loaded by the first transport, not with the logger: most loggers never start a
 // worker, and the module costs about 2.5 MB of RSS.
@@ -187,14 +190,26 @@ function toPipeline(pipeline: unknown, callers: readonly string[], path: string)
 function checkCombination(options: TransportOptions<unknown>): void {
   const given = (['target', 'targets', 'pipeline'] as const).filter((key) => options[key] !== undefined)
   if (given.length === 0) {
-    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, 'one of target, targets or pipeline must be specified', 'target')
+    throw new LogxError(
+      LogxErrorCodes.INVALID_TRANSPORT,
+      'one of target, targets or pipeline must be specified',
+      'target',
+    )
   }
   if (given.length > 1) {
-    throw new LogxError(LogxErrorCodes.INVALID_TRANSPORT, `only one of ${given[0]} or ${given[1]} can be specified`, given[0] === 'target' ? 'target' : given[1])
+    throw new LogxError(
+      LogxErrorCodes.INVALID_TRANSPORT,
+      `only one of ${given[0]} or ${given[1]} can be specified`,
+      given[0] === 'target' ? 'target' : given[1],
+    )
   }
 }
 
-function toRoutes(options: TransportOptions<unknown>, callers: readonly string[], levels: Readonly<Record<string, number>>): WorkerRoute[] {
+function toRoutes(
+  options: TransportOptions<unknown>,
+  callers: readonly string[],
+  levels: Readonly<Record<string, number>>,
+): WorkerRoute[] {
   checkCombination(options)
   if (options.target !== undefined) {
     return [{ steps: [toStep({ target: options.target, options: options.options }, callers, 'transport')] }]
@@ -273,7 +288,11 @@ function forwardWorkerErrors(stream: TransportStream): void {
 export function transport<TargetOptions = object>(options: TransportOptions<TargetOptions>): TransportStream {
   if (options === null || typeof options !== 'object') throw invalid('options must be an object', 'transport')
   const callers =
-    options.caller === undefined ? callerFiles() : typeof options.caller === 'string' ? [options.caller] : [...options.caller]
+    options.caller === undefined
+      ? callerFiles()
+      : typeof options.caller === 'string'
+        ? [options.caller]
+        : [...options.caller]
   const levels: Record<string, number> = { ...defaultStreamLevels, ...options.levels }
   const routes = toRoutes(options, callers, levels)
 

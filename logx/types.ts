@@ -37,7 +37,10 @@ export interface ChildOptions<CustomLevels extends string = never> {
 /** pino's name for the options of `child()`. */
 export type ChildLoggerOptions<CustomLevels extends string = never> = ChildOptions<CustomLevels>
 
-export type LevelChangeEventListener<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> = (
+export type LevelChangeEventListener<
+  CustomLevels extends string = never,
+  UseOnlyCustomLevels extends boolean = boolean,
+> = (
   label: LevelWithSilentOrString,
   value: number,
   previousLabel: LevelWithSilentOrString,
@@ -58,11 +61,17 @@ export interface BaseLogger {
   readonly msgPrefix: string | undefined
 }
 
-export interface LoggerExtras<CustomLevels extends string = never, UseOnlyCustomLevels extends boolean = boolean> extends EventEmitter {
+export interface LoggerExtras<
+  CustomLevels extends string = never,
+  UseOnlyCustomLevels extends boolean = boolean,
+> extends EventEmitter {
   readonly levelVal: number
   readonly levels: LevelMapping
   readonly version: string
-  child<ChildCustomLevels extends string = never>(bindings: Bindings, options?: ChildOptions<ChildCustomLevels>): Logger<CustomLevels | ChildCustomLevels>
+  child<ChildCustomLevels extends string = never>(
+    bindings: Bindings,
+    options?: ChildOptions<ChildCustomLevels>,
+  ): Logger<CustomLevels | ChildCustomLevels>
   bindings(): Bindings
   setBindings(bindings: Bindings): void
   flush(cb?: (err?: Error | null) => void): void

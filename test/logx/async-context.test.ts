@@ -12,7 +12,7 @@ const quiet = { base: null, timestamp: false }
 const root = resolve(__dirname, '../..')
 
 describe('asyncContext', () => {
-  it('merges the active store into every line, after the logger\'s bindings and before the call\'s own', async () => {
+  it("merges the active store into every line, after the logger's bindings and before the call's own", async () => {
     const storage = new AsyncLocalStorage<Record<string, unknown>>()
     const sink = createSink()
     const logger = logx({ ...quiet, base: {}, name: 'api', asyncContext: { storage } }, sink)
@@ -21,7 +21,10 @@ describe('asyncContext', () => {
       await new Promise((resolve) => setImmediate(resolve))
       logger.child({ module: 'db' }).warn({ rows: 3 }, 'queried')
     }
-    await Promise.all([storage.run({ reqId: 'r-1', user: 'ann' }, () => handle('r-1')), storage.run({ reqId: 'r-2', tenant: 't' }, () => handle('r-2'))])
+    await Promise.all([
+      storage.run({ reqId: 'r-1', user: 'ann' }, () => handle('r-1')),
+      storage.run({ reqId: 'r-2', tenant: 't' }, () => handle('r-2')),
+    ])
     logger.info('outside any request')
     expect(sink.lines).toEqual([
       '{"level":30,"name":"api","reqId":"r-1","user":"ann","msg":"received"}\n',
@@ -41,34 +44,74 @@ describe('asyncContext', () => {
       storage.getStore()!.user = 'ann'
       logger.info('after auth')
     })
-    expect(sink.records().map(({ msg, ...rest }) => rest)).toEqual([{ level: 30, reqId: 'r-1' }, { level: 30, reqId: 'r-1', user: 'ann' }])
+    expect(sink.records().map(({ msg, ...rest }) => rest)).toEqual([
+      { level: 30, reqId: 'r-1' },
+      { level: 30, reqId: 'r-1', user: 'ann' },
+    ])
   })
 
   it('bindings(store) picks the bindings out of a richer store', () => {
     const storage = new AsyncLocalStorage<{ request: { id: string; secretBody: string }; user?: string }>()
     const sink = createSink()
-    const logger = logx({ ...quiet, asyncContext: { storage, bindings: (store) => ({ reqId: store.request.id, user: store.user }) } }, sink)
+    const logger = logx(
+      { ...quiet, asyncContext: { storage, bindings: (store) => ({ reqId: store.request.id, user: store.user }) } },
+      sink,
+    )
     storage.run({ request: { id: 'r-9', secretBody: 'x' } }, () => logger.info('picked'))
     expect(sink.last()).toEqual({ level: 30, reqId: 'r-9', msg: 'picked' })
   })
 
-  it('applies serializers and redaction to the store\'s bindings, as to a child\'s', () => {
+  it("applies serializers and redaction to the store's bindings, as to a child's", () => {
     const storage = new AsyncLocalStorage<Record<string, unknown>>()
     const sink = createSink()
-    const logger = logx({ ...quiet, asyncContext: { storage }, serializers: { user: (u: any) => u.id }, redact: ['token', 'session.key'] }, sink)
-    storage.run({ user: { id: 7, email: 'a@b' }, token: 'secret-token', session: { key: 'secret-key', id: 's' } }, () => logger.info('x'))
+    const logger = logx(
+      {
+        ...quiet,
+        asyncContext: { storage },
+        serializers: { user: (u: any) => u.id },
+        redact: ['token', 'session.key'],
+      },
+      sink,
+    )
+    storage.run({ user: { id: 7, email: 'a@b' }, token: 'secret-token', session: { key: 'secret-key', id: 's' } }, () =>
+      logger.info('x'),
+    )
     expect(sink.lines[0]).not.toContain('secret')
-    expect(sink.last()).toEqual({ level: 30, user: 7, token: '[Redacted]', session: { key: '[Redacted]', id: 's' }, msg: 'x' })
+    expect(sink.last()).toEqual({
+      level: 30,
+      user: 7,
+      token: '[Redacted]',
+      session: { key: '[Redacted]', id: 's' },
+      msg: 'x',
+    })
   })
 
   it('a store that is not an object, or a selector that throws, costs the context and not the line', () => {
     const storage = new AsyncLocalStorage<unknown>()
     const sink = createSink()
-    const logger = logx({ ...quiet, asyncContext: { storage, bindings: (store: any) => (store === 'boom' ? (() => { throw new Error('selector broke') })() : store) } }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        asyncContext: {
+          storage,
+          bindings: (store: any) =>
+            store === 'boom'
+              ? (() => {
+                  throw new Error('selector broke')
+                })()
+              : store,
+        },
+      },
+      sink,
+    )
     storage.run('just a string', () => logger.info('a'))
     storage.run('boom', () => logger.info('b'))
     storage.run(new Map([['k', 'v']]), () => logger.info('c'))
-    expect(sink.records()).toEqual([{ level: 30, msg: 'a' }, { level: 30, msg: 'b' }, { level: 30, msg: 'c' }])
+    expect(sink.records()).toEqual([
+      { level: 30, msg: 'a' },
+      { level: 30, msg: 'b' },
+      { level: 30, msg: 'c' },
+    ])
   })
 
   it('leaves lines, bindings() and a logger without the option untouched', () => {
@@ -85,11 +128,13 @@ describe('asyncContext', () => {
 
   it('refuses a malformed option, naming it', () => {
     expect(() => logx({ asyncContext: {} as any })).toThrow('asyncContext.storage: expected an AsyncLocalStorage')
-    expect(() => logx({ asyncContext: { storage: new AsyncLocalStorage(), bindings: 'reqId' as any } })).toThrow('asyncContext.bindings: expected a function')
+    expect(() => logx({ asyncContext: { storage: new AsyncLocalStorage(), bindings: 'reqId' as any } })).toThrow(
+      'asyncContext.bindings: expected a function',
+    )
     expect(() => logx({ asyncContext: new AsyncLocalStorage() as any })).toThrow('asyncContext.storage')
   })
 
-  it('works the same from an ESM app (the package\'s import entry)', () => {
+  it("works the same from an ESM app (the package's import entry)", () => {
     const dir = mkdtempSync(join(root, '.tmp-async-context-'))
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
     const file = join(dir, 'app.mjs')

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { launchChromium, type LaunchedChromium } from '../helpers/browser'
 
 const distDir = join(__dirname, '..', '..', 'dist', 'logx')
-const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { browser?: string; version: string }
+const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  browser?: string
+  version: string
+}
 
 /** The compiled files of the browser build (browser-types.js is imported for types only, never required). */
 const BROWSER_MODULES = [
@@ -176,14 +179,24 @@ describe('browser build', () => {
   it('write as a function receives every object (asObject implied), with bindings and children', async () => {
     const got = await page.evaluate(() => {
       const seen: unknown[] = []
-      const log = logx({ level: 'trace', timestamp: false, messageKey: 'message', browser: { write: (o: unknown) => seen.push(o) } })
+      const log = logx({
+        level: 'trace',
+        timestamp: false,
+        messageKey: 'message',
+        browser: { write: (o: unknown) => seen.push(o) },
+      })
       const child = log.child({ svc: 'api' }, { level: 'warn' })
       const grandchild = child.child({ reqId: 7 })
       log.trace('t')
       child.info('dropped by the child level')
       child.warn({ extra: true }, 'w')
       grandchild.error(new Error('kaput'))
-      return { seen: JSON.parse(JSON.stringify(seen)), bindings: grandchild.bindings(), childLevel: child.level, rootLevel: log.level }
+      return {
+        seen: JSON.parse(JSON.stringify(seen)),
+        bindings: grandchild.bindings(),
+        childLevel: child.level,
+        rootLevel: log.level,
+      }
     })
     expect(got.seen).toEqual([
       { level: 10, message: 't' },
@@ -279,7 +292,13 @@ describe('browser build', () => {
       log.info('below')
       log.notice('custom')
       log.warn('above')
-      const only = logx({ level: 'low', customLevels: { low: 1, high: 2 }, useOnlyCustomLevels: true, timestamp: false, browser: { write } })
+      const only = logx({
+        level: 'low',
+        customLevels: { low: 1, high: 2 },
+        useOnlyCustomLevels: true,
+        timestamp: false,
+        browser: { write },
+      })
       only.high('h')
       return { seen, values: log.levels.values.notice, label: log.levels.labels[35], hasInfo: typeof only.info }
     })
@@ -331,7 +350,10 @@ describe('browser build', () => {
       const seen: unknown[] = []
       const log = logx({
         timestamp: logx.stdTimeFunctions.unixTime,
-        browser: { write: (o: unknown) => seen.push(o), formatters: { level: (label: string) => ({ severity: label }) } },
+        browser: {
+          write: (o: unknown) => seen.push(o),
+          formatters: { level: (label: string) => ({ severity: label }) },
+        },
       })
       log.warn('w')
       return seen

@@ -30,7 +30,15 @@ type BuildOptions = Parameters<typeof build>[0]
 /** Bundles the app, then moves the output folder elsewhere and deletes the original. */
 async function bundle(plugins: BuildOptions['plugins'], more: BuildOptions = {}): Promise<string> {
   const outdir = freshDir('logx-bundle-out-')
-  const result = await build({ entryPoints: [app], bundle: true, platform: 'node', outdir, logLevel: 'silent', plugins, ...more })
+  const result = await build({
+    entryPoints: [app],
+    bundle: true,
+    platform: 'node',
+    outdir,
+    logLevel: 'silent',
+    plugins,
+    ...more,
+  })
   expect(result.errors).toEqual([])
   const copy = freshDir('logx-bundle-run-')
   cpSync(outdir, copy, { recursive: true })
@@ -39,12 +47,24 @@ async function bundle(plugins: BuildOptions['plugins'], more: BuildOptions = {})
   return copy
 }
 
-async function runApp(dir: string, args: string[], entry = 'app.js'): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOGX_MESSAGING_URL: sandbox?.info.baseUrl ?? '', LOGX_API_KEY: sandbox?.apiKey ?? '' }
+async function runApp(
+  dir: string,
+  args: string[],
+  entry = 'app.js',
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOGX_MESSAGING_URL: sandbox?.info.baseUrl ?? '',
+    LOGX_API_KEY: sandbox?.apiKey ?? '',
+  }
   delete env.NODE_PATH
   delete env.NODE_OPTIONS
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(dir, entry), ...args], { cwd: dir, env, timeout: 30_000 })
+    const { stdout, stderr } = await run(process.execPath, [join(dir, entry), ...args], {
+      cwd: dir,
+      env,
+      timeout: 30_000,
+    })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const failed = err as { code?: number; stdout?: string; stderr?: string }
@@ -77,7 +97,10 @@ describe('an app bundled with esbuild', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
 
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
     expect(lines.map((line) => [line.level, line.msg])).toEqual([
       [30, 'bundled and running'],
       [50, 'payment gateway down'],
@@ -93,16 +116,25 @@ describe('an app bundled with esbuild', () => {
     expect(String(sms[0]?.sms)).toContain('payment gateway down')
   })
 
-  it('as an ES module bundle, with the README\'s shims for the CommonJS packages inside', async () => {
+  it("as an ES module bundle, with the README's shims for the CommonJS packages inside", async () => {
     const shims =
       "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); " +
       'const __filename = import.meta.filename, __dirname = import.meta.dirname;'
-    const dir = await bundle([logxEsbuildPlugin({ targets: ['pino-pretty'] })], { format: 'esm', outExtension: { '.js': '.mjs' }, banner: { js: shims } })
+    const dir = await bundle([logxEsbuildPlugin({ targets: ['pino-pretty'] })], {
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      banner: { js: shims },
+    })
     const file = join(dir, 'app.log')
     const result = await runApp(dir, [file, 'file-only'], 'app.mjs')
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
-    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(['bundled and running', 'payment gateway down'])
+    expect(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).msg),
+    ).toEqual(['bundled and running', 'payment gateway down'])
   })
 
   it('without it: the app keeps running and the warning says what is missing', async () => {
@@ -111,10 +143,12 @@ describe('an app bundled with esbuild', () => {
     const result = await runApp(dir, [file, 'file-only'])
     expect(result.code).toBe(0)
     expect(result.stderr).toContain('LOGX_TRANSPORT_FAILED')
-    expect(result.stderr).toContain('transport files must be emitted beside the bundle (see "Bundling" in logx\'s README)')
+    expect(result.stderr).toContain(
+      'transport files must be emitted beside the bundle (see "Bundling" in logx\'s README)',
+    )
   })
 
-  it('without it, a target found by module name fails at logx() with pino\'s message', async () => {
+  it("without it, a target found by module name fails at logx() with pino's message", async () => {
     const dir = await bundle([])
     const result = await runApp(dir, [join(dir, 'app.log')])
     expect(result.code).not.toBe(0)
@@ -122,9 +156,14 @@ describe('an app bundled with esbuild', () => {
   })
 
   it('the plugin refuses a build that writes nothing, saying why', async () => {
-    const failed = await build({ entryPoints: [app], bundle: true, platform: 'node', write: false, logLevel: 'silent', plugins: [logxEsbuildPlugin()] }).catch(
-      (err: { errors?: { text: string }[] }) => err,
-    )
+    const failed = await build({
+      entryPoints: [app],
+      bundle: true,
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      plugins: [logxEsbuildPlugin()],
+    }).catch((err: { errors?: { text: string }[] }) => err)
     expect((failed as { errors?: { text: string }[] }).errors?.map((e) => e.text)).toEqual([
       'logx/esbuild: the build must write its output to disk (set outfile or outdir, and keep write: true)',
     ])

@@ -21,7 +21,9 @@ describe('child loggers', () => {
   })
 
   it('bindings() returns a clone of all bindings, inherited ones included', () => {
-    const child = logx({ name: 'n' }, createSink()).child({ a: 1 }).child({ b: { c: 2 } })
+    const child = logx({ name: 'n' }, createSink())
+      .child({ a: 1 })
+      .child({ b: { c: 2 } })
     const bindings = child.bindings()
     expect(bindings).toEqual({ name: 'n', a: 1, b: { c: 2 } })
     ;(bindings.b as any).c = 99
@@ -65,7 +67,9 @@ describe('child loggers', () => {
   })
 
   it('child() without bindings is an error', () => {
-    expect(() => (logx({}, createSink()) as any).child()).toThrow(expect.objectContaining({ code: 'LOGX_ERR_MISSING_BINDINGS' }))
+    expect(() => (logx({}, createSink()) as any).child()).toThrow(
+      expect.objectContaining({ code: 'LOGX_ERR_MISSING_BINDINGS' }),
+    )
   })
 
   it('onChild is called with each new child, and what it throws is not caught', () => {
@@ -74,7 +78,14 @@ describe('child loggers', () => {
     const child = root.child({ a: 1 })
     const grandchild = child.child({ b: 1 })
     expect(seen).toEqual([child, grandchild])
-    const throwing = logx({ onChild: () => { throw new Error('from onChild') } }, createSink())
+    const throwing = logx(
+      {
+        onChild: () => {
+          throw new Error('from onChild')
+        },
+      },
+      createSink(),
+    )
     expect(() => throwing.child({})).toThrow('from onChild')
   })
 
@@ -95,7 +106,9 @@ describe('child loggers', () => {
     child.child({})
     root.child({})
     expect(seen.slice(3)).toEqual(['own, called on its logger', expect.anything()])
-    expect(() => { (root as any).onChild = 'nope' }).toThrow(logx.LogxError)
+    expect(() => {
+      ;(root as any).onChild = 'nope'
+    }).toThrow(logx.LogxError)
   })
 
   it('options.redact is accepted, and an empty array removes the inherited redaction', () => {
@@ -115,18 +128,35 @@ describe('child loggers', () => {
 
   it('options.formatters replace the parent formatters for that child', () => {
     const sink = createSink()
-    const child = logx(quiet, sink).child({ a: 1 }, { formatters: { level: (label) => ({ lvl: label }), bindings: (b) => ({ ...b, tagged: true }) } })
+    const child = logx(quiet, sink).child(
+      { a: 1 },
+      { formatters: { level: (label) => ({ lvl: label }), bindings: (b) => ({ ...b, tagged: true }) } },
+    )
     child.info('x')
     // As in pino, a child's level formatter shapes the level only when the child has its own levels.
     expect(sink.last()).toEqual({ level: 30, a: 1, tagged: true, msg: 'x' })
-    logx(quiet, sink).child({}, { customLevels: { notice: 35 }, formatters: { level: (label) => ({ lvl: label }) } }).info('y')
+    logx(quiet, sink)
+      .child({}, { customLevels: { notice: 35 }, formatters: { level: (label) => ({ lvl: label }) } })
+      .info('y')
     expect(sink.last()).toEqual({ lvl: 'info', msg: 'y' })
   })
 
   it("the root's bindings formatter shapes base only, not the bindings of children (pino)", () => {
     const calls: unknown[] = []
     const sink = createSink()
-    const root = logx({ ...quiet, base: { pid: 1 }, formatters: { bindings: (b) => { calls.push(b); return { ...b, seen: calls.length } } } }, sink)
+    const root = logx(
+      {
+        ...quiet,
+        base: { pid: 1 },
+        formatters: {
+          bindings: (b) => {
+            calls.push(b)
+            return { ...b, seen: calls.length }
+          },
+        },
+      },
+      sink,
+    )
     root.child({ a: 1 }).info('x')
     expect(calls).toEqual([{ pid: 1 }])
     expect(sink.last()).toEqual({ level: 30, pid: 1, seen: 1, a: 1, msg: 'x' })

@@ -27,7 +27,12 @@ function seqs(file: string): number[] {
 /** Occupies every thread of libuv's pool for a while; resolves when they are free again. */
 function busyThreadPool(): Promise<unknown> {
   const size = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
-  return Promise.all(Array.from({ length: size }, () => new Promise((resolve) => pbkdf2('logx', 'salt', 200_000, 64, 'sha512', resolve))))
+  return Promise.all(
+    Array.from(
+      { length: size },
+      () => new Promise((resolve) => pbkdf2('logx', 'salt', 200_000, 64, 'sha512', resolve)),
+    ),
+  )
 }
 
 describe('asynchronous file destination with a write pending', () => {

@@ -16,7 +16,10 @@ function tempDir(): string {
 }
 
 function readLines(file: string): Record<string, any>[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
 }
 
 function flushed(stream: { flush(cb: (err?: Error | null) => void): void }): Promise<void> {
@@ -58,12 +61,26 @@ describe('logx.destination', () => {
   })
 
   it('a numeric string is a file descriptor', () => {
-    const out = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(resolve(__dirname, '../..'))})({ base: null, timestamp: false }, '2').info('to fd 2')`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(resolve(__dirname, '../..'))})({ base: null, timestamp: false }, '2').info('to fd 2')`,
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     expect(out).toBe('')
-    const child = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(resolve(__dirname, '../..'))})(require(${JSON.stringify(resolve(__dirname, '../..'))}).destination('2')).warn('fd2')`], { encoding: 'utf8' })
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(resolve(__dirname, '../..'))})(require(${JSON.stringify(resolve(__dirname, '../..'))}).destination('2')).warn('fd2')`,
+      ],
+      { encoding: 'utf8' },
+    )
     expect(JSON.parse(child.stderr).msg).toBe('fd2')
   })
 
@@ -112,13 +129,29 @@ describe('logx.destination', () => {
     const dest: any = {
       [Symbol.for('logx.metadata')]: true,
       write(line: string) {
-        seen.push({ line, level: this.lastLevel, msg: this.lastMsg, obj: this.lastObj, time: this.lastTime, logger: this.lastLogger })
+        seen.push({
+          line,
+          level: this.lastLevel,
+          msg: this.lastMsg,
+          obj: this.lastObj,
+          time: this.lastTime,
+          logger: this.lastLogger,
+        })
       },
     }
     const logger = logx({ base: null, timestamp: () => ',"time":123' }, dest)
     const child = logger.child({ c: 1 })
     child.warn({ a: 1 }, 'meta')
-    expect(seen).toEqual([{ line: '{"level":40,"time":123,"c":1,"a":1,"msg":"meta"}\n', level: 40, msg: 'meta', obj: { a: 1 }, time: '123', logger: child }])
+    expect(seen).toEqual([
+      {
+        line: '{"level":40,"time":123,"c":1,"a":1,"msg":"meta"}\n',
+        level: 40,
+        msg: 'meta',
+        obj: { a: 1 },
+        time: '123',
+        logger: child,
+      },
+    ])
   })
 
   it('without the metadata flag nothing is added to the destination', () => {
@@ -133,7 +166,10 @@ describe('delivery at the edges of a process', () => {
     const file = join(tempDir(), 'fatal.log')
     const result = spawnSync(process.execPath, [scenarioScript, 'fatal-then-sigkill', file])
     expect(result.signal).toBe('SIGKILL')
-    expect(readLines(file).map((r) => [r.level, r.msg])).toEqual([[30, 'before fatal'], [60, 'fatal line']])
+    expect(readLines(file).map((r) => [r.level, r.msg])).toEqual([
+      [30, 'before fatal'],
+      [60, 'fatal line'],
+    ])
   })
 
   it('buffered lines are written when the process calls process.exit()', () => {

@@ -30,12 +30,15 @@ function record(name: string): Array<[string, Message]> {
 }
 
 describe('tracing:logx_asJson', () => {
-  it('start and end carry what pino\'s carry: the instance, the asJson arguments, then the line', () => {
+  it("start and end carry what pino's carry: the instance, the asJson arguments, then the line", () => {
     const pinoSeen = record('pino_asJson')
     const logxSeen = record('logx_asJson')
     const loggers = [pino, logx].map((factory) => (factory as any)(fixed, createSink()))
     for (const logger of loggers) logger.info('testing')
-    for (const [seen, logger] of [[pinoSeen, loggers[0]], [logxSeen, loggers[1]]] as const) {
+    for (const [seen, logger] of [
+      [pinoSeen, loggers[0]],
+      [logxSeen, loggers[1]],
+    ] as const) {
       expect(seen.map(([event]) => event)).toEqual(['start', 'end'])
       const [[, start], [, end]] = seen as [[string, Message], [string, Message]]
       expect(start.instance).toBe(logger)
@@ -48,7 +51,7 @@ describe('tracing:logx_asJson', () => {
     expect(logxStart.result).toBe('{"level":30,"time":1757512800000,"pid":1,"hostname":"host","msg":"testing"}\n')
   })
 
-  it('subscribers run in the caller\'s async context', () => {
+  it("subscribers run in the caller's async context", () => {
     const storage = new AsyncLocalStorage<{ request: string }>()
     const stores: unknown[] = []
     const handler = (): void => {
@@ -65,11 +68,25 @@ describe('tracing:logx_asJson', () => {
   it('a line that fails to build publishes error, and the log call still writes its fallback line', () => {
     const seen = record('logx_asJson')
     const sink = createSink()
-    const logger = logx({ ...fixed, formatters: { log: () => { throw new Error('formatter broke') } } } as any, sink)
+    const logger = logx(
+      {
+        ...fixed,
+        formatters: {
+          log: () => {
+            throw new Error('formatter broke')
+          },
+        },
+      } as any,
+      sink,
+    )
     logger.warn('still written')
     expect(seen.map(([event]) => event)).toEqual(['start', 'error', 'end'])
     expect((seen[1]![1].error as Error).message).toBe('formatter broke')
-    expect(sink.last()).toMatchObject({ level: 40, msg: 'still written', logxError: 'line could not be serialized: formatter broke' })
+    expect(sink.last()).toMatchObject({
+      level: 40,
+      msg: 'still written',
+      logxError: 'line could not be serialized: formatter broke',
+    })
   })
 
   it('publishes nothing, and lines are unchanged, once the subscribers are gone', () => {

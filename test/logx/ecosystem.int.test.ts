@@ -20,7 +20,11 @@ const libraries = [
 ] as const
 
 /** A destination that keeps lines and lets a test await the one it expects. */
-function createWaitingSink(): { write(line: string): boolean; lines: string[]; until(test: (lines: string[]) => boolean): Promise<void> } {
+function createWaitingSink(): {
+  write(line: string): boolean
+  lines: string[]
+  until(test: (lines: string[]) => boolean): Promise<void>
+} {
   const lines: string[] = []
   let waiter: { test: (lines: string[]) => boolean; resolve: () => void } | undefined
   return {
@@ -53,10 +57,13 @@ function mask(line: string): string {
 function get(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     // A fixed Host header and no keep-alive agent: the request is the same for both servers.
-    request({ host: '127.0.0.1', port, path, agent: false, headers: { host: 'example.test', 'x-request': 'r' } }, (response) => {
-      response.resume()
-      response.on('end', () => resolve(response.statusCode ?? 0))
-    })
+    request(
+      { host: '127.0.0.1', port, path, agent: false, headers: { host: 'example.test', 'x-request': 'r' } },
+      (response) => {
+        response.resume()
+        response.on('end', () => resolve(response.statusCode ?? 0))
+      },
+    )
       .on('error', reject)
       .end()
   })
@@ -95,9 +102,19 @@ describe('pino-http', () => {
 
   const variants: Array<[string, object]> = [
     ['without customProps', {}],
-    ['with customProps as a function (pino-http calls logger[stringifySym])', { customProps: (req: IncomingMessage) => ({ user: 'ann', route: req.url }) }],
+    [
+      'with customProps as a function (pino-http calls logger[stringifySym])',
+      { customProps: (req: IncomingMessage) => ({ user: 'ann', route: req.url }) },
+    ],
     ['with customProps as an object', { customProps: { tenant: 't-1' } }],
-    ['with quietReqLogger and custom attribute keys', { quietReqLogger: true, customAttributeKeys: { req: 'request', responseTime: 'took' }, customProps: { tenant: 't-1' } }],
+    [
+      'with quietReqLogger and custom attribute keys',
+      {
+        quietReqLogger: true,
+        customAttributeKeys: { req: 'request', responseTime: 'took' },
+        customProps: { tenant: 't-1' },
+      },
+    ],
   ]
   for (const [title, httpOptions] of variants) {
     it(`${title}: the same lines`, async () => {
@@ -122,7 +139,10 @@ describe('fastify v5 with loggerInstance', () => {
     await app.listen({ port: 0, host: '127.0.0.1' })
     onTestFinished(() => app.close())
     const { port } = app.server.address() as AddressInfo
-    const completed = (count: number) => (lines: string[]): boolean => lines.filter((line) => line.includes('"request completed"')).length >= count
+    const completed =
+      (count: number) =>
+      (lines: string[]): boolean =>
+        lines.filter((line) => line.includes('"request completed"')).length >= count
     expect(await get(port, '/hello/ann')).toBe(200)
     await sink.until(completed(1))
     expect(await get(port, '/boom')).toBe(503)
@@ -152,7 +172,10 @@ describe('pino-pretty', () => {
   `
 
   function run(command: string, args: string[], input?: NodeJS.ReadableStream): Promise<string> {
-    const child = spawn(command, args, { cwd: root, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'] })
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
+    })
     if (input !== undefined) input.pipe(child.stdin!)
     let out = ''
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -164,11 +187,20 @@ describe('pino-pretty', () => {
     })
   }
 
-  it('as a CLI: logx output piped through node_modules/.bin/pino-pretty reads as pino\'s', async () => {
+  it("as a CLI: logx output piped through node_modules/.bin/pino-pretty reads as pino's", async () => {
     const outputs: string[] = []
     for (const [name] of libraries) {
-      const producer = spawn(process.execPath, ['-e', program(name)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
-      outputs.push(await run(join(root, 'node_modules/.bin/pino-pretty'), ['--no-colorize', '--customLevels', 'notice:35'], producer.stdout))
+      const producer = spawn(process.execPath, ['-e', program(name)], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      outputs.push(
+        await run(
+          join(root, 'node_modules/.bin/pino-pretty'),
+          ['--no-colorize', '--customLevels', 'notice:35'],
+          producer.stdout,
+        ),
+      )
     }
     const [expected, actual] = outputs as [string, string]
     expect(expected).toContain('NOTICE')

@@ -16,7 +16,16 @@ describe('package exports', () => {
     expect(typeof required).toBe('function')
     expect(required.default).toBe(required)
     expect(required.logx).toBe(required)
-    for (const name of ['destination', 'transport', 'multistream', 'levels', 'stdSerializers', 'stdTimeFunctions', 'symbols', 'version']) {
+    for (const name of [
+      'destination',
+      'transport',
+      'multistream',
+      'levels',
+      'stdSerializers',
+      'stdTimeFunctions',
+      'symbols',
+      'version',
+    ]) {
       expect(required[name], name).toBeDefined()
     }
     expect(required.levels.values.info).toBe(30)
@@ -46,7 +55,10 @@ describe('package exports', () => {
   it('CommonJS without a bundler: a script in the project requires the factory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'logx-cjs-'))
     const file = join(dir, 'check.cjs')
-    writeFileSync(file, `const logx = require(${JSON.stringify(root)}); logx({ base: null, timestamp: false }).warn('cjs')`)
+    writeFileSync(
+      file,
+      `const logx = require(${JSON.stringify(root)}); logx({ base: null, timestamp: false }).warn('cjs')`,
+    )
     const out = execFileSync(process.execPath, [file], { encoding: 'utf8' })
     expect(JSON.parse(out)).toEqual({ level: 40, msg: 'cjs' })
   })

@@ -13,5 +13,9 @@ function loadedAfter(script: string): boolean {
 
 it('a logger without a transport does not load thread-stream; logx.transport() does', () => {
   expect(loadedAfter(`const logx = require('logx'); logx({}, logx.destination('/dev/null')).info('x')`)).toBe(false)
-  expect(loadedAfter(`const logx = require('logx'); logx.transport({ target: 'logx/file', options: { destination: '/dev/null' } }).end()`)).toBe(true)
+  expect(
+    loadedAfter(
+      `const logx = require('logx'); logx.transport({ target: 'logx/file', options: { destination: '/dev/null' } }).end()`,
+    ),
+  ).toBe(true)
 })

@@ -50,11 +50,21 @@ describe('levels', () => {
   })
 
   it('an unknown level is a clear error with a stable code', () => {
-    expect(() => logx({ level: 'loud' }, createSink())).toThrow(expect.objectContaining({ code: 'LOGX_ERR_DEFAULT_LEVEL_NOT_FOUND', message: expect.stringContaining('default level:loud must be included in custom levels') }))
+    expect(() => logx({ level: 'loud' }, createSink())).toThrow(
+      expect.objectContaining({
+        code: 'LOGX_ERR_DEFAULT_LEVEL_NOT_FOUND',
+        message: expect.stringContaining('default level:loud must be included in custom levels'),
+      }),
+    )
     const logger = logx({}, createSink())
     expect(() => {
       logger.level = 'loud'
-    }).toThrow(expect.objectContaining({ code: 'LOGX_ERR_UNKNOWN_LEVEL', message: expect.stringContaining('unknown level loud') }))
+    }).toThrow(
+      expect.objectContaining({
+        code: 'LOGX_ERR_UNKNOWN_LEVEL',
+        message: expect.stringContaining('unknown level loud'),
+      }),
+    )
     expect(logger.level).toBe('info')
   })
 
@@ -79,7 +89,9 @@ describe('levels', () => {
     const logger = logx({ customLevels: { notice: 35 } }, createSink())
     expect(() => logger.child({}, { customLevels: { shout: 30 } })).toThrow(/pre-existing level values/)
     expect(() => logger.child({}, { customLevels: { warn: 45 } })).toThrow(/levels cannot be overridden/)
-    expect(() => logx({ customLevels: { bad: 'x' as any } }, createSink())).toThrow(expect.objectContaining({ code: 'LOGX_ERR_INVALID_OPTION', path: 'customLevels.bad' }))
+    expect(() => logx({ customLevels: { bad: 'x' as any } }, createSink())).toThrow(
+      expect.objectContaining({ code: 'LOGX_ERR_INVALID_OPTION', path: 'customLevels.bad' }),
+    )
   })
 
   it('useOnlyCustomLevels removes the built-in methods', () => {
@@ -87,7 +99,9 @@ describe('levels', () => {
     expect((logger as any).info).toBeUndefined()
     expect(() => (logger as any).info('x')).toThrow(TypeError)
     expect(() => logx({ useOnlyCustomLevels: true }, createSink())).toThrow(/customLevels is required/)
-    expect(() => logx({ customLevels: { low: 1 }, useOnlyCustomLevels: true }, createSink())).toThrow(/default level:info must be included/)
+    expect(() => logx({ customLevels: { low: 1 }, useOnlyCustomLevels: true }, createSink())).toThrow(
+      /default level:info must be included/,
+    )
   })
 
   it("a child's custom levels replace its parent's custom levels (pino)", () => {
@@ -97,14 +111,26 @@ describe('levels', () => {
     child.audit('a')
     expect(child.levels.values.notice).toBeUndefined()
     child.info('i')
-    expect(sink.records()).toEqual([{ level: 45, c: 1, msg: 'a' }, { level: 30, c: 1, msg: 'i' }])
+    expect(sink.records()).toEqual([
+      { level: 45, c: 1, msg: 'a' },
+      { level: 30, c: 1, msg: 'i' },
+    ])
     const notice = logx({ ...quiet, customLevels: { notice: 35 }, level: 'notice' }, sink)
     expect(() => notice.child({}, { customLevels: { audit: 45 } })).toThrow('unknown level notice')
   })
 
   it('levelComparison DESC inverts the order', () => {
     const sink = createSink()
-    const logger = logx({ ...quiet, levelComparison: 'DESC', customLevels: { top: 1, low: 100 }, useOnlyCustomLevels: true, level: 'top' }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        levelComparison: 'DESC',
+        customLevels: { top: 1, low: 100 },
+        useOnlyCustomLevels: true,
+        level: 'top',
+      },
+      sink,
+    )
     logger.low('no')
     logger.top('yes')
     expect(sink.records()).toEqual([{ level: 1, msg: 'yes' }])

@@ -252,7 +252,10 @@ describe('metadata forwarding', () => {
     const run = (create: typeof multistream | typeof pino.multistream): string[][] => {
       const debug = sink()
       const errors = sink()
-      const ms = create([{ stream: debug, level: 'debug' }, { stream: errors, level: 'error' }])
+      const ms = create([
+        { stream: debug, level: 'debug' },
+        { stream: errors, level: 'error' },
+      ])
       const logger = pino({ level: 'trace', timestamp: false, base: null }, ms as never)
       logger.trace('dropped')
       logger.debug('debug only')
@@ -260,7 +263,10 @@ describe('metadata forwarding', () => {
       return [debug.lines, errors.lines]
     }
     const expected = run(pino.multistream)
-    expect(expected).toEqual([['{"level":20,"msg":"debug only"}\n', '{"level":50,"c":1,"msg":"both"}\n'], ['{"level":50,"c":1,"msg":"both"}\n']])
+    expect(expected).toEqual([
+      ['{"level":20,"msg":"debug only"}\n', '{"level":50,"c":1,"msg":"both"}\n'],
+      ['{"level":50,"c":1,"msg":"both"}\n'],
+    ])
     expect(run(multistream)).toEqual(expected)
   })
 })
@@ -286,7 +292,12 @@ describe('add, remove, clone, flushSync, end, emit', () => {
 
   it('clone puts every stream at the given level and leaves the original alone', () => {
     const s = sink()
-    const ms = multistream([{ stream: s }, { level: 'debug', stream: s }, { level: 'trace', stream: s }, { level: 'fatal', stream: s }])
+    const ms = multistream([
+      { stream: s },
+      { level: 'debug', stream: s },
+      { level: 'trace', stream: s },
+      { level: 'fatal', stream: s },
+    ])
     const clone = ms.clone('info')
     expect(clone).not.toBe(ms)
     expect(clone.minLevel).toBe(30)
@@ -354,14 +365,29 @@ describe('through the logger', () => {
     const meta = {
       [Symbol.for('logx.metadata')]: true,
       seen: [] as unknown[],
-      write(this: { seen: unknown[]; lastLevel?: unknown; lastMsg?: unknown; lastObj?: unknown; lastLogger?: unknown }) {
-        this.seen.push({ level: this.lastLevel, msg: this.lastMsg, obj: this.lastObj, hasLogger: this.lastLogger !== undefined })
+      write(this: {
+        seen: unknown[]
+        lastLevel?: unknown
+        lastMsg?: unknown
+        lastObj?: unknown
+        lastLogger?: unknown
+      }) {
+        this.seen.push({
+          level: this.lastLevel,
+          msg: this.lastMsg,
+          obj: this.lastObj,
+          hasLogger: this.lastLogger !== undefined,
+        })
       },
       flushSync() {
         flushed.push('meta')
       },
     }
-    const ms = multistream([{ level: 'debug', stream: low }, { level: 'error', stream: high }, { level: 'warn', stream: meta }])
+    const ms = multistream([
+      { level: 'debug', stream: low },
+      { level: 'error', stream: high },
+      { level: 'warn', stream: meta },
+    ])
     const logger = logx({ level: 'debug' }, ms)
     logger.trace('dropped by the logger')
     logger.debug('d')
@@ -380,7 +406,10 @@ describe('through the logger', () => {
     const { default: logx } = await import('logx')
     const notice = sink()
     const ms = multistream([{ level: 'notice', stream: notice }], { levels: { notice: 35 } })
-    const logger = logx({ level: 'info', customLevels: { notice: 35 } }, ms) as unknown as Record<string, (msg: string) => void>
+    const logger = logx({ level: 'info', customLevels: { notice: 35 } }, ms) as unknown as Record<
+      string,
+      (msg: string) => void
+    >
     logger.info?.('i')
     logger.notice?.('n')
     logger.error?.('e')

@@ -6,7 +6,16 @@ import logx from 'logx'
 import { createSink } from '../helpers/sink'
 
 const hostileValue = fc.oneof(
-  fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }),
+  fc.anything({
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withNullPrototype: true,
+    withSparseArray: true,
+    withBoxedValues: true,
+  }),
   fc.constant(Symbol('s')),
   fc.constant(() => 1),
   fc.constant(new Error('plain')),
@@ -33,17 +42,23 @@ describe('a log call never throws', () => {
     const sink = createSink()
     const logger = logx({ base: null, redact: ['secret', '*.token'] }, sink)
     fc.assert(
-      fc.property(fc.oneof(hostileValue, circular), fc.oneof(fc.string(), hostileValue), fc.array(hostileValue, { maxLength: 3 }), (first, second, rest) => {
-        const before = sink.lines.length
-        expect(() => logger.error(first as object, second as string, ...rest)).not.toThrow()
-        expect(sink.lines.length).toBe(before + 1)
-        const line = sink.lines[before]!
-        expect(line.endsWith('\n')).toBe(true)
-        // A message whose JSON is nothing (a symbol) is written `"msg":undefined`, as pino writes it.
-        const record = JSON.parse(line.replace(/,"msg":undefined}\n$/, '}\n'))
-        expect(record.level).toBe(50)
-        if (typeof first !== 'object' && typeof first === 'string' && rest.length === 0) expect(record.msg).toBe(first)
-      }),
+      fc.property(
+        fc.oneof(hostileValue, circular),
+        fc.oneof(fc.string(), hostileValue),
+        fc.array(hostileValue, { maxLength: 3 }),
+        (first, second, rest) => {
+          const before = sink.lines.length
+          expect(() => logger.error(first as object, second as string, ...rest)).not.toThrow()
+          expect(sink.lines.length).toBe(before + 1)
+          const line = sink.lines[before]!
+          expect(line.endsWith('\n')).toBe(true)
+          // A message whose JSON is nothing (a symbol) is written `"msg":undefined`, as pino writes it.
+          const record = JSON.parse(line.replace(/,"msg":undefined}\n$/, '}\n'))
+          expect(record.level).toBe(50)
+          if (typeof first !== 'object' && typeof first === 'string' && rest.length === 0)
+            expect(record.msg).toBe(first)
+        },
+      ),
       { numRuns: 400 },
     )
   })

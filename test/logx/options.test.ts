@@ -70,17 +70,43 @@ describe('options', () => {
   it('mixin receives the merging object (or a fresh empty object) and the level number', () => {
     const calls: unknown[][] = []
     const sink = createSink()
-    const logger = logx({ ...quiet, mixin: (obj, level) => { calls.push([{ ...obj }, level]); return { seq: calls.length } } }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        mixin: (obj, level) => {
+          calls.push([{ ...obj }, level])
+          return { seq: calls.length }
+        },
+      },
+      sink,
+    )
     logger.info('a')
     logger.error({ x: 1 }, 'b')
     logger.debug('not called below the level')
-    expect(calls).toEqual([[{}, 30], [{ x: 1 }, 50]])
-    expect(sink.records()).toEqual([{ level: 30, seq: 1, msg: 'a' }, { level: 50, seq: 2, x: 1, msg: 'b' }])
+    expect(calls).toEqual([
+      [{}, 30],
+      [{ x: 1 }, 50],
+    ])
+    expect(sink.records()).toEqual([
+      { level: 30, seq: 1, msg: 'a' },
+      { level: 50, seq: 2, x: 1, msg: 'b' },
+    ])
   })
 
   it('formatters.log sees everything but the message', () => {
     const seen: unknown[] = []
-    logx({ ...quiet, formatters: { log: (o) => { seen.push(o); return o } } }, createSink()).info({ a: 1 }, 'm')
+    logx(
+      {
+        ...quiet,
+        formatters: {
+          log: (o) => {
+            seen.push(o)
+            return o
+          },
+        },
+      },
+      createSink(),
+    ).info({ a: 1 }, 'm')
     expect(seen).toEqual([{ a: 1 }])
   })
 
@@ -97,7 +123,8 @@ describe('options', () => {
         ...quiet,
         hooks: {
           logMethod(this: any, args, method, level) {
-            if (args.length > 1 && typeof args[0] === 'string' && !args[0].includes('%')) args[0] = args.map(String).join(' ')
+            if (args.length > 1 && typeof args[0] === 'string' && !args[0].includes('%'))
+              args[0] = args.map(String).join(' ')
             expect(level).toBe(30)
             method.apply(this, args)
           },

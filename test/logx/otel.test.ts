@@ -6,7 +6,16 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { context, trace, ROOT_CONTEXT, TraceFlags, INVALID_SPAN_CONTEXT, type Context, type ContextManager, type SpanContext } from '@opentelemetry/api'
+import {
+  context,
+  trace,
+  ROOT_CONTEXT,
+  TraceFlags,
+  INVALID_SPAN_CONTEXT,
+  type Context,
+  type ContextManager,
+  type SpanContext,
+} from '@opentelemetry/api'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
 
@@ -21,7 +30,12 @@ class StorageContextManager implements ContextManager {
   active(): Context {
     return this.storage.getStore() ?? ROOT_CONTEXT
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.storage.run(ctx, () => fn.apply(thisArg, args))
   }
   bind<T>(_ctx: Context, target: T): T {
@@ -50,7 +64,11 @@ afterAll(() => {
 })
 
 /** Runs a script in a fresh node and returns stdout, stderr and the status. */
-function runScript(name: string, source: string, args: string[] = []): { stdout: string; stderr: string; status: number | null } {
+function runScript(
+  name: string,
+  source: string,
+  args: string[] = [],
+): { stdout: string; stderr: string; status: number | null } {
   const dir = mkdtempSync(join(root, '.tmp-otel-'))
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, name)
@@ -60,7 +78,7 @@ function runScript(name: string, source: string, args: string[] = []): { stdout:
 }
 
 describe('otel', () => {
-  it('writes trace_id, span_id and trace_flags of the active span, after the logger\'s bindings', async () => {
+  it("writes trace_id, span_id and trace_flags of the active span, after the logger's bindings", async () => {
     const sink = createSink()
     const logger = logx({ ...quiet, base: {}, name: 'api', otel: true }, sink)
     await inSpan(async () => {
@@ -87,7 +105,7 @@ describe('otel', () => {
     ])
   })
 
-  it('lines of different spans, interleaved, each carry their own span\'s ids', () => {
+  it("lines of different spans, interleaved, each carry their own span's ids", () => {
     const sink = createSink()
     const logger = logx({ ...quiet, otel: true }, sink)
     const other = { traceId: 'f'.repeat(32), spanId: '1'.repeat(16) }
@@ -95,10 +113,15 @@ describe('otel', () => {
     inSpan(() => logger.info('b'), TraceFlags.SAMPLED, other)
     logger.info('none')
     inSpan(() => logger.info('a again'))
-    expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([['a', spanId], ['b', other.spanId], ['none', undefined], ['a again', spanId]])
+    expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([
+      ['a', spanId],
+      ['b', other.spanId],
+      ['none', undefined],
+      ['a again', spanId],
+    ])
   })
 
-  it('a malformed span context costs its own lines their ids, never gives them the previous span\'s', () => {
+  it("a malformed span context costs its own lines their ids, never gives them the previous span's", () => {
     const sink = createSink()
     const logger = logx({ ...quiet, otel: true }, sink)
     inSpan(() => logger.info('a'))
@@ -110,25 +133,41 @@ describe('otel', () => {
       logger.info('b2')
     })
     inSpan(() => logger.info('a again'))
-    expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([['a', spanId], ['b1', undefined], ['b2', undefined], ['a again', spanId]])
+    expect(sink.records().map((r) => [r.msg, r.span_id])).toEqual([
+      ['a', spanId],
+      ['b1', undefined],
+      ['b2', undefined],
+      ['a again', spanId],
+    ])
   })
 
   it('a span started by a tracer inside the active one carries the trace on', () => {
     const sink = createSink()
     const logger = logx({ ...quiet, otel: true }, sink)
-    inSpan(() => trace.getTracer('test').startActiveSpan('inner', (span) => {
-      logger.info('inner')
-      span.end()
-    }))
+    inSpan(() =>
+      trace.getTracer('test').startActiveSpan('inner', (span) => {
+        logger.info('inner')
+        span.end()
+      }),
+    )
     expect(sink.last()).toMatchObject({ trace_id: traceId, span_id: spanId })
   })
 
   it('logKeys renames the fields; asyncContext bindings follow them', () => {
     const storage = new AsyncLocalStorage<Record<string, unknown>>()
     const sink = createSink()
-    const logger = logx({ ...quiet, otel: { logKeys: { traceId: 'traceId', spanId: 'spanId', traceFlags: 'flags' } }, asyncContext: { storage } }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        otel: { logKeys: { traceId: 'traceId', spanId: 'spanId', traceFlags: 'flags' } },
+        asyncContext: { storage },
+      },
+      sink,
+    )
     storage.run({ reqId: 'r-1' }, () => inSpan(() => logger.info('both')))
-    expect(sink.lines[0]).toBe(`{"level":30,"traceId":"${traceId}","spanId":"${spanId}","flags":"01","reqId":"r-1","msg":"both"}\n`)
+    expect(sink.lines[0]).toBe(
+      `{"level":30,"traceId":"${traceId}","spanId":"${spanId}","flags":"01","reqId":"r-1","msg":"both"}\n`,
+    )
   })
 
   it('without the option, ids come once an SDK has registered a context manager; otel: false writes none', () => {
@@ -137,7 +176,10 @@ describe('otel', () => {
       logx({ ...quiet, otel: false }, sink).info('off')
       logx(quiet, sink).info('default')
     })
-    expect(sink.records()).toEqual([{ level: 30, msg: 'off' }, { level: 30, trace_id: traceId, span_id: spanId, trace_flags: '01', msg: 'default' }])
+    expect(sink.records()).toEqual([
+      { level: 30, msg: 'off' },
+      { level: 30, trace_id: traceId, span_id: spanId, trace_flags: '01', msg: 'default' },
+    ])
   })
 
   it('without the option and without an SDK, nothing is loaded and lines carry no ids', () => {
@@ -153,7 +195,9 @@ process.stdout.write('otel modules: ' + Object.keys(require.cache).filter((k) =>
 
   it('refuses a malformed option, naming it', () => {
     expect(() => logx({ otel: 'yes' as any })).toThrow('otel: expected true, false or { logKeys }')
-    expect(() => logx({ otel: { logKeys: { traceId: '' } } })).toThrow('otel.logKeys.traceId: expected a non-empty string')
+    expect(() => logx({ otel: { logKeys: { traceId: '' } } })).toThrow(
+      'otel.logKeys.traceId: expected a non-empty string',
+    )
   })
 
   it('loads @opentelemetry/api only for a logger that asks for it', () => {
@@ -189,7 +233,15 @@ process.stdout.write('otel modules: ' + Object.keys(require.cache).filter((k) =>
       process.on('exit', () => process.stderr.write('otel modules: ' + Object.keys(require.cache).filter((k) => k.includes('@opentelemetry')).length))`
     const { stdout, stderr, status } = runScript('app.cjs', app, ['--require', join(dir, 'hide.cjs')])
     expect(status).toBe(0)
-    expect(stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([{ level: 30, msg: 'first' }, { level: 30, msg: 'second' }])
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { level: 30, msg: 'first' },
+      { level: 30, msg: 'second' },
+    ])
     expect(stderr.match(/LOGX_OTEL_API_MISSING/g)).toHaveLength(1)
     expect(stderr).toContain('it is not installed')
     expect(stderr).toContain('otel modules: 0')
@@ -217,6 +269,12 @@ process.stdout.write('otel modules: ' + Object.keys(require.cache).filter((k) =>
     const { stdout, stderr, status } = runScript('app.mjs', app)
     expect(stderr).toBe('')
     expect(status).toBe(0)
-    expect(JSON.parse(stdout)).toEqual({ level: 30, trace_id: traceId, span_id: spanId, trace_flags: '01', msg: 'from esm' })
+    expect(JSON.parse(stdout)).toEqual({
+      level: 30,
+      trace_id: traceId,
+      span_id: spanId,
+      trace_flags: '01',
+      msg: 'from esm',
+    })
   })
 })

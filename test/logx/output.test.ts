@@ -32,7 +32,10 @@ describe('line shape', () => {
     const sink = createSink()
     logx({ base: null, name: 'only-name', timestamp: false }, sink).info('x')
     logx({ base: undefined, name: 'only-name', timestamp: false }, sink).info('y')
-    expect(sink.records()).toEqual([{ level: 30, msg: 'x' }, { level: 30, name: 'only-name', msg: 'y' }])
+    expect(sink.records()).toEqual([
+      { level: 30, msg: 'x' },
+      { level: 30, name: 'only-name', msg: 'y' },
+    ])
     logx({}, sink).info('z')
     expect(sink.last()).toMatchObject({ pid: process.pid, hostname: hostname() })
   })
@@ -102,7 +105,7 @@ describe('hard values never break a line', () => {
     expect(sink2.last().list).toEqual([1, 2, 3, '... 3 items not stringified'])
   })
 
-  it('a value with a throwing getter or toJSON inside is replaced whole, with pino\'s placeholder', () => {
+  it("a value with a throwing getter or toJSON inside is replaced whole, with pino's placeholder", () => {
     const sink = createSink()
     const obj = {
       ok: 1,
@@ -111,7 +114,17 @@ describe('hard values never break a line', () => {
       },
     }
     const nested = { inner: obj }
-    logx(quiet, sink).info({ nested, top: { toJSON: () => { throw new Error('toJSON exploded') } } }, 'still logged')
+    logx(quiet, sink).info(
+      {
+        nested,
+        top: {
+          toJSON: () => {
+            throw new Error('toJSON exploded')
+          },
+        },
+      },
+      'still logged',
+    )
     const record = sink.last()
     expect(record.msg).toBe('still logged')
     expect(record.nested).toBe('[unable to serialize, circular reference is too complex to analyze]')
@@ -126,23 +139,55 @@ describe('hard values never break a line', () => {
 
   it('a serializer or formatter that throws does not throw from the log call, and the line says why', () => {
     const sink = createSink()
-    const logger = logx({ ...quiet, serializers: { user: () => { throw new Error('serializer broke') } } }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        serializers: {
+          user: () => {
+            throw new Error('serializer broke')
+          },
+        },
+      },
+      sink,
+    )
     expect(() => logger.info({ user: 1 }, 'kept message')).not.toThrow()
     expect(sink.last()).toEqual({ level: 30, user: '[unable to serialize: serializer broke]', msg: 'kept message' })
-    const mixinLogger = logx({ ...quiet, mixin: () => { throw new Error('mixin broke') } }, sink)
+    const mixinLogger = logx(
+      {
+        ...quiet,
+        mixin: () => {
+          throw new Error('mixin broke')
+        },
+      },
+      sink,
+    )
     expect(() => mixinLogger.warn('m')).not.toThrow()
     expect(sink.last().logxError).toContain('mixin broke')
   })
 
   it('a destination whose write throws does not throw from the log call', () => {
-    const logger = logx({}, { write() { throw new Error('disk on fire') } } as any)
+    const logger = logx({}, {
+      write() {
+        throw new Error('disk on fire')
+      },
+    } as any)
     expect(() => logger.error('x')).not.toThrow()
     expect(() => logger.fatal('x')).not.toThrow()
   })
 
   it('a hook that throws does not throw from the log call, and the call still writes its line', () => {
     const sink = createSink()
-    const logger = logx({ ...quiet, hooks: { logMethod() { throw new Error('hook broke') } } }, sink)
+    const logger = logx(
+      {
+        ...quiet,
+        hooks: {
+          logMethod() {
+            throw new Error('hook broke')
+          },
+        },
+      },
+      sink,
+    )
     expect(() => logger.warn('kept')).not.toThrow()
     expect(sink.last()).toEqual({ level: 40, msg: 'kept', logxError: 'line could not be serialized: hook broke' })
   })

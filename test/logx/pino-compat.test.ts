@@ -19,7 +19,10 @@ function run(factory: (options: object, dest: object) => AnyLogger, options: obj
 
 function compare(options: object, scenario: Scenario, exact = true): void {
   // One call site for both, so that errors created by the scenario carry identical stacks.
-  const [expected, actual] = [pino, logx].map((factory) => run(factory as any, options, scenario)) as [string[], string[]]
+  const [expected, actual] = [pino, logx].map((factory) => run(factory as any, options, scenario)) as [
+    string[],
+    string[],
+  ]
   expect(actual.length).toBe(expected.length)
   expect(actual.map((l) => JSON.parse(l))).toEqual(expected.map((l) => JSON.parse(l)))
   if (exact) expect(actual).toEqual(expected)
@@ -32,7 +35,12 @@ circular.self = circular
 const throwing = (message: string): never => {
   throw new Error(message)
 }
-const withThrowingGetter = (): object => ({ ok: 1, get bad() { return throwing('getter') } })
+const withThrowingGetter = (): object => ({
+  ok: 1,
+  get bad() {
+    return throwing('getter')
+  },
+})
 const throwingTraps: Array<[string, ProxyHandler<object>]> = [
   ['get', { get: () => throwing('get trap') }],
   ['ownKeys', { ownKeys: () => throwing('ownKeys trap') }],
@@ -42,8 +50,19 @@ const throwingTraps: Array<[string, ProxyHandler<object>]> = [
 
 const cases: Array<[string, object, Scenario, boolean?]> = [
   ['a message', {}, (l) => l.info('hello world')],
-  ['every level', { level: 'trace' }, (l) => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].forEach((m) => l[m](m))],
-  ['levels below the threshold are skipped', { level: 'warn' }, (l) => { l.info('no'); l.warn('yes') }],
+  [
+    'every level',
+    { level: 'trace' },
+    (l) => ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].forEach((m) => l[m](m)),
+  ],
+  [
+    'levels below the threshold are skipped',
+    { level: 'warn' },
+    (l) => {
+      l.info('no')
+      l.warn('yes')
+    },
+  ],
   ['a merging object', {}, (l) => l.info({ a: 1, b: { c: [1, 'two', null] } })],
   ['object and message', {}, (l) => l.info({ a: 1 }, 'with object')],
   ['message wins over msg in the object', {}, (l) => l.info({ msg: 'from object' }, 'from argument'), false],
@@ -52,7 +71,11 @@ const cases: Array<[string, object, Scenario, boolean?]> = [
   ['an Error with a message', {}, (l) => l.error(new Error('boom'), 'context')],
   ['an err property gives the message', {}, (l) => l.error({ err: new TypeError('typed') })],
   ['err property and explicit message', {}, (l) => l.error({ err: new Error('x') }, 'explicit')],
-  ['%s %d %i %f %j %o %O interpolation', {}, (l) => l.info('s=%s d=%d i=%i f=%f j=%j o=%o O=%O', 'str', 42.5, 42.5, 1.5, { a: 1 }, [1], 'q')],
+  [
+    '%s %d %i %f %j %o %O interpolation',
+    {},
+    (l) => l.info('s=%s d=%d i=%i f=%f j=%j o=%o O=%O', 'str', 42.5, 42.5, 1.5, { a: 1 }, [1], 'q'),
+  ],
   ['%% and missing arguments', {}, (l) => l.info('100%% of %s and %s', 'one')],
   ['extra arguments are dropped', {}, (l) => l.info('no placeholders', 'dropped', 3)],
   ['object, then template with arguments', {}, (l) => l.info({ a: 1 }, 'hi %s', 'there')],
@@ -64,7 +87,11 @@ const cases: Array<[string, object, Scenario, boolean?]> = [
   ['undefined then a message', {}, (l) => l.info(undefined, 'after undefined')],
   ['null then a message', {}, (l) => l.info(null, 'after null')],
   ['an object as the message', {}, (l) => l.info({ a: 1 }, { b: 2 })],
-  ['strings that need escaping', {}, (l) => l.info({ s: 'quote " backslash \\ newline \n tab \t nul \u0000' }, 'line\nbreak "q"')],
+  [
+    'strings that need escaping',
+    {},
+    (l) => l.info({ s: 'quote " backslash \\ newline \n tab \t nul \u0000' }, 'line\nbreak "q"'),
+  ],
   ['non-finite numbers become null', {}, (l) => l.info({ nan: NaN, inf: Infinity, n: -0 })],
   ['undefined and function values are left out', {}, (l) => l.info({ u: undefined, f: () => 1, keep: true })],
   ['symbols are left out', {}, (l) => l.info({ s: Symbol('x'), [Symbol('k')]: 1, keep: 1 })],
@@ -73,39 +100,172 @@ const cases: Array<[string, object, Scenario, boolean?]> = [
   ['a circular object', {}, (l) => l.info({ circular }), false],
   ['a child', {}, (l) => l.child({ a: 'property' }).info('hello')],
   ['a child of a child', {}, (l) => l.child({ a: 1 }).child({ b: 2 }).info({ c: 3 }, 'deep')],
-  ['child with its own level', {}, (l) => { const c = l.child({ a: 1 }, { level: 'error' }); c.warn('no'); c.error('yes') }],
-  ['child serializers', {}, (l) => l.child({ a: 1 }, { serializers: { user: (u: any) => u.name } }).info({ user: { name: 'ann', pw: 'x' } })],
-  ['root serializers apply to bindings and objects', { serializers: { user: (u: any) => u.id } }, (l) => l.child({ user: { id: 7 } }).info({ user: { id: 8 } })],
+  [
+    'child with its own level',
+    {},
+    (l) => {
+      const c = l.child({ a: 1 }, { level: 'error' })
+      c.warn('no')
+      c.error('yes')
+    },
+  ],
+  [
+    'child serializers',
+    {},
+    (l) => l.child({ a: 1 }, { serializers: { user: (u: any) => u.name } }).info({ user: { name: 'ann', pw: 'x' } }),
+  ],
+  [
+    'root serializers apply to bindings and objects',
+    { serializers: { user: (u: any) => u.id } },
+    (l) => l.child({ user: { id: 7 } }).info({ user: { id: 8 } }),
+  ],
   ['name', { name: 'app' }, (l) => l.info('named')],
-  ['custom levels', { customLevels: { notice: 35 }, level: 'notice' }, (l) => { l.info('no'); l.notice('yes'); l.warn('yes') }],
-  ['only custom levels', { customLevels: { low: 1, high: 2 }, useOnlyCustomLevels: true, level: 'high' }, (l) => { l.low('no'); l.high('yes') }],
+  [
+    'custom levels',
+    { customLevels: { notice: 35 }, level: 'notice' },
+    (l) => {
+      l.info('no')
+      l.notice('yes')
+      l.warn('yes')
+    },
+  ],
+  [
+    'only custom levels',
+    { customLevels: { low: 1, high: 2 }, useOnlyCustomLevels: true, level: 'high' },
+    (l) => {
+      l.low('no')
+      l.high('yes')
+    },
+  ],
   ['messageKey', { messageKey: 'message' }, (l) => l.info('custom key')],
   ['errorKey', { errorKey: 'error' }, (l) => l.error(new Error('under error'))],
   ['nestedKey', { nestedKey: 'payload' }, (l) => l.info({ a: 1, b: 2 }, 'nested')],
-  ['mixin', { mixin: (obj: any, level: number) => ({ fromMixin: level, a: 'mixin' }) }, (l) => l.info({ a: 'object' }, 'm')],
-  ['mixinMergeStrategy', { mixin: () => ({ a: 'mixin' }), mixinMergeStrategy: (o: any, m: any) => Object.assign(o, m) }, (l) => l.info({ a: 'object' })],
-  ['formatters.level and log', { formatters: { level: (label: string) => ({ severity: label.toUpperCase() }), log: (o: any) => ({ ...o, formatted: true }) } }, (l) => l.warn({ a: 1 }, 'f')],
+  [
+    'mixin',
+    { mixin: (obj: any, level: number) => ({ fromMixin: level, a: 'mixin' }) },
+    (l) => l.info({ a: 'object' }, 'm'),
+  ],
+  [
+    'mixinMergeStrategy',
+    { mixin: () => ({ a: 'mixin' }), mixinMergeStrategy: (o: any, m: any) => Object.assign(o, m) },
+    (l) => l.info({ a: 'object' }),
+  ],
+  [
+    'formatters.level and log',
+    {
+      formatters: {
+        level: (label: string) => ({ severity: label.toUpperCase() }),
+        log: (o: any) => ({ ...o, formatted: true }),
+      },
+    },
+    (l) => l.warn({ a: 1 }, 'f'),
+  ],
   ['crlf', { crlf: true }, (l) => l.info('windows')],
   ['no base', { base: null }, (l) => l.info('bare')],
   ['base with extra keys', { base: { service: 'api' } }, (l) => l.info('based')],
-  ['msgPrefix', { msgPrefix: '[app] ' }, (l) => { l.info('one'); l.child({}, { msgPrefix: '[db] ' }).info('two') }],
-  ['logMethod hook reorders arguments', { hooks: { logMethod(this: any, args: any[], method: any) { if (args.length >= 2) { const [a, b, ...rest] = args; return method.apply(this, [b, a, ...rest]) } return method.apply(this, args) } } }, (l) => l.info('msg first', { a: 1 })],
-  ['depthLimit and edgeLimit on a circular object', { depthLimit: 2, edgeLimit: 3 }, (l) => l.info({ c: { circular, list: [1, 2, 3], deep: { a: { b: { c: 1 } } }, x: 1, y: 2 } }), false],
-  ['an error with a cause and extra fields', {}, (l) => { const e: any = new Error('outer', { cause: new Error('inner') }); e.code = 'E_OUT'; l.error(e) }],
+  [
+    'msgPrefix',
+    { msgPrefix: '[app] ' },
+    (l) => {
+      l.info('one')
+      l.child({}, { msgPrefix: '[db] ' }).info('two')
+    },
+  ],
+  [
+    'logMethod hook reorders arguments',
+    {
+      hooks: {
+        logMethod(this: any, args: any[], method: any) {
+          if (args.length >= 2) {
+            const [a, b, ...rest] = args
+            return method.apply(this, [b, a, ...rest])
+          }
+          return method.apply(this, args)
+        },
+      },
+    },
+    (l) => l.info('msg first', { a: 1 }),
+  ],
+  [
+    'depthLimit and edgeLimit on a circular object',
+    { depthLimit: 2, edgeLimit: 3 },
+    (l) => l.info({ c: { circular, list: [1, 2, 3], deep: { a: { b: { c: 1 } } }, x: 1, y: 2 } }),
+    false,
+  ],
+  [
+    'an error with a cause and extra fields',
+    {},
+    (l) => {
+      const e: any = new Error('outer', { cause: new Error('inner') })
+      e.code = 'E_OUT'
+      l.error(e)
+    },
+  ],
   ['an AggregateError', {}, (l) => l.error(new AggregateError([new Error('a'), new RangeError('b')], 'many'))],
-  ['setBindings', {}, (l) => { const c = l.child({ a: 1 }); c.setBindings({ b: 2 }); c.info('x') }],
-  ['silent level', { level: 'silent' }, (l) => { l.fatal('no'); l.silent('no') }],
+  [
+    'setBindings',
+    {},
+    (l) => {
+      const c = l.child({ a: 1 })
+      c.setBindings({ b: 2 })
+      c.info('x')
+    },
+  ],
+  [
+    'silent level',
+    { level: 'silent' },
+    (l) => {
+      l.fatal('no')
+      l.silent('no')
+    },
+  ],
   ['enabled false', { enabled: false }, (l) => l.fatal('no')],
   ['a nested value with a throwing getter', {}, (l) => l.info({ a: { inner: withThrowingGetter() }, keep: 1 }, 'm')],
-  ['a nested array element with a throwing getter', {}, (l) => l.info({ list: Object.defineProperty([1, 2], 0, { get: () => throwing('index') }) })],
+  [
+    'a nested array element with a throwing getter',
+    {},
+    (l) => l.info({ list: Object.defineProperty([1, 2], 0, { get: () => throwing('index') }) }),
+  ],
   ['a nested toJSON that throws', {}, (l) => l.info({ a: { toJSON: () => throwing('toJSON') } })],
-  ['a circular value with a throwing getter', {}, (l) => { const o: any = withThrowingGetter(); o.self = o; l.info({ o }) }],
-  ['a BigInt beside a throwing getter', {}, (l) => l.info({ a: { n: 1n, get bad() { return throwing('after bigint') } } })],
-  ...throwingTraps.map(([trap, handler]): [string, object, Scenario] => [`a nested Proxy whose ${trap} trap throws`, {}, (l) => l.info({ p: new Proxy({ x: 1 }, handler) }, 'proxy')]),
+  [
+    'a circular value with a throwing getter',
+    {},
+    (l) => {
+      const o: any = withThrowingGetter()
+      o.self = o
+      l.info({ o })
+    },
+  ],
+  [
+    'a BigInt beside a throwing getter',
+    {},
+    (l) =>
+      l.info({
+        a: {
+          n: 1n,
+          get bad() {
+            return throwing('after bigint')
+          },
+        },
+      }),
+  ],
+  ...throwingTraps.map(([trap, handler]): [string, object, Scenario] => [
+    `a nested Proxy whose ${trap} trap throws`,
+    {},
+    (l) => l.info({ p: new Proxy({ x: 1 }, handler) }, 'proxy'),
+  ]),
   ['a message object with a throwing getter', {}, (l) => l.info({ a: 1 }, withThrowingGetter())],
-  ['%j and %o of values with throwing getters', {}, (l) => l.info('j=%j o=%o', withThrowingGetter(), new Proxy({}, throwingTraps[1]![1]))],
+  [
+    '%j and %o of values with throwing getters',
+    {},
+    (l) => l.info('j=%j o=%o', withThrowingGetter(), new Proxy({}, throwingTraps[1]![1])),
+  ],
   ['a child binding with a throwing getter', {}, (l) => l.child({ ctx: withThrowingGetter() }).info('child')],
-  ['a redacted key whose value has a throwing getter elsewhere', { redact: ['user'] }, (l) => l.info({ user: withThrowingGetter(), other: { x: withThrowingGetter() } })],
+  [
+    'a redacted key whose value has a throwing getter elsewhere',
+    { redact: ['user'] },
+    (l) => l.info({ user: withThrowingGetter(), other: { x: withThrowingGetter() } }),
+  ],
 ]
 
 describe('pino compatibility: identical lines for identical calls', () => {

@@ -110,14 +110,18 @@ function survey(): void {
 }
 
 describe('pino 10 as the oracle', () => {
-  it(`${RUNS} random option sets and call sequences write what pino writes (seed ${SEED})`, () => {
-    if (process.env.LOGX_DIFF_SURVEY === '1') return survey()
-    fc.assert(
-      fc.property(caseArb, (recipe) => {
-        const { expected, actual } = compareCase(recipe)
-        expect(actual).toEqual(expected)
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: RUNS > 20_000 },
-    )
-  }, Math.max(600_000, RUNS * 30))
+  it(
+    `${RUNS} random option sets and call sequences write what pino writes (seed ${SEED})`,
+    () => {
+      if (process.env.LOGX_DIFF_SURVEY === '1') return survey()
+      fc.assert(
+        fc.property(caseArb, (recipe) => {
+          const { expected, actual } = compareCase(recipe)
+          expect(actual).toEqual(expected)
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: RUNS > 20_000 },
+      )
+    },
+    Math.max(600_000, RUNS * 30),
+  )
 })

@@ -6,14 +6,20 @@ import pino from 'pino'
 import { createSink } from '../helpers/sink'
 
 const quiet = { base: null, timestamp: false }
-const { err, errWithCause, req, res, wrapErrorSerializer, wrapRequestSerializer, wrapResponseSerializer } = logx.stdSerializers
+const { err, errWithCause, req, res, wrapErrorSerializer, wrapRequestSerializer, wrapResponseSerializer } =
+  logx.stdSerializers
 
 describe('stdSerializers.err', () => {
   it('type, message, stack and own fields; raw is reachable but not serialized', () => {
     const error: any = new RangeError('out of range')
     error.code = 'E_RANGE'
     const out: any = err(error)
-    expect(JSON.parse(JSON.stringify(out))).toEqual({ type: 'RangeError', message: 'out of range', stack: error.stack, code: 'E_RANGE' })
+    expect(JSON.parse(JSON.stringify(out))).toEqual({
+      type: 'RangeError',
+      message: 'out of range',
+      stack: error.stack,
+      code: 'E_RANGE',
+    })
     expect(out.raw).toBe(error)
   })
 
@@ -38,7 +44,10 @@ describe('stdSerializers.err', () => {
 
   it('serializes aggregate errors', () => {
     const out: any = err(new AggregateError([new Error('one'), new TypeError('two')], 'both failed'))
-    expect(out.aggregateErrors.map((e: any) => [e.type, e.message])).toEqual([['Error', 'one'], ['TypeError', 'two']])
+    expect(out.aggregateErrors.map((e: any) => [e.type, e.message])).toEqual([
+      ['Error', 'one'],
+      ['TypeError', 'two'],
+    ])
   })
 
   it('errWithCause keeps causes nested', () => {
@@ -93,14 +102,32 @@ describe('stdSerializers.req and res on a real HTTP exchange', () => {
     await responseLogged
     await new Promise((resolve) => server.close(resolve))
     const [reqLine, resLine] = sink.records()
-    expect(reqLine!.req).toMatchObject({ method: 'GET', url: '/items?q=1', headers: { 'x-req': 'r' }, remoteAddress: '127.0.0.1' })
+    expect(reqLine!.req).toMatchObject({
+      method: 'GET',
+      url: '/items?q=1',
+      headers: { 'x-req': 'r' },
+      remoteAddress: '127.0.0.1',
+    })
     expect(typeof reqLine!.req.remotePort).toBe('number')
     expect(resLine!.res).toEqual({ statusCode: 200, headers: { 'x-test': '1' } })
   })
 
   it('req/res serializers and their wrappers', () => {
-    const fakeReq: any = { method: 'POST', url: '/x', headers: { a: 1 }, socket: { remoteAddress: '::1', remotePort: 5 }, id: () => 'req-1' }
-    expect(JSON.parse(JSON.stringify(req(fakeReq)))).toEqual({ id: 'req-1', method: 'POST', url: '/x', headers: { a: 1 }, remoteAddress: '::1', remotePort: 5 })
+    const fakeReq: any = {
+      method: 'POST',
+      url: '/x',
+      headers: { a: 1 },
+      socket: { remoteAddress: '::1', remotePort: 5 },
+      id: () => 'req-1',
+    }
+    expect(JSON.parse(JSON.stringify(req(fakeReq)))).toEqual({
+      id: 'req-1',
+      method: 'POST',
+      url: '/x',
+      headers: { a: 1 },
+      remoteAddress: '::1',
+      remotePort: 5,
+    })
     expect((req(fakeReq) as any).raw).toBe(fakeReq)
     const fakeRes: any = { statusCode: 404, headersSent: false, getHeaders: () => ({ b: 2 }) }
     expect(JSON.parse(JSON.stringify(res(fakeRes)))).toEqual({ statusCode: null, headers: { b: 2 } })
@@ -112,12 +139,33 @@ describe('stdSerializers.req and res on a real HTTP exchange', () => {
 describe('turning the default error serializer off', () => {
   // pino's documented way: a serializer given as undefined or null is no serializer.
   const scenarios: Array<[string, (factory: any, sink: object) => void]> = [
-    ['err: undefined at the root', (factory, sink) => factory({ ...quiet, serializers: { err: undefined } }, sink).error(new Error('plain'))],
-    ['err: null at the root', (factory, sink) => factory({ ...quiet, serializers: { err: null } }, sink).error({ err: new Error('under err') }, 'm')],
-    ['err: null with another errorKey', (factory, sink) => factory({ ...quiet, errorKey: 'e', serializers: { err: null } }, sink).error(new Error('e'))],
-    ['err: null in a child', (factory, sink) => factory(quiet, sink).child({}, { serializers: { err: null } }).error(new Error('child'))],
-    ['a child keeps the parent\'s other serializers', (factory, sink) =>
-      factory({ ...quiet, serializers: { user: (u: any) => u.id } }, sink).child({}, { serializers: { err: undefined } }).error({ err: new Error('x'), user: { id: 7 } })],
+    [
+      'err: undefined at the root',
+      (factory, sink) => factory({ ...quiet, serializers: { err: undefined } }, sink).error(new Error('plain')),
+    ],
+    [
+      'err: null at the root',
+      (factory, sink) =>
+        factory({ ...quiet, serializers: { err: null } }, sink).error({ err: new Error('under err') }, 'm'),
+    ],
+    [
+      'err: null with another errorKey',
+      (factory, sink) => factory({ ...quiet, errorKey: 'e', serializers: { err: null } }, sink).error(new Error('e')),
+    ],
+    [
+      'err: null in a child',
+      (factory, sink) =>
+        factory(quiet, sink)
+          .child({}, { serializers: { err: null } })
+          .error(new Error('child')),
+    ],
+    [
+      "a child keeps the parent's other serializers",
+      (factory, sink) =>
+        factory({ ...quiet, serializers: { user: (u: any) => u.id } }, sink)
+          .child({}, { serializers: { err: undefined } })
+          .error({ err: new Error('x'), user: { id: 7 } }),
+    ],
   ]
   for (const [title, scenario] of scenarios) {
     it(`${title}: no throw, and the line pino writes`, () => {
@@ -135,6 +183,8 @@ describe('turning the default error serializer off', () => {
   })
 
   it('anything else that is not a function is still refused, naming the key', () => {
-    expect(() => logx({ serializers: { err: 'no' as any } }, createSink())).toThrow('serializers.err: expected a function, or null to turn it off')
+    expect(() => logx({ serializers: { err: 'no' as any } }, createSink())).toThrow(
+      'serializers.err: expected a function, or null to turn it off',
+    )
   })
 })

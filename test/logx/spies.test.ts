@@ -17,13 +17,18 @@ describe.each([
   ['pino', pino],
   ['logx', logx],
 ])('sinon on child loggers of %s', (_name, factory) => {
-  function family(options: object = {}): { sink: ReturnType<typeof createSink>; root: AnyLogger; a: AnyLogger; b: AnyLogger } {
+  function family(options: object = {}): {
+    sink: ReturnType<typeof createSink>
+    root: AnyLogger
+    a: AnyLogger
+    b: AnyLogger
+  } {
     const sink = createSink()
     const root: AnyLogger = (factory as any)({ ...quiet, ...options }, sink)
     return { sink, root, a: root.child({ child: 'a' }), b: root.child({ child: 'b' }) }
   }
 
-  it('a spy on one child sees only that child\'s calls, and the line is still written', () => {
+  it("a spy on one child sees only that child's calls, and the line is still written", () => {
     const { sink, root, a, b } = family()
     const spy = sinon.spy(a, 'info')
     a.info('from a')
@@ -51,7 +56,7 @@ describe.each([
     expect(a.warn).toBe(root.warn)
   })
 
-  it('works for a child with its own level, for fatal, and for a grandchild\'s parent', () => {
+  it("works for a child with its own level, for fatal, and for a grandchild's parent", () => {
     const { root } = family()
     const debugChild = root.child({ c: 1 }, { level: 'debug' })
     const debugSpy = sinon.spy(debugChild, 'debug')
@@ -69,7 +74,7 @@ describe.each([
     expect(parentSpy.callCount).toBe(1)
   })
 
-  it('a spied child keeps its spy when the parent\'s level changes', () => {
+  it("a spied child keeps its spy when the parent's level changes", () => {
     const { root, a } = family()
     const spy = sinon.spy(a, 'info')
     root.level = 'debug'

@@ -15,7 +15,12 @@ const fixed = { timestamp: false, base: { pid: 1, hostname: 'host' } }
 const pinoSymbols = pino.symbols as unknown as Symbols
 const logxSymbols = logx.symbols as unknown as Symbols
 
-function pair(options: object = {}): { pino: AnyLogger; logx: AnyLogger; pinoSink: ReturnType<typeof createSink>; logxSink: ReturnType<typeof createSink> } {
+function pair(options: object = {}): {
+  pino: AnyLogger
+  logx: AnyLogger
+  pinoSink: ReturnType<typeof createSink>
+  logxSink: ReturnType<typeof createSink>
+} {
   const pinoSink = createSink()
   const logxSink = createSink()
   return {
@@ -64,8 +69,21 @@ describe.each([
 
   it('chindingsSym, lsCacheSym, endSym, timeSliceIndexSym, the key symbols and nestedKeyStrSym hold the same values', () => {
     const loggers = pair({ nestedKey: 'payload', messageKey: 'message', errorKey: 'error', msgPrefix: '[p] ' })
-    const children = { pino: loggers.pino.child({ a: 'property', n: 2 }), logx: loggers.logx.child({ a: 'property', n: 2 }) }
-    for (const key of ['chindingsSym', 'endSym', 'timeSliceIndexSym', 'messageKeySym', 'errorKeySym', 'nestedKeySym', 'nestedKeyStrSym', 'msgPrefixSym', 'useOnlyCustomLevelsSym']) {
+    const children = {
+      pino: loggers.pino.child({ a: 'property', n: 2 }),
+      logx: loggers.logx.child({ a: 'property', n: 2 }),
+    }
+    for (const key of [
+      'chindingsSym',
+      'endSym',
+      'timeSliceIndexSym',
+      'messageKeySym',
+      'errorKeySym',
+      'nestedKeySym',
+      'nestedKeyStrSym',
+      'msgPrefixSym',
+      'useOnlyCustomLevelsSym',
+    ]) {
       const [expected, actual] = read(children, key, foreign)
       expect(actual, key).toEqual(expected)
     }
@@ -75,7 +93,10 @@ describe.each([
 
   it('getLevelSym, setLevelSym, levelValSym and levelCompSym', () => {
     const loggers = pair()
-    for (const [logger, symbols] of [[loggers.pino, pinoSymbols], [loggers.logx, foreign ? pinoSymbols : logxSymbols]] as const) {
+    for (const [logger, symbols] of [
+      [loggers.pino, pinoSymbols],
+      [loggers.logx, foreign ? pinoSymbols : logxSymbols],
+    ] as const) {
       logger[symbols.setLevelSym!]('warn')
       expect(logger.level).toBe('warn')
       expect(logger[symbols.getLevelSym!]()).toBe('warn')
@@ -89,7 +110,9 @@ describe.each([
     const loggers = pair()
     const [pinoAsJson, logxAsJson] = read(loggers, 'asJsonSym', foreign)
     const time = ',"time":1700000000000'
-    expect(logxAsJson.call(loggers.logx, { a: 1 }, 'hello', 30, time)).toBe(pinoAsJson.call(loggers.pino, { a: 1 }, 'hello', 30, time))
+    expect(logxAsJson.call(loggers.logx, { a: 1 }, 'hello', 30, time)).toBe(
+      pinoAsJson.call(loggers.pino, { a: 1 }, 'hello', 30, time),
+    )
     const [pinoWrite, logxWrite] = read(loggers, 'writeSym', foreign)
     pinoWrite.call(loggers.pino, { b: 2 }, 'written', 40)
     logxWrite.call(loggers.logx, { b: 2 }, 'written', 40)
@@ -98,7 +121,7 @@ describe.each([
     expect(logxTime()).toMatch(/^,"time":\d+$/)
   })
 
-  it('streamSym is the destination; stringifySafeSym, formatOptsSym and stringifiersSym have pino\'s shapes', () => {
+  it("streamSym is the destination; stringifySafeSym, formatOptsSym and stringifiersSym have pino's shapes", () => {
     const loggers = pair()
     expect(read(loggers, 'streamSym', foreign)).toEqual([loggers.pinoSink, loggers.logxSink])
     const circular: Record<string, unknown> = { a: 1 }
@@ -123,7 +146,9 @@ describe.each([
     const logxOut = JSON.parse(logxStringifiers[logxSymbols.redactFmtSym!](value))
     expect(logxOut).toEqual(pinoOut)
     expect(JSON.stringify(logxOut)).not.toContain('s3cr3t')
-    expect(typeof logxStringifiers[logxSymbols.wildcardFirstSym!]).toBe(typeof pinoStringifiers[pinoSymbols.wildcardFirstSym!])
+    expect(typeof logxStringifiers[logxSymbols.wildcardFirstSym!]).toBe(
+      typeof pinoStringifiers[pinoSymbols.wildcardFirstSym!],
+    )
   })
 
   it('mixinSym, mixinMergeStrategySym, serializersSym, formattersSym and hooksSym hold what was configured', () => {
@@ -134,7 +159,13 @@ describe.each([
     const logMethod = function (this: any, args: unknown[], method: (...a: unknown[]) => void): void {
       method.apply(this, args)
     }
-    const loggers = pair({ mixin, mixinMergeStrategy, serializers: { user }, formatters: { level }, hooks: { logMethod } })
+    const loggers = pair({
+      mixin,
+      mixinMergeStrategy,
+      serializers: { user },
+      formatters: { level },
+      hooks: { logMethod },
+    })
     expect(read(loggers, 'mixinSym', foreign)).toEqual([mixin, mixin])
     expect(read(loggers, 'mixinMergeStrategySym', foreign)).toEqual([mixinMergeStrategy, mixinMergeStrategy])
     const [pinoSerializers, logxSerializers] = read(loggers, 'serializersSym', foreign)
@@ -149,7 +180,10 @@ describe.each([
 
   it('writing through a symbol changes the logger as in pino (instrumentation-pino sets mixinSym this way)', () => {
     const loggers = pair()
-    for (const [logger, symbols] of [[loggers.pino, pinoSymbols], [loggers.logx, foreign ? pinoSymbols : logxSymbols]] as const) {
+    for (const [logger, symbols] of [
+      [loggers.pino, pinoSymbols],
+      [loggers.logx, foreign ? pinoSymbols : logxSymbols],
+    ] as const) {
       logger[symbols.mixinSym!] = () => ({ trace_id: 'abc' })
       logger.info('mixed')
     }
@@ -187,7 +221,13 @@ describe("pino's symbols on a logx logger", () => {
       expect(await candidate).toBe(candidate)
       expect('then' in candidate).toBe(false)
       expect(candidate.foo).toBeUndefined()
-      for (const key of [Symbol.iterator, Symbol.asyncIterator, Symbol.toPrimitive, inspect.custom, Symbol('pino.notOneOfPinos')]) {
+      for (const key of [
+        Symbol.iterator,
+        Symbol.asyncIterator,
+        Symbol.toPrimitive,
+        inspect.custom,
+        Symbol('pino.notOneOfPinos'),
+      ]) {
         expect(candidate[key], String(key)).toBeUndefined()
         expect(key in candidate, String(key)).toBe(false)
       }
@@ -206,7 +246,10 @@ describe('the stream-side symbols', () => {
     const run = (factory: any): string[][] => {
       const info = createSink()
       const errors = createSink()
-      const multi = pino.multistream([{ stream: info as any, level: 'info' }, { stream: errors as any, level: 'error' }])
+      const multi = pino.multistream([
+        { stream: info as any, level: 'info' },
+        { stream: errors as any, level: 'error' },
+      ])
       const logger = factory({ ...fixed, level: 'debug' }, multi)
       logger.debug('dropped')
       logger.info('to info')

@@ -17,7 +17,7 @@ describe('stdTimeFunctions', () => {
     expect(Object.keys(logx.stdTimeFunctions).sort()).toEqual(Object.keys(pino.stdTimeFunctions).sort())
   })
 
-  it('epochTime, unixTime, isoTime and nullTime give pino\'s fragments under a replaced Date.now', () => {
+  it("epochTime, unixTime, isoTime and nullTime give pino's fragments under a replaced Date.now", () => {
     Date.now = () => fixed
     for (const name of ['epochTime', 'unixTime', 'isoTime', 'nullTime'] as const) {
       expect(logx.stdTimeFunctions[name](), name).toBe(pino.stdTimeFunctions[name]())
@@ -38,11 +38,31 @@ describe('stdTimeFunctions', () => {
     // A test clock jumps anywhere; the once-per-second prefix must follow it both ways.
     const day = 86_400_000
     const instants = [
-      0, 999, 1000, 59_999, 60_000, 3_599_999, 3_600_000, day - 1, day, day + 1, // epoch boundaries
-      1767225599999, 1767225600000, 1767225599999, // across 2026-01-01 and back
-      fixed, fixed - 1000, fixed + 1, fixed - 1, // backwards within and across a second
-      -1, -1000, -1001, -day, // before 1970
-      253402300799999, 253402300800000, 8.64e15, -8.64e15, // past 9999-12-31, the extremes
+      0,
+      999,
+      1000,
+      59_999,
+      60_000,
+      3_599_999,
+      3_600_000,
+      day - 1,
+      day,
+      day + 1, // epoch boundaries
+      1767225599999,
+      1767225600000,
+      1767225599999, // across 2026-01-01 and back
+      fixed,
+      fixed - 1000,
+      fixed + 1,
+      fixed - 1, // backwards within and across a second
+      -1,
+      -1000,
+      -1001,
+      -day, // before 1970
+      253402300799999,
+      253402300800000,
+      8.64e15,
+      -8.64e15, // past 9999-12-31, the extremes
       1500.7, // a fractional clock: Date truncates
     ]
     for (const instant of instants) {
@@ -57,14 +77,16 @@ describe('stdTimeFunctions', () => {
     Date.now = () => fixed
     const lines = [pino, logx].map((factory) => {
       const sink = createSink()
-      ;(factory as any)({ base: null, timestamp: (factory as any).stdTimeFunctions.isoTime }, sink).info('at a fixed time')
+      ;(factory as any)({ base: null, timestamp: (factory as any).stdTimeFunctions.isoTime }, sink).info(
+        'at a fixed time',
+      )
       return sink.lines[0]
     })
     expect(lines[1]).toBe(lines[0])
     expect(JSON.parse(lines[1]!).time).toBe('2025-09-10T14:00:00.123Z')
   })
 
-  it('isoTimeNano has pino\'s shape: nine fractional digits, UTC, close to the wall clock', () => {
+  it("isoTimeNano has pino's shape: nine fractional digits, UTC, close to the wall clock", () => {
     const shape = /^,"time":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z"$/
     expect(pino.stdTimeFunctions.isoTimeNano()).toMatch(shape)
     const fragment = logx.stdTimeFunctions.isoTimeNano()

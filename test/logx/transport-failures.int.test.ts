@@ -18,7 +18,9 @@ describe('transport failures seen by the app', () => {
     process.on('warning', onWarning)
     try {
       const logger = logx({ transport: { target: join(fixtures, 'transports', 'crash-on-write.js') } })
-      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter>)[logx.symbols.streamSym] as NodeJS.EventEmitter
+      const stream = (logger as unknown as Record<symbol, NodeJS.EventEmitter>)[
+        logx.symbols.streamSym
+      ] as NodeJS.EventEmitter
       // Not events.once(): it would listen for 'error' too, and the app here has no listener.
       const closed = new Promise((resolve) => stream.once('close', resolve))
       // The target fails its second write: keep writing, one chunk per turn, until the worker is gone.
@@ -38,7 +40,9 @@ describe('transport failures seen by the app', () => {
   })
 
   it('logx/file on a stdout whose reader went away: no failure, no warning, exit 0', async () => {
-    const child = spawn(process.execPath, [join(fixtures, 'drills', 'stress-app.js'), 'epipe', 'transport', '50000'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(fixtures, 'drills', 'stress-app.js'), 'epipe', 'transport', '50000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.stdout.once('data', () => child.stdout.destroy())

@@ -45,12 +45,14 @@ describe('the transport option', () => {
   })
 
   it('a stream given as the transport option is refused with a clear error', () => {
-    expect(() => logx({ transport: logx.destination(2) as any })).toThrow(expect.objectContaining({ code: 'LOGX_ERR_INVALID_TRANSPORT' }))
+    expect(() => logx({ transport: logx.destination(2) as any })).toThrow(
+      expect.objectContaining({ code: 'LOGX_ERR_INVALID_TRANSPORT' }),
+    )
   })
 
   it('targets with a custom level formatter are refused, since targets route on the numeric level', () => {
-    expect(() => logx({ formatters: { level: (label) => ({ level: label }) }, transport: { targets: [{ target: 'logx/file' }] } })).toThrow(
-      expect.objectContaining({ code: 'LOGX_ERR_INVALID_TRANSPORT', path: 'formatters.level' }),
-    )
+    expect(() =>
+      logx({ formatters: { level: (label) => ({ level: label }) }, transport: { targets: [{ target: 'logx/file' }] } }),
+    ).toThrow(expect.objectContaining({ code: 'LOGX_ERR_INVALID_TRANSPORT', path: 'formatters.level' }))
   })
 })

@@ -26,7 +26,10 @@ type Options = Parameters<typeof pino.transport>[0]
 
 describe('a call pino refuses throws the same message', () => {
   const cases: Array<[string, Options]> = [
-    ['target with targets', { target: 'pino-pretty', targets: [{ target: 'pino-pretty', options: {} }] } as unknown as Options],
+    [
+      'target with targets',
+      { target: 'pino-pretty', targets: [{ target: 'pino-pretty', options: {} }] } as unknown as Options,
+    ],
     ['a module name that resolves nowhere', { target: 'no-such-transport-module' }],
     ['such a name among targets', { targets: [{ target: 'no-such-transport-module', options: {} }] }],
     ['such a name in a pipeline', { pipeline: [{ target: 'no-such-transport-module' }] }],
@@ -40,12 +43,28 @@ describe('a call pino refuses throws the same message', () => {
   })
 
   it.each([
-    ['the transport option with a destination argument', () => pino({ transport: { target: 'pino/file' } }, join(tmp, 'p.log') as never), () => logx({ transport: { target: 'logx/file' } }, join(tmp, 'l.log'))],
-    ['a stream as the transport option', () => pino({ transport: pino.destination(join(tmp, 'p.log')) as never }), () => logx({ transport: logx.destination(join(tmp, 'l.log')) as never })],
+    [
+      'the transport option with a destination argument',
+      () => pino({ transport: { target: 'pino/file' } }, join(tmp, 'p.log') as never),
+      () => logx({ transport: { target: 'logx/file' } }, join(tmp, 'l.log')),
+    ],
+    [
+      'a stream as the transport option',
+      () => pino({ transport: pino.destination(join(tmp, 'p.log')) as never }),
+      () => logx({ transport: logx.destination(join(tmp, 'l.log')) as never }),
+    ],
     [
       'targets with a custom level formatter',
-      () => pino({ formatters: { level: (label) => ({ level: label }) }, transport: { targets: [{ target: 'pino/file', options: {} }] } }),
-      () => logx({ formatters: { level: (label) => ({ level: label }) }, transport: { targets: [{ target: 'logx/file' }] } }),
+      () =>
+        pino({
+          formatters: { level: (label) => ({ level: label }) },
+          transport: { targets: [{ target: 'pino/file', options: {} }] },
+        }),
+      () =>
+        logx({
+          formatters: { level: (label) => ({ level: label }) },
+          transport: { targets: [{ target: 'logx/file' }] },
+        }),
     ],
   ])('the factory: %s', (_, withPino, withLogx) => {
     const fromPino = thrown(withPino)
@@ -79,11 +98,36 @@ async function observe(stream: NodeJS.EventEmitter & { write(line: string): bool
 
 describe('a failure after the call is an error event on the stream, as in pino', () => {
   const cases: Array<[string, () => Options, RegExp, RegExp]> = [
-    ['a target file that does not exist', () => ({ target: join(tmp, 'missing.js') }), /Cannot find module/, /Cannot find module .*missing\.js/],
-    ['such a file among targets', () => ({ targets: [{ target: join(tmp, 'missing.js'), options: {} }] }), /Cannot find module/, /Cannot find module .*missing\.js/],
-    ['a module that does not export a function', () => ({ target: fixture('not-a-function.js') }), /not a function/, /not-a-function\.js.* must have a default export/],
-    ['a target that throws while it starts', () => ({ target: fixture('crash-on-start.js') }), /cannot reach the log service/, /crash-on-start\.js.*cannot reach the log service/],
-    ['a worker that exits', () => ({ target: fixture('exit-on-write.js') }), /the worker thread exited/, /exit-on-write\.js.*the worker thread exited/],
+    [
+      'a target file that does not exist',
+      () => ({ target: join(tmp, 'missing.js') }),
+      /Cannot find module/,
+      /Cannot find module .*missing\.js/,
+    ],
+    [
+      'such a file among targets',
+      () => ({ targets: [{ target: join(tmp, 'missing.js'), options: {} }] }),
+      /Cannot find module/,
+      /Cannot find module .*missing\.js/,
+    ],
+    [
+      'a module that does not export a function',
+      () => ({ target: fixture('not-a-function.js') }),
+      /not a function/,
+      /not-a-function\.js.* must have a default export/,
+    ],
+    [
+      'a target that throws while it starts',
+      () => ({ target: fixture('crash-on-start.js') }),
+      /cannot reach the log service/,
+      /crash-on-start\.js.*cannot reach the log service/,
+    ],
+    [
+      'a worker that exits',
+      () => ({ target: fixture('exit-on-write.js') }),
+      /the worker thread exited/,
+      /exit-on-write\.js.*the worker thread exited/,
+    ],
   ]
 
   it.each(cases)('%s', async (_, options, pinoSays, logxSays) => {

@@ -15,7 +15,10 @@ let counter = 0
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-async function signalApp(mode: string, signal: NodeJS.Signals): Promise<{ lines: string[]; code: number | null; signal: string | null; stdout: string }> {
+async function signalApp(
+  mode: string,
+  signal: NodeJS.Signals,
+): Promise<{ lines: string[]; code: number | null; signal: string | null; stdout: string }> {
   const file = join(tmp, `${++counter}-${mode}.log`)
   const child = spawn(process.execPath, [app, file, mode], { stdio: ['ignore', 'pipe', 'inherit'] })
   let stdout = ''
@@ -38,22 +41,31 @@ async function signalApp(mode: string, signal: NodeJS.Signals): Promise<{ lines:
 }
 
 describe('transport on SIGTERM / SIGINT (child processes)', () => {
-  it.concurrent.each(['SIGTERM', 'SIGINT'] as const)('ends the worker on %s, then dies of that signal', async (signal) => {
-    const result = await signalApp('default', signal)
-    expect(result.lines.map((l) => JSON.parse(l).i)).toEqual([0, 1, 2])
-    expect({ code: result.code, signal: result.signal }).toEqual({ code: null, signal })
-  })
+  it.concurrent.each(['SIGTERM', 'SIGINT'] as const)(
+    'ends the worker on %s, then dies of that signal',
+    async (signal) => {
+      const result = await signalApp('default', signal)
+      expect(result.lines.map((l) => JSON.parse(l).i)).toEqual([0, 1, 2])
+      expect({ code: result.code, signal: result.signal }).toEqual({ code: null, signal })
+    },
+  )
 
-  it.concurrent.each(['own-listener', 'own-once-listener'])('leaves the signal to an app that listens for it (%s; its process.exit still flushes)', async (mode) => {
-    const result = await signalApp(mode, 'SIGTERM')
-    expect(result.stdout).toContain('app handler')
-    expect(result.code).toBe(0)
-    expect(result.lines).toHaveLength(3)
-  })
+  it.concurrent.each(['own-listener', 'own-once-listener'])(
+    'leaves the signal to an app that listens for it (%s; its process.exit still flushes)',
+    async (mode) => {
+      const result = await signalApp(mode, 'SIGTERM')
+      expect(result.stdout).toContain('app handler')
+      expect(result.code).toBe(0)
+      expect(result.lines).toHaveLength(3)
+    },
+  )
 
-  it.concurrent('flushOnSignal: false leaves the signals alone (the worker dies with the process, as in pino)', async () => {
-    const result = await signalApp('opt-out', 'SIGTERM')
-    expect(result.signal).toBe('SIGTERM')
-    expect(result.lines).toEqual([])
-  })
+  it.concurrent(
+    'flushOnSignal: false leaves the signals alone (the worker dies with the process, as in pino)',
+    async () => {
+      const result = await signalApp('opt-out', 'SIGTERM')
+      expect(result.signal).toBe('SIGTERM')
+      expect(result.lines).toEqual([])
+    },
+  )
 })

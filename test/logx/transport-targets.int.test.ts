@@ -12,7 +12,14 @@ import { resolveTarget } from '../../dist/logx/resolve-target.js'
 
 const run = promisify(execFile)
 const root = join(__dirname, '..', '..')
-const alertTargets = ['logx-tail-filter', 'logx-sms-alert', 'logx-chat-alert', 'logx-mail-alert', 'logx-voice-alert', 'logx-incident']
+const alertTargets = [
+  'logx-tail-filter',
+  'logx-sms-alert',
+  'logx-chat-alert',
+  'logx-mail-alert',
+  'logx-voice-alert',
+  'logx-incident',
+]
 const tmp = mkdtempSync(join(tmpdir(), 'logx-targets-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
@@ -20,7 +27,9 @@ describe('target names', () => {
   it('no logx source names an agent path or an alert target', () => {
     const sources = readdirSync(join(root, 'logx')).filter((file) => file.endsWith('.ts'))
     const offenders = sources.filter((file) =>
-      /agent[\\/]|['"`]logx-(?:sms|chat|mail|voice)-alert['"`]|['"`]logx-(?:incident|tail-filter)['"`]/.test(readFileSync(join(root, 'logx', file), 'utf8')),
+      /agent[\\/]|['"`]logx-(?:sms|chat|mail|voice)-alert['"`]|['"`]logx-(?:incident|tail-filter)['"`]/.test(
+        readFileSync(join(root, 'logx', file), 'utf8'),
+      ),
     )
     expect(offenders).toEqual([])
   })
@@ -36,14 +45,16 @@ describe('target names', () => {
     }
   })
 
-  it('logx/file is logx\'s own, and also a package export', () => {
+  it("logx/file is logx's own, and also a package export", () => {
     const own = resolveTarget('logx/file', [join(tmp, 'app.js')])
     expect(own).toBe(join(root, 'dist', 'logx', 'file-target.js'))
     expect(createRequire(__filename).resolve('logx/file')).toBe(own)
   })
 
-  it('a name exported nowhere fails with pino\'s message', () => {
-    expect(() => resolveTarget('logx-pager-alert', [join(tmp, 'app.js')])).toThrow('unable to determine transport target for "logx-pager-alert"')
+  it("a name exported nowhere fails with pino's message", () => {
+    expect(() => resolveTarget('logx-pager-alert', [join(tmp, 'app.js')])).toThrow(
+      'unable to determine transport target for "logx-pager-alert"',
+    )
     // Only one plain segment is looked up under logx/targets/.
     expect(() => resolveTarget('../targets/logx-sms-alert', [join(tmp, 'app.js')])).toThrow(/unable to determine/)
   })

@@ -26,7 +26,9 @@ function line(level: number, msg: string, extra = ''): string {
 /** Reads a file's lines; missing file means no lines. */
 function readLines(file: string): string[] {
   if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0)
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
 }
 
 /** Polls until `file` has at least `count` lines, within a bounded deadline. */
@@ -151,7 +153,11 @@ describe('single targets', () => {
     const stream = open({ target: fixture('abstract-config.cjs'), options: { destination: file } })
     stream.emit('message', {
       code: 'PINO_CONFIG',
-      config: { levels: { labels: { 30: 'info', 35: 'notice' }, values: { info: 30, notice: 35 } }, messageKey: 'text', errorKey: 'err' },
+      config: {
+        levels: { labels: { 30: 'info', 35: 'notice' }, values: { info: 30, notice: 35 } },
+        messageKey: 'text',
+        errorKey: 'err',
+      },
     })
     stream.write('{"level":35,"text":"custom key"}\n')
     await finish(stream)
@@ -282,7 +288,9 @@ describe('targets and pipelines', () => {
         { target: 'logx/file', level: 'error', options: { destination: high } },
       ],
     })
-    stream.write('{"level":"error","msg":"label"}\n{"msg":"no level"}\nplain text line\n{"time":1,"level":30,"msg":"late level"}\n')
+    stream.write(
+      '{"level":"error","msg":"label"}\n{"msg":"no level"}\nplain text line\n{"time":1,"level":30,"msg":"late level"}\n',
+    )
     await finish(stream)
     expect(readLines(low)).toHaveLength(4)
     expect(readLines(high)).toEqual(['{"level":"error","msg":"label"}', '{"msg":"no level"}', 'plain text line'])
@@ -337,10 +345,16 @@ describe('errors', () => {
       }
       return undefined
     }
-    expect(code(() => transport({ target: 'no-such-transport-module' }))).toBe(`${LogxErrorCodes.TRANSPORT_TARGET_NOT_FOUND} transport.target`)
+    expect(code(() => transport({ target: 'no-such-transport-module' }))).toBe(
+      `${LogxErrorCodes.TRANSPORT_TARGET_NOT_FOUND} transport.target`,
+    )
     expect(code(() => transport({}))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} target`)
-    expect(code(() => transport({ target: 'logx/file', targets: [] }))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} target`)
-    expect(code(() => transport({ target: 'logx/file', pipeline: [] }))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} target`)
+    expect(code(() => transport({ target: 'logx/file', targets: [] }))).toBe(
+      `${LogxErrorCodes.INVALID_TRANSPORT} target`,
+    )
+    expect(code(() => transport({ target: 'logx/file', pipeline: [] }))).toBe(
+      `${LogxErrorCodes.INVALID_TRANSPORT} target`,
+    )
     expect(code(() => transport({ targets: [], pipeline: [] }))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} pipeline`)
     expect(code(() => transport({ targets: 'logx/file' as never }))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} targets`)
     expect(code(() => transport({ pipeline: [] }))).toBe(`${LogxErrorCodes.INVALID_TRANSPORT} pipeline`)
@@ -415,7 +429,11 @@ describe('errors', () => {
       })
     `
     // The deadline only turns a hang into a failure; a healthy run takes well under a second.
-    const { stdout } = await run(process.execPath, ['-e', script + ';process.on("exit", () => console.log("exited"))'], { timeout: 8000 })
+    const { stdout } = await run(
+      process.execPath,
+      ['-e', script + ';process.on("exit", () => console.log("exited"))'],
+      { timeout: 8000 },
+    )
     expect(stdout).toBe('exited\n')
   })
 
@@ -435,7 +453,10 @@ describe('errors', () => {
 
   it('rejects a writable in the middle of a pipeline', async () => {
     const stream = transport({
-      pipeline: [{ target: fixture('plain-writable.js') }, { target: 'logx/file', options: { destination: tmpFile('never.log') } }],
+      pipeline: [
+        { target: fixture('plain-writable.js') },
+        { target: 'logx/file', options: { destination: tmpFile('never.log') } },
+      ],
     })
     const [err] = await once(stream, 'error')
     expect(err.message).toMatch(/pipeline step 0 .*transform stream/)
@@ -536,7 +557,11 @@ describe('through the logger', () => {
     expect(result.code).toBe(code)
     expect(result.lines).toHaveLength(expected)
     if (mode === 'fatal') {
-      expect(JSON.parse(result.lines[3000] as string)).toMatchObject({ level: 60, msg: 'uncaught', err: { message: 'boom' } })
+      expect(JSON.parse(result.lines[3000] as string)).toMatchObject({
+        level: 60,
+        msg: 'uncaught',
+        err: { message: 'boom' },
+      })
     }
   })
 
@@ -594,18 +619,24 @@ describe('through the logger', () => {
       expect(readLines(file)).toEqual(['notice:with config'])
     })
 
-    it.skipIf(!wired)('resolves a target relative to the app file that calls logx() (ESM, through the wrapper)', async () => {
-      const file = tmpFile('relative-option.log')
-      await run(process.execPath, [fixture(join('apps', 'relative-option-app.mjs')), file], { cwd: tmpdir() })
-      expect(readLines(file).map((l) => JSON.parse(l).msg)).toEqual(['relative through the option'])
-    })
+    it.skipIf(!wired)(
+      'resolves a target relative to the app file that calls logx() (ESM, through the wrapper)',
+      async () => {
+        const file = tmpFile('relative-option.log')
+        await run(process.execPath, [fixture(join('apps', 'relative-option-app.mjs')), file], { cwd: tmpdir() })
+        expect(readLines(file).map((l) => JSON.parse(l).msg)).toEqual(['relative through the option'])
+      },
+    )
 
-    it.skipIf(!wired).concurrent('ends the worker when a logger built with the option is garbage-collected', async () => {
-      const file = tmpFile('gc-logger.log')
-      const { stdout } = await run(process.execPath, ['--expose-gc', fixture(join('apps', 'gc-logger-app.js')), file])
-      expect(stdout).toBe('worker exited\n')
-      expect(readLines(file).map((l) => JSON.parse(l).msg)).toEqual(['before gc'])
-    })
+    it.skipIf(!wired).concurrent(
+      'ends the worker when a logger built with the option is garbage-collected',
+      async () => {
+        const file = tmpFile('gc-logger.log')
+        const { stdout } = await run(process.execPath, ['--expose-gc', fixture(join('apps', 'gc-logger-app.js')), file])
+        expect(stdout).toBe('worker exited\n')
+        expect(readLines(file).map((l) => JSON.parse(l).msg)).toEqual(['before gc'])
+      },
+    )
 
     it.skipIf(!wired).concurrent.each([
       ['option-exit', 0, 2000],

@@ -28,7 +28,7 @@ async function typecheck(project: string): Promise<string> {
 }
 
 describe('an app typed against pino', () => {
-  it('is pino code: it compiles against pino\'s own types', async () => {
+  it("is pino code: it compiles against pino's own types", async () => {
     expect(await typecheck('tsconfig.pino.json')).toBe('')
   })
 
