@@ -88,7 +88,7 @@ export async function oncallCommand(args: OncallArgs, io: CliIo, now: number = D
   if (chosen.length === 0) {
     const message =
       known.length === 0
-        ? `${args.config} defines no schedules (a schedules: section; see agent/config/README.md)`
+        ? `${args.config} defines no schedules (a schedules: section; see docs/configuration.md)`
         : `no schedule named "${args.schedule ?? ''}" in ${args.config} (schedules: ${known.join(', ')})`
     io.stderr.write(`logx-agent: ${message}\n`)
     return 1

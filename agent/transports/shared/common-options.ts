@@ -29,7 +29,7 @@ import { optionError } from './errors'
 export type TargetRuleInput = RuleInput
 
 export interface CommonOptionsInput {
-  /** Alert rules, as in the YAML config (agent/config/README.md); default: error and fatal lines. */
+  /** Alert rules, as in the YAML config (docs/configuration.md); default: error and fatal lines. */
   rules?: TargetRuleInput[]
   /** Silences, as in the YAML config. */
   silences?: SilenceInput[]
