@@ -7,7 +7,7 @@
 // A reload is reload.ts; stopping (the steps the other way, the outbox drained) is stop.ts.
 import type { AgentConfig } from '../config/types'
 import { join } from 'node:path'
-import type { AlertPath } from '../delivery'
+import type { AlertPath } from '../acknowledge/with-actions'
 import type { AlertSetup } from '../delivery/types'
 import { clockOf, envNumber } from './agent-env'
 import type { Fleet } from './fleet'
@@ -65,7 +65,7 @@ async function startAlertSide(
   const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] =
     await Promise.all([
       import('./messaging-endpoint.js'),
-      import('../delivery/alert-path.js'),
+      import('../acknowledge/with-actions.js'),
       import('../delivery/alert-setup.js'),
       import('./missed-call-acks.js'),
     ])

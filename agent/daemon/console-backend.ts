@@ -5,7 +5,7 @@
 import type { FieldMatch, IncidentSnapshot, IncidentView, SilenceConfig } from '../../alerts'
 import type { FleetIncident } from '../cluster/types'
 import type { AgentConfig } from '../config/types'
-import type { AlertPath } from '../delivery'
+import type { AlertPath } from '../acknowledge/with-actions'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
 import { scheduleViews } from './schedule-views'

@@ -3,7 +3,7 @@
 // moves the endpoint starts the new one before it closes the old, so an address already taken
 // keeps the old one, logged.
 import type { AgentConfig, ListenAddress } from '../config/types'
-import type { AlertPath } from '../delivery'
+import type { AlertPath } from '../acknowledge/with-actions'
 import type { SourceReader } from '../events/types'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
 import { createConsoleHandler } from './console/index'

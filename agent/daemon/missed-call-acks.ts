@@ -4,7 +4,7 @@
 // it polls changed. Without people there is nobody a call could come from, and nothing polls.
 import { join } from 'node:path'
 import type { AgentConfig } from '../config/types'
-import type { AlertPath } from '../delivery'
+import type { AlertPath } from '../acknowledge/with-actions'
 import type { DeliveryLog } from '../delivery/types'
 import { createMissedCallPoller, type MissedCallPoller } from '../acknowledge/missed-calls'
 import { createPhoneBook } from '../acknowledge/phone-book'

@@ -1,7 +1,7 @@
 // What a started agent is made of, as start (agent.ts) assembled it and reload and stop use it.
 // A leaf of types: start, reload and stop import it, and it imports none of them.
 import type { AgentConfig } from '../config/types'
-import type { AlertPath } from '../delivery'
+import type { AlertPath } from '../acknowledge/with-actions'
 import type { AlertSetup } from '../delivery/types'
 import type { AgentCounters } from './agent-metrics'
 import type { Fleet } from './fleet'

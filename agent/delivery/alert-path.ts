@@ -3,10 +3,11 @@
 // daemon and every in-app target build it here, with the same promises after a crash: what the
 // outbox holds is sent at the next start, an incident that paged is not paged again, one waiting
 // out group_wait still fires. Only where the state lives differs (files, or memory for a target
-// that keeps none).
+// that keeps none). What people do to incidents sits a floor above: agent/acknowledge/with-actions.ts
+// adds the actions to this path, on its state and silences.
 import { createAlertEngine } from '../../alerts'
-import { createIncidentActions, type IncidentActions } from '../acknowledge/incident-actions'
 import { createIncidentState, type IncidentState } from '../incidents/incident-state'
+import { IncidentStateError } from '../incidents/errors'
 import { createIncidentTimeline, type IncidentTimeline } from '../incidents/incident-timeline'
 import { createRuntimeSilences, type RuntimeSilences } from '../incidents/runtime-silences'
 import { createMessagingClient, type MessagingClient } from '../messaging'
@@ -44,12 +45,13 @@ export interface AlertPathOptions {
   fleet?: FleetHooks | undefined
 }
 
-export interface AlertPath {
+export interface DeliveryPath {
   readonly pipeline: AlertPipeline
   readonly dispatcher: Dispatcher
-  /** Acknowledge, resolve, silence: what people do to incidents. */
-  readonly actions: IncidentActions
   readonly timeline: IncidentTimeline
+  /** The incident state and the run-time silences, for the actions built on this path. */
+  readonly state: IncidentState
+  readonly silences: RuntimeSilences
   close(): Promise<void>
 }
 
@@ -71,6 +73,8 @@ function openIncidentFiles(options: AlertPathOptions): IncidentFiles {
       silences: createRuntimeSilences(options.silencesPath),
     }
   } catch (err) {
+    // The incident files' own error keeps its code and message: a caller sees one DeliveryError.
+    if (err instanceof IncidentStateError) throw new DeliveryError(err.code, err.message, { cause: err })
     throw err instanceof DeliveryError
       ? err
       : failure(DeliveryErrorCodes.STATE, options.statePath ?? 'the incident state', err)
@@ -114,7 +118,7 @@ function openDispatcher(options: AlertPathOptions, recorder: IncidentRecorder | 
   }
 }
 
-export function createAlertPath(options: AlertPathOptions): AlertPath {
+export function createDeliveryPath(options: AlertPathOptions): DeliveryPath {
   // The outbox starts sending what a previous run left as soon as the dispatcher takes it: a setup
   // the engine refuses is refused before that, not after a page already went out behind the error.
   const engine = createAlertEngine(engineOptionsOfSetup(options.setup, options.now))
@@ -148,7 +152,5 @@ export function createAlertPath(options: AlertPathOptions): AlertPath {
     void dispatcher.close().catch(() => {})
     throw err
   }
-  const actions = createIncidentActions({ pipeline, state, silences, log: options.log })
-  if (options.fleet !== undefined) actions.onAction(options.fleet.published)
-  return { pipeline, dispatcher, actions, timeline, close: () => dispatcher.close() }
+  return { pipeline, dispatcher, timeline, state, silences, close: () => dispatcher.close() }
 }

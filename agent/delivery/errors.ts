@@ -5,8 +5,9 @@ import { codedErrorClass } from '../coded-error'
 
 export const DeliveryErrorCodes = {
   /**
-   * A state file of the delivery path (incidents.json, timeline.jsonl, silences.json, missed-calls.json)
-   * cannot be read or written.
+   * A state file (incidents.json, timeline.jsonl, silences.json, missed-calls.json) cannot be read
+   * or written. The incident files throw it as agent/incidents' IncidentStateError (same code); the
+   * alert path passes that on as a DeliveryError.
    */
   STATE: 'LOGX_DELIVERY_ERR_STATE',
   /** The outbox journal cannot be opened or replayed. */

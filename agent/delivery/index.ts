@@ -1,6 +1,6 @@
 // Public surface of the alert path. Re-exports only: the types others import live in types.ts.
-export { createAlertPath } from './alert-path'
-export type { AlertPath, AlertPathOptions } from './alert-path'
+export { createDeliveryPath } from './alert-path'
+export type { AlertPathOptions, DeliveryPath } from './alert-path'
 export { createAlertPipeline } from './alert-pipeline'
 export type { AlertPipelineOptions } from './alert-pipeline'
 export { engineOptionsOfSetup, incidentRulesOf, setupOfConfig } from './alert-setup'

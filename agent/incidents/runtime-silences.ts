@@ -2,14 +2,14 @@
 // they live in `<state_dir>/silences.json`, outlive restarts and reloads (every new engine gets them),
 // and expire by themselves. Matchers are written as in the YAML (dot path -> value, a "/pattern/flags"
 // value is a regular expression) and checked by the config's own checks.
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { replaceFile } from '../storage/replace-file'
 import type { SilenceConfig } from '../../alerts'
 import { toFieldMatches } from '../config/values/field-match'
-import { nodeCrypto } from '../node-crypto'
 import { checkDotPath, checkMatchValue } from '../config/values/value-checks'
-import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
+import { IncidentErrorCodes, IncidentStateError } from './errors'
 
 export interface RuntimeSilence {
   id: string
@@ -68,7 +68,9 @@ function load(file: string): RuntimeSilence[] {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || err instanceof SyntaxError) return []
-    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
+    throw new IncidentStateError(IncidentErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, {
+      cause: err,
+    })
   }
 }
 
@@ -82,7 +84,7 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
     try {
       replaceFile(file, JSON.stringify({ silences: [...silences.values()] }))
     } catch (err) {
-      throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, {
+      throw new IncidentStateError(IncidentErrorCodes.STATE, `cannot write ${file}: ${(err as Error).message}`, {
         cause: err,
       })
     }
@@ -105,7 +107,7 @@ export function createRuntimeSilences(file: string | undefined): RuntimeSilences
       const problem = silenceProblem(request, now)
       if (problem !== undefined) return { ok: false, error: problem }
       const silence: RuntimeSilence = {
-        id: `rt-${nodeCrypto().randomBytes(4).toString('hex')}`,
+        id: `rt-${randomBytes(4).toString('hex')}`,
         matchers: { ...request.matchers },
         startsAt: now,
         endsAt: request.endsAt,

@@ -1,9 +1,9 @@
 // The incident files' journal (incidents.json, timeline.jsonl) on storage's (agent/storage/journal.ts):
 // one change a line, `[kind, ...what it carries]`, appended once per step and compacted when the file
 // far outgrows the state. What this adds: only arrays with a kind are changes, and a failure names
-// the file as the delivery path's state error.
+// the file as an incident state error (errors.ts).
 import { openJournal, type Journal } from '../storage/journal'
-import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
+import { IncidentErrorCodes, IncidentStateError } from './errors'
 
 /** One change: its kind first, then what it carries. */
 export type JournalOp = readonly [string, ...unknown[]]
@@ -16,8 +16,8 @@ export interface StateJournal {
   readonly lines: number
 }
 
-function failure(file: string, what: string, err: unknown): DeliveryError {
-  return new DeliveryError(DeliveryErrorCodes.STATE, `cannot ${what} ${file}: ${(err as Error).message}`, {
+function failure(file: string, what: string, err: unknown): IncidentStateError {
+  return new IncidentStateError(IncidentErrorCodes.STATE, `cannot ${what} ${file}: ${(err as Error).message}`, {
     cause: err,
   })
 }

@@ -1,8 +1,8 @@
 // An outbox item's id: a version 4 UUID. It names an item in the journal, the spill and a fleet's
 // claims, so it must not repeat among the items outboxes ever hold; it is no secret and guards
-// nothing, so a predictable generator will do. Math.random (seeded by V8 from the system's entropy in
-// every process) gives that without node:crypto, which would add 0.7 MB to an agent that needs it
-// for nothing else.
+// nothing, so a predictable generator will do: Math.random, seeded by V8 from the system's entropy
+// in every process. Strong randomness (node:crypto) is kept for what guards something: a run-time
+// silence's id, a console page's nonce, the console's token.
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 

@@ -4,7 +4,7 @@
 // A generated token (loopback, none configured) is injected in a <meta>, for the page's own POSTs;
 // a configured one never is: the page asks for it.
 
-import { nodeCrypto } from '../../node-crypto'
+import { randomBytes } from 'node:crypto'
 import { PAGE_SCRIPT } from './page-script'
 
 const NONCE = '\u0000nonce\u0000'
@@ -136,7 +136,7 @@ ${BODY}
   const parts = template.split(NONCE)
   return {
     render() {
-      const nonce = nodeCrypto().randomBytes(16).toString('base64')
+      const nonce = randomBytes(16).toString('base64')
       return {
         html: parts.join(nonce),
         csp: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,

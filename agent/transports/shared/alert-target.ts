@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream'
 import type { ChannelConfig } from '../../config/types'
 import { toAlertLine } from '../../events/alert-line'
-import { createAlertPath, type AlertPath } from '../../delivery'
+import { createAlertPath, type AlertPath } from '../../acknowledge/with-actions'
 import { createCandidateFilter } from '../../prefilter/candidate-filter'
 import type { DeliveryLog } from '../../delivery/types'
 import { DeliveryError, DeliveryErrorCodes } from '../../delivery/errors'

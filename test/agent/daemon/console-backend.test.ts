@@ -5,7 +5,7 @@ import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import type { AgentConfig } from '../../../agent/config/types'
 import { createConsoleBackend, shortIdOf } from '../../../agent/daemon/console-backend'
 import { toAlertLine } from '../../../agent/events/alert-line'
-import { createAlertPath } from '../../../agent/delivery/alert-path'
+import { createAlertPath } from '../../../agent/acknowledge/with-actions'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 
 const quiet = { info() {}, warn() {}, error() {} }
