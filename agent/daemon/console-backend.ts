@@ -96,6 +96,66 @@ function configSilences(silences: readonly SilenceConfig[], loadedAt: number, no
 
 const runtimeSummary = (s: RuntimeSilence): SilenceSummary => ({ ...s, origin: 'runtime' })
 
+/** What a kept summary was made of: the summary holds while none of it changed. */
+interface KeptSummary {
+  count: number
+  lastSeen: number
+  status: string
+  step: number
+  ackAt: number | undefined
+  paged: number
+  summary: IncidentSummary
+}
+
+const stillFits = (kept: KeptSummary, view: IncidentView): boolean =>
+  kept.count === view.count &&
+  kept.lastSeen === view.lastSeen &&
+  kept.status === view.status &&
+  kept.step === view.step &&
+  kept.ackAt === view.ack?.at &&
+  kept.paged === view.pagedTo.size
+
+/**
+ * Each incident's summary, kept until the incident changes: the page polls every 3 s, and 10,000
+ * summaries made anew per request are garbage that a small young generation promotes
+ * (bench/console.js). An engine's incident is one object for its life, so it keys the copy.
+ */
+function createSummaryCache(): (view: IncidentView) => IncidentSummary {
+  const summaries = new WeakMap<IncidentView, KeptSummary>()
+  return (view) => {
+    const kept = summaries.get(view)
+    if (kept !== undefined && stillFits(kept, view)) return kept.summary
+    const summary = viewSummary(view)
+    const { count, lastSeen, status, step } = view
+    summaries.set(view, { count, lastSeen, status, step, ackAt: view.ack?.at, paged: view.pagedTo.size, summary })
+    return summary
+  }
+}
+
+type IncidentList = ReturnType<ConsoleBackend['incidents']>
+
+/** The engine's incidents, most recently seen first, with what the fleet knows merged in. */
+function listIncidents(
+  pipeline: AlertPath['pipeline'],
+  summaryOfView: (view: IncidentView) => IncidentSummary,
+  fleet: FleetView | undefined,
+  { state, limit }: Parameters<ConsoleBackend['incidents']>[0],
+): IncidentList {
+  if (state === 'resolved') return { items: [], total: 0 }
+  // The engine lists the most recently seen first.
+  const local = pipeline.incidentViews(limit, state).map(summaryOfView)
+  const seen = fleet?.view()
+  if (seen === undefined || seen.size === 0) return { items: local, total: pipeline.countIncidents(state) }
+  const merged = local.map((s) => withFleet(s, seen.get(s.id)))
+  const here = new Set(local.map((s) => s.id))
+  const elsewhere = [...seen.values()]
+    .filter((f) => !here.has(f.key) && pipeline.incident(f.key) === undefined)
+    .map(fleetOnly)
+    .filter((s) => state === undefined || s.state === state)
+  const items = [...merged, ...elsewhere].sort((a, b) => b.lastSeen - a.lastSeen).slice(0, limit ?? Infinity)
+  return { items, total: pipeline.countIncidents(state) + elsewhere.length }
+}
+
 export function createConsoleBackend(
   path: AlertPath,
   config: () => AgentConfig,
@@ -108,63 +168,11 @@ export function createConsoleBackend(
     ...summary(incident),
     timeline: timeline.of(incident.key),
   })
-  // Each incident's summary is kept until the incident changes: the page polls every 3 s, and
-  // 10,000 summaries made anew per request are garbage that a small young generation promotes
-  // (bench/console.js). An engine's incident is one object for its life, so it keys the copy.
-  const summaries = new WeakMap<
-    IncidentView,
-    {
-      count: number
-      lastSeen: number
-      status: string
-      step: number
-      ackAt: number | undefined
-      paged: number
-      summary: IncidentSummary
-    }
-  >()
-  function summaryOfView(view: IncidentView): IncidentSummary {
-    const kept = summaries.get(view)
-    if (
-      kept !== undefined &&
-      kept.count === view.count &&
-      kept.lastSeen === view.lastSeen &&
-      kept.status === view.status &&
-      kept.step === view.step &&
-      kept.ackAt === view.ack?.at &&
-      kept.paged === view.pagedTo.size
-    )
-      return kept.summary
-    const summary = viewSummary(view)
-    summaries.set(view, {
-      count: view.count,
-      lastSeen: view.lastSeen,
-      status: view.status,
-      step: view.step,
-      ackAt: view.ack?.at,
-      paged: view.pagedTo.size,
-      summary,
-    })
-    return summary
-  }
+  const summaryOfView = createSummaryCache()
 
   return {
     ...(fleet === undefined ? {} : { refresh: () => fleet.refreshView() }),
-    incidents({ state, limit }) {
-      if (state === 'resolved') return { items: [], total: 0 }
-      // The engine lists the most recently seen first.
-      const local = pipeline.incidentViews(limit, state).map(summaryOfView)
-      const seen = fleet?.view()
-      if (seen === undefined || seen.size === 0) return { items: local, total: pipeline.countIncidents(state) }
-      const merged = local.map((s) => withFleet(s, seen.get(s.id)))
-      const here = new Set(local.map((s) => s.id))
-      const elsewhere = [...seen.values()]
-        .filter((f) => !here.has(f.key) && pipeline.incident(f.key) === undefined)
-        .map(fleetOnly)
-        .filter((s) => state === undefined || s.state === state)
-      const items = [...merged, ...elsewhere].sort((a, b) => b.lastSeen - a.lastSeen).slice(0, limit ?? Infinity)
-      return { items, total: pipeline.countIncidents(state) + elsewhere.length }
-    },
+    incidents: (query) => listIncidents(pipeline, summaryOfView, fleet, query),
     incident(id) {
       const found = actions.find(id)
       return found === undefined || found === 'ambiguous'

@@ -7,7 +7,7 @@
 import type { Cluster, ClusterStatus, FleetIncident } from '../cluster/types'
 import type { ClusterConfig } from '../config/types'
 import type { AlertPipeline } from '../delivery/types'
-import type { FleetHooks } from '../delivery/fleet/fleet-gate'
+import type { FleetHooks } from '../delivery/fleet'
 import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { Metric } from './metrics-server'
 import type { AgentLogger } from './logger'
@@ -71,11 +71,41 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
   }
   // A refused password is the config's error and stops the start; Redis out of reach does not.
   await cluster.start()
+  const reader = createViewReader(cluster, log, now)
+
+  const hooks = fleetHooks(cluster, () => path?.actions, now)
+
+  return {
+    cluster,
+    hooks,
+    async attach(attached) {
+      path = attached
+      cluster.onFleetSeen((seen) => attached.pipeline.seenElsewhere(seen, now()))
+      cluster.onAction((action) => attached.actions.applyShared(action, now()))
+      await syncSilences()
+    },
+    view: reader.view,
+    refreshView: reader.refresh,
+    health() {
+      const status = cluster.status()
+      return { status: status.status, reason: status.reason, agent: cluster.agentId, peers: cluster.stats().peers }
+    },
+    metrics: () => clusterMetrics(cluster),
+    close: () => cluster.close(),
+  }
+}
+
+/** The fleet's incidents as last read, and their reading again (at most once per VIEW_MAX_AGE_MS). */
+function createViewReader(
+  cluster: Cluster,
+  log: AgentLogger,
+  now: () => number,
+): { view(): ReadonlyMap<string, FleetIncident>; refresh(): Promise<void> } {
   let view = new Map<string, FleetIncident>()
   let readAt = -Infinity
   let reading: Promise<void> | undefined
   // One read at a time, and none while Redis is out of reach (the last view stays).
-  const refreshView = (): Promise<void> => {
+  const refresh = (): Promise<void> => {
     if (cluster.status().status !== 'up' || now() - readAt < VIEW_MAX_AGE_MS) return Promise.resolve()
     reading ??= cluster
       .incidents(VIEW_LIMIT)
@@ -87,13 +117,21 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
       .finally(() => void (reading = undefined))
     return reading
   }
+  return { view: () => view, refresh }
+}
 
-  const hooks: FleetHooks = {
+/**
+ * What the alert path tells the fleet (lines selected, notices decided, actions taken) and asks of
+ * it (claims); an ack taken elsewhere reaches the actions once the path is attached.
+ */
+function fleetHooks(cluster: Cluster, actions: () => IncidentActions | undefined, now: () => number): FleetHooks {
+  return {
     gate: {
       claims: cluster,
       onAcked(incident, ack) {
-        if (ack === undefined || path === undefined) return
-        path.actions.applyShared(
+        const attached = actions()
+        if (ack === undefined || attached === undefined) return
+        attached.applyShared(
           { type: 'ack', key: incident, actor: { by: ack.by, via: ack.via, detail: ack.detail }, at: ack.at },
           now(),
         )
@@ -123,25 +161,6 @@ export async function startFleet(config: ClusterConfig, log: AgentLogger, now: (
       void cluster.publish(action)
     },
   }
-
-  return {
-    cluster,
-    hooks,
-    async attach(attached) {
-      path = attached
-      cluster.onFleetSeen((seen) => attached.pipeline.seenElsewhere(seen, now()))
-      cluster.onAction((action) => attached.actions.applyShared(action, now()))
-      await syncSilences()
-    },
-    view: () => view,
-    refreshView,
-    health() {
-      const status = cluster.status()
-      return { status: status.status, reason: status.reason, agent: cluster.agentId, peers: cluster.stats().peers }
-    },
-    metrics: () => clusterMetrics(cluster),
-    close: () => cluster.close(),
-  }
 }
 
 function clusterMetrics(cluster: Cluster): Metric[] {
@@ -167,7 +186,9 @@ function clusterMetrics(cluster: Cluster): Metric[] {
     },
     {
       name: 'logx_agent_cluster_claims_total',
-      help: 'Notification claims by outcome: won (sent here), lost (sent by another agent), held (another agent was sending), acked (a page of an incident acknowledged elsewhere)',
+      help:
+        'Notification claims by outcome: won (sent here), lost (sent by another agent), ' +
+        'held (another agent was sending), acked (a page of an incident acknowledged elsewhere)',
       type: 'counter',
       samples: [
         { labels: { outcome: 'won' }, value: s.claimsWon },
