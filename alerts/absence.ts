@@ -29,6 +29,8 @@
 //    gone, are no longer absence rules or group by other fields are dropped.
 import { compilePath, type PathGetter } from './dot-path'
 import { hash53 } from './fingerprint'
+import { evictFrom, lineEnds, movesOnLine, restoredLastSeen, tickStep } from './absence-decisions'
+import { absenceLine, define } from './absence-line'
 import type { AlertLine } from './line'
 import type { Rule } from './rule'
 import { ruleSelects } from './select'
@@ -89,85 +91,27 @@ interface Entry {
   readonly key: string
   readonly labels: Record<string, unknown>
   lastSeen: number
-  /** When it took its place in the map's order: lastSeen lies within REORDER_MS after it. */
   placedAt: number
   open: boolean
 }
-
-/**
- * A line moves its key to the end of the map only when the key took its place this long ago:
- * moving it on every line (a delete and a set) would cost more than all the rest of a line's
- * watch. So the maps are in recency order to within this, which is all the bound needs; due() is
- * exact all the same (it reads lastSeen).
- */
-const REORDER_MS = 1000
 
 interface Watched {
   readonly rule: Rule
   readonly forMs: number
   readonly paths: readonly string[]
   readonly getters: readonly PathGetter[]
-  /** By key text, least recently seen first (to within REORDER_MS: see there). */
+  /** By key text, least recently seen first (to within REORDER_MS: absence-decisions.ts, rule 1). */
   readonly live: Map<string, Entry>
-  /** Restored keys no line has named since, by incident key (their text is not kept), least recently seen first. */
+  /** Restored keys no line has named since, by incident key (their text is not kept), oldest first. */
   readonly restored: Map<string, Entry>
 }
 
-/** `5m`, `1h30m`, `90ms`: a duration as the config writes it. */
-export function formatDuration(ms: number): string {
-  let rest = Math.max(0, Math.round(ms))
-  let out = ''
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ] as const) {
-    if (rest < size) continue
-    out += `${Math.floor(rest / size)}${unit}`
-    rest %= size
-  }
-  return rest > 0 || out === '' ? `${out}${rest}ms` : out
-}
-
-const shown = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value))
-
-/** The message of an absence incident: `no heartbeat lines for 5m (hostname=web1)`. */
-export function absenceMessage(rule: string, forMs: number, labels: Readonly<Record<string, unknown>>): string {
-  const named = Object.entries(labels).map(([path, value]) => `${path}=${shown(value)}`)
-  return `no ${rule} lines for ${formatDuration(forMs)}${named.length === 0 ? '' : ` (${named.join(', ')})`}`
-}
-
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  // `__proto__` in a group_by path is a plain key here as in a parsed line.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
-}
-
-/** `value` at dot `path` of `record`, making (or copying) the objects on the way. */
-function put(record: Record<string, unknown>, path: string, value: unknown): void {
-  const segments = path.split('.')
-  let at = record
-  for (const segment of segments.slice(0, -1)) {
-    const next = Object.hasOwn(at, segment) ? at[segment] : undefined
-    const object: Record<string, unknown> =
-      typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {}
-    define(at, segment, object)
-    at = object
-  }
-  define(at, segments[segments.length - 1] as string, value)
-}
-
-/**
- * The line an absence incident opens with: the labels at their paths (so `{{hostname}}` in a
- * template, silences and inhibition on line fields work), the message, and when the last line came.
- */
-export function absenceLine(rule: Rule, forMs: number, entry: Pick<AbsenceEntry, 'lastSeen' | 'labels'>): AlertLine {
-  const msg = absenceMessage(rule.name, forMs, entry.labels)
-  const record: Record<string, unknown> = {}
-  for (const [path, value] of Object.entries(entry.labels)) put(record, path, value)
-  define(record, 'msg', msg)
-  define(record, 'last_line_at', new Date(entry.lastSeen).toISOString())
-  return { raw: JSON.stringify(record), record, level: undefined, msg, source: undefined, json: true }
+/** What the watch holds beside its rules' keys. */
+interface WatchState {
+  readonly watched: readonly Watched[]
+  readonly max: number
+  readonly options: AbsenceWatchOptions
+  evicted: number
 }
 
 /** The key's text (rule 2): cheap, since it is made for every line. */
@@ -189,143 +133,134 @@ function keyOf(w: Watched, record: Readonly<Record<string, unknown>>): string {
   return `${w.rule.name}:${hash53(parts.join('\u0000'))}`
 }
 
-function sameGrouping(paths: readonly string[], labels: unknown): labels is Record<string, unknown> {
-  if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) return false
-  const keys = Object.keys(labels)
-  return keys.length === paths.length && paths.every((path) => Object.hasOwn(labels, path))
+function watchOf(rule: Rule): Watched | undefined {
+  if (rule.absent === undefined) return undefined
+  const paths = rule.groupBy ?? []
+  const getters = paths.map(compilePath)
+  return { rule, forMs: rule.absent.forMs, paths, getters, live: new Map(), restored: new Map() }
+}
+
+/** Rule 6 (absence-decisions.ts, rule 4). */
+function bound(ws: WatchState, w: Watched): void {
+  for (let from = evictFrom(w.live.size, w.restored.size, ws.max); from !== undefined;) {
+    const entries = from === 'restored' ? w.restored : w.live
+    entries.delete(entries.keys().next().value as string)
+    ws.evicted++
+    from = evictFrom(w.live.size, w.restored.size, ws.max)
+  }
+}
+
+/** A key new to the live map: restored before, or new to the watch (its labels read once). */
+function addKey(ws: WatchState, w: Watched, text: string, line: AlertLine, now: number): Entry {
+  const key = keyOf(w, line.record)
+  let entry = w.restored.get(key)
+  if (entry !== undefined) {
+    w.restored.delete(key)
+    entry.lastSeen = now
+    entry.placedAt = now
+  } else {
+    const clean = ws.options.clean(line).record
+    const labels: Record<string, unknown> = {}
+    w.paths.forEach((path, i) => define(labels, path, (w.getters[i] as PathGetter)(clean) ?? null))
+    entry = { key, labels, lastSeen: now, placedAt: now, open: false }
+  }
+  // A key new to the watch may still have an incident: restored, or its watch dropped by the bound.
+  entry.open = ws.options.isOpen(key)
+  w.live.set(text, entry)
+  bound(ws, w)
+  return entry
+}
+
+/** Rules 1 and 4 for one rule: the key of the absence incident the line ends, if any. */
+function seenBy(ws: WatchState, w: Watched, line: AlertLine, now: number): string | undefined {
+  const text = textOf(w.getters, line.record)
+  let entry = w.live.get(text)
+  if (entry === undefined) {
+    entry = addKey(ws, w, text, line, now)
+  } else {
+    entry.lastSeen = now
+    if (movesOnLine(entry, now)) {
+      entry.placedAt = now
+      w.live.delete(text)
+      w.live.set(text, entry)
+    }
+  }
+  if (!lineEnds(entry)) return undefined
+  entry.open = false
+  return entry.key
+}
+
+/** Rule 3 for one rule: its keys due now, added to `out`. */
+function dueOf(ws: WatchState, w: Watched, now: number, out: AbsenceDue[]): void {
+  for (const entries of [w.restored, w.live]) {
+    for (const entry of entries.values()) {
+      const step = tickStep(entry, w.forMs, now)
+      if (step === 'stop') break
+      if (step === 'pass') continue
+      entry.open = true
+      if (!ws.options.isOpen(entry.key))
+        out.push({ rule: w.rule, key: entry.key, line: absenceLine(w.rule, w.forMs, entry) })
+    }
+  }
+}
+
+/** Rule 5. */
+function forgetKey(w: Watched, key: string): boolean {
+  if (w.restored.delete(key)) return true
+  for (const [text, entry] of w.live) {
+    if (entry.key !== key) continue
+    w.live.delete(text)
+    return true
+  }
+  return false
+}
+
+/** Rule 7: the saved keys put back, oldest first so that the maps keep their recency order. */
+function restoreKeys(ws: WatchState, saved: readonly AbsenceEntry[], resumedAt: number): number {
+  const byName = new Map(ws.watched.map((w) => [w.rule.name, w]))
+  const live = new Set(ws.watched.flatMap((w) => [...w.live.values()].map((e) => e.key)))
+  let restored = 0
+  for (const s of [...saved].sort((a, b) => a.lastSeen - b.lastSeen)) {
+    const w = byName.get(s.rule)
+    if (w === undefined) continue
+    const watchedAlready = (key: string): boolean => live.has(key) || w.restored.has(key)
+    const lastSeen = restoredLastSeen(s, w.paths, watchedAlready, resumedAt)
+    if (lastSeen === undefined) continue
+    w.restored.set(s.key, { key: s.key, labels: { ...s.labels }, lastSeen, placedAt: lastSeen, open: false })
+    bound(ws, w)
+    restored++
+  }
+  return restored
+}
+
+function entriesOf(w: Watched): Entry[] {
+  return [...w.restored.values(), ...w.live.values()]
 }
 
 export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatchOptions): AbsenceWatch {
-  const max = options.maxKeys ?? 10_000
-  const watched: Watched[] = []
-  for (const rule of rules) {
-    if (rule.absent === undefined) continue
-    const paths = rule.groupBy ?? []
-    watched.push({
-      rule,
-      forMs: rule.absent.forMs,
-      paths,
-      getters: paths.map(compilePath),
-      live: new Map(),
-      restored: new Map(),
-    })
-  }
-  let evicted = 0
-
-  function bound(w: Watched): void {
-    while (w.live.size + w.restored.size > max) {
-      // Keys no line named since the restart were seen least recently of all.
-      const from = w.restored.size > 0 ? w.restored : w.live
-      from.delete(from.keys().next().value as string)
-      evicted++
-    }
-  }
-
-  function add(w: Watched, text: string, line: AlertLine, now: number): Entry {
-    const key = keyOf(w, line.record)
-    let entry = w.restored.get(key)
-    if (entry !== undefined) {
-      w.restored.delete(key)
-      entry.lastSeen = now
-      entry.placedAt = now
-    } else {
-      const clean = options.clean(line).record
-      const labels: Record<string, unknown> = {}
-      w.paths.forEach((path, i) => define(labels, path, (w.getters[i] as PathGetter)(clean) ?? null))
-      entry = { key, labels, lastSeen: now, placedAt: now, open: false }
-    }
-    // A key new to the watch may still have an incident: restored, or its watch dropped by the bound.
-    entry.open = options.isOpen(key)
-    w.live.set(text, entry)
-    bound(w)
-    return entry
-  }
+  const watched = rules.map(watchOf).filter((w) => w !== undefined)
+  const ws: WatchState = { watched, max: options.maxKeys ?? 10_000, options, evicted: 0 }
 
   function seen(line: AlertLine, now: number): string[] | undefined {
     let back: string[] | undefined
     for (const w of watched) {
       if (!ruleSelects(w.rule, line)) continue
-      const text = textOf(w.getters, line.record)
-      let entry = w.live.get(text)
-      if (entry === undefined) {
-        entry = add(w, text, line, now)
-      } else {
-        entry.lastSeen = now
-        if (now - entry.placedAt >= REORDER_MS) {
-          entry.placedAt = now
-          w.live.delete(text)
-          w.live.set(text, entry)
-        }
-      }
-      if (entry.open) {
-        entry.open = false
-        ;(back ??= []).push(entry.key)
-      }
+      const ended = seenBy(ws, w, line, now)
+      if (ended !== undefined) (back ??= []).push(ended)
     }
     return back
   }
 
   function due(now: number): AbsenceDue[] {
     const out: AbsenceDue[] = []
-    for (const w of watched) {
-      for (const entries of [w.restored, w.live]) {
-        for (const entry of entries.values()) {
-          // In the order they took their places: past the first placed within `for`, none is due.
-          if (now - entry.placedAt < w.forMs) break
-          if (entry.open || now - entry.lastSeen < w.forMs) continue
-          entry.open = true
-          if (!options.isOpen(entry.key))
-            out.push({ rule: w.rule, key: entry.key, line: absenceLine(w.rule, w.forMs, entry) })
-        }
-      }
-    }
+    for (const w of watched) dueOf(ws, w, now, out)
     return out
-  }
-
-  function forget(key: string): boolean {
-    for (const w of watched) {
-      if (w.restored.delete(key)) return true
-      for (const [text, entry] of w.live) {
-        if (entry.key !== key) continue
-        w.live.delete(text)
-        return true
-      }
-    }
-    return false
   }
 
   function state(): AbsenceEntry[] {
-    const out: AbsenceEntry[] = []
-    for (const w of watched) {
-      for (const entries of [w.restored, w.live]) {
-        for (const e of entries.values())
-          out.push({ rule: w.rule.name, key: e.key, lastSeen: e.lastSeen, labels: { ...e.labels } })
-      }
-    }
-    return out
-  }
-
-  function restore(saved: readonly AbsenceEntry[], resumedAt: number): number {
-    const byName = new Map(watched.map((w) => [w.rule.name, w]))
-    const live = new Set(watched.flatMap((w) => [...w.live.values()].map((e) => e.key)))
-    let restored = 0
-    // Oldest first, so that the maps keep their recency order.
-    for (const s of [...saved].sort((a, b) => a.lastSeen - b.lastSeen)) {
-      const w = byName.get(s.rule)
-      if (
-        w === undefined ||
-        typeof s.key !== 'string' ||
-        !Number.isFinite(s.lastSeen) ||
-        !sameGrouping(w.paths, s.labels)
-      )
-        continue
-      if (live.has(s.key) || w.restored.has(s.key)) continue
-      const lastSeen = Math.max(s.lastSeen, resumedAt)
-      w.restored.set(s.key, { key: s.key, labels: { ...s.labels }, lastSeen, placedAt: lastSeen, open: false })
-      bound(w)
-      restored++
-    }
-    return restored
+    return watched.flatMap((w) =>
+      entriesOf(w).map((e) => ({ rule: w.rule.name, key: e.key, lastSeen: e.lastSeen, labels: { ...e.labels } })),
+    )
   }
 
   function stats(): AbsenceStats {
@@ -335,8 +270,16 @@ export function createAbsenceWatch(rules: readonly Rule[], options: AbsenceWatch
       keys += w.live.size + w.restored.size
       for (const entries of [w.restored, w.live]) for (const e of entries.values()) if (e.open) open++
     }
-    return { keys, open, evicted }
+    return { keys, open, evicted: ws.evicted }
   }
 
-  return { active: watched.length > 0, seen, due, forget, state, restore, stats }
+  return {
+    active: watched.length > 0,
+    seen,
+    due,
+    forget: (key) => watched.some((w) => forgetKey(w, key)),
+    state,
+    restore: (saved, resumedAt) => restoreKeys(ws, saved, resumedAt),
+    stats,
+  }
 }

@@ -1,13 +1,8 @@
 // The absence watch on its own (alerts/absence.ts): the message and line an absence incident opens
 // with, what a line costs, and what restore() accepts.
 import { describe, expect, it } from 'vitest'
-import {
-  absenceLine,
-  absenceMessage,
-  createAbsenceWatch,
-  formatDuration,
-  type AbsenceEntry,
-} from '../../alerts/absence'
+import { createAbsenceWatch, type AbsenceEntry } from '../../alerts/absence'
+import { absenceLine, absenceMessage, formatDuration } from '../../alerts/absence-line'
 import { createAlertEngine } from '../../alerts/engine'
 import { parseLine, type AlertLine } from '../../alerts/line'
 import { compileRules, type Rule } from '../../alerts/rule'
