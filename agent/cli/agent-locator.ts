@@ -96,7 +96,9 @@ async function loadConfig(
   const problems = result.problems.map((p) => `  ${formatProblem(p)}`).join('\n')
   return {
     ok: false,
-    message: `cannot find the agent through ${file}: the config does not load\n${problems}\n(the CLI reads it for state_dir and console.token; or pass --url with --token-file or ${TOKEN_ENV})`,
+    message:
+      `cannot find the agent through ${file}: the config does not load\n${problems}\n` +
+      `(the CLI reads it for state_dir and console.token; or pass --url with --token-file or ${TOKEN_ENV})`,
   }
 }
 
@@ -122,7 +124,9 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
   if (!config.console.enabled)
     return {
       ok: false,
-      message: `the console is disabled in ${args.config} (console.enabled: false); the CLI talks to the agent through it`,
+      message:
+        `the console is disabled in ${args.config} (console.enabled: false); ` +
+        'the CLI talks to the agent through it',
     }
   token ??= config.console.token?.reveal()
   if (token === undefined) {
@@ -133,7 +137,9 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
     else if (!file.ok && file.reason !== 'ENOENT') {
       return {
         ok: false,
-        message: `cannot read ${path} (${file.reason}): run as the agent's user, or pass --token-file or set ${TOKEN_ENV}`,
+        message:
+          `cannot read ${path} (${file.reason}): ` +
+          `run as the agent's user, or pass --token-file or set ${TOKEN_ENV}`,
       }
     }
   }
@@ -141,7 +147,9 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
   if (config.metrics === undefined) {
     return {
       ok: false,
-      message: `${args.config} sets no metrics.listen, so its agent serves no console for the CLI to talk to (or pass --url)`,
+      message:
+        `${args.config} sets no metrics.listen, ` +
+        'so its agent serves no console for the CLI to talk to (or pass --url)',
     }
   }
   const found = await readConsoleJson(config.stateDir)

@@ -45,8 +45,10 @@ export function describeSchedule(report: OncallReport, asked: 'now' | 'at'): str
           ? 'nobody'
           : `nobody until ${formatZoned(first.at, zone)} (${relativeTime(first.at, report.at)})`
     else if (layer.now.until === null) holder = `${who(layer.now.user, layer.now.override)}, no handoff ahead`
-    else
-      holder = `${who(layer.now.user, layer.now.override)} until ${formatZoned(layer.now.until, zone)} (${relativeTime(layer.now.until, report.at)})`
+    else {
+      const { user, override, until } = layer.now
+      holder = `${who(user, override)} until ${formatZoned(until, zone)} (${relativeTime(until, report.at)})`
+    }
     out.push(`  ${name}: ${holder}`)
     for (const next of layer.next) out.push(`    ${formatZoned(next.at, zone)}  ${who(next.user, next.override)}`)
   }

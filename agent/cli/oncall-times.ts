@@ -18,7 +18,8 @@ const ZONED = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3
 const EPOCH_MS = /^\d{1,15}$/
 
 export const AT_HELP =
-  "a wall time in the schedule's zone (2026-03-08T09:00, 2026-03-08), an instant with Z or an offset (2026-03-08T03:30Z, 2026-03-08T09:00+05:30), or epoch milliseconds"
+  "a wall time in the schedule's zone (2026-03-08T09:00, 2026-03-08), " +
+  'an instant with Z or an offset (2026-03-08T03:30Z, 2026-03-08T09:00+05:30), or epoch milliseconds'
 
 function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate()

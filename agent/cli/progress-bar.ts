@@ -29,9 +29,8 @@ export function createProgressBar(
     const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - label.length - 30))
     const ratio = Math.min(1, done / total)
     const filled = Math.round(ratio * width)
-    stream.write(
-      `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(ratio * 100)}% ${mb(done)}/${mb(total)} MB`,
-    )
+    const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`
+    stream.write(`\r${label} [${bar}] ${Math.floor(ratio * 100)}% ${mb(done)}/${mb(total)} MB`)
   }
   return {
     update(done) {

@@ -41,7 +41,8 @@ function sourceLine(source: SourceConfig): string {
 function banner(agent: Agent, file: string): string {
   const { config, endpoint } = agent
   const lines = [
-    `logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), state in ${config.stateDir}`,
+    `logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), ` +
+      `state in ${config.stateDir}`,
   ]
   for (const source of config.sources) lines.push(`  ${sourceLine(source)}`)
   if (endpoint.mode === 'sandbox') {

@@ -71,5 +71,6 @@ const pad2 = (n: number): string => String(n).padStart(2, '0')
 /** Local date and time to the minute: `2031-01-02 14:03`. */
 export function formatClock(at: number): string {
   const d = new Date(at)
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`
+  const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`
+  return `${date} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`
 }

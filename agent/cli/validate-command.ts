@@ -12,7 +12,12 @@ export interface ValidateArgs {
 function summary(config: AgentConfig): string {
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`
   const api = config.messaging.mode === 'sandbox' ? 'embedded sandbox' : config.messaging.baseUrl
-  return `${count(config.sources.length, 'source')}, ${count(config.channels.length, 'channel')}, ${count(config.rules.length, 'rule')}; messaging: ${api}`
+  const sizes = [
+    count(config.sources.length, 'source'),
+    count(config.channels.length, 'channel'),
+    count(config.rules.length, 'rule'),
+  ]
+  return `${sizes.join(', ')}; messaging: ${api}`
 }
 
 export async function validateCommand(args: ValidateArgs, io: CliIo, options: LoadConfigOptions = {}): Promise<number> {

@@ -43,6 +43,8 @@ function sourceOf(config: AgentConfig, file: string): DryRunSource {
   return { name: undefined, format: 'auto', multiline: undefined, maxLineBytes: STREAM_MAX_LINE_BYTES }
 }
 
+const multiLineNote = (source: DryRunSource): string => (source.multiline === undefined ? '' : ', multi-line events')
+
 async function feed(dryRun: DryRun, file: string, source: DryRunSource, io: CliIo): Promise<void> {
   const bar = createProgressBar(io.stderr as { write(t: string): unknown }, file, statSync(file).size)
   // The file's lines in batches, as the tailer would hand them to the running agent.
@@ -75,9 +77,8 @@ export function reachLine(message: Pick<DryRunMessage, 'type' | 'reaches' | 'onc
 
 function describe(report: DryRunReport, notes: string[]): string {
   const out: string[] = [...notes]
-  out.push(
-    `${report.lines} line(s) read, ${report.matched} matched a rule${report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''}`,
-  )
+  const notJson = report.parseErrors > 0 ? `, ${report.parseErrors} not valid JSON` : ''
+  out.push(`${report.lines} line(s) read, ${report.matched} matched a rule${notJson}`)
   if (report.matches.length > 0) out.push('', 'Matches:')
   for (const m of report.matches) {
     out.push(`  ${m.file}:${m.line}  rule ${m.rule}  ${m.msg}`)
@@ -87,9 +88,8 @@ function describe(report: DryRunReport, notes: string[]): string {
   if (report.matched > MAX_LISTED) out.push(`  ... and ${report.matched - MAX_LISTED} more`)
   out.push('', `Incidents (${report.incidents.length}):`)
   for (const i of report.incidents) {
-    out.push(
-      `  ${i.key}  rule ${i.rule}  ${i.lines} line(s), ${i.deliveries} message(s)  "${i.title}"  ${i.firstSeen} .. ${i.lastSeen}`,
-    )
+    const counts = `${i.lines} line(s), ${i.deliveries} message(s)`
+    out.push(`  ${i.key}  rule ${i.rule}  ${counts}  "${i.title}"  ${i.firstSeen} .. ${i.lastSeen}`)
   }
   out.push('', `Messages that would be sent (${report.messages.length}):`)
   for (const m of report.messages) {
@@ -115,9 +115,8 @@ export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<nu
   }
   const { config } = result
   if (args.rule !== undefined && !config.rules.some((r) => r.name === args.rule)) {
-    io.stderr.write(
-      `logx-agent: no rule named "${args.rule}" in ${args.config} (rules: ${config.rules.map((r) => r.name).join(', ')})\n`,
-    )
+    const names = config.rules.map((r) => r.name).join(', ')
+    io.stderr.write(`logx-agent: no rule named "${args.rule}" in ${args.config} (rules: ${names})\n`)
     return 2
   }
   for (const file of args.files) {
@@ -136,10 +135,7 @@ export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<nu
       notes.push(
         `note: ${file} is in no source's paths; read as format auto, and rules limited to a source do not apply`,
       )
-    else
-      notes.push(
-        `${file}: source ${source.name} (${source.format}${source.multiline === undefined ? '' : ', multi-line events'})`,
-      )
+    else notes.push(`${file}: source ${source.name} (${source.format}${multiLineNote(source)})`)
     await feed(dryRun, file, source, io)
   }
   const report = dryRun.finish()
