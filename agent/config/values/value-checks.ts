@@ -3,9 +3,9 @@
 // own grammars, the ones its client checks before it sends.
 import { compileTemplate, isTimeZone, levelFromName, LEVELS } from '../../../alerts'
 import { isChatNumber, isEmailAddress, isPhoneNumber } from '../../messaging/validate'
-import { parseRedactPath } from '../../../logx/redaction'
 import type { ConfigSource } from '../load/check-context'
 import { suggestion } from '../shape/did-you-mean'
+import { parseRedactPath } from './redact-path'
 import { parseRegex, isRegexLiteral } from './regex-literal'
 
 export function checkUrl(value: string): string | undefined {
@@ -83,11 +83,10 @@ export function checkDotPath(value: string, source: ConfigSource = 'yaml'): stri
 
 /**
  * A redact path in the logger's grammar (dots, quoted brackets, indices, `*`), so the paths of an
- * app's `redact` work as they are in its alert targets and the agent's YAML. The logger owns the
- * grammar: its parser is the one used here.
+ * app's `redact` work as they are in its alert targets and the agent's YAML (redact-path.ts).
  */
 export function redactPathOf(value: string): readonly string[] {
-  return parseRedactPath(value, 'redact')
+  return parseRedactPath(value)
 }
 
 export function checkRedactPath(value: string): string | undefined {
@@ -95,8 +94,8 @@ export function checkRedactPath(value: string): string | undefined {
     redactPathOf(value)
     return undefined
   } catch (err) {
-    // The parser names the option; the caller names the place.
-    return (err as Error).message.replace(/^redact: /, '')
+    // The parser says what is wrong; the caller names the place.
+    return (err as Error).message
   }
 }
 
