@@ -64,7 +64,10 @@ export type MessagingConfig =
       crm: CrmConfig | undefined
     }
 
-/** `docker` and `cri`: container log files, whose inner text is then read as `auto` (agent/events/container-lines.ts). */
+/**
+ * `docker` and `cri`: container log files, whose inner text is then read as `auto`
+ * (agent/events/container-lines.ts).
+ */
 export type LineFormat = 'json' | 'text' | 'auto' | 'docker' | 'cri'
 
 /** What a `type: journald` source reads (through journalctl; agent/journald/). */

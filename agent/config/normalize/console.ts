@@ -23,7 +23,8 @@ export function normalizeConsole(
     ctx.report(
       ConfigErrorCodes.CONFLICT,
       ['console'],
-      'is served on metrics.listen, which is not set: add metrics: { listen: 127.0.0.1:9464 } (or console: { enabled: false })',
+      'is served on metrics.listen, which is not set: ' +
+        'add metrics: { listen: 127.0.0.1:9464 } (or console: { enabled: false })',
       'key',
     )
   }
@@ -31,7 +32,8 @@ export function normalizeConsole(
     ctx.report(
       ConfigErrorCodes.CONFLICT,
       ['metrics', 'listen'],
-      'is not a loopback address, so the console served on it needs a token: set console.token (or console.token_file), or console.enabled: false',
+      'is not a loopback address, so the console served on it needs a token: ' +
+        'set console.token (or console.token_file), or console.enabled: false',
     )
   }
   return { enabled, token }

@@ -58,7 +58,8 @@ export function normalizeJournald(
     ctx.report(
       ConfigErrorCodes.CONFLICT,
       [...path, key],
-      `"${key}" is for file sources: a journald source (type: journald) takes only name, units, priority, journal_files and start_at`,
+      `"${key}" is for file sources: ` +
+        'a journald source (type: journald) takes only name, units, priority, journal_files and start_at',
       'key',
     )
   }

@@ -29,7 +29,8 @@ export function normalizeMultiline(
     ctx.report(
       ConfigErrorCodes.CONFLICT,
       [...path, given[1] as string],
-      `give one of preset, start or continue, not ${given.join(' and ')}: a line either starts an event or continues one`,
+      `give one of preset, start or continue, not ${given.join(' and ')}: ` +
+        'a line either starts an event or continues one',
       'key',
     )
     return undefined

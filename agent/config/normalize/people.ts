@@ -95,7 +95,8 @@ export function createPeopleDirectory(
     ctx.report(
       ConfigErrorCodes.CONFLICT,
       asked.at,
-      `${asked.who} has no chat number and their phone ${shown} cannot be one (it needs the country prefix, like "+919800000001"), needed by chat channel ${asked.channel}`,
+      `${asked.who} has no chat number and their phone ${shown} cannot be one ` +
+        `(it needs the country prefix, like "+919800000001"), needed by chat channel ${asked.channel}`,
     )
     return undefined
   }

@@ -6,7 +6,10 @@ import { ConfigErrorCodes } from '../errors'
 import { listItems, type Located } from '../shape/written-list'
 import type { Segment } from '../load/yaml-source'
 
-/** The names in `value` (one or a list) with their paths, reporting the ones not in `declared` (undefined: any name goes). */
+/**
+ * The names in `value` (one or a list) with their paths. The ones not in `declared` are reported
+ * (undefined: any name goes).
+ */
 export function resolveLocated(
   value: string | string[] | undefined,
   path: readonly Segment[],

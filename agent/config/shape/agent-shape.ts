@@ -14,7 +14,9 @@ import { scheduleShape, personShape } from './people-shape'
 const acknowledgeShape = object({
   missed_call_number: field(
     string({ check: checkPhone }),
-    "the number pages tell people to give a missed call to; only missed calls to it acknowledge. Default without base_url: the embedded sandbox's number; with base_url and none given: pages give no hint and missed calls to any number count",
+    'the number pages tell people to give a missed call to; only missed calls to it acknowledge. Default without ' +
+      "base_url: the embedded sandbox's number; with base_url and none given: pages give no hint and missed calls " +
+      'to any number count',
   ),
   poll_interval: field(duration, 'how often missed calls are fetched from the messaging API (at least 1s)', {
     default: '15s',
@@ -41,7 +43,8 @@ const consoleShape = object({
   }),
   token: field(
     secret,
-    'access token (`authorization: Bearer <token>`); required when metrics.listen is not a loopback address. Default on loopback: a random one per start, in <state_dir>/console.token',
+    'access token (`authorization: Bearer <token>`); required when metrics.listen is not a loopback address. ' +
+      'Default on loopback: a random one per start, in <state_dir>/console.token',
   ),
 })
 
@@ -90,7 +93,9 @@ export const agentShape: ObjectShape = object(
     ),
     redact: field(
       { kind: 'list', items: string({ check: checkRedactPath }) },
-      'paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, incident state; the logger\'s redact syntax (user.password, *.token, cards[*].number, headers["x-key"]); msg censors the message',
+      'paths of log fields censored ("[redacted]") before anything is built from a line: messages, CRM notes, ' +
+        'incident state; the logger\'s redact syntax (user.password, *.token, cards[*].number, headers["x-key"]); ' +
+        'msg censors the message',
       { default: [] },
     ),
     metrics: field(

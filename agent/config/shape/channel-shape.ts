@@ -36,7 +36,8 @@ export const channelCommon = {
   ),
   oncall: field(
     oncallRef,
-    "schedule (or schedule/layer) whose person on call, when a notice is sent, is this channel's recipient, instead of numbers or people",
+    "schedule (or schedule/layer) whose person on call, when a notice is sent, is this channel's recipient, " +
+      'instead of numbers or people',
   ),
   active_hours: activeHours('this channel'),
 }

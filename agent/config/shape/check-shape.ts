@@ -177,10 +177,12 @@ function checkEnum(
   const resolved = text(value, at, ctx)
   if (resolved === INVALID) return INVALID
   if (!shape.values.includes(resolved)) {
+    // A hidden value (from the environment, a file, a secret key) gets no did-you-mean: it would echo it.
+    const hint = ctx.isHidden(at) ? '' : suggestion(resolved, shape.values)
     ctx.report(
       ConfigErrorCodes.VALUE,
       at,
-      `expected one of ${shape.values.join(', ')}, got ${ctx.show(at, resolved)}${ctx.isHidden(at) ? '' : suggestion(resolved, shape.values)}`,
+      `expected one of ${shape.values.join(', ')}, got ${ctx.show(at, resolved)}${hint}`,
     )
     return INVALID
   }

@@ -40,7 +40,10 @@ export function checkRedisUrl(value: string): string | undefined {
     return `expected a redis:// or rediss:// URL, not ${url.protocol}//`
   // Checked first: whatever else is wrong, a password must be moved out of the file.
   if (url.password !== '')
-    return 'must not hold a password (whoever reads the config would have it): put the password in a file and name it in cluster.redis.password_file'
+    return (
+      'must not hold a password (whoever reads the config would have it): ' +
+      'put the password in a file and name it in cluster.redis.password_file'
+    )
   if (url.username !== '') return 'must not hold a user name: write it as cluster.redis.username'
   if (url.hostname === '') return `needs a host, like ${URL_EXAMPLE}`
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
@@ -108,7 +111,8 @@ export const clusterShape: ObjectShape = {
   fields: {
     agent_id: field(
       string({ check: checkAgentId, json: { pattern: AGENT_ID.source } }),
-      'this agent\'s name in the fleet (1 to 64 letters, digits, ".", "_" and "-"); default: the host name, other characters as "-"',
+      'this agent\'s name in the fleet (1 to 64 letters, digits, ".", "_" and "-"); default: the host name, ' +
+        'other characters as "-"',
     ),
     redis: field(redisShape, 'the Redis server the fleet shares', { required: true }),
     lease: duration(

@@ -61,7 +61,8 @@ export const personShape: ObjectShape = withOneOf(
   object({
     phone: field(
       string({ check: checkPhone }),
-      'phone number: SMS and voice channels reach it, chat channels too without `chat`; missed calls from it acknowledge',
+      'phone number: SMS and voice channels reach it, chat channels too without `chat`; missed calls from it ' +
+        'acknowledge',
     ),
     email: field(string({ check: checkEmail, json: { format: 'email' } }), 'e-mail address, for mail channels'),
     chat: field(string({ check: checkChatNumber }), 'chat number with country prefix; default: phone'),

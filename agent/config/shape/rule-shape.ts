@@ -55,7 +55,8 @@ export const ruleFields = (yaml: boolean): ObjectShape =>
       ? {
           ack_timeout: field(
             duration,
-            'an acknowledged incident still firing this long after its ack goes back to unacknowledged, and escalation resumes; default: never',
+            'an acknowledged incident still firing this long after its ack goes back to unacknowledged, and ' +
+              'escalation resumes; default: never',
           ),
         }
       : {}),
@@ -83,7 +84,8 @@ export const ruleFields = (yaml: boolean): ObjectShape =>
                 ),
                 oncall: field(
                   oncallRef,
-                  "schedule (or schedule/layer) whose person on call this step reaches on its channels, instead of the channels' recipients",
+                  'schedule (or schedule/layer) whose person on call this step reaches on its channels, instead ' +
+                    "of the channels' recipients",
                 ),
                 active_hours: activeHours('this step'),
               }
@@ -98,13 +100,17 @@ export const ruleFields = (yaml: boolean): ObjectShape =>
       ? {
           absent: field(
             object({ for: required(duration, 'silence that opens the incident (at least 1s)') }),
-            'an absence rule: an incident opens when no line it selects arrived for `for`, per group key, and resolves when lines return',
+            'an absence rule: an incident opens when no line it selects arrived for `for`, per group key, and ' +
+              'resolves when lines return',
           ),
         }
       : {}),
   })
 export const ruleShape: ObjectShape = ruleFields(true)
-/** A transport target's rule: the YAML's without `ack_timeout`, `absent` and escalation steps' `people`, `oncall` and `active_hours`. */
+/**
+ * A transport target's rule: the YAML's without `ack_timeout`, `absent`, and the escalation steps'
+ * `people`, `oncall` and `active_hours`.
+ */
 export const targetRuleShape: ObjectShape = ruleFields(false)
 
 export const time: Shape = {
@@ -128,7 +134,8 @@ export const silenceShape: ObjectShape = object({
 export const rulesField = (rule: ObjectShape): Field =>
   field(
     { kind: 'list', items: rule },
-    'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal lines to every channel',
+    'alert rules, tried in order; the first that selects a line owns it. Default: one rule for error and fatal ' +
+      'lines to every channel',
   )
 export const silencesField = field({ kind: 'list', items: silenceShape }, 'silences (maintenance windows)', {
   default: [],

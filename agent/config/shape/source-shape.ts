@@ -20,11 +20,13 @@ export const multiline: Shape = {
       object({
         preset: field(
           multilinePreset,
-          'java, python, go or node: which lines continue an event (frames, `Caused by:`, `Traceback`, `goroutine N [running]:` ...)',
+          'java, python, go or node: which lines continue an event (frames, `Caused by:`, `Traceback`, ' +
+            '`goroutine N [running]:` ...)',
         ),
         start: field(
           linePattern,
-          'regular expression ("/pattern/flags" or bare) a line that starts an event matches; every other line continues the one before',
+          'regular expression ("/pattern/flags" or bare) a line that starts an event matches; every other line ' +
+            'continues the one before',
         ),
         continue: field(
           linePattern,
@@ -50,24 +52,29 @@ export const sourceShape: ObjectShape = object({
   ),
   paths: field(
     { kind: 'list', items: string(), minItems: 1, single: true },
-    'file globs (relative to the working directory); files that appear later are picked up. Required for a file source; a journald source has none',
+    'file globs (relative to the working directory); files that appear later are picked up. Required for a file ' +
+      'source; a journald source has none',
   ),
   exclude: field(
     { kind: 'list', items: string({ check: globProblem }), single: true },
-    "file globs never tailed (rotated `*.gz`, `*.1`, other apps' files): without '/' matched against the file name, with '/' against the path (relative to the working directory)",
+    "file globs never tailed (rotated `*.gz`, `*.1`, other apps' files): without '/' matched against the file " +
+      "name, with '/' against the path (relative to the working directory)",
   ),
   format: field(
     { kind: 'enum', values: ['json', 'text', 'auto', 'docker', 'cri'] },
-    'line format; auto parses lines that look like JSON and treats the rest as text; docker (json-file) and cri are container logs, whose lines are unwrapped (split lines joined) and then read as auto',
+    'line format; auto parses lines that look like JSON and treats the rest as text; docker (json-file) and cri ' +
+      'are container logs, whose lines are unwrapped (split lines joined) and then read as auto',
     { default: 'auto' },
   ),
   multiline: field(
     multiline,
-    'lines that continue an event (a stack trace under its log line) join it: one alert line, its level from the first line; a preset name (java, python, go, node) or an object',
+    'lines that continue an event (a stack trace under its log line) join it: one alert line, its level from the ' +
+      'first line; a preset name (java, python, go, node) or an object',
   ),
   start_at: field(
     { kind: 'enum', values: ['end', 'beginning'] },
-    'where reading starts in a file found at startup without a checkpoint (journald: in the journal, without a saved cursor)',
+    'where reading starts in a file found at startup without a checkpoint (journald: in the journal, without a ' +
+      'saved cursor)',
     { default: 'end' },
   ),
   max_line_bytes: field({ kind: 'integer', min: 1 }, 'longer lines are cut to this (and counted)', {
@@ -75,7 +82,8 @@ export const sourceShape: ObjectShape = object({
   }),
   sync_reads: field(
     { kind: 'boolean' },
-    "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled network filesystem stalls only this source",
+    "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled " +
+      'network filesystem stalls only this source',
     { default: true },
   ),
   units: field(
@@ -95,6 +103,7 @@ export const sourceShape: ObjectShape = object({
   ),
   journal_files: field(
     { kind: 'list', items: string(), minItems: 1, single: true },
-    'journald: journal file globs (relative to the working directory) read instead of the system journal (journalctl --file), e.g. what systemd-journal-remote writes',
+    'journald: journal file globs (relative to the working directory) read instead of the system journal ' +
+      '(journalctl --file), e.g. what systemd-journal-remote writes',
   ),
 })

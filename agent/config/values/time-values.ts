@@ -47,7 +47,9 @@ export function parseWeekday(value: string): number | undefined {
 
 export function checkWeekday(value: string): string | undefined {
   if (parseWeekday(value) !== undefined) return undefined
-  return `unknown weekday ${JSON.stringify(value)}${suggestion(value, WEEKDAY_NAMES)}; expected mon, tue, wed, thu, fri, sat or sun (or the full name)`
+  const hint = suggestion(value, WEEKDAY_NAMES)
+  const expected = 'expected mon, tue, wed, thu, fri, sat or sun (or the full name)'
+  return `unknown weekday ${JSON.stringify(value)}${hint}; ${expected}`
 }
 
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
@@ -106,7 +108,8 @@ export function parseWrittenInstant(value: string): WrittenInstant | undefined {
 
 export function checkWrittenInstant(value: string): string | undefined {
   return parseWrittenInstant(value) === undefined
-    ? 'expected a local date and time "YYYY-MM-DDTHH:MM" like "2026-03-02T09:00" (optionally with Z or an offset like +05:30)'
+    ? 'expected a local date and time "YYYY-MM-DDTHH:MM" like "2026-03-02T09:00" (optionally with Z or an offset ' +
+        'like +05:30)'
     : undefined
 }
 
