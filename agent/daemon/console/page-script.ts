@@ -28,7 +28,10 @@ export const PAGE_SCRIPT = String.raw`
   var injected = meta('logx-console-token')
   var auth = meta('logx-console-auth')
   var token = injected || (session && session.getItem(TOKEN_KEY)) || ''
-  var view = { incidents: [], total: 0, filter: '', selected: null, detail: null, silences: [], schedules: [], polls: 0 }
+  var view = {
+    incidents: [], total: 0, filter: '', selected: null, detail: null,
+    silences: [], schedules: [], polls: 0
+  }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag)
@@ -41,7 +44,8 @@ export const PAGE_SCRIPT = String.raw`
   function time(ms) {
     if (typeof ms !== 'number') return ''
     var d = new Date(ms)
-    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds())
+    var date = d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate())
+    return date + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds())
   }
   var DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
   var zoneFormats = {}
@@ -50,7 +54,10 @@ export const PAGE_SCRIPT = String.raw`
     var format = zoneFormats[timeZone]
     if (format === undefined) {
       try {
-        format = new Intl.DateTimeFormat('en-US', { timeZone: timeZone, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+        format = new Intl.DateTimeFormat('en-US', {
+          timeZone: timeZone, hourCycle: 'h23', weekday: 'short',
+          year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit'
+        })
       } catch (e) { format = null }
       zoneFormats[timeZone] = format
     }
@@ -379,7 +386,12 @@ export const PAGE_SCRIPT = String.raw`
   $('unack').addEventListener('click', function () { act('unack') })
   $('resolve').addEventListener('click', function () { act('resolve') })
   $('silence-form').addEventListener('submit', silence)
-  $('close-detail').addEventListener('click', function () { view.selected = null; view.detail = null; renderDetail(); renderIncidents() })
+  $('close-detail').addEventListener('click', function () {
+    view.selected = null
+    view.detail = null
+    renderDetail()
+    renderIncidents()
+  })
 
   if (auth === 'configured' && !token) needToken()
   loadPeople()

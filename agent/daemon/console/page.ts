@@ -13,7 +13,8 @@ const STYLE = `
   :root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; font-size: 14px; }
   body { margin: 0; }
   [hidden] { display: none !important; }
-  header { background: #1d2330; color: #fff; padding: 10px 20px; display: flex; gap: 14px; align-items: center; flex-wrap: wrap; }
+  header { background: #1d2330; color: #fff; padding: 10px 20px; }
+  header { display: flex; gap: 14px; align-items: center; flex-wrap: wrap; }
   header h1 { font-size: 18px; margin: 0; }
   #status { font-size: 12px; color: #c8cede; }
   header form, header label { display: flex; gap: 6px; align-items: center; }
@@ -22,7 +23,8 @@ const STYLE = `
   main.with-detail { grid-template-columns: minmax(0, 3fr) minmax(280px, 2fr); }
   .scroll { overflow-x: auto; }
   td.time { white-space: nowrap; }
-  section, aside { background: #fff; border-radius: 6px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); min-width: 0; }
+  section, aside { background: #fff; border-radius: 6px; padding: 10px 14px; min-width: 0; }
+  section, aside { box-shadow: 0 1px 2px rgba(0,0,0,.08); }
   #silences-section, #oncall-section { grid-column: 1 / -1; }
   .zone { color: #667; font-size: 12px; margin-left: 6px; }
   ul.next { margin: 0; padding: 0; list-style: none; } ul.next li { white-space: nowrap; }
@@ -33,13 +35,20 @@ const STYLE = `
   td.title { max-width: 360px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   td.num { text-align: right; }
   #incidents tbody tr { cursor: pointer; } #incidents tbody tr:hover, tr.selected { background: #eef2fb; }
-  .state { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 6px; border-radius: 3px; background: #e0e0e0; }
-  .state-firing { background: #f8d3d0; } .state-acknowledged { background: #f6e7c8; } .state-pending { background: #dbe6fb; }
+  .state { font-size: 11px; font-weight: 700; text-transform: uppercase; }
+  .state { padding: 1px 6px; border-radius: 3px; background: #e0e0e0; }
+  .state-firing { background: #f8d3d0; }
+  .state-acknowledged { background: #f6e7c8; }
+  .state-pending { background: #dbe6fb; }
   #detail-title { word-break: break-word; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 0; } dt { color: #667; } dd { margin: 0; word-break: break-word; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 0; }
+  dt { color: #667; }
+  dd { margin: 0; word-break: break-word; }
   .actions { display: flex; gap: 8px; margin: 10px 0; flex-wrap: wrap; }
   #timeline { padding-left: 18px; } #timeline li { margin-bottom: 4px; }
-  #timeline span { margin-right: 8px; } #timeline .kind { font-weight: 600; } #timeline .time, #timeline .by, #timeline .channel { color: #667; }
+  #timeline span { margin-right: 8px; }
+  #timeline .kind { font-weight: 600; }
+  #timeline .time, #timeline .by, #timeline .channel { color: #667; }
   #message { margin: 8px 20px 0; min-height: 1.2em; } #message.error { color: #a11; } #message.ok { color: #2e7a44; }
   .filter { display: flex; gap: 10px; align-items: center; margin-bottom: 6px; }
 `
@@ -51,7 +60,9 @@ const BODY = `<header>
     <label>Token <input id="token" type="password" autocomplete="off" spellcheck="false"></label>
     <button type="submit">Use token</button>
   </form>
-  <label class="by">By <select id="by-person" aria-label="Person"><option value="">(type a name)</option></select></label>
+  <label class="by">By <select id="by-person" aria-label="Person">
+    <option value="">(type a name)</option>
+  </select></label>
   <input id="by-name" placeholder="your name" maxlength="100" aria-label="Your name" autocomplete="off">
 </header>
 <p id="message" role="status" aria-live="polite"></p>
@@ -59,10 +70,14 @@ const BODY = `<header>
   <section id="incidents-section">
     <h2>Incidents <span id="incident-count"></span></h2>
     <div class="filter"><label>State <select id="state-filter">
-      <option value="">all</option><option value="firing">firing</option><option value="acknowledged">acknowledged</option><option value="pending">pending</option>
+      <option value="">all</option><option value="firing">firing</option>
+      <option value="acknowledged">acknowledged</option><option value="pending">pending</option>
     </select></label></div>
     <div class="scroll"><table id="incidents">
-      <thead><tr><th>State</th><th>Title</th><th>Rule</th><th>Count</th><th>First seen</th><th>Last seen</th><th>Paged</th><th>Acked by</th><th>Hosts</th></tr></thead>
+      <thead><tr>
+        <th>State</th><th>Title</th><th>Rule</th><th>Count</th><th>First seen</th><th>Last seen</th>
+        <th>Paged</th><th>Acked by</th><th>Hosts</th>
+      </tr></thead>
       <tbody></tbody>
     </table></div>
     <p id="no-incidents" hidden>No open incidents.</p>
@@ -111,12 +126,21 @@ export interface ConsolePage {
   render(): { html: string; csp: string }
 }
 
+/** Only the page's own style and script (by their nonce) and requests to its own origin. */
+function cspOf(nonce: string): string {
+  const sources = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`]
+  sources.push(`connect-src 'self'`, `img-src 'none'`, `base-uri 'none'`, `form-action 'none'`)
+  sources.push(`frame-ancestors 'none'`)
+  return sources.join('; ')
+}
+
 /** `injectToken`: the generated token to put in the page; undefined when the token is configured. */
 export function createConsolePage(injectToken: string | undefined): ConsolePage {
   const metas =
     injectToken === undefined
       ? '<meta name="logx-console-auth" content="configured">'
-      : `<meta name="logx-console-auth" content="generated">\n<meta name="logx-console-token" content="${escapeAttribute(injectToken)}">`
+      : `<meta name="logx-console-auth" content="generated">\n` +
+        `<meta name="logx-console-token" content="${escapeAttribute(injectToken)}">`
   const template = `<!doctype html>
 <html lang="en">
 <head>
@@ -139,7 +163,7 @@ ${BODY}
       const nonce = randomBytes(16).toString('base64')
       return {
         html: parts.join(nonce),
-        csp: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        csp: cspOf(nonce),
       }
     },
   }

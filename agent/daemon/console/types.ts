@@ -17,7 +17,10 @@ export interface IncidentSummary {
   /** Names of the people paged. */
   paged: string[]
   ack: { by: string; via: string; at: number } | undefined
-  /** In a fleet: the agents that saw its lines, each with its count and last time (count and times above are the fleet's). */
+  /**
+   * In a fleet: the agents that saw its lines, each with its count and last time (the count and the
+   * times above are the fleet's).
+   */
   hosts?: { agent: string; count: number; last: number }[]
 }
 
