@@ -8,7 +8,10 @@ import { compileTemplate, type Template } from './template'
 
 export type ChannelType = 'sms' | 'chat' | 'mail' | 'voice' | 'incident'
 
-/** Templates per notice kind; `repeat`, `escalated`, `acknowledged` and `unacknowledged` use `firing`. Undefined: the type's default. */
+/**
+ * Templates per notice kind; `repeat`, `escalated`, `acknowledged` and `unacknowledged` use `firing`.
+ * Undefined: the type's default.
+ */
 export interface KindTemplates {
   firing: string | undefined
   resolved: string | undefined

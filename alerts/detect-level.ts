@@ -48,10 +48,13 @@ export const UPPER_CASE_TOKENS: readonly string[] = [
 ]
 
 // One pass over the head; the earliest token that names a level wins.
-const TOKEN = new RegExp(
-  String.raw`\[(?:[A-Za-z0-9_]{1,30}:)?([A-Za-z]{3,11})\d?\]|<([A-Za-z]{3,11})>|\b(?:level\s*[=:]|lvl=|severity=)\s*"?([A-Za-z]{3,11})|(?<![A-Za-z0-9_])(${UPPER_CASE_TOKENS.join('|')})(?![A-Za-z0-9_])`,
-  'g',
-)
+// The alternatives, one capture group each: `[warn]` (or `[app:warn]`, `[warn1]`), `<warn>`,
+// `level=warn` (or `lvl=`, `severity=`, `level: "warn"`), and a bare upper-case token.
+const BRACKETED = String.raw`\[(?:[A-Za-z0-9_]{1,30}:)?([A-Za-z]{3,11})\d?\]`
+const ANGLED = String.raw`<([A-Za-z]{3,11})>`
+const KEYED = String.raw`\b(?:level\s*[=:]|lvl=|severity=)\s*"?([A-Za-z]{3,11})`
+const BARE = String.raw`(?<![A-Za-z0-9_])(${UPPER_CASE_TOKENS.join('|')})(?![A-Za-z0-9_])`
+const TOKEN = new RegExp([BRACKETED, ANGLED, KEYED, BARE].join('|'), 'g')
 
 const SYSLOG_PRI = /^<(\d{1,3})>/
 // A JSON line that did not parse (cut short, a stray byte) still says its numeric level.
@@ -72,7 +75,10 @@ const WINDOWS_CBS = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d, ([A-Z][a-z]{2,10})\s/
 // Spellings only a key (`lvl=eror`, log15) or a line's head (`fail:`, .NET) gives a level.
 const SHORT_NAMES: Readonly<Record<string, number>> = { eror: 50, fail: 50, dbug: 20, trce: 10 }
 
-/** A level name as a key's value or a line's head word may spell it: every common name plus log15's and .NET's four-letter ones. */
+/**
+ * A level name as a key's value or a line's head word may spell it: every common name plus log15's and
+ * .NET's four-letter ones.
+ */
 export function levelOfWord(word: string): number | undefined {
   const level = levelFromName(word)
   if (level !== undefined) return level

@@ -88,7 +88,10 @@ export function createRedactor(paths: readonly RedactPath[], censor = '[redacted
   }
 }
 
-/** A copy of `record` with each path's value replaced by `censor` (`record` itself when it has none); the input is not touched. */
+/**
+ * A copy of `record` with each path's value replaced by `censor` (`record` itself when it has none);
+ * the input is not touched.
+ */
 export function redactPaths(
   record: Record<string, unknown>,
   paths: readonly RedactPath[],

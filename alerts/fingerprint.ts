@@ -92,7 +92,8 @@ export function hash53(text: string): string {
   // The 53-bit value (21 bits of h2, 32 of h1) as 14 hex digits: Number#toString(16) of it is
   // several times slower than the hash itself.
   const high = 2097151 & h2
-  return `${HEX[high >>> 16]}${HEX[(high >>> 8) & 255]}${HEX[high & 255]}${HEX[h1 >>> 24]}${HEX[(h1 >>> 16) & 255]}${HEX[(h1 >>> 8) & 255]}${HEX[h1 & 255]}`
+  const highHex = `${HEX[high >>> 16]}${HEX[(high >>> 8) & 255]}${HEX[high & 255]}`
+  return `${highHex}${HEX[h1 >>> 24]}${HEX[(h1 >>> 16) & 255]}${HEX[(h1 >>> 8) & 255]}${HEX[h1 & 255]}`
 }
 
 /** The parts the key is made of, readable (shown in incident notes). */

@@ -79,7 +79,10 @@ export function parseLine(raw: string, source?: string): AlertLine {
   return textLine(text, source)
 }
 
-/** A plain-text line: its level from where the format writes it, its message without the header before it (text-head.ts). */
+/**
+ * A plain-text line: its level from where the format writes it, its message without the header before
+ * it (text-head.ts).
+ */
 export function textLine(text: string, source?: string): AlertLine {
   const found = findLevel(text)
   const level = found?.level

@@ -226,10 +226,10 @@ function incidentNotes(notice: Notice, vars: Record<string, unknown>): string {
   if (notice.kind === 'acknowledged' && incident.ack !== undefined)
     lines.push(`acknowledged at: ${new Date(incident.ack.at).toISOString()}`)
   if (notice.kind === 'unacknowledged') lines.push(`escalation resumes from step: ${incident.step}`)
-  if (notice.inhibitedBy !== undefined)
-    lines.push(
-      `muted while this incident fires: ${notice.inhibitedBy.title} (rule ${notice.inhibitedBy.rule}, ${notice.inhibitedBy.key})`,
-    )
+  if (notice.inhibitedBy !== undefined) {
+    const { title, rule, key } = notice.inhibitedBy
+    lines.push(`muted while this incident fires: ${title} (rule ${rule}, ${key})`)
+  }
   if (notice.oncall !== undefined)
     lines.push(`on call: ${notice.oncall.map((o) => `${o.user} (${o.schedule}/${o.layer})`).join(', ')}`)
   return lines.join('\n')

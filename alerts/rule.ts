@@ -19,7 +19,10 @@ export interface EscalationConfig {
   notify: string[]
   /** Person names this step pages on its channels instead of the channels' recipients; undefined: the channels' own. */
   people?: string[] | undefined
-  /** Whoever is on call in this schedule (layer) when the step's notice is sent, instead of the channels' recipients. */
+  /**
+   * Whoever is on call in this schedule (layer) when the step's notice is sent, instead of the
+   * channels' recipients.
+   */
   oncall?: OncallRef | undefined
   /** Outside these hours the step is skipped (the next one applies at once). */
   activeHours?: ActiveHours[] | undefined

@@ -225,7 +225,10 @@ export function onCallAt(schedule: ScheduleConfig, layer: string | undefined, at
   return { user: person.user, layer: found.name, until, override: person.override }
 }
 
-/** The next `count` (a small number: each is computed) changes of the layer's person after `from` (not at it), in order. */
+/**
+ * The next `count` (a small number: each is computed) changes of the layer's person after `from` (not
+ * at it), in order.
+ */
 export function handoffs(schedule: ScheduleConfig, layer: string | undefined, from: number, count: number): Handoff[] {
   const found = layerOf(schedule, layer)
   if (found === undefined) return []

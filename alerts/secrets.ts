@@ -29,7 +29,10 @@ function mayHoldSecret(line: AlertLine, secrets: readonly string[], plain: boole
   return raw.includes(plain ? '\\u' : '\\')
 }
 
-/** The record with secrets cut out of every key, string and number (as its decimal text); itself when none holds one. */
+/**
+ * The record with secrets cut out of every key, string and number (as its decimal text); itself when
+ * none holds one.
+ */
 function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return scrubText(value, secrets)
   if (typeof value === 'number') {

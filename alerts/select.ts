@@ -17,7 +17,10 @@ export function selectRule(rules: readonly Rule[], line: AlertLine): Rule | unde
   return undefined
 }
 
-/** The lowest level any rule accepts, absence rules' included: lines below it cannot be candidates (the byte pre-filter). */
+/**
+ * The lowest level any rule accepts, absence rules' included: lines below it cannot be candidates (the
+ * byte pre-filter).
+ */
 export function lowestLevel(rules: readonly Rule[]): number {
   let lowest = Infinity
   for (const rule of rules) if (rule.minLevel < lowest) lowest = rule.minLevel

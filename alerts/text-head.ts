@@ -99,7 +99,10 @@ function layoutStart(line: string): number | undefined {
   return undefined
 }
 
-/** How long RFC 5424's STRUCTURED-DATA at line[at] is (`-` or `[...]` elements, `\\]` escaped inside), with the space and BOM after it. */
+/**
+ * How long RFC 5424's STRUCTURED-DATA at line[at] is (`-` or `[...]` elements, `\\]` escaped inside),
+ * with the space and BOM after it.
+ */
 function structuredDataEnd(line: string, at: number): number {
   let i = at
   if (line[i] === '-') i++
@@ -130,13 +133,17 @@ const AFTER_LEVEL = (() => {
   const bracket = String.raw`\[(?:[^\[\]]|\[[^\[\]]*\])*\]`
   // Spring Boot's pid before `---` or `[`.
   const pid = String.raw`(?:\d+(?= +(?:---|\[))${sep}*)?`
-  // A dotted logger (`org.apache.hadoop.Foo:`, `dfs.DataNode$PacketResponder:`, oslo's `nova.compute.manager [req-...]`),
-  // not an exception's name (`java.io.IOException: boom` is a message), or a word padded into a column (CBS's `CBS    `).
+  // A dotted logger (`org.apache.hadoop.Foo:`, `dfs.DataNode$PacketResponder:`, oslo's
+  // `nova.compute.manager [req-...]`), not an exception's name (`java.io.IOException: boom` is a
+  // message), or a word padded into a column (CBS's `CBS    `).
   const logger = String.raw`(?:[A-Za-z_$][\w$]*(?:[.$][\w$]+)+(?<!Exception|Error)(?= *:| ?\[| - )|\w+(?=[ \t]{2}))`
-  return new RegExp(
-    String.raw`(?:\d?\]|>|")?(?::(?![ \t])(?:[^\s:]+:)?|${dashSep}|${plainSep}*${pid}(?:${bracket}${plainSep}+)*(?:${bracket}${dashSep}|${logger}?(?:${dashSep}|${plainSep}*(?:${bracket}${sep}+)*)))`,
-    'y',
-  )
+  // What closes the level token (`]`, `>`, a quote), then one of: `:field:`, a dash separator, or
+  // the header fields (pid, `[...]` groups, a logger) up to the message.
+  const levelEnd = String.raw`(?:\d?\]|>|")?`
+  const colonField = String.raw`:(?![ \t])(?:[^\s:]+:)?`
+  const upToMessage = `(?:${bracket}${dashSep}|${logger}?(?:${dashSep}|${plainSep}*(?:${bracket}${sep}+)*))`
+  const headerFields = `${plainSep}*${pid}(?:${bracket}${plainSep}+)*${upToMessage}`
+  return new RegExp(`${levelEnd}(?:${colonField}|${dashSep}|${headerFields})`, 'y')
 })()
 
 /** Rule 5: past the level token and the fields that follow it, if what precedes it is header. */
@@ -155,7 +162,10 @@ function hasProse(line: string, end: number): boolean {
   return PROSE.test(before.includes('[') ? before.replace(BRACKETED, '') : before)
 }
 
-/** The `msg` (or `message`) value of a logfmt line, unquoted, or undefined when the line is not logfmt or the value is empty. */
+/**
+ * The `msg` (or `message`) value of a logfmt line, unquoted; undefined when the line is not logfmt
+ * or the value is empty.
+ */
 function logfmtMessage(line: string): string | undefined {
   const first = line.charCodeAt(0)
   if (!(isUpper(first) || (first >= 97 && first <= 122) || first === 95) || endOf(LOGFMT_KEY, line, 0) === -1)

@@ -53,7 +53,10 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return formatter
 }
 
-/** Epoch ms of a wall time read as UTC; fields out of range carry over like Date.UTC (day 32 is the next month's 1st). */
+/**
+ * Epoch ms of a wall time read as UTC; fields out of range carry over like Date.UTC (day 32 is the
+ * next month's 1st).
+ */
 export function utcOfWall(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
   // Date.UTC reads years 0-99 as 1900-1999: count from 400 years later (the Gregorian calendar
   // repeats every 400 years, leap days and weekdays alike) and step back by that cycle.
