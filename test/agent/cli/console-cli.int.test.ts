@@ -79,7 +79,7 @@ describe('logx-agent incidents / ack (built bin)', () => {
     expect(listed.stderr).toBe('')
     expect(listed.code).toBe(0)
     expect(listed.stdout).toMatch(
-      /^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+PAGED\s+ACKED BY\s+LAST SEEN\n3fa9c0d1\s+firing\s+1\s+errors\s+query failed\s+asha\s+-\s+3m ago\n$/,
+      /^ID\s+STATE\s+COUNT\s+RULE\s+TITLE\s+PAGED\s+ACKED BY\s+LAST SEEN\n3fa9c0d1\s+firing\s+1\s+errors\s+query failed\s+asha\s+-\s+3m(?:\d+s)? ago\n$/,
     )
 
     const acked = await logxAgent(['ack', '3fa9'], env)
