@@ -27,6 +27,8 @@ const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/messaging/README.md': ['.'],
   'agent/outbox/README.md': ['.'],
   'agent/prefilter/README.md': ['.'],
+  'agent/incidents/README.md': ['.'],
+  'agent/storage/README.md': ['.'],
   'agent/sandbox/README.md': ['.'],
   'agent/tail/README.md': ['.'],
   'agent/transports/README.md': ['.'],
