@@ -18,10 +18,7 @@ describe('silences', () => {
   it('mutes matching notices while active, counts them, and expires', () => {
     const clock = createClock()
     const set = createSilenceSet()
-    set.add(
-      silenceOf({ matchers: { rule: 'db', host: '/^db-/' }, ends_at: clock.now() + 60_000 }),
-      clock.now(),
-    )
+    set.add(silenceOf({ matchers: { rule: 'db', host: '/^db-/' }, ends_at: clock.now() + 60_000 }), clock.now())
     const stage = set.stage
     expect(stage({ now: clock.now() }, [notice({ host: 'db-1' })])).toEqual([])
     expect(stage({ now: clock.now() }, [notice({ host: 'web-1' })])).toHaveLength(1)
