@@ -8,7 +8,7 @@ import type { AsyncContextOptions, Bindings } from './option-types'
 
 export type { AsyncContextOptions }
 
-type LoggerState = Record<symbol, any>
+import type { LoggerState } from './logger-state'
 
 export function assertAsyncContextOptions(value: unknown): asserts value is AsyncContextOptions {
   const fail = (path: string, message: string): never => {

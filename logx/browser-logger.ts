@@ -75,7 +75,7 @@ export class Logger {
   }
 
   bindings(): Record<string, unknown> {
-    return Object.assign({}, ...this.#chain)
+    return Object.assign({}, ...this.#chain) as Record<string, unknown>
   }
 
   /** Adds bindings to this logger (not to loggers already created from it). */

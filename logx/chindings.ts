@@ -9,7 +9,7 @@ import {
   wildcardFirstSym,
 } from './symbols'
 
-type LoggerState = Record<symbol, any>
+import type { LoggerState } from './logger-state'
 
 /** The bindings formatter a child gets unless its options bring one: the root's shapes only `base`. */
 export const identityBindings = (bindings: Record<string, unknown>): Record<string, unknown> => bindings
@@ -28,7 +28,10 @@ export function serializeBindings(
   base: string = logger[chindingsSym],
   format = true,
 ): string {
-  const formatted: Record<string, unknown> | undefined = format ? logger[formattersSym].bindings(bindings) : bindings
+  // `base: undefined` reaches the formatter as it is, as in pino: the formatter's type hides that case.
+  const formatted: Record<string, unknown> | undefined = format
+    ? logger[formattersSym].bindings(bindings as Record<string, unknown>)
+    : bindings
   const serializers = logger[serializersSym]
   const stringifiers = logger[redactStringifiersSym]
   const safe = logger[stringifySafeSym]

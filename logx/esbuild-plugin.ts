@@ -168,7 +168,9 @@ export function logxEsbuildPlugin(options: LogxEsbuildPluginOptions = {}): LogxE
           return {
             errors: [
               {
-                text: 'logx/esbuild: the build must write its output to disk (set outfile or outdir, and keep write: true)',
+                text:
+                  'logx/esbuild: the build must write its output to disk ' +
+                  '(set outfile or outdir, and keep write: true)',
               },
             ],
           }

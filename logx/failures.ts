@@ -14,7 +14,8 @@ export function reportLogFailure(err: unknown): void {
     message = 'unknown error'
   }
   process.emitWarning(
-    `logx: a log call could not be completed as asked (${message}); the line was written with what could be serialized. Further failures are not reported.`,
+    `logx: a log call could not be completed as asked (${message}); ` +
+      'the line was written with what could be serialized. Further failures are not reported.',
     {
       code: 'LOGX_LOG_CALL_FAILED',
     },

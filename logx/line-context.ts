@@ -5,9 +5,9 @@ import { createAsyncContextBindings, type AsyncContextOptions } from './async-co
 import { createOtelBindings, otelContextRegistered, type OtelOptions } from './otel'
 import { reportLogFailure } from './failures'
 
-type LoggerState = Record<symbol, any>
+import type { LineContext } from './logger-state'
 
-export type LineContext = (logger: LoggerState) => string
+export type { LineContext }
 
 export function createLineContext(
   asyncContext: AsyncContextOptions | undefined,

@@ -15,7 +15,8 @@ export async function loadTargetFactory(file: string, name: string): Promise<Tar
   } catch (err) {
     throw new LogxError(
       LogxErrorCodes.TRANSPORT_TARGET_NOT_FOUND,
-      `transport target "${name}" could not be loaded${name === file ? '' : ` from ${file}`}: ${(err as Error)?.message ?? String(err)}`,
+      `transport target "${name}" could not be loaded${name === file ? '' : ` from ${file}`}: ` +
+        `${(err as Error)?.message ?? String(err)}`,
       undefined,
       { cause: err },
     )
@@ -26,7 +27,8 @@ export async function loadTargetFactory(file: string, name: string): Promise<Tar
   if (typeof exported !== 'function') {
     throw new LogxError(
       LogxErrorCodes.INVALID_TRANSPORT,
-      `transport target "${name}"${name === file ? '' : ` (${file})`} must have a default export (options) => stream, found ${typeof exported}`,
+      `transport target "${name}"${name === file ? '' : ` (${file})`} ` +
+        `must have a default export (options) => stream, found ${typeof exported}`,
     )
   }
   return exported as TargetFactory

@@ -9,15 +9,23 @@ import type { LogFn, LogMethodHook } from './option-types'
 
 export type { LogFn, LogMethodHook }
 
-type LoggerState = Record<symbol, any>
+import type { LoggerState } from './logger-state'
 
 export function noop(): void {}
 
 /** Request and response objects are logged through their standard serializers, as pino does. */
-function mapMergingObject(value: any): unknown {
+function mapMergingObject(value: HttpLike): unknown {
   if (value.method && value.headers && value.socket) return mapHttpRequest(value)
   if (typeof value.setHeader === 'function') return mapHttpResponse(value)
   return value
+}
+
+/** The keys that tell an HTTP request or response from any other merging object. */
+interface HttpLike {
+  method?: unknown
+  headers?: unknown
+  socket?: unknown
+  setHeader?: unknown
 }
 
 /**
@@ -34,7 +42,7 @@ function createPlainLogMethod(level: number): LogFn {
       let msg: unknown
       let params: unknown[] = rest
       if (typeof first === 'object') {
-        if (first !== null) obj = mapMergingObject(first)
+        if (first !== null) obj = mapMergingObject(first as HttpLike)
         msg = first === null && argc <= 1 ? null : second
       } else if (first === undefined) {
         msg = second

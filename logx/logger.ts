@@ -9,6 +9,7 @@ import { loggerPrototype } from './proto'
 import { noop } from './log-method'
 import { createLineContext } from './line-context'
 import type { NormalizedOptions } from './options'
+import type { LoggerState, WritableDestination } from './logger-state'
 import {
   chindingsSym,
   endSym,
@@ -39,14 +40,15 @@ import {
   useOnlyCustomLevelsSym,
 } from './symbols'
 
-export type LoggerState = Record<string | symbol, any>
-
-export interface WritableDestination {
-  write(line: string): unknown
-  [key: string | symbol]: any
-}
+export type { LoggerState, WritableDestination }
 
 const pinoUsesMultistreamSym = Symbol.for('pino.transport.usesMultistream')
+
+/** A transport stream says it routes lines through a multistream (logx's flag or pino's). */
+interface MultistreamFlags {
+  [transportUsesMultistreamSym]?: unknown
+  [pinoUsesMultistreamSym]?: unknown
+}
 
 /**
  * A transport with several targets routes each line on its numeric `level`: a level formatter
@@ -111,7 +113,7 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
   const safeStringify = createSafeStringify({ depthLimit: options.depthLimit, edgeLimit: options.edgeLimit })
   const stringify = createStringify(safeStringify)
   const redaction = options.redact ? createRedaction(options.redact, stringify) : null
-  const instance: LoggerState = Object.create(loggerPrototype)
+  const instance = Object.create(loggerPrototype) as LoggerState
   Object.assign(instance, {
     [stringifySafeSym]: safeStringify,
     [redactStringifiersSym]: redaction === null ? null : redaction.stringifiers,
@@ -124,7 +126,10 @@ export function createRootLogger(options: NormalizedOptions, stream: WritableDes
   instance[chindingsSym] = rootChindings(instance, options)
   checkPinoRules(options)
   const levels = createLevelMapping(options.customLevels, options.useOnlyCustomLevels)
-  if (stream[transportUsesMultistreamSym] === true || stream[pinoUsesMultistreamSym] === true) {
+  if (
+    (stream as MultistreamFlags)[transportUsesMultistreamSym] === true ||
+    (stream as MultistreamFlags)[pinoUsesMultistreamSym] === true
+  ) {
     warnOnUnroutableLevels(options, levels)
   }
   // Transports and pino-abstract-transport targets learn the level names and keys from this message.

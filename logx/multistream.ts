@@ -252,7 +252,8 @@ export function multistream(
   }
   const res = new MultiStreamRes(levels, options.dedupe === true)
   if (Array.isArray(streams)) {
-    for (const entry of streams) res.add(entry)
+    // Array.isArray narrows a readonly array to any[]: the entries are the declared ones.
+    for (const entry of streams as ReadonlyArray<StreamEntry | DestinationStream>) res.add(entry)
   } else if (streams !== null && streams !== undefined) {
     res.add(streams as StreamEntry | DestinationStream)
   }

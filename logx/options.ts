@@ -39,12 +39,18 @@ export interface LoggerOptions {
   msgPrefix?: string
   browser?: Record<string, unknown>
   transport?: TransportOptions
-  onChild?: (child: any) => void
+  onChild?: OnChild
   /** Bindings from an AsyncLocalStorage store on every line logged while it is active. */
   asyncContext?: AsyncContextOptions
   /** `trace_id`, `span_id`, `trace_flags` of the active OpenTelemetry span on every line (needs @opentelemetry/api). */
   otel?: boolean | OtelOptions
 }
+
+/**
+ * Called with each new child. Method syntax keeps the parameter bivariant, so a callback typed
+ * with the user's own Logger is accepted while logx hands it the child as it is.
+ */
+export type OnChild = { onChild(child: unknown): void }['onChild']
 
 export interface NormalizedOptions {
   name: string | undefined
@@ -69,7 +75,7 @@ export interface NormalizedOptions {
   nestedKey: string | null | undefined
   msgPrefix: string | undefined
   transport: TransportOptions | undefined
-  onChild: ((child: any) => void) | undefined
+  onChild: OnChild | undefined
   asyncContext: AsyncContextOptions | undefined
   otel: boolean | OtelOptions | undefined
 }
@@ -230,7 +236,13 @@ export function normalizeOptions(options: LoggerOptions): NormalizedOptions {
       bindings: options.formatters?.bindings ?? identityBindings,
       log: options.formatters?.log,
     },
-    serializers: withoutNulls(Object.assign(Object.create(null), { err: errSerializer }, options.serializers)),
+    serializers: withoutNulls(
+      Object.assign(
+        Object.create(null) as Record<string | symbol, Serializer>,
+        { err: errSerializer },
+        options.serializers,
+      ),
+    ),
     base: given(options, 'base', { pid: process.pid, hostname: hostname() }) as Bindings | null | undefined,
     crlf: options.crlf ?? false,
     time: timeFunction(given(options, 'timestamp', true)),

@@ -82,7 +82,7 @@ export function answerToPinoSymbols(prototype: object): void {
   const bottom = new Proxy(Object.create(EventEmitter.prototype) as object, {
     get(target, key, receiver) {
       const own = adopt(key)
-      return own === undefined ? Reflect.get(target, key, receiver) : (receiver as State)[own]
+      return own === undefined ? (Reflect.get(target, key, receiver) as unknown) : (receiver as State)[own]
     },
     set(target, key, value, receiver) {
       const own = adopt(key)

@@ -14,6 +14,8 @@ import { createRedaction } from './redaction'
 import { version } from './version'
 import { answerToPinoSymbols } from './pino-symbols'
 import { UNSERIALIZABLE_JSON, type SafeStringify } from './stringify'
+import type { Serializer } from './option-types'
+import type { Stringifier } from './redaction'
 import {
   asJsonSym,
   chindingsSym,
@@ -38,7 +40,7 @@ import {
   writeSym,
 } from './symbols'
 
-type LoggerState = Record<string | symbol, any>
+import type { LoggerFormatters, LoggerState } from './logger-state'
 
 function setLevel(this: LoggerState, level: string | number): void {
   const { labels, values } = this.levels
@@ -49,7 +51,8 @@ function setLevel(this: LoggerState, level: string | number): void {
     label = found
   }
   if (values[label] === undefined) throw new LogxError(LogxErrorCodes.UNKNOWN_LEVEL, 'unknown level ' + label, 'level')
-  const previousValue: number | undefined = this[levelValSym]
+  // Undefined while the root logger sets its first level.
+  const previousValue = this[levelValSym] as number | undefined
   const value = values[label] as number
   this[levelValSym] = value
   const isEnabled = this[levelCompSym]
@@ -82,7 +85,7 @@ function setLevel(this: LoggerState, level: string | number): void {
 function getLevel(this: LoggerState): string {
   // Read through `this` so that a serializer that lost its logger (pino#833) gets '' rather than a throw.
   const labels = this.levels?.labels
-  return labels ? labels[this[levelValSym]] : ''
+  return labels ? (labels[this[levelValSym]] as string) : ''
 }
 
 /**
@@ -95,7 +98,7 @@ function stringify(this: LoggerState, value: unknown, safe?: SafeStringify): str
     return JSON.stringify(value)
   } catch {
     try {
-      return (safe ?? (this[stringifySafeSym] as SafeStringify))(value)
+      return (safe ?? this[stringifySafeSym])(value)
     } catch {
       return UNSERIALIZABLE_JSON
     }
@@ -103,7 +106,9 @@ function stringify(this: LoggerState, value: unknown, safe?: SafeStringify): str
 }
 
 // pino's stringifiers are `{}` without redaction; logx keeps null there, which the write path tests faster.
-const NO_STRINGIFIERS: Readonly<Record<string | symbol, unknown>> = Object.freeze(Object.create(null))
+const NO_STRINGIFIERS: Readonly<Record<string | symbol, unknown>> = Object.freeze(
+  Object.create(null) as Record<string | symbol, unknown>,
+)
 
 function isLevelEnabled(this: LoggerState, level: string): boolean {
   const value = this.levels.values[level]
@@ -112,30 +117,27 @@ function isLevelEnabled(this: LoggerState, level: string): boolean {
 
 /** The parent's serializers with the child's on top (a null or undefined one turns the key off). */
 function copySerializers(
-  parent: Record<string | symbol, unknown>,
-  added: Record<string | symbol, unknown>,
-): Record<string | symbol, unknown> {
-  const merged: Record<string | symbol, unknown> = Object.create(null)
-  const put = (key: string | symbol, serializer: unknown): void => {
+  parent: Record<string | symbol, Serializer | undefined>,
+  added: Record<string | symbol, Serializer | null | undefined>,
+): Record<string | symbol, Serializer | undefined> {
+  const merged = Object.create(null) as Record<string | symbol, Serializer | undefined>
+  const put = (key: string | symbol, serializer: Serializer | null | undefined): void => {
     if (serializer === undefined || serializer === null) delete merged[key]
     else merged[key] = serializer
   }
-  for (const source of [parent, added]) {
+  for (const source of [parent, added] as Record<string | symbol, Serializer | null | undefined>[]) {
     for (const key in source) put(key, source[key])
     for (const sym of Object.getOwnPropertySymbols(source)) put(sym, source[sym])
   }
   return merged
 }
 
-type Formatters = {
-  level?: (label: string, value: number) => object
-  bindings?: (bindings: Record<string, unknown>) => Record<string, unknown>
-  log?: (obj: Record<string, unknown>) => Record<string, unknown>
-}
+type Formatters = Partial<LoggerFormatters>
 
 interface ChildOptions {
   level?: string
-  serializers?: Record<string, (value: any) => unknown>
+  /** A null or undefined serializer turns the parent's off for its key. */
+  serializers?: Record<string, Serializer | null | undefined>
   formatters?: Formatters
   customLevels?: Record<string, number>
   redact?: unknown
@@ -145,7 +147,7 @@ interface ChildOptions {
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key)
 
 /** A child's formatters: the root's `bindings` formatter shapes only `base`, never a child's bindings. */
-function childFormatters(parent: Required<Formatters>, own: Formatters | undefined): Formatters {
+function childFormatters(parent: LoggerFormatters, own: Formatters | undefined): LoggerFormatters {
   if (own === undefined && parent.bindings === identityBindings) return parent
   return { level: own?.level || parent.level, bindings: own?.bindings || identityBindings, log: own?.log || parent.log }
 }
@@ -164,10 +166,7 @@ function childSerialize(value: unknown): string | undefined {
 
 function applyChildOptions(parent: LoggerState, instance: LoggerState, opts: ChildOptions): void {
   if (hasOwn(opts, 'serializers')) {
-    instance[serializersSym] = copySerializers(
-      parent[serializersSym],
-      (opts.serializers ?? {}) as Record<string, unknown>,
-    )
+    instance[serializersSym] = copySerializers(parent[serializersSym], opts.serializers ?? {})
   }
   if (hasOwn(opts, 'formatters')) {
     instance[formattersSym] = childFormatters(parent[formattersSym], opts.formatters ?? {})
@@ -189,7 +188,7 @@ function applyChildOptions(parent: LoggerState, instance: LoggerState, opts: Chi
 
 function child(this: LoggerState, bindings: Record<string, unknown>, options?: ChildOptions | null): LoggerState {
   if (!bindings) throw new LogxError(LogxErrorCodes.MISSING_BINDINGS, 'missing bindings for child Pino', 'bindings')
-  const instance: LoggerState = Object.create(this)
+  const instance = Object.create(this) as LoggerState
   instance[formattersSym] = childFormatters(this[formattersSym], undefined)
   if (options === undefined || options === null) {
     // The common case, kept short: bindings only, same level.
@@ -210,7 +209,7 @@ function child(this: LoggerState, bindings: Record<string, unknown>, options?: C
 }
 
 function bindings(this: LoggerState): Record<string, unknown> {
-  const chindings: string = this[chindingsSym]
+  const chindings = this[chindingsSym]
   const parsed = JSON.parse('{' + chindings.slice(1) + '}') as Record<string, unknown>
   delete parsed.pid
   delete parsed.hostname
@@ -246,7 +245,7 @@ function flush(this: LoggerState, cb?: (err?: Error | null) => void): void {
   })
 }
 
-export const loggerPrototype: LoggerState = {
+export const loggerPrototype: Partial<LoggerState> & ThisType<LoggerState> = {
   child,
   bindings,
   setBindings,
@@ -287,7 +286,8 @@ export const loggerPrototype: LoggerState = {
     return this[redactStringifiersSym] ?? NO_STRINGIFIERS
   },
   set [stringifiersSym](value: Record<string | symbol, unknown> | null) {
-    this[redactStringifiersSym] = value === NO_STRINGIFIERS ? null : value
+    // Whoever sets them (an ecosystem package, as in pino) hands in stringifiers by key.
+    this[redactStringifiersSym] = value === NO_STRINGIFIERS ? null : (value as Record<string | symbol, Stringifier>)
   },
   [writeSym]: write,
   [asJsonSym]: asJson,

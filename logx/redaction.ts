@@ -6,7 +6,9 @@ import createRedactor = require('@pinojs/redact')
 import { LogxError, LogxErrorCodes } from './errors'
 import { redactFmtSym, wildcardFirstSym } from './symbols'
 
-export type Censor = string | ((value: unknown, path: string[]) => unknown)
+export type Censor = string | CensorFn
+/** A censor computed from the value and its path; typeof 'function' alone only says Function. */
+type CensorFn = (value: unknown, path: string[]) => unknown
 
 export interface RedactOptions {
   paths: string[]
@@ -119,18 +121,20 @@ export function createRedaction(option: unknown, serialize: Stringifier, optionP
   const { paths, censor, remove } = normalizeOptions(option, optionPath)
   const groups = groupByFirstSegment(paths)
   const base = { serialize, strict: false, remove } as { serialize: Stringifier; strict: false; remove: boolean }
-  const stringifiers: Record<string | symbol, Stringifier> = Object.create(null)
+  const stringifiers = Object.create(null) as Record<string | symbol, Stringifier>
   const stringifyAll = checkedRedactor({ ...base, paths: [...paths], censor }, option, optionPath)
   stringifiers[redactFmtSym] = stringifyAll
   for (const [key, rests] of groups) {
     if (rests === null) {
       stringifiers[key] =
-        typeof censor === 'function' ? (value) => serialize(censor(value, [key as string])) : () => serialize(censor)
+        typeof censor === 'function'
+          ? (value) => serialize((censor as CensorFn)(value, [key as string]))
+          : () => serialize(censor)
       continue
     }
     const wrapped =
       typeof censor === 'function'
-        ? (value: unknown, path: string[]) => censor(value, [key as string, ...path])
+        ? (value: unknown, path: string[]) => (censor as CensorFn)(value, [key as string, ...path])
         : censor
     stringifiers[key] = createRedactor({ ...base, paths: rests, censor: wrapped as string }) as Stringifier
   }

@@ -1,7 +1,7 @@
 // Standard serializers: errors (with causes and aggregate errors), HTTP requests and responses.
 // Each result keeps the original under a non-enumerable `raw` so wrappers can reach it.
 
-type Serializer = (value: any) => unknown
+import type { Serializer } from './option-types'
 
 interface ErrorLike {
   message: string
@@ -170,17 +170,46 @@ export interface SerializedRequest {
   raw: unknown
 }
 
+/** What req() reads of a request: Node's IncomingMessage, or Express's, Hapi's or Fastify's. */
+interface RequestLike {
+  id?: unknown
+  info?: { id?: unknown; remoteAddress?: string; remotePort?: number }
+  socket?: { remoteAddress?: string; remotePort?: number }
+  method: string
+  originalUrl?: string
+  path?: unknown
+  url?: string | { path?: string }
+  query?: unknown
+  params?: unknown
+  headers: Record<string, unknown>
+  raw?: unknown
+}
+
+/** What res() reads of a response: Node's ServerResponse (or an older one with `_headers`). */
+interface ResponseLike {
+  headersSent?: boolean
+  statusCode: number
+  getHeaders?: () => Record<string, unknown>
+  _headers?: Record<string, unknown>
+}
+
 /** Node's IncomingMessage (and Express/Hapi/Fastify requests) to a plain object. */
-export function req(request: any): SerializedRequest {
+export function req(request: RequestLike): SerializedRequest {
   const connection = request.info || request.socket
   const out = Object.create(requestPrototype) as SerializedRequest
-  out.id = typeof request.id === 'function' ? request.id() : request.id || (request.info ? request.info.id : undefined)
+  out.id =
+    typeof request.id === 'function'
+      ? (request.id as () => unknown)()
+      : request.id || (request.info ? request.info.id : undefined)
   out.method = request.method
   if (request.originalUrl) {
     out.url = request.originalUrl
   } else {
     const path = request.path
-    out.url = typeof path === 'string' ? path : request.url ? request.url.path || request.url : undefined
+    // A parsed URL object (Hapi's) gives its `path`; the string a request usually has is read as such.
+    out.url = (
+      typeof path === 'string' ? path : request.url ? (request.url as { path?: string }).path || request.url : undefined
+    ) as string
   }
   if (request.query) out.query = request.query
   if (request.params) out.params = request.params
@@ -198,20 +227,20 @@ export interface SerializedResponse {
 }
 
 /** Node's ServerResponse to `{ statusCode, headers }`; statusCode is null until headers are sent. */
-export function res(response: any): SerializedResponse {
+export function res(response: ResponseLike): SerializedResponse {
   const out = Object.create(responsePrototype) as SerializedResponse
   out.statusCode = response.headersSent ? response.statusCode : null
-  out.headers = response.getHeaders ? response.getHeaders() : response._headers
+  out.headers = (response.getHeaders ? response.getHeaders() : response._headers) as Record<string, unknown>
   out.raw = response
   return out
 }
 
 export function mapHttpRequest(request: unknown): { req: SerializedRequest } {
-  return { req: req(request) }
+  return { req: req(request as RequestLike) }
 }
 
 export function mapHttpResponse(response: unknown): { res: SerializedResponse } {
-  return { res: res(response) }
+  return { res: res(response as ResponseLike) }
 }
 
 export function wrapErrorSerializer(custom: Serializer): Serializer {
@@ -221,12 +250,12 @@ export function wrapErrorSerializer(custom: Serializer): Serializer {
 
 export function wrapRequestSerializer(custom: Serializer): Serializer {
   if (custom === req) return custom
-  return (value) => custom(req(value))
+  return (value) => custom(req(value as RequestLike))
 }
 
 export function wrapResponseSerializer(custom: Serializer): Serializer {
   if (custom === res) return custom
-  return (value) => custom(res(value))
+  return (value) => custom(res(value as ResponseLike))
 }
 
 export const stdSerializers = {

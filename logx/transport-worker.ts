@@ -54,7 +54,8 @@ async function startStep(step: WorkerStep): Promise<TargetStream> {
   if (!isStream(stream)) {
     throw new LogxError(
       LogxErrorCodes.INVALID_TRANSPORT,
-      `transport target "${step.name}" must resolve to a stream (an object with write() and on()), got ${stream === null ? 'null' : typeof stream}`,
+      `transport target "${step.name}" must resolve to a stream (an object with write() and on()), ` +
+        `got ${stream === null ? 'null' : typeof stream}`,
     )
   }
   return stream

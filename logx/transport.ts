@@ -157,7 +157,8 @@ function checkCloneable(options: unknown, path: string, name: string): void {
   } catch (err) {
     throw new LogxError(
       LogxErrorCodes.INVALID_TRANSPORT,
-      `transport: ${path} of "${name}" must be serializable by the structured clone algorithm: ${(err as Error).message}`,
+      `transport: ${path} of "${name}" must be serializable by the structured clone algorithm: ` +
+        (err as Error).message,
       path,
       { cause: err },
     )
@@ -220,7 +221,8 @@ function toRoutes(
   // An empty list is accepted, as pino does: the lines go nowhere (an app may filter its targets
   // by environment down to none).
   if (!Array.isArray(options.targets)) throw invalid('targets must be an array', 'targets')
-  return options.targets.map((entry, index) => {
+  // Array.isArray narrows a readonly array to any[]: the entries are the declared ones.
+  return (options.targets as TransportOptions<unknown>['targets'] & object).map((entry, index) => {
     const path = `targets[${index}]`
     const route: WorkerRoute =
       entry !== null && typeof entry === 'object' && 'pipeline' in entry

@@ -80,8 +80,11 @@ export interface LoggerExtras<
   // Method syntax: its parameter is checked bivariantly, so a Logger<'notice'> is still a Logger.
   onChild(child: Logger<CustomLevels>): void
   on(event: 'level-change', listener: LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>): this
+  // EventEmitter's and pino's own listener type: an untyped `(a) => ...` listener must compile.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the event's arguments are the emitter's
   on(event: string | symbol, listener: (...args: any[]) => void): this
   once(event: 'level-change', listener: LevelChangeEventListener<CustomLevels, UseOnlyCustomLevels>): this
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as on() above
   once(event: string | symbol, listener: (...args: any[]) => void): this
 }
 

@@ -28,12 +28,21 @@ import {
 } from './symbols'
 import { reportLogFailure } from './failures'
 
-type LoggerState = Record<symbol, any>
-type Stringifier = (value: unknown) => string | undefined
+import type { LoggerState } from './logger-state'
+import type { Stringifier } from './redaction'
+
+/** What a log call merges into its line: the user's object, whatever it holds. */
+type MergingObject = Record<string, unknown>
 
 const hasOwn = Object.prototype.hasOwnProperty
 // pino's metadata flag, set by pino.multistream and pino-abstract-transport streams.
 const pinoMetadataSym = Symbol.for('pino.metadata')
+
+/** A stream asks for each line's level, object and message (logx's flag or pino's). */
+interface MetadataFlags {
+  [needsMetadataGsym]?: unknown
+  [pinoMetadataSym]?: unknown
+}
 
 // APM tools trace pino through `tracing:pino_asJson:*`; logx publishes the same messages
 // ({ instance, arguments }, then result or error) on `tracing:logx_asJson:*`.
@@ -88,28 +97,41 @@ function encodeMessage(value: unknown, stringifier: Stringifier | undefined, saf
 }
 
 /** `logger[asJsonSym](obj, msg, level, time)`: the line, traced when someone subscribes (one check otherwise). */
-export function asJson(this: LoggerState, obj: any, msg: unknown, level: number, time: string): string {
+export function asJson(
+  this: LoggerState,
+  obj: MergingObject | null | undefined,
+  msg: unknown,
+  level: number,
+  time: string,
+): string {
   if (asJsonChannel.hasSubscribers === false) return buildLine.call(this, obj, msg, level, time)
   // Subscribers see pino's arguments: the merging object is {} when there was none.
   const context = { instance: this, arguments: [obj ?? {}, msg, level, time] }
   return asJsonChannel.traceSync(buildLine, context, this, obj, msg, level, time)
 }
 
-function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, time: string): string {
+function buildLine(
+  this: LoggerState,
+  obj: MergingObject | null | undefined,
+  msg: unknown,
+  level: number,
+  time: string,
+): string {
   const serializers = this[serializersSym]
   const stringifiers = this[redactStringifiersSym]
   const safe = this[stringifySafeSym]
-  const messageKey: string = this[messageKeySym]
+  const messageKey = this[messageKeySym]
   let data: string = this[lsCacheSym][level] + time + this[chindingsSym]
   const lineContext = this[lineContextSym]
   if (lineContext !== undefined) data += lineContext(this)
 
   const formatLog = this[formattersSym].log
-  if (formatLog !== undefined) obj = formatLog(obj === null ? {} : obj)
+  // A direct `logger[asJsonSym](undefined, ...)` hands undefined on to the formatter, as pino does.
+  if (formatLog !== undefined) obj = formatLog((obj === null ? {} : obj) as MergingObject)
 
   let props = ''
   if (obj !== null && obj !== undefined) {
-    const errorKey: string = this[errorKeySym]
+    const errorKey = this[errorKeySym]
     const wildcardStringifier: Stringifier | undefined =
       stringifiers === null ? undefined : stringifiers[wildcardFirstSym]
     for (const key in obj) {
@@ -149,7 +171,7 @@ function buildLine(this: LoggerState, obj: any, msg: unknown, level: number, tim
     if (encoded !== undefined) msgPart = this[messageKeyStrSym] + encoded
   }
 
-  const nestedKeyStr: string = this[nestedKeyStrSym]
+  const nestedKeyStr = this[nestedKeyStrSym]
   if (nestedKeyStr !== '' && props !== '') {
     data += nestedKeyStr + props.slice(1) + '}'
   } else {
@@ -190,18 +212,19 @@ export function writeFailedCall(logger: LoggerState, level: number, msg: unknown
 }
 
 export function write(this: LoggerState, input: unknown, msg: unknown, level: number): void {
-  const time: string = this[timeSym]()
+  const time = this[timeSym]()
   const mixin = this[mixinSym]
-  let obj: any
+  let obj: MergingObject | null
   if (input === null || input === undefined) {
     obj = mixin === undefined ? null : {}
   } else if (input instanceof Error) {
     obj = { [this[errorKeySym]]: input }
     if (msg === undefined) msg = input.message
   } else {
-    obj = input
+    // Any other value is taken as the merging object, as pino takes it: a primitive has no keys.
+    obj = input as MergingObject
     if (msg === undefined && obj[this[messageKeySym]] === undefined) {
-      const err = obj[this[errorKeySym]]
+      const err = obj[this[errorKeySym]] as { message?: unknown } | null | undefined
       if (err) msg = err.message
     }
   }
@@ -210,7 +233,8 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
   try {
     if (mixin !== undefined) {
       const strategy = this[mixinMergeStrategySym] ?? defaultMixinMergeStrategy
-      obj = strategy(obj, mixin(obj, level, this))
+      // With a mixin, obj is never null: a call without a merging object got `{}` above.
+      obj = strategy(obj as MergingObject, mixin(obj as MergingObject, level, this)) as MergingObject
     }
     line = this[asJsonSym](obj, msg, level, time)
   } catch (err) {
@@ -219,7 +243,7 @@ export function write(this: LoggerState, input: unknown, msg: unknown, level: nu
   }
 
   const stream = this[streamSym]
-  if (stream[needsMetadataGsym] === true || stream[pinoMetadataSym] === true) {
+  if ((stream as MetadataFlags)[needsMetadataGsym] === true || (stream as MetadataFlags)[pinoMetadataSym] === true) {
     stream.lastLevel = level
     // Redacted values must not leak through the metadata protocol either.
     const redaction = this[redactSym]
