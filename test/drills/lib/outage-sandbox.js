@@ -28,7 +28,8 @@ http.createServer = function logged(...args) {
       answered = Date.now()
       for (const arg of more) {
         if (arg !== null && typeof arg === 'object' && !Array.isArray(arg)) {
-          for (const [name, value] of Object.entries(arg)) if (name.toLowerCase() === 'retry-after') retryAfter = String(value)
+          for (const [name, value] of Object.entries(arg))
+            if (name.toLowerCase() === 'retry-after') retryAfter = String(value)
         }
       }
       return writeHead.call(this, status, ...more)

@@ -76,7 +76,17 @@ const SEEN_LINES = 8
 const files = []
 for (let k = 0; k < fileCount; k++) {
   const path = join(dir, `app-${k}.log`)
-  files.push({ k, path, fd: openSync(path, 'a'), n: 0, first: 1, since: 0, due: between(150, 450), rename: k % 2 === 0, rotations: 0 })
+  files.push({
+    k,
+    path,
+    fd: openSync(path, 'a'),
+    n: 0,
+    first: 1,
+    since: 0,
+    due: between(150, 450),
+    rename: k % 2 === 0,
+    rotations: 0,
+  })
 }
 
 let rotations = 0
