@@ -17,31 +17,38 @@ export const INBOX_HTML = `<!doctype html>
 <style>
   :root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
   body { margin: 0; }
-  header { background: #1d2330; color: #fff; padding: 12px 20px; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
+  header { background: #1d2330; color: #fff; padding: 12px 20px; }
+  header { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
   header h1 { font-size: 18px; margin: 0; }
   #live-status { font-size: 12px; padding: 2px 8px; border-radius: 10px; background: #7a2e2e; }
   #live-status.live { background: #2e7a44; }
   #search { flex: 1; min-width: 200px; padding: 6px 10px; border-radius: 4px; border: 0; font-size: 14px; }
   nav { padding: 8px 20px; display: flex; gap: 14px; flex-wrap: wrap; background: #e4e7ec; font-size: 14px; }
   nav label { cursor: pointer; user-select: none; }
-  main { padding: 12px 20px; display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 20px; align-items: start; }
+  main { padding: 12px 20px; display: grid; gap: 20px; align-items: start; }
+  main { grid-template-columns: minmax(0, 1fr) 340px; }
   @media (max-width: 800px) { main { grid-template-columns: minmax(0, 1fr); } }
   h2 { font-size: 15px; margin: 0 0 8px; }
   #missed-calls { background: #fff; border-radius: 6px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); }
-  #missed-call-form { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 14px; margin-bottom: 10px; }
+  #missed-call-form { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+  #missed-call-form { font-size: 14px; margin-bottom: 10px; }
   #missed-call-form input { padding: 4px 6px; width: 130px; }
   #missed-call-status { flex-basis: 100%; font-size: 12px; min-height: 1em; }
   #missed-call-status.error { color: #a02020; } #missed-call-status.ok { color: #2e7a44; }
   li.missed-call { border-top: 1px solid #e4e7ec; padding: 6px 0; font-size: 14px; }
-  .kind.kind-missed { background: #f9d6d6; white-space: nowrap; } .caller { font-weight: 600; } .called { font-size: 12px; color: #445; }
+  .kind.kind-missed { background: #f9d6d6; white-space: nowrap; }
+  .caller { font-weight: 600; } .called { font-size: 12px; color: #445; }
   ol { list-style: none; margin: 0; padding: 0; }
-  li.message { background: #fff; border-radius: 6px; margin-bottom: 8px; padding: 10px 14px; box-shadow: 0 1px 2px rgba(0,0,0,.08); cursor: pointer; }
+  li.message { background: #fff; border-radius: 6px; margin-bottom: 8px; padding: 10px 14px; }
+  li.message { box-shadow: 0 1px 2px rgba(0,0,0,.08); cursor: pointer; }
   .top { display: flex; gap: 10px; align-items: baseline; }
-  .kind { font-size: 11px; font-weight: 700; text-transform: uppercase; padding: 1px 6px; border-radius: 3px; background: #dde3f0; }
+  .kind { font-size: 11px; font-weight: 700; text-transform: uppercase; }
+  .kind { padding: 1px 6px; border-radius: 3px; background: #dde3f0; }
   .kind-sms { background: #d4eddc; } .kind-mail { background: #dbe6fb; } .kind-chat { background: #f6e7c8; }
   .kind-voice { background: #f0d7ef; } .kind-lead { background: #e0e0e0; } .kind-activity { background: #fde0d5; }
   .to { font-weight: 600; } .time { margin-left: auto; font-size: 12px; color: #667; }
-  .title { margin-top: 4px; font-weight: 600; } .body { margin-top: 4px; white-space: pre-wrap; word-break: break-word; }
+  .title { margin-top: 4px; font-weight: 600; }
+  .body { margin-top: 4px; white-space: pre-wrap; word-break: break-word; }
   pre.details { display: none; background: #f3f4f6; padding: 8px; overflow: auto; font-size: 12px; }
   li.open pre.details { display: block; }
   #empty { color: #667; padding: 20px 0; }
@@ -79,7 +86,8 @@ export const INBOX_HTML = `<!doctype html>
 (function () {
   'use strict'
   var KINDS = [
-    ['sms', 'SMS'], ['mail', 'E-mail'], ['chat', 'Chat'], ['voice', 'Voice'], ['lead', 'Leads'], ['activity', 'Activities']
+    ['sms', 'SMS'], ['mail', 'E-mail'], ['chat', 'Chat'], ['voice', 'Voice'],
+    ['lead', 'Leads'], ['activity', 'Activities']
   ]
   var items = []
   var seen = new Set()
@@ -113,7 +121,8 @@ export const INBOX_HTML = `<!doctype html>
   function voiceText(v) {
     try {
       var parsed = JSON.parse(str(v))
-      if (Array.isArray(parsed)) return parsed.map(function (x) { return Array.isArray(x) ? x.join(' ') : str(x) }).join(', ')
+      var joined = function (x) { return Array.isArray(x) ? x.join(' ') : str(x) }
+      if (Array.isArray(parsed)) return parsed.map(joined).join(', ')
     } catch (e) { /* not JSON: show as sent */ }
     return str(v)
   }
@@ -125,8 +134,11 @@ export const INBOX_HTML = `<!doctype html>
       case 'mail': return { to: join(r.to), title: str(r.subject), body: str(r.message) }
       case 'chat': return { to: str(r.number), title: 'template ' + str(r.template_id), body: join(r.variable) }
       case 'voice': return { to: voiceText(r.receiver), title: 'audio ' + voiceText(r.attachment), body: '' }
-      case 'lead': return { to: str(r.name), title: 'lead ' + str(r.lead_id), body: [r.email, r.phone].filter(Boolean).join(' / ') }
-      case 'activity': return { to: 'lead ' + str(r.lead_id), title: str(r.activity_type) + ': ' + str(r.title), body: str(r.notes) }
+      case 'lead':
+        var reach = [r.email, r.phone].filter(Boolean).join(' / ')
+        return { to: str(r.name), title: 'lead ' + str(r.lead_id), body: reach }
+      case 'activity':
+        return { to: 'lead ' + str(r.lead_id), title: str(r.activity_type) + ': ' + str(r.title), body: str(r.notes) }
       default: return { to: '', title: '', body: JSON.stringify(r) }
     }
   }
@@ -193,7 +205,8 @@ export const INBOX_HTML = `<!doctype html>
     var numbers = []
     for (var i = 0; i < items.length && numbers.length < ${RECENT_NUMBERS}; i++) {
       var r = items[i].record
-      var found = items[i].kind === 'sms' && Array.isArray(r.numbers) ? r.numbers : items[i].kind === 'chat' ? [r.number] : []
+      var kind = items[i].kind
+      var found = kind === 'sms' && Array.isArray(r.numbers) ? r.numbers : kind === 'chat' ? [r.number] : []
       found.forEach(function (n) {
         var text = str(n)
         if (text !== '' && numbers.indexOf(text) === -1 && numbers.length < ${RECENT_NUMBERS}) numbers.push(text)
@@ -236,11 +249,13 @@ export const INBOX_HTML = `<!doctype html>
     callerInput.removeAttribute('aria-invalid')
     calledInput.removeAttribute('aria-invalid')
     setCallStatus('Calling...', '')
-    fetch('/_sandbox/missed-calls', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    var post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    fetch('/_sandbox/missed-calls', post)
       .then(function (r) { return r.json().then(function (answer) { return { status: r.status, answer: answer } }) })
       .then(function (res) {
         if (res.status === 201) {
-          setCallStatus('Missed call from ' + str(res.answer.record.caller) + ' to ' + str(res.answer.record.called) + ' recorded', 'ok')
+          var call = res.answer.record
+          setCallStatus('Missed call from ' + str(call.caller) + ' to ' + str(call.called) + ' recorded', 'ok')
           return
         }
         if (res.answer.field === 'caller') callerInput.setAttribute('aria-invalid', 'true')
@@ -259,7 +274,9 @@ export const INBOX_HTML = `<!doctype html>
       document.body.setAttribute('data-live', 'true')
     })
     source.addEventListener('record', function (ev) { add(JSON.parse(ev.data)); render() })
-    source.addEventListener('reset', function () { items = []; seen.clear(); missed = []; missedSeen.clear(); render() })
+    source.addEventListener('reset', function () {
+      items = []; seen.clear(); missed = []; missedSeen.clear(); render()
+    })
     source.onerror = function () {
       status.textContent = 'offline'
       status.className = ''
@@ -270,7 +287,8 @@ export const INBOX_HTML = `<!doctype html>
   // Subscribe first, then load: a record arriving in between shows up once (deduplicated by seq).
   connect()
   function load(url) { return fetch(url).then(function (r) { return r.json() }) }
-  Promise.all([load('/_sandbox/records?limit=2000'), load('/_sandbox/records?kind=missed&limit=500')]).then(function (bodies) {
+  var firstLoads = [load('/_sandbox/records?limit=2000'), load('/_sandbox/records?kind=missed&limit=500')]
+  Promise.all(firstLoads).then(function (bodies) {
     bodies.forEach(function (body) { body.records.forEach(add) })
     render()
     document.body.setAttribute('data-loaded', 'true')

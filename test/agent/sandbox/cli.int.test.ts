@@ -35,7 +35,6 @@ function capture() {
 }
 
 // Test bodies are checked by shape, so they are read as any.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (res: Response): Promise<any> => res.json()
 
 describe('logx-agent CLI', () => {

@@ -31,7 +31,6 @@ function simulate(base: Sandbox, body: unknown, headers: Record<string, string> 
 }
 
 // Test bodies are checked by shape, so they are read as any.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (res: Response): Promise<any> => res.json()
 
 describe('POST /_sandbox/missed-calls', () => {

@@ -53,7 +53,6 @@ function control(path: string, method = 'GET', body?: unknown): Promise<Response
 }
 
 // Test bodies are checked by shape, so they are read as any.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (res: Response): Promise<any> => res.json()
 
 describe('routes and auth', () => {

@@ -42,7 +42,7 @@ export interface Answer {
   status: number
   headers: Record<string, string | string[] | undefined>
   text: string
-  json: any // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any
 }
 
 export interface Send {
