@@ -73,20 +73,20 @@ describeWithRedis('cluster shared actions on a real Redis', () => {
     const a = await agent('a')
     const b = await agent('b')
     await a.cluster.publish(ack('before', 1))
-    await until('b to read the first', () => b.received.length === 1)
+    await pollUntil('b to read the first', () => b.received.length === 1)
 
     // b is cut off and cannot come back (its user is off) while a acts.
     const admin = await adminClient(suite.server.url, { username: 'ay', password: 'pa-ay' })
     await admin.send(['ACL', 'SETUSER', 'bee', 'off'])
     await admin.send(['CLIENT', 'KILL', 'USER', 'bee'])
-    await until('b to see Redis gone', () => b.cluster.status().status === 'degraded')
+    await pollUntil('b to see Redis gone', () => b.cluster.status().status === 'degraded')
     await a.cluster.publish(ack('missed-1', 2))
     await a.cluster.publish(ack('missed-2', 3))
     expect(b.received).toHaveLength(1)
 
     await admin.send(['ACL', 'SETUSER', 'bee', 'on'])
     admin.close()
-    await until('b to read what it missed', () => b.received.length === 3)
+    await pollUntil('b to read what it missed', () => b.received.length === 3)
     expect(b.received.map((r) => r.type === 'ack' && r.key)).toEqual(['before', 'missed-1', 'missed-2'])
     expect(b.cluster.status().status).toBe('up')
     expect(b.cluster.stats().reconnects).toBeGreaterThanOrEqual(1)
