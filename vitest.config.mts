@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 // Coverage counts the sources the suite runs in its own workers: code that only runs in a child
 // process or a worker thread from dist/ (the CLI, the transport targets) is not counted, so the floor
 // is what the in-process tests reach. Raise it when the suite reaches more; never lower it to pass.
-const COVERAGE_FLOOR = { statements: 0, branches: 0, functions: 0, lines: 0 }
+// What the suite reached when the floor was set (84.5 / 79.8 / 84.5 / 86.5 on 2026-12-01), rounded down.
+const COVERAGE_FLOOR = { statements: 84, branches: 79, functions: 84, lines: 86 }
 
 export default defineConfig({
   test: {
