@@ -64,6 +64,7 @@ function textLines(n) {
 const dispatcher = {
   dispatch() {},
   setChannels() {},
+  setRules() {},
   closeLead() {},
   stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth: 0 }),
   queuedPages: () => [],

@@ -82,7 +82,7 @@ async function serve() {
       ...require(join(dist, 'agent/daemon/console/index.js')),
       ...require(join(dist, 'agent/daemon/metrics-server.js')),
       ...require(join(dist, 'agent/daemon/console-backend.js')),
-      ...require(join(dist, 'agent/delivery/alert-path.js')),
+      ...require(join(dist, 'agent/acknowledge/with-actions.js')),
       ...require(join(dist, 'agent/events/alert-line.js')),
     }
   } catch (error) {
