@@ -21,6 +21,11 @@ export function degradedClaim(n: FleetNotice, reason: string): Claim {
   return { outcome: 'degraded', idempotencyKey: idempotencyKey(n, String(n.firedAt)), reason }
 }
 
+/** Counts before anything was claimed: where a cluster's counters start. */
+export function noClaims(): ClaimCounts {
+  return { claimsWon: 0, claimsLost: 0, claimsHeld: 0, failovers: 0, acked: 0, degradedSends: 0, merged: 0 }
+}
+
 export function countClaim(counts: ClaimCounts, answer: Claim): void {
   switch (answer.outcome) {
     case 'won':

@@ -9,7 +9,7 @@ import type { ClusterConfig } from '../config/types'
 import type { DeliveryLog } from '../delivery/types'
 import { batched } from './batch'
 import { runClaims, runSents, type ClaimAnswer } from './claim-script'
-import { afterSend, countClaim, degradedClaim, type ClaimCounts } from './claim-rules'
+import { afterSend, countClaim, degradedClaim, noClaims, type ClaimCounts } from './claim-rules'
 import { createDegradedMarks } from './degraded-marks'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import { listIncidents, listSilences } from './fleet-incidents'
@@ -107,15 +107,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
   const { log } = options
   const { agentId } = config
   const keys = createKeys(config.redis.keyPrefix)
-  const counts: ClaimCounts = {
-    claimsWon: 0,
-    claimsLost: 0,
-    claimsHeld: 0,
-    failovers: 0,
-    acked: 0,
-    degradedSends: 0,
-    merged: 0,
-  }
+  const counts: ClaimCounts = noClaims()
   const link = createRedisLink(config, { onStatus: statusReporter(config, options) })
   const notices = createNoticeLog(link, keys, config, log, counts)
   const flusher = createIncidentFlusher({ link, keys, agentId, flushMs: config.flushMs, log })

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { afterSend, countClaim, degradedClaim, type ClaimCounts } from '../../../agent/cluster/claim-rules'
+import { afterSend, countClaim, degradedClaim, noClaims, type ClaimCounts } from '../../../agent/cluster/claim-rules'
 import { idempotencyKey } from '../../../agent/cluster/keys'
 import type { FleetNotice } from '../../../agent/cluster/types'
 
 const notice: FleetNotice = { incident: 'db-down', kind: 'firing', step: '0', channel: 'sms', part: 0, firedAt: 1_700 }
-const zero = (): ClaimCounts => ({
-  claimsWon: 0,
-  claimsLost: 0,
-  claimsHeld: 0,
-  failovers: 0,
-  acked: 0,
-  degradedSends: 0,
-  merged: 0,
-})
+const zero = (): ClaimCounts => noClaims()
 const won = { outcome: 'won', idempotencyKey: 'lx-1', failover: false } as const
 const degraded = { outcome: 'degraded', idempotencyKey: 'lx-2', reason: 'Redis unreachable: ECONNREFUSED' } as const
 
