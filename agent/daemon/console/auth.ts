@@ -12,22 +12,6 @@
 import { bytesEqual } from '../../secret-equal'
 import { sha256 } from '../../sha256'
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
-
-/** Whether an address to listen on is loopback-only: localhost, 127.0.0.0/8 or ::1. */
-export function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase()
-  return LOOPBACK_NAMES.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
-}
-
-/** Rule 1: the Host header names loopback and the port the server answers on (80 when it has none). */
-export function hostHeaderAllowed(header: string | undefined, port: number): boolean {
-  if (header === undefined) return false
-  const match = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(header)
-  if (match === null) return false
-  return Number(match[2] ?? '80') === port
-}
-
 function digest(text: string): Buffer {
   return sha256(Buffer.from(text, 'utf8'))
 }

@@ -5,7 +5,8 @@
 // into, on loopback).
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createTokenCheck, hostHeaderAllowed, isLoopbackHost, needsToken } from './auth'
+import { hostHeaderAllowed, isLoopbackHost } from '../../loopback-host'
+import { createTokenCheck, needsToken } from './auth'
 import { ConsoleError, ConsoleErrorCodes } from './errors'
 import { discardBody, errorReply, readJsonBody, writeReply, type ConsoleReply } from './http'
 import { createConsolePage } from './page'
