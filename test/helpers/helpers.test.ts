@@ -1,10 +1,10 @@
-// The shared test helpers: the build check that guards the tests of dist/, and the poll.
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
+// The shared test helpers: the build check that guards the tests of dist/, the poll and the temp dirs.
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { buildProblem } from './build'
 import { pollUntil } from './poll-until'
-import { tempDir } from './temp-dir'
+import { suiteTempDir, tempDir } from './temp-dir'
 
 function write(root: string, name: string, secondsAgo: number): void {
   const path = join(root, name)
@@ -50,5 +50,37 @@ describe('pollUntil', () => {
     await expect(pollUntil('the sky to fall', () => false, { timeoutMs: 30, intervalMs: 5 })).rejects.toThrow(
       'timed out waiting for the sky to fall',
     )
+  })
+})
+
+describe('tempDir', () => {
+  let made = ''
+  it('makes a directory of its own under the parent asked for', () => {
+    const parent = tempDir('parent')
+    made = tempDir('child', { parent })
+    expect(made.startsWith(join(parent, '.tmp-child-'))).toBe(true)
+    expect(existsSync(made)).toBe(true)
+  })
+
+  it('removed it when the test that made it finished', () => {
+    expect(made).not.toBe('')
+    expect(existsSync(made)).toBe(false)
+  })
+})
+
+describe('suiteTempDir', () => {
+  const shared = suiteTempDir('suite')
+  afterAll(() => {
+    // Hooks run in reverse order of registration: the helper's removal comes after this check.
+    expect(existsSync(shared)).toBe(true)
+  })
+
+  it('lives through the tests of its block', () => {
+    writeFileSync(join(shared, 'one'), '1')
+    expect(existsSync(join(shared, 'one'))).toBe(true)
+  })
+
+  it('is still there for the next test', () => {
+    expect(existsSync(join(shared, 'one'))).toBe(true)
   })
 })

@@ -1,12 +1,13 @@
 // asyncContext: bindings from an AsyncLocalStorage store on every line logged while it is active,
 // with no child logger passed around (pino#1994, pino#1599). CommonJS here, ESM in a child process.
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
+import { tempDir } from '../helpers/temp-dir'
 
 const quiet = { base: null, timestamp: false }
 const root = resolve(__dirname, '../..')
@@ -135,8 +136,7 @@ describe('asyncContext', () => {
   })
 
   it("works the same from an ESM app (the package's import entry)", () => {
-    const dir = mkdtempSync(join(root, '.tmp-async-context-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir('async-context', { parent: root })
     const file = join(dir, 'app.mjs')
     writeFileSync(
       file,

@@ -4,32 +4,25 @@
 // file target, pino-pretty and an alert target all work. Without the plugin the same app says
 // what is missing and keeps running.
 import { execFile } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { logxEsbuildPlugin } from 'logx/esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRemoteSandbox, type RemoteSandbox } from '../agent/transports/helpers'
+import { tempDir } from '../helpers/temp-dir'
 
 const run = promisify(execFile)
 const root = join(__dirname, '..', '..')
 const app = join(root, 'test', 'fixtures', 'bundle-app', 'app.js')
-const dirs: string[] = []
 let sandbox: RemoteSandbox | undefined
-
-function freshDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
-  dirs.push(dir)
-  return dir
-}
 
 type BuildOptions = Parameters<typeof build>[0]
 
 /** Bundles the app, then moves the output folder elsewhere and deletes the original. */
 async function bundle(plugins: BuildOptions['plugins'], more: BuildOptions = {}): Promise<string> {
-  const outdir = freshDir('logx-bundle-out-')
+  const outdir = tempDir('bundle-out')
   const result = await build({
     entryPoints: [app],
     bundle: true,
@@ -40,7 +33,7 @@ async function bundle(plugins: BuildOptions['plugins'], more: BuildOptions = {})
     ...more,
   })
   expect(result.errors).toEqual([])
-  const copy = freshDir('logx-bundle-run-')
+  const copy = tempDir('bundle-run')
   cpSync(outdir, copy, { recursive: true })
   rmSync(outdir, { recursive: true, force: true })
   expect(relative(root, copy).startsWith('..')).toBe(true)
@@ -78,7 +71,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.close()
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
 describe('an app bundled with esbuild', () => {

@@ -5,15 +5,14 @@
 // nothing is in flight when flushSync() runs. The pool is kept busy here so that a write handed to
 // it cannot have run by the time the file is read: without the fix this fails every time.
 import { pbkdf2 } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import logx from 'logx'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/temp-dir'
 
 function tempFile(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-pending-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('pending')
   return join(dir, name)
 }
 

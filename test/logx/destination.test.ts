@@ -1,19 +1,13 @@
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { once } from 'node:events'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
+import { tempDir } from '../helpers/temp-dir'
 
 const scenarioScript = resolve(__dirname, '../fixtures/logger/run-scenario.js')
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-dest-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 
 function readLines(file: string): Record<string, any>[] {
   return readFileSync(file, 'utf8')
@@ -28,7 +22,7 @@ function flushed(stream: { flush(cb: (err?: Error | null) => void): void }): Pro
 
 describe('logx.destination', () => {
   it('writes to a path, creating parent directories with mkdir', async () => {
-    const file = join(tempDir(), 'nested', 'deeper', 'app.log')
+    const file = join(tempDir('dest'), 'nested', 'deeper', 'app.log')
     const dest = logx.destination({ dest: file, mkdir: true, sync: true })
     logx({ base: null, timestamp: false }, dest).info('to file')
     expect(readFileSync(file, 'utf8')).toBe('{"level":30,"msg":"to file"}\n')
@@ -36,7 +30,7 @@ describe('logx.destination', () => {
   })
 
   it('appends by default and truncates with append: false', () => {
-    const file = join(tempDir(), 'app.log')
+    const file = join(tempDir('dest'), 'app.log')
     writeFileSync(file, 'old\n')
     const appending = logx.destination({ dest: file, sync: true })
     logx({ base: null, timestamp: false }, appending).info('new')
@@ -49,7 +43,7 @@ describe('logx.destination', () => {
   })
 
   it('a string path as the first or second factory argument', async () => {
-    const dir = tempDir()
+    const dir = tempDir('dest')
     const first = logx(join(dir, 'a.log'))
     first.info('a')
     const second = logx({ base: null, timestamp: false }, join(dir, 'b.log'))
@@ -85,7 +79,7 @@ describe('logx.destination', () => {
   })
 
   it('minLength buffers until flush(cb), which reports completion', async () => {
-    const file = join(tempDir(), 'buffered.log')
+    const file = join(tempDir('dest'), 'buffered.log')
     const dest = logx.destination({ dest: file, minLength: 4096, sync: false })
     await once(dest, 'ready')
     const logger = logx({ base: null, timestamp: false }, dest)
@@ -97,7 +91,7 @@ describe('logx.destination', () => {
   })
 
   it('maxLength drops lines past the buffer bound with a drop event, and keeps the rest intact', async () => {
-    const file = join(tempDir(), 'bounded.log')
+    const file = join(tempDir('dest'), 'bounded.log')
     const dest = logx.destination({ dest: file, minLength: 4096, maxLength: 200, sync: false })
     const dropped: string[] = []
     dest.on('drop', (line: string) => dropped.push(line))
@@ -111,7 +105,7 @@ describe('logx.destination', () => {
   })
 
   it('reopen() supports rotation: after a rename, new lines go to a new file at the old path', () => {
-    const dir = tempDir()
+    const dir = tempDir('dest')
     const file = join(dir, 'app.log')
     const dest = logx.destination({ dest: file, sync: true })
     const logger = logx({ base: null, timestamp: false }, dest)
@@ -163,7 +157,7 @@ describe('logx.destination', () => {
 
 describe('delivery at the edges of a process', () => {
   it('fatal flushes synchronously: the line is on disk even if the process is SIGKILLed right after', () => {
-    const file = join(tempDir(), 'fatal.log')
+    const file = join(tempDir('dest'), 'fatal.log')
     const result = spawnSync(process.execPath, [scenarioScript, 'fatal-then-sigkill', file])
     expect(result.signal).toBe('SIGKILL')
     expect(readLines(file).map((r) => [r.level, r.msg])).toEqual([
@@ -173,14 +167,14 @@ describe('delivery at the edges of a process', () => {
   })
 
   it('buffered lines are written when the process calls process.exit()', () => {
-    const file = join(tempDir(), 'exit.log')
+    const file = join(tempDir('dest'), 'exit.log')
     const result = spawnSync(process.execPath, [scenarioScript, 'exit-with-buffered-lines', file])
     expect(result.status).toBe(0)
     expect(readLines(file).map((r) => r.i)).toEqual(Array.from({ length: 60 }, (_, i) => i))
   })
 
   it('buffered lines are written when the event loop ends naturally', () => {
-    const file = join(tempDir(), 'natural.log')
+    const file = join(tempDir('dest'), 'natural.log')
     const result = spawnSync(process.execPath, [scenarioScript, 'natural-end-with-buffered-lines', file])
     expect(result.status).toBe(0)
     expect(readLines(file)).toHaveLength(60)

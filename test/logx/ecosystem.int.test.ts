@@ -6,12 +6,13 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import pino from 'pino'
 import pinoHttp from 'pino-http'
 import Fastify from 'fastify'
 import logx from 'logx'
+import { tempDir } from '../helpers/temp-dir'
 
 const root = resolve(__dirname, '../..')
 const libraries = [
@@ -209,8 +210,7 @@ describe('pino-pretty', () => {
   })
 
   it('as a transport: the same pretty file from both', async () => {
-    const dir = mkdtempSync(join(root, '.tmp-pretty-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir('pretty', { parent: root })
     const outputs: string[] = []
     for (const [name] of libraries) {
       // One script path for both, so that the error's stack names the same file.

@@ -1,10 +1,10 @@
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
-import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 import logx from 'logx'
+import { tempDir } from '../helpers/temp-dir'
 
 const root = resolve(__dirname, '../..')
 const requireFromRoot = createRequire(join(root, 'package.json'))
@@ -39,8 +39,7 @@ describe('package exports', () => {
 
   it('an ESM import works, default and named', () => {
     // Inside the package, so `import 'logx'` resolves by self-reference exactly as in an app that installed it.
-    const dir = mkdtempSync(join(root, '.tmp-esm-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir('esm', { parent: root })
     const file = join(dir, 'check.mjs')
     writeFileSync(
       file,
@@ -53,7 +52,7 @@ describe('package exports', () => {
   })
 
   it('CommonJS without a bundler: a script in the project requires the factory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'logx-cjs-'))
+    const dir = tempDir('cjs')
     const file = join(dir, 'check.cjs')
     writeFileSync(
       file,

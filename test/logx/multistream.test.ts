@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LogxError, LogxErrorCodes } from '../../dist/logx/errors.js'
 import { multistream, type MultiStreamRes } from '../../dist/logx/multistream.js'
 import SonicBoom from 'sonic-boom'
 import pino from 'pino'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const levelValues: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 }
 
@@ -32,8 +32,7 @@ function logAt(ms: MultiStreamRes, level: number | string, msg: string): void {
   ms.write(`{"level":${typeof level === 'number' ? level : JSON.stringify(level)},"msg":"${msg}"}\n`)
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'logx-multistream-'))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+const tmp = suiteTempDir('multistream')
 
 describe('multistream routing', () => {
   it('declares the metadata protocol', () => {

@@ -1,10 +1,10 @@
 // The otel option: the active OpenTelemetry span's ids on every line, asked of @opentelemetry/api
 // itself (an optional peer dependency), so it works in ESM apps where pino's module patching misses.
 // Spans here are real ones from @opentelemetry/api, made active by a minimal context manager.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import {
   context,
@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/api'
 import logx from 'logx'
 import { createSink } from '../helpers/sink'
+import { tempDir } from '../helpers/temp-dir'
 
 const quiet = { base: null, timestamp: false }
 const root = resolve(__dirname, '../..')
@@ -69,8 +70,7 @@ function runScript(
   source: string,
   args: string[] = [],
 ): { stdout: string; stderr: string; status: number | null } {
-  const dir = mkdtempSync(join(root, '.tmp-otel-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('otel', { parent: root })
   const file = join(dir, name)
   writeFileSync(file, source)
   const result = spawnSync(process.execPath, [...args, file], { cwd: root, encoding: 'utf8' })
@@ -222,8 +222,7 @@ process.stdout.write('otel modules: ' + Object.keys(require.cache).filter((k) =>
         if (request === '@opentelemetry/api') throw Object.assign(new Error("Cannot find module '@opentelemetry/api'"), { code: 'MODULE_NOT_FOUND' })
         return resolveFilename.call(this, request, ...rest)
       }`
-    const dir = mkdtempSync(join(root, '.tmp-otel-hide-'))
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const dir = tempDir('otel-hide', { parent: root })
     writeFileSync(join(dir, 'hide.cjs'), hide)
     const app = `
       const logx = require('logx')

@@ -2,16 +2,14 @@
 // pino's message in logx too, and what can only fail in the worker (a missing file, a module that is
 // not a target, a target that throws, a worker that exits) is an 'error' event on the returned
 // stream in both, followed by 'close'; a write after that reports again.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import logx from 'logx'
 import pino from 'pino'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const fixture = (name: string): string => join(__dirname, '..', 'fixtures', 'transports', name)
-const tmp = mkdtempSync(join(tmpdir(), 'logx-transport-parity-'))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+const tmp = suiteTempDir('transport-parity')
 
 function thrown(fn: () => unknown): Error | undefined {
   try {

@@ -4,16 +4,14 @@
 // signal itself or opts out with `flushOnSignal: false`.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const app = join(__dirname, '..', 'fixtures', 'transports', 'apps', 'signal-app.js')
-const tmp = mkdtempSync(join(tmpdir(), 'logx-signals-'))
+const tmp = suiteTempDir('signals')
 let counter = 0
-
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 async function signalApp(
   mode: string,

@@ -2,13 +2,13 @@
 // targets are the package's exports (`logx/targets/<name>` in package.json), which logx looks at for
 // a bare name that resolves nowhere else.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resolveTarget } from '../../dist/logx/resolve-target.js'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const run = promisify(execFile)
 const root = join(__dirname, '..', '..')
@@ -20,8 +20,7 @@ const alertTargets = [
   'logx-voice-alert',
   'logx-incident',
 ]
-const tmp = mkdtempSync(join(tmpdir(), 'logx-targets-'))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+const tmp = suiteTempDir('targets')
 
 describe('target names', () => {
   it('no logx source names an agent path or an alert target', () => {

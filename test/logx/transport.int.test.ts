@@ -1,23 +1,23 @@
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { LogxError, LogxErrorCodes } from '../../dist/logx/errors.js'
 import { transport, type TransportOptions, type TransportStream } from '../../dist/logx/transport.js'
+import { pollUntil } from '../helpers/poll-until'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const run = promisify(execFile)
 const fixtures = join(__dirname, '..', 'fixtures', 'transports')
 const fixture = (name: string): string => join(fixtures, name)
-const tmp = mkdtempSync(join(tmpdir(), 'logx-transport-'))
+const tmp = suiteTempDir('transport')
 let counter = 0
 const tmpFile = (name: string): string => join(tmp, `${++counter}-${name}`)
-
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 function line(level: number, msg: string, extra = ''): string {
   return `{"level":${level},"time":1700000000000,"pid":1,"hostname":"h","msg":"${msg}"${extra}}\n`
@@ -29,16 +29,6 @@ function readLines(file: string): string[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.length > 0)
-}
-
-/** Polls until `file` has at least `count` lines, within a bounded deadline. */
-async function waitForLines(file: string, count: number, deadlineMs = 10_000): Promise<string[]> {
-  const until = Date.now() + deadlineMs
-  for (;;) {
-    const lines = readLines(file)
-    if (lines.length >= count || Date.now() > until) return lines
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
 }
 
 /** Ends the transport and resolves once its worker has closed every target. */
@@ -222,7 +212,7 @@ describe('single targets', () => {
     await once(stream, 'ready')
     stream.write(line(60, 'fatal'))
     stream.flushSync()
-    expect(await waitForLines(file, 1)).toHaveLength(1)
+    await pollUntil('the line in the file', () => readLines(file).length === 1)
     await finish(stream)
   })
 })
