@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createLeadMap } from '../../../../agent/delivery/record/lead-map'
+import { suiteTempDir } from '../../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-shared-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('shared')
 
 describe('lead map', () => {
   it('persists fingerprint -> lead through a temp file and rename, resolved marks included', () => {
