@@ -3,14 +3,17 @@ import { parseRegex, isRegexLiteral } from './regex-literal'
 import type { FieldMatch } from '../types'
 import type { MatchValueInput } from '../shape/written-types'
 
+const MATCHES_NOTHING = /(?!)/
+
 export function toFieldMatches(written: Record<string, MatchValueInput> | undefined): FieldMatch[] {
   if (written === undefined) return []
   const out: FieldMatch[] = []
   for (const [path, value] of Object.entries(written)) {
     if (typeof value === 'string' && isRegexLiteral(value)) {
       const parsed = parseRegex(value, false)
-      // A pattern that does not compile was reported by the checker and left out there.
-      if (parsed.ok) out.push({ kind: 'regex', path, regex: parsed.regex })
+      // The checker reported a refused pattern where it was written; one that reaches here anyway (a
+      // silence saved by an older agent) matches nothing: dropping it would widen what the rest matches.
+      out.push({ kind: 'regex', path, regex: parsed.ok ? parsed.regex : MATCHES_NOTHING })
     } else {
       out.push({ kind: 'equals', path, value })
     }
