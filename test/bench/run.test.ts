@@ -5,11 +5,11 @@
 // Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
 import '../helpers/needs-build'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 interface Row {
   case: string
@@ -137,10 +137,8 @@ describe('bench/summary.js', () => {
 })
 
 describe('bench/run.js', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'logx-bench-path-'))
-  const scratch = mkdtempSync(join(tmpdir(), 'logx-bench-write-'))
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-  afterAll(() => rmSync(empty, { recursive: true, force: true }))
+  const empty = suiteTempDir('bench-path')
+  const scratch = suiteTempDir('bench-write')
 
   it('prints one table with the rows of the bench it ran, and a closing line', () => {
     const { status, stdout, stderr } = run(['--only', 'redaction', '--', '--rounds', '1', '--ops', '200'])

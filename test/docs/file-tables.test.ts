@@ -5,10 +5,10 @@
 // folder without a table fails as well. And a `.ts`/`.js` path a README names in its prose must
 // exist. No build needed: this reads the tree and the markdown.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const repoRoot = join(__dirname, '..', '..')
 
@@ -189,8 +189,7 @@ describe('README file tables', () => {
 })
 
 describe('the checks themselves', () => {
-  const root = mkdtempSync(join(tmpdir(), 'logx-file-tables-'))
-  afterAll(() => rmSync(root, { recursive: true, force: true }))
+  const root = suiteTempDir('file-tables')
 
   const write = (path: string, text: string): void => {
     mkdirSync(dirname(join(root, path)), { recursive: true })

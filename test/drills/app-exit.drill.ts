@@ -4,8 +4,6 @@
 // `delete` (its default SIGINT). Half the runs use the multi-target variant (sms + chat + incident),
 // half hold the alert in group_wait so it is still in the worker when the app dies. Every alert must
 // be at the sandbox (its own process) afterwards; duplicates are counted.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startSandboxProcess, type SandboxProcess } from '../agent/daemon/helpers'
@@ -23,24 +21,23 @@ import {
 } from './lib/apps'
 import { peakRssOf, recordDrill } from './lib/report'
 import { pollUntil } from '../helpers/poll-until'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const app = join(fixtures, 'alert-exit-app.js')
 const RUNS = 10
 const PM2_APPS = 8
 
 let sandbox: SandboxProcess
-let dir: string
+const dir = suiteTempDir('drill-exit')
 let pm2: PrivatePm2 | undefined
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess()
-  dir = mkdtempSync(join(tmpdir(), 'logx-drill-exit-'))
 })
 
 afterAll(async () => {
   await pm2?.kill()
   await sandbox?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 /** The run's environment and what it must leave at the sandbox. */

@@ -11,29 +11,25 @@
 // - 10 MB values and circular structures give one valid JSON line each.
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { fixtures, inBatches, spawnApp } from './lib/apps'
 import { recordDrill } from './lib/report'
 import { pollUntil } from '../helpers/poll-until'
+import { suiteTempDir } from '../helpers/temp-dir'
 
 const app = join(fixtures, 'stress-app.js')
 const PIPE_LINES = 30_000
 const EPIPE_LINES = 100_000
 
-let dir: string
+const dir = suiteTempDir('drill-stress')
 let files = 0
 const tmpFile = (name: string): string => join(dir, `${++files}-${name}`)
 const children = new Set<ChildProcess>()
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-drill-stress-'))
-})
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL')
-  rmSync(dir, { recursive: true, force: true })
 })
 
 interface LineCount {

@@ -1,11 +1,11 @@
 // scripts/ensure-deps.js decides whether `npm start` / `npm test` must run `npm ci` first.
 
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/temp-dir'
 
 type DepsState = { ok: true } | { ok: false; reason: string }
 const repoRoot = join(__dirname, '..', '..')
@@ -38,12 +38,8 @@ function install(packages: Record<string, { version: string }>): void {
 }
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'logx-ensure-deps-'))
+  root = tempDir('ensure-deps')
   writeFileSync(join(root, 'package-lock.json'), JSON.stringify(LOCK))
-})
-
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true })
 })
 
 describe('depsState', () => {

@@ -1,11 +1,11 @@
 // The `cluster:` section: what a fleet agent connects to Redis with. Real files for the password and
 // the TLS material, read at load; every bad value is a problem naming its key path, and the password
 // never shows in a message or in the printed config.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { hostname, tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { inspect } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   ConfigErrorCodes,
   formatProblem,
@@ -18,6 +18,7 @@ import { agentIdOf } from '../../../agent/config/normalize/cluster'
 import type { ObjectShape, Shape } from '../../../agent/config/shape/shape'
 import type { ClusterInput, ClusterRedisInput, ClusterTlsInput } from '../../../agent/config/shape/written-types'
 import { fixtures } from './helpers'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 const PASSWORD = 'redis-pw-7d1f'
 const URL_PASSWORD = 'url-pw-93ac'
@@ -26,17 +27,14 @@ const KEY_PEM =
 const CA_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAV2gAwIBAgIUca\n-----END CERTIFICATE-----'
 const CERT_PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAV2gAwIBAgIUcert\n-----END CERTIFICATE-----'
 
-let dir = ''
+const dir = suiteTempDir('cluster-config')
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-cluster-config-'))
   writeFileSync(join(dir, 'redis-password'), `${PASSWORD}\n`)
   writeFileSync(join(dir, 'ca.pem'), `${CA_PEM}\n`)
   writeFileSync(join(dir, 'client.pem'), `${CERT_PEM}\n`)
   writeFileSync(join(dir, 'client.key'), `${KEY_PEM}\n`)
 })
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const BASE = `sources:
   - name: app

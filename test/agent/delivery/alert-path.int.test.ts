@@ -1,8 +1,6 @@
 // The alert path as a caller builds it: a setup the engine refuses is refused before the outbox
 // opens, so a failed start never sends what the journal holds behind the error.
 import { afterEach, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
 import { createAlertPath, type AlertPathOptions } from '../../../agent/acknowledge/with-actions'
@@ -10,6 +8,7 @@ import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { toAlertLine } from '../../../agent/events/alert-line'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -28,8 +27,7 @@ function configIn(dir: string) {
 }
 
 it('a path whose setup the engine refuses opens no outbox: the journal is sent once, by the next path', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-alert-path-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('alert-path')
   const sandbox: Sandbox = await startSandbox({ port: 0 })
   cleanups.push(() => sandbox.close())
   const config = configIn(dir)

@@ -1,9 +1,8 @@
 // The pipeline's promises across engines (a restart or a reload builds a fresh one), with a fake
 // dispatcher and a fake clock: an incident that paged is not paged again within repeat_interval,
 // and one that was waiting out group_wait still fires.
-import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Delivery } from '../../../alerts'
 import { parseAgentConfig } from '../../../agent/config/load/load-config'
@@ -16,15 +15,10 @@ import { createIncidentState } from '../../../agent/incidents/incident-state'
 import { setupOfConfig } from '../../../agent/delivery/alert-setup'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { testRuleCommand } from '../../../agent/cli/test-rule/test-rule-command'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../../helpers/temp-dir'
 
 function setup(rules: string, extra = ''): { config: AgentConfig; stateDir: string } {
-  const stateDir = mkdtempSync(join(tmpdir(), 'logx-pipeline-'))
-  dirs.push(stateDir)
+  const stateDir = tempDir('pipeline')
   const result = parseAgentConfig(
     `state_dir: ${stateDir}
 sources: [{ name: app, paths: [${stateDir}/*.log] }]
@@ -138,8 +132,7 @@ describe('alert pipeline across engines', () => {
 
 describe('a line the engine throws on', () => {
   it('is skipped and counted; the next line alerts', () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'logx-pipeline-'))
-    dirs.push(stateDir)
+    const stateDir = tempDir('pipeline')
     const result = parseAgentConfig(
       `state_dir: ${stateDir}
 sources: [{ name: app, paths: [${stateDir}/*.log] }]

@@ -1,10 +1,8 @@
 // The dispatcher's account of failures (and, last, what it says at start of a record a crash left): a send the client refused before making it (the API asked
 // that operation to wait, and the wait is not over) is the outbox's to wait out, not a failure: not
 // counted, not reported. The refusal that set the wait is both.
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createAlertEngine } from '../../../alerts'
@@ -18,6 +16,7 @@ import { createOutbox } from '../../../agent/outbox'
 import { acquireRecorder } from '../../../agent/delivery/record/incident-recorder'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 
@@ -137,8 +136,7 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
 })
 
 it('a target that only records incidents: a notice journaled before a crash is a known page at the next start', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-queued-pages-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir('queued-pages')
   // A CRM nobody answers: the records stay in the outbox, as after a SIGKILL right after the journal write.
   const crm = {
     leadWebhook: 'http://127.0.0.1:9/lead',

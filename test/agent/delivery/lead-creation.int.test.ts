@@ -1,8 +1,6 @@
 // A lead's creation is recorded in the lead map before the CRM is called, so an incident whose
 // creation may have reached the CRM before a crash gets the same lead from whichever event records
 // it next: the same event resent, or another target's event sharing the map (the app crash drill).
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { acquireRecorder } from '../../../agent/delivery/record/incident-recorder'
@@ -10,15 +8,15 @@ import type { IncidentEvent } from '../../../agent/delivery/record/incident-even
 import { createLeadMap } from '../../../agent/delivery/record/lead-map'
 import { createLeadWebhookClient } from '../../../agent/messaging/webhook-client'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-lead-creation-'))
+const dir = suiteTempDir('lead-creation')
 let sandbox: Sandbox
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 })
 })
 afterAll(async () => {
   await sandbox.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const event = (kind: IncidentEvent['kind']): IncidentEvent => ({

@@ -2,8 +2,7 @@
 // directly, against an in-process sandbox. Faster than a worker, and the place for behaviour that
 // needs many lines or an inspectable stream.
 import { once } from 'node:events'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -11,16 +10,16 @@ import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import smsAlert from '../../../agent/transports/sms'
 import { TransportErrorCodes } from '../../../agent/transports/shared/errors'
 import { pollUntil } from '../../helpers/poll-until'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 let sandbox: Sandbox
-const tmp = mkdtempSync(join(tmpdir(), 'logx-target-'))
+const tmp = suiteTempDir('target')
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 })
 })
 afterAll(async () => {
   await sandbox.close()
-  rmSync(tmp, { recursive: true, force: true })
 })
 beforeEach(() => {
   sandbox.store.reset()

@@ -2,12 +2,11 @@
 import '../../helpers/needs-build'
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import logx from 'logx'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { SandboxInfo } from '../../../agent/sandbox'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 export type Logger = ReturnType<typeof logx>
 export type RecordKind = 'sms' | 'chat' | 'mail' | 'voice' | 'lead' | 'activity'
@@ -85,13 +84,12 @@ export function useRemoteSandbox(
   options: { resetEach?: boolean } = {},
 ): { readonly sandbox: RemoteSandbox; readonly tmp: string } {
   let started: RemoteSandbox | undefined
-  const tmp = mkdtempSync(join(tmpdir(), tmpPrefix))
+  const tmp = suiteTempDir(tmpPrefix.replace(/^logx-|-$/g, ''))
   beforeAll(async () => {
     started = await startRemoteSandbox()
   })
   afterAll(async () => {
     await started?.close()
-    rmSync(tmp, { recursive: true, force: true })
   })
   if (options.resetEach !== false) {
     beforeEach(async () => {
