@@ -14,6 +14,8 @@ export interface IncidentEvent {
   service: string | undefined
   host: string | undefined
   activity: { type: ActivityType; title: string; notes: string }
+  /** A test page's incident (`logx-agent test-page`: its line says `logx_test: true`); its lead says so. */
+  test?: true
   /**
    * On the activity of a sent message: that message's outbox item id. The CRM calls' keys derive
    * from it, not from this event's own item, so a message resent after a crash (which queues its
@@ -45,6 +47,7 @@ export function incidentEvent(
     service: service ?? stringField(record, 'name') ?? stringField(record, 'service'),
     host: stringField(record, 'hostname') ?? stringField(record, 'host'),
     activity,
+    ...(record['logx_test'] === true ? { test: true as const } : {}),
   }
 }
 

@@ -3,7 +3,7 @@
 //    are one recorder (one lead map, one client), whichever target asks.
 // 2. A new lead is named by the incident's title (at most 200 characters), or by its rule when the
 //    title is empty; its other fields are the rule, the fingerprint, the first time seen (ISO), the
-//    count, and the service and host when known.
+//    count, and the service and host when known; a test page's lead says `test: true`.
 // 3. A known lead takes the event, unless only its creation is recorded (no lead id yet), or it is
 //    resolved and the event is a firing: a new firing opens a new lead.
 // 4. A creation recorded before a crash may have reached the CRM: the next creation of that incident
@@ -28,6 +28,7 @@ export function newLead(event: IncidentEvent): CreateLeadInput {
   }
   if (event.service !== undefined) otherFields.service = event.service
   if (event.host !== undefined) otherFields.host = event.host
+  if (event.test === true) otherFields.test = 'true'
   return { name: event.title.slice(0, 200) || event.rule, otherFields }
 }
 
