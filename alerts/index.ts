@@ -66,7 +66,15 @@ export {
   SMS_DEFAULTS,
 } from './channels'
 export type { Channel, ChannelDefinition, ChannelType, KindTemplates } from './channels'
-export { censorLine, createCensor, scrubLine, scrubText, SECRET_MASK, UNPARSED_WITHHELD } from './secrets'
+export {
+  censorLine,
+  createCensor,
+  scrubLine,
+  scrubText,
+  SECRET_MASK,
+  UNPARSED_WITHHELD,
+  usableSecrets,
+} from './secrets'
 export type { Censor } from './secrets'
 export {
   renderMessage,

@@ -10,6 +10,7 @@ import { watchConfigFile } from '../daemon/config-watch'
 import { DaemonError } from '../daemon/errors'
 import { createAgentLogger, type AgentLogger } from '../daemon/logger'
 import { createTap, type Tap } from '../daemon/tap'
+import { showApiUrl } from '../config/values/api-url'
 import { untilAborted, type CliIo } from './io'
 
 export interface RunArgs {
@@ -49,7 +50,7 @@ function banner(agent: Agent, file: string): string {
     lines.push(`  messaging: the embedded sandbox (no real API configured) at ${endpoint.baseUrl}`)
     lines.push(`  inbox URL: ${endpoint.inboxUrl ?? ''}`)
   } else {
-    lines.push(`  messaging: ${endpoint.baseUrl}`)
+    lines.push(`  messaging: ${showApiUrl(endpoint.baseUrl, config.secrets)}`)
   }
   if (agent.metricsUrl !== undefined)
     lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)

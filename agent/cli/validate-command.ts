@@ -3,6 +3,7 @@
 import { formatProblem } from '../config/errors'
 import { readAgentConfig, type LoadConfigOptions } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
+import { showApiUrl } from '../config/values/api-url'
 import type { CliIo } from './io'
 
 export interface ValidateArgs {
@@ -11,7 +12,8 @@ export interface ValidateArgs {
 
 function summary(config: AgentConfig): string {
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`
-  const api = config.messaging.mode === 'sandbox' ? 'embedded sandbox' : config.messaging.baseUrl
+  const api =
+    config.messaging.mode === 'sandbox' ? 'embedded sandbox' : showApiUrl(config.messaging.baseUrl, config.secrets)
   const sizes = [
     count(config.sources.length, 'source'),
     count(config.channels.length, 'channel'),

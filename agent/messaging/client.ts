@@ -4,6 +4,7 @@
 import { operationUrl, pagingValues, requestHeaders, sendResult } from './api-requests'
 import { createConnection, parseUrlOption, type Connection } from './connection'
 import { MessagingValidationError, type ValidationProblem } from './errors'
+import { urlSecretValues } from '../url-credentials'
 import { iteratePages, readPage, type RecordPage } from './paging'
 import { createRecordListings, type ListPage } from './record-listings'
 import {
@@ -78,7 +79,8 @@ function createPageReader(conn: Connection, base: URL, apiKey: string): ListPage
 
 export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
   const base = parseUrlOption('baseUrl', options.baseUrl)
-  const conn = createConnection(options, [options.apiKey], ['apikey'])
+  // Credentials a base URL given in code may carry are masked like the key (the config refuses them).
+  const conn = createConnection(options, [options.apiKey, ...urlSecretValues(base)], ['apikey'])
   const send = createSender(conn, base, options.apiKey)
   const listPage = createPageReader(conn, base, options.apiKey)
 

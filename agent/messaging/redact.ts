@@ -1,5 +1,6 @@
 // Secrets (API key, activity token, the per-account lead webhook path) must never leave the client
 // in an error message, a raw body or a debug event, even when the far end echoes them back.
+import { displayUrl } from '../url-credentials'
 
 export type Redactor = (text: string) => string
 
@@ -20,10 +21,11 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
 
 /**
  * A webhook URL is itself a credential (it is unique to the account), so only its origin is shown.
- * API URLs keep their path and query: those carry no secret (the key travels in a header).
+ * API URLs keep their path and query (the key travels in a header), but never a user, a password or
+ * a credential parameter that a base URL given in code may still carry (the config refuses them).
  */
 export function describeUrl(url: URL, isSecretUrl: boolean): string {
-  return isSecretUrl ? `${url.origin}/${MASK}` : url.toString()
+  return isSecretUrl ? `${url.origin}/${MASK}` : displayUrl(url)
 }
 
 export const MAX_RAW_BODY = 4096

@@ -9,6 +9,7 @@ import { field, required, string, url, secret, name, duration, object } from './
 import { channelShape } from './channel-shape'
 import { ruleShape, rulesField, silencesField, inhibitShape } from './rule-shape'
 import { sourceShape } from './source-shape'
+import { checkApiBaseUrl } from '../values/api-url'
 import { scheduleShape, personShape } from './people-shape'
 
 const acknowledgeShape = object({
@@ -52,7 +53,10 @@ export const agentShape: ObjectShape = object(
   {
     messaging: field(
       object({
-        base_url: field(url, 'messaging API base URL; omit it to use the embedded sandbox'),
+        base_url: field(
+          string({ check: checkApiBaseUrl, code: ConfigErrorCodes.VALUE, json: { format: 'uri' } }),
+          'messaging API base URL, without user, password or key in it (api_key); omit it to use the embedded sandbox',
+        ),
         api_key: field(secret, 'messaging API key; required with base_url'),
         lead_webhook: field(url, 'lead webhook URL (incident leads); with base_url'),
         activity_webhook: field(url, 'activity webhook URL; with base_url'),

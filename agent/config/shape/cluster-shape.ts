@@ -4,6 +4,7 @@
 // appends nothing to its messages, and they never quote the URL: it may hold a password.
 import { ConfigErrorCodes } from '../errors'
 import type { Field, ObjectShape, Shape, StringShape } from './shape'
+import { urlCredential } from '../../url-credentials'
 
 export const DEFAULT_KEY_PREFIX = 'logx:'
 const AGENT_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -39,12 +40,13 @@ export function checkRedisUrl(value: string): string | undefined {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     return `expected a redis:// or rediss:// URL, not ${url.protocol}//`
   // Checked first: whatever else is wrong, a password must be moved out of the file.
-  if (url.password !== '')
+  const credential = urlCredential(url)
+  if (credential?.kind === 'password' || credential?.kind === 'query')
     return (
-      'must not hold a password (whoever reads the config would have it): ' +
-      'put the password in a file and name it in cluster.redis.password_file'
+      `must not hold ${credential.kind === 'password' ? 'a password' : `a ${credential.name}= parameter`} ` +
+      '(whoever reads the config would have it): put the password in a file and name it in cluster.redis.password_file'
     )
-  if (url.username !== '') return 'must not hold a user name: write it as cluster.redis.username'
+  if (credential?.kind === 'username') return 'must not hold a user name: write it as cluster.redis.username'
   if (url.hostname === '') return `needs a host, like ${URL_EXAMPLE}`
   if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
     return `expected nothing or a database number after the host, like ${URL_EXAMPLE}`
