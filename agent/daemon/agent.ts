@@ -7,6 +7,7 @@
 // A reload is reload.ts; stopping (the steps the other way, the outbox drained) is stop.ts.
 import type { AgentConfig } from '../config/types'
 import { join } from 'node:path'
+import { hostname } from 'node:os'
 import type { AlertPath } from '../acknowledge/with-actions'
 import type { AlertSetup } from '../delivery/types'
 import { clockOf, envNumber } from './agent-env'
@@ -134,7 +135,12 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   const live = { config }
   const { createMetricsEndpoint } = await import('./metrics-endpoint.js')
   const readersNow = () => readers.running
+  const { createTestPages } = await import('./test-pages.js')
+  const api = { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey }
+  const { inboxUrl } = endpoint
+  const testPages = createTestPages({ path, config: () => live.config, api, inboxUrl, host: hostname(), log, now })
   const metrics = createMetricsEndpoint({
+    testPages,
     config: () => live.config,
     readers: readersNow,
     path,

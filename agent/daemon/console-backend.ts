@@ -8,6 +8,7 @@ import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../acknowledge/with-actions'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
 import type { ActionResult, ConsoleBackend, IncidentDetail, IncidentSummary, SilenceSummary } from './console/types'
+import type { TestPageBackend } from './console/test-page-types'
 import { scheduleViews } from './schedule-views'
 
 /** An incident's short id: the start of its hash (a key is `<rule>:<hash>`), enough to tell it apart. */
@@ -162,6 +163,7 @@ export function createConsoleBackend(
   loadedAt: () => number,
   now: () => number,
   fleet?: FleetView,
+  testPages?: TestPageBackend,
 ): ConsoleBackend {
   const { actions, pipeline, timeline } = path
   const detail = (incident: IncidentSnapshot): IncidentDetail => ({
@@ -209,5 +211,6 @@ export function createConsoleBackend(
     people: () => config().people.map((p) => p.name),
     // From the config of the moment: a reload that changes a rotation shows at the next poll.
     schedules: (at) => scheduleViews(config().schedules, at),
+    testPages,
   }
 }

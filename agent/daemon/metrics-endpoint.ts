@@ -13,6 +13,7 @@ import type { Fleet } from './fleet'
 import type { AgentLogger } from './logger'
 import { startMetricsServer, type MetricsServer } from './metrics-server'
 import type { MissedCallAcks } from './missed-call-acks'
+import type { TestPages } from './test-pages'
 
 export interface MetricsEndpoint {
   readonly url: string | undefined
@@ -35,13 +36,15 @@ export interface MetricsEndpointOptions {
   counters: AgentCounters
   log: AgentLogger
   now: () => number
+  /** `logx-agent test-page` through the console (closed with the endpoint). */
+  testPages?: TestPages | undefined
 }
 
 export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsEndpoint {
   const { config, path, fleet, log, now } = options
   const { pipeline, dispatcher } = path
   const loadedAt = now()
-  const backend = createConsoleBackend(path, config, () => loadedAt, now, fleet)
+  const backend = createConsoleBackend(path, config, () => loadedAt, now, fleet, options.testPages)
   // The token is made (or read) when a console is first served, once per start: a reload that moves
   // the console keeps it. An agent without metrics.listen serves none, and makes no token.
   const servesConsole = config().console.enabled
@@ -118,6 +121,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
       const closing = server
       server = undefined
       await closing?.close()
+      await options.testPages?.close()
     },
     removeConsoleFiles() {
       removeConsoleFiles(config().stateDir)

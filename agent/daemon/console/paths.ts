@@ -16,6 +16,9 @@ export type Route =
   | { kind: 'silence'; id: string }
   | { kind: 'people' }
   | { kind: 'schedules' }
+  /** POST: a test page (issue #33); GET :id its progress (agent/daemon/console/test-page-routes.ts). */
+  | { kind: 'test-pages' }
+  | { kind: 'test-page'; id: string }
 
 /**
  * GET /api/incidents?state=firing&limit=1000 (both optional, an addition to the contract): the page
@@ -123,6 +126,12 @@ export function matchRoute(target: string): RouteMatch {
         methods: ['POST'],
       }
     return notFound()
+  }
+  if (collection === 'test-pages' && action === undefined) {
+    if (id === undefined) return { ok: true, route: { kind: 'test-pages' }, methods: ['POST'] }
+    const checked = checkId(id, 1)
+    if (typeof checked === 'string') return badPath(checked)
+    return { ok: true, route: { kind: 'test-page', id: checked.id }, methods: READ }
   }
   if (collection === 'silences' && action === undefined) {
     if (id === undefined) return { ok: true, route: { kind: 'silences' }, methods: [...READ, 'POST'] }

@@ -10,11 +10,13 @@
 //   DELETE /api/silences/:id           { silence }     expired now; a config silence -> 409
 //   GET    /api/people                 { people }
 //   GET    /api/schedules              { schedules }   who is on call now in each layer, the next handoffs
+//   POST   /api/test-pages             202 { testPage }  body { target, timeout? }; GET /api/test-pages/:id
 
 import { checkActionBody, checkSilenceBody } from './bodies'
 import { ConsoleErrorCodes } from './errors'
 import { errorReply, jsonReply, type ConsoleReply } from './http'
 import type { Route } from './paths'
+import { startTestPageReply, testPageReply } from './test-page-routes'
 import type { ConsoleBackend, IncidentSummary } from './types'
 
 export type Via = 'console' | 'cli'
@@ -70,6 +72,10 @@ export function apiReply(backend: ConsoleBackend, request: ApiRequest): ConsoleR
       return jsonReply(200, { people: backend.people() })
     case 'schedules':
       return jsonReply(200, { schedules: backend.schedules(request.now) })
+    case 'test-pages':
+      return startTestPageReply(backend.testPages, request.body)
+    case 'test-page':
+      return testPageReply(backend.testPages, route.id)
   }
 }
 

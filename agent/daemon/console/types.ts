@@ -1,6 +1,9 @@
 // The console's data shapes (issue #14, contract section 4): what its HTTP API answers and the
 // backend it reads and acts through. The HTTP layer knows only these; the daemon implements
 // ConsoleBackend from the alert engine, the tests from an in-memory fake.
+import type { TestPageBackend } from './test-page-types'
+
+export type { TestPageBackend, TestPageChannelView, TestPageView } from './test-page-types'
 
 export interface IncidentSummary {
   /** The full incident key. */
@@ -93,4 +96,6 @@ export interface ConsoleBackend {
   people(): string[]
   /** Every schedule of the config: who is on call at `at` in each layer, and the next handoffs. */
   schedules(at: number): ScheduleView[]
+  /** Test pages (issue #33); absent: the routes answer 404. */
+  testPages?: TestPageBackend | undefined
 }
