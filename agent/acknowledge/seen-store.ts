@@ -1,10 +1,11 @@
 // Where the missed-call poller keeps what it has seen: `<state_dir>/missed-calls.json`, replaced whole
 // through the storage layer; or nothing (memory only).
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DeliveryError, DeliveryErrorCodes } from '../delivery/errors'
 import type { DeliveryLog } from '../delivery/types'
 import { replaceFile } from '../storage/replace-file'
+import { readStateFile } from '../storage/state-file'
 import { stateOfStored, storedOf, type SeenState } from './missed-calls-cursor'
 
 export interface SeenStore {
@@ -16,26 +17,20 @@ export interface SeenStore {
 
 export function createSeenStore(file: string | undefined, log: DeliveryLog): SeenStore {
   if (file === undefined) return { load: () => undefined, save: () => {} }
-  mkdirSync(dirname(file), { recursive: true })
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   return { load: () => loadState(file, log), save: (state) => saveState(file, state) }
 }
 
 function loadState(file: string, log: DeliveryLog): SeenState | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
-  }
   let state: SeenState | undefined
   try {
-    state = stateOfStored(JSON.parse(text))
-  } catch {
-    state = undefined
+    // A damaged file is kept aside and said by storage (state-file.ts).
+    state = readStateFile(file, { name: 'missed-calls', accept: stateOfStored, count: (s) => s.ids.size })
+  } catch (err) {
+    throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
   }
-  // A torn file cannot happen (rename); a foreign one is a first start: old calls are not handed over.
-  if (state === undefined)
+  // Without a state, a first start: calls listed now are not handed over.
+  if (state === undefined && existsSync(file))
     log.warn({ file }, 'missed-call state unreadable: starting afresh, calls listed now are taken as seen')
   return state
 }

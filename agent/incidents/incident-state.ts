@@ -109,8 +109,8 @@ class JournaledIncidentState implements IncidentState {
   /** `file`: where the state is kept; undefined: memory only. */
   open(file: string | undefined): this {
     if (file === undefined) return this
-    mkdirSync(dirname(file), { recursive: true })
-    const opened = openStateJournal(file)
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    const opened = openStateJournal(file, 'incidents')
     for (const op of opened.ops) this.entries.apply(op)
     this.journal = opened.journal
     if (compactAtOpen(this.journal.lines, this.entries.count)) this.journal.rewrite(this.entries.snapshot())

@@ -81,8 +81,8 @@ export function createIncidentTimeline(file: string | undefined): IncidentTimeli
   }
 
   if (file !== undefined) {
-    mkdirSync(dirname(file), { recursive: true })
-    const opened = openStateJournal(file)
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+    const opened = openStateJournal(file, 'timeline')
     journal = opened.journal
     const lines = opened.ops.filter(isLine)
     for (const [key, entry] of lines) remember(key, entry)

@@ -3,12 +3,14 @@
 // and expire by themselves. Matchers are written as in the YAML (dot path -> value, a "/pattern/flags"
 // value is a regular expression) and checked by the config's own checks.
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { replaceFile } from '../storage/replace-file'
+import { readStateFile } from '../storage/state-file'
 import type { SilenceConfig } from '../../alerts'
 import { toFieldMatches } from '../config/values/field-match'
-import { checkDotPath, checkMatchValue } from '../config/values/value-checks'
+import { checkDotPath } from '../config/values/value-checks'
+import { checkSilenceMatchValue } from '../config/values/silence-matcher'
 import { IncidentErrorCodes, IncidentStateError } from './errors'
 
 export interface RuntimeSilence {
@@ -44,30 +46,38 @@ export function silenceProblem(request: SilenceRequest, now: number): string | u
   const entries = Object.entries(request.matchers)
   if (entries.length === 0) return 'matchers: at least one matcher is needed (rule=NAME, or a field of the line)'
   for (const [path, value] of entries) {
-    const problem = checkDotPath(path) ?? (typeof value === 'string' ? checkMatchValue(value) : 'expected a string')
+    const problem =
+      checkDotPath(path) ?? (typeof value === 'string' ? checkSilenceMatchValue(value) : 'expected a string')
     if (problem !== undefined) return `matchers.${path}: ${problem}`
   }
   if (!Number.isFinite(request.endsAt) || request.endsAt <= now) return 'endsAt: must be in the future'
   return undefined
 }
 
+// A hand-edited entry without matchers would mute every page: only well-formed ones count.
+const wellFormed = (s: Partial<RuntimeSilence>): s is RuntimeSilence =>
+  typeof s === 'object' &&
+  s !== null &&
+  typeof s.id === 'string' &&
+  typeof s.endsAt === 'number' &&
+  typeof s.startsAt === 'number' &&
+  typeof s.matchers === 'object' &&
+  s.matchers !== null &&
+  Object.keys(s.matchers).length > 0
+
+/** A damaged file is kept aside and said by storage (state-file.ts); the silences that were whole are kept. */
 function load(file: string): RuntimeSilence[] {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { silences?: unknown }
-    if (!Array.isArray(parsed.silences)) return []
-    // A hand-edited entry without matchers would mute every page: only well-formed ones count.
-    return (parsed.silences as Partial<RuntimeSilence>[]).filter(
-      (s): s is RuntimeSilence =>
-        typeof s.id === 'string' &&
-        typeof s.endsAt === 'number' &&
-        typeof s.startsAt === 'number' &&
-        typeof s.matchers === 'object' &&
-        s.matchers !== null &&
-        Object.keys(s.matchers).length > 0,
-    )
+    const loaded = readStateFile(file, {
+      name: 'silences',
+      accept: (value) => {
+        const listed = (value as { silences?: unknown } | null)?.silences
+        return Array.isArray(listed) ? (listed as Partial<RuntimeSilence>[]).filter(wellFormed) : undefined
+      },
+      count: (silences) => silences.length,
+    })
+    return loaded ?? []
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || err instanceof SyntaxError) return []
     throw new IncidentStateError(IncidentErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, {
       cause: err,
     })
@@ -76,7 +86,7 @@ function load(file: string): RuntimeSilence[] {
 
 /** `file`: `<state_dir>/silences.json`; undefined: memory only. */
 export function createRuntimeSilences(file: string | undefined): RuntimeSilences {
-  if (file !== undefined) mkdirSync(dirname(file), { recursive: true })
+  if (file !== undefined) mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const silences = new Map((file === undefined ? [] : load(file)).map((s) => [s.id, s]))
 
   function save(): void {

@@ -46,14 +46,23 @@ function stateJournalOf(file: string, journal: Journal): StateJournal {
   }
 }
 
-/** Reads `file` (missing: empty): the changes it holds, in order, and the journal to append to. */
-export function openStateJournal(file: string): { journal: StateJournal; ops: JournalOp[] } {
+/**
+ * Reads `file` (missing: empty): the changes it holds, in order, and the journal to append to. A line
+ * that is not a change is damage (storage's journal keeps the file aside and says so, as `name`).
+ */
+export function openStateJournal(file: string, name: string): { journal: StateJournal; ops: JournalOp[] } {
   const ops: JournalOp[] = []
   let journal: Journal
   try {
-    journal = openJournal(file, (record) => {
-      if (isOp(record)) ops.push(record)
-    })
+    journal = openJournal(
+      file,
+      (record) => {
+        if (!isOp(record)) return false
+        ops.push(record)
+        return true
+      },
+      { name },
+    )
   } catch (err) {
     throw failure(file, 'read', err)
   }

@@ -3,37 +3,17 @@
 // filters match" (start_at: end found none: every entry that comes is new). Replaced whole through
 // storage (agent/storage/replace-file.ts: temp file, fsync, rename, directory fsync), so a crash
 // leaves the old cursor or the new one.
-import { readFileSync } from 'node:fs'
 import { replaceFile } from '../storage/replace-file'
+import { readStateFile } from '../storage/state-file'
 import { JournaldError, JournaldErrorCodes } from './errors'
 import type { JournalPosition } from './journalctl-args'
 
 export const CURSOR_VERSION = 1
 
-/** The saved position, or undefined when there is no checkpoint yet. Throws CURSOR_READ on a bad file. */
-export function readCursor(file: string): JournalPosition | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new JournaldError(
-      JournaldErrorCodes.CURSOR_READ,
-      `cannot read the cursor checkpoint ${file}: ${(err as Error).message}`,
-      { path: file, cause: err },
-    )
-  }
-  let saved: unknown
-  try {
-    saved = JSON.parse(text)
-  } catch (err) {
-    throw new JournaldError(
-      JournaldErrorCodes.CURSOR_READ,
-      `the cursor checkpoint ${file} is not JSON (delete it to start over)`,
-      { path: file, cause: err },
-    )
-  }
+/** The position a whole file holds; throws for a file of another version (no damage: kept as it is). */
+function positionOf(file: string, saved: unknown): JournalPosition | undefined {
   const record = typeof saved === 'object' && saved !== null ? (saved as { version?: unknown; cursor?: unknown }) : {}
+  if (record.version === undefined) return undefined
   if (record.version !== CURSOR_VERSION) {
     throw new JournaldError(
       JournaldErrorCodes.CURSOR_READ,
@@ -43,14 +23,26 @@ export function readCursor(file: string): JournalPosition | undefined {
     )
   }
   if (record.cursor === null) return { kind: 'beginning' }
-  if (typeof record.cursor !== 'string' || record.cursor === '' || record.cursor.includes('\n')) {
+  if (typeof record.cursor !== 'string' || record.cursor === '' || record.cursor.includes('\n')) return undefined
+  return { kind: 'cursor', cursor: record.cursor }
+}
+
+/**
+ * The saved position, or undefined when there is no checkpoint yet. A damaged file is kept aside and
+ * said by storage (state-file.ts), and the source starts as it would without one. Throws CURSOR_READ
+ * on a file that cannot be read, or of another version.
+ */
+export function readCursor(file: string): JournalPosition | undefined {
+  try {
+    return readStateFile(file, { name: 'journald-cursors', accept: (saved) => positionOf(file, saved), count: () => 1 })
+  } catch (err) {
+    if (err instanceof JournaldError) throw err
     throw new JournaldError(
       JournaldErrorCodes.CURSOR_READ,
-      `the cursor checkpoint ${file} holds no cursor (delete it to start over)`,
-      { path: file },
+      `cannot read the cursor checkpoint ${file}: ${(err as Error).message}`,
+      { path: file, cause: err },
     )
   }
-  return { kind: 'cursor', cursor: record.cursor }
 }
 
 export function formatCursor(position: JournalPosition): string {

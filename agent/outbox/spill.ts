@@ -11,6 +11,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, unlinkSync } fro
 import { basename, dirname } from 'node:path'
 import type { OutboxItem, SpillCursor } from './item'
 import { openLineReader, type LineReader } from '../storage/line-reader'
+import { keepAside, reportCorruptState } from '../storage/corrupt-state'
 import { writeAll } from '../storage/write-all'
 import { firstWriterSegment, nextReadSegment, segmentAfterEmpty, segmentsBetween } from './spill-segments'
 
@@ -87,11 +88,14 @@ function countLines(file: string, from: number): number {
   return lines
 }
 
-/** An item read back; undefined for a line torn by a crash of the machine (not of the process) or not an item. */
+/**
+ * An item read back; undefined for a line torn by a crash of the machine (not of the process) or not
+ * an item. Zero bytes before it (a power cut on a file system that lost the data) are not part of it.
+ */
 function itemOf(line: string): OutboxItem | undefined {
   let item: OutboxItem
   try {
-    item = JSON.parse(line) as OutboxItem
+    item = JSON.parse(line.replace(/^\0+/, '')) as OutboxItem
   } catch {
     return undefined
   }
@@ -110,6 +114,8 @@ class SegmentSpill implements Spill {
   private writerFd: number | undefined
   private writerBytes = 0
   private reader: LineReader | undefined
+  /** Segments found damaged (and kept aside) while read. */
+  private readonly damagedSegments = new Set<number>()
   /** Segments appended to since the last takeUnsynced(). */
   private readonly unsynced = new Set<number>()
 
@@ -141,7 +147,7 @@ class SegmentSpill implements Spill {
 
   append(...items: OutboxItem[]): void {
     if (this.writerFd === undefined) {
-      this.writerFd = openSync(this.file(this.writerSeg), 'a')
+      this.writerFd = openSync(this.file(this.writerSeg), 'a', 0o600)
       this.writerBytes = fstatSync(this.writerFd).size
       this.dirChanged = true
     }
@@ -163,6 +169,7 @@ class SegmentSpill implements Spill {
       this.at = { seg: this.at.seg, offset: next.end }
       this.items--
       const item = itemOf(next.line)
+      if (item === undefined) this.damaged(next.line)
       if (item === undefined || this.skip?.has(item.id) === true) continue
       return { item, cursor: this.at }
     }
@@ -194,6 +201,19 @@ class SegmentSpill implements Spill {
     this.closeWriter()
     this.reader?.close()
     this.reader = undefined
+  }
+
+  /** A line of a segment that is no item: the segment is kept aside and said, once (corrupt-state.ts). */
+  private damaged(line: string): void {
+    if (line === '' || this.damagedSegments.has(this.at.seg)) return
+    this.damagedSegments.add(this.at.seg)
+    const file = this.file(this.at.seg)
+    const problem = line.includes('\0') ? 'zero-filled bytes' : 'a line that is no item'
+    try {
+      reportCorruptState({ file, name: 'outbox-spill', problem, keptAs: keepAside(file), kept: 0, dropped: 1 })
+    } catch {
+      // The copy could not be made: the items still go on being read.
+    }
   }
 
   private file(seg: number): string {

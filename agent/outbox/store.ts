@@ -80,12 +80,13 @@ class Replay {
   readonly items = new Map<string, OutboxItem>()
   cursor: SpillCursor = { seg: 0, offset: 0 }
 
-  /** Applies a record read back; anything else (an unknown op, a stray value) is skipped. */
-  apply(value: unknown): void {
-    if (typeof value !== 'object' || value === null) return
+  /** Applies a record read back; false for what is no record (damage), true for an unknown op (a later version's). */
+  apply(value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
     const record = value as JournalRecord
     switch (record.op) {
       case 'add':
+        if (typeof record.item !== 'object' || record.item === null || typeof record.item.id !== 'string') return false
         this.items.set(record.item.id, record.item)
         this.moveTo(record.spill)
         break
@@ -103,6 +104,7 @@ class Replay {
         this.moveTo({ seg: record.seg, offset: record.offset })
         break
     }
+    return true
   }
 
   /** Cursors only move forward; the newest wins whatever order the records came in. */
@@ -162,7 +164,7 @@ class FileStore implements OutboxStore {
     private readonly options: FileStoreOptions,
     private readonly release: () => void,
   ) {
-    this.journal = new Journal(path, true)
+    this.journal = new Journal(path, true, 'outbox')
   }
 
   get records(): number {
@@ -321,7 +323,7 @@ class FileStore implements OutboxStore {
 export function createFileStore(path: string, options: FileStoreOptions = {}): OutboxStore {
   const release = claimJournal(path, options.owner ?? 'an outbox')
   try {
-    mkdirSync(dirname(path), { recursive: true })
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   } catch (err) {
     release()
     throw journalError('cannot create the directory of', path, err)

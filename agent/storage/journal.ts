@@ -1,17 +1,19 @@
 // A state file kept as an append-only journal: one JSON line per record, appended with one write per
 // call (O(1) in the size of the state), replayed at open line by line (never read into memory whole),
 // and compacted by replacing the whole file, durably (replace-file.ts), with the records that still
-// describe the state. Replay hands over every whole line that parses; a line cut by a kill
-// mid-append is skipped, and ended with a newline at open so that what is appended next starts a
-// line of its own.
+// describe the state. Replay hands over every whole line that parses (journal-scan.ts); a line cut
+// by a kill mid-append is cut off at open, so that what is appended next starts a line of its own;
+// a damaged file is kept aside and rewritten with what it still holds (corrupt-state.ts).
 //
 // Appends are not fsynced one by one (a disk flush per step would cap throughput): they survive a
 // crash of the process. fsync() makes them survive a crash of the machine; compaction always does.
-import { appendFileSync, closeSync, fsyncSync, openSync } from 'node:fs'
+import { appendFileSync, closeSync, fsyncSync, openSync, truncateSync } from 'node:fs'
+import { keepAside, reportCorruptState } from './corrupt-state'
 import { fsyncFile } from './fsync'
-import { openLineReader, type LineReader } from './line-reader'
+import { damaged, scanJournal, type JournalScan } from './journal-scan'
 import { replaceFile } from './replace-file'
 import { writeAll } from './write-all'
+import { basename } from 'node:path'
 
 export interface JournalOptions {
   /**
@@ -19,7 +21,12 @@ export interface JournalOptions {
    * by close(). Without it each append opens and closes the file, and the journal needs no close().
    */
   holdOpen?: boolean
+  /** What reports and metrics call the file (`incidents`, `outbox`...); default its base name. */
+  name?: string
 }
+
+/** Journals are created readable by their owner only: they hold phone numbers and log lines. */
+const FILE_MODE = 0o600
 
 const linesOf = (records: readonly unknown[]): string => {
   let text = ''
@@ -29,7 +36,7 @@ const linesOf = (records: readonly unknown[]): string => {
 
 /** Appends records to a JSON-lines file that is never replayed (dead letters), with one write. */
 export function appendRecords(path: string, records: readonly unknown[]): void {
-  appendFileSync(path, linesOf(records))
+  appendFileSync(path, linesOf(records), { mode: FILE_MODE })
 }
 
 export class Journal {
@@ -37,10 +44,15 @@ export class Journal {
   private lineCount = 0
   private unsynced = false
 
+  readonly name: string
+
   constructor(
     readonly path: string,
     private readonly holdOpen: boolean,
-  ) {}
+    name?: string,
+  ) {
+    this.name = name ?? basename(path)
+  }
 
   /** Lines in the file since it was opened or compacted, unreadable ones included. */
   get lines(): number {
@@ -52,8 +64,8 @@ export class Journal {
     if (records.length === 0) return
     this.unsynced = true
     const text = linesOf(records)
-    if (this.holdOpen) writeAll((this.fd ??= openSync(this.path, 'a')), text)
-    else appendFileSync(this.path, text)
+    if (this.holdOpen) writeAll((this.fd ??= openSync(this.path, 'a', FILE_MODE)), text)
+    else appendFileSync(this.path, text, { mode: FILE_MODE })
     this.lineCount += records.length
   }
 
@@ -89,43 +101,51 @@ export class Journal {
     this.fd = undefined
   }
 
-  /** Replays the file into `onRecord`; a missing file is an empty journal. */
-  replay(onRecord: (record: unknown) => void): void {
-    let reader: LineReader
-    try {
-      reader = openLineReader(this.path)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
-      throw err
-    }
-    try {
-      for (let next = reader.next(); next !== undefined; next = reader.next()) this.replayLine(next.line, onRecord)
-    } finally {
-      reader.close()
-    }
-    // A cut last line stays a line of its own (skipped), not the start of the next one appended.
-    if (reader.tail > 0) {
+  /**
+   * Replays the file into `onRecord` (which may refuse a record by returning false); a missing file
+   * is an empty journal. A torn last record is cut off (said, not kept aside); a damaged file
+   * (journal-scan.ts) is kept aside and rewritten with the records it still holds (corrupt-state.ts).
+   */
+  replay(onRecord: (record: unknown) => unknown): void {
+    const scan = scanJournal(this.path, onRecord)
+    if (scan === undefined) return
+    this.lineCount = scan.lines
+    if (damaged(scan)) this.recover(scan)
+    else if (scan.end === 'torn') {
+      // Cut off, so what is appended next starts a line of its own and no later replay meets it.
+      truncateSync(this.path, scan.endOffset)
+      const kept = scan.kept.length
+      const problem = 'its last record was cut short (a stop mid-write); dropped'
+      reportCorruptState({ file: this.path, name: this.name, problem, keptAs: undefined, kept, dropped: 1 })
+    } else if (scan.end === 'unended-record') {
       appendFileSync(this.path, '\n')
       this.lineCount++
     }
   }
 
-  private replayLine(line: string, onRecord: (record: unknown) => void): void {
-    if (line === '') return
-    this.lineCount++
-    let record: unknown
-    try {
-      record = JSON.parse(line)
-    } catch {
-      return
-    }
-    onRecord(record)
+  /** Keeps the damaged file aside, then replaces it with the records it still holds. */
+  private recover(scan: JournalScan): void {
+    const keptAs = keepAside(this.path)
+    replaceFile(this.path, scan.kept.map((text) => `${text}\n`).join(''))
+    this.lineCount = scan.kept.length
+    const problems = [
+      scan.bad > 0 ? `${scan.bad} unreadable line${scan.bad === 1 ? '' : 's'}, the first at line ${scan.firstBad}` : '',
+      scan.zeros ? 'zero-filled bytes' : '',
+      scan.end === 'torn' ? 'a last record cut short' : '',
+    ]
+    const problem = problems.filter((p) => p !== '').join(', ')
+    const dropped = scan.bad + (scan.end === 'torn' ? 1 : 0)
+    reportCorruptState({ file: this.path, name: this.name, problem, keptAs, kept: scan.kept.length, dropped })
   }
 }
 
 /** Opens the journal at `path` and replays it: `onRecord` gets each record read, in order. */
-export function openJournal(path: string, onRecord: (record: unknown) => void, options: JournalOptions = {}): Journal {
-  const journal = new Journal(path, options.holdOpen === true)
+export function openJournal(
+  path: string,
+  onRecord: (record: unknown) => unknown,
+  options: JournalOptions = {},
+): Journal {
+  const journal = new Journal(path, options.holdOpen === true, options.name)
   journal.replay(onRecord)
   return journal
 }

@@ -12,6 +12,8 @@ export interface LineReader {
   readonly offset: number
   /** Bytes read past the last complete line: a torn tail, or a line still being written. */
   readonly tail: number
+  /** Those bytes. */
+  rest(): Buffer
   close(): void
 }
 
@@ -29,6 +31,9 @@ export function openLineReader(path: string, offset = 0): LineReader {
     },
     get tail() {
       return pending.length
+    },
+    rest() {
+      return pending
     },
     next() {
       for (;;) {

@@ -14,11 +14,12 @@ import { removeStaleTemps, removeStaleTempsAsync, tempPathOf } from './temp-file
 import { writeAll } from './write-all'
 
 export interface ReplaceOptions {
-  /** Permissions of a file created by the replacement (before the umask); default 0o666. */
+  /** Permissions of a file created by the replacement (before the umask); default 0o600. */
   mode?: number
 }
 
-const DEFAULT_MODE = 0o666
+// State files are readable by their owner only: they hold phone numbers and log lines.
+const DEFAULT_MODE = 0o600
 
 /** Files whose leftover temps this process has already looked for. */
 const tidied = new Set<string>()

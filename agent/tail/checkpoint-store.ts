@@ -4,8 +4,8 @@
 // a request made while a write is in flight is satisfied by the next write, which snapshots the
 // state when it starts.
 
-import { readFile } from 'node:fs/promises'
 import { replaceFileAsync } from '../storage/replace-file'
+import { readStateFile } from '../storage/state-file'
 import { removeStaleTempsAsync } from '../storage/temp-files'
 import { TailError, TailErrorCodes } from './errors'
 
@@ -30,32 +30,10 @@ interface CheckpointFile {
   files: CheckpointEntry[]
 }
 
-export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
-  // Temps of earlier processes that died mid-write (SIGKILL).
-  await removeStaleTempsAsync(path)
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `cannot read checkpoint ${path}: ${(error as Error).message}`, {
-      path,
-      cause: error,
-    })
-  }
-  let parsed: CheckpointFile
-  try {
-    parsed = JSON.parse(text) as CheckpointFile
-  } catch (error) {
-    throw new TailError(
-      TailErrorCodes.CHECKPOINT_READ,
-      `checkpoint ${path} is not valid JSON: ${(error as Error).message}`,
-      { path, cause: error },
-    )
-  }
-  if (typeof parsed !== 'object' || parsed === null || !Number.isInteger(parsed.version)) {
-    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has no version`, { path })
-  }
+/** The entries of a file that parsed; throws for a whole file of another version (no damage: kept as it is). */
+function entriesOf(path: string, value: unknown): CheckpointEntry[] | undefined {
+  const parsed = value as Partial<CheckpointFile> | null
+  if (typeof parsed !== 'object' || parsed === null || !Number.isInteger(parsed.version)) return undefined
   if (parsed.version !== CHECKPOINT_VERSION) {
     throw new TailError(
       TailErrorCodes.CHECKPOINT_VERSION,
@@ -63,11 +41,30 @@ export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
       { path },
     )
   }
-  if (!Array.isArray(parsed.files) || !parsed.files.every(isEntry)) {
-    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `checkpoint ${path} has a malformed files list`, { path })
-  }
-  return parsed.files
+  return Array.isArray(parsed.files) ? parsed.files.filter(isEntry) : undefined
 }
+
+/**
+ * The committed offsets; none without a file. A damaged file is kept aside and said by storage
+ * (state-file.ts), and the entries that were whole in it are used: a file without one is placed as
+ * a new file is.
+ */
+export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
+  // Temps of earlier processes that died mid-write (SIGKILL).
+  await removeStaleTempsAsync(path)
+  try {
+    const read = { name: 'checkpoints', accept: (value: unknown) => entriesOf(path, value), count: entryCount }
+    return readStateFile(path, read) ?? []
+  } catch (error) {
+    if (error instanceof TailError) throw error
+    throw new TailError(TailErrorCodes.CHECKPOINT_READ, `cannot read checkpoint ${path}: ${(error as Error).message}`, {
+      path,
+      cause: error,
+    })
+  }
+}
+
+const entryCount = (entries: CheckpointEntry[]): number => entries.length
 
 function isEntry(value: unknown): value is CheckpointEntry {
   const entry = value as Record<string, unknown>

@@ -3,9 +3,10 @@
 // change. A resolved incident keeps its entry, marked, because other targets may still record its
 // resolve; only the next *firing* of that fingerprint opens a new lead. Bounded: past `max`
 // entries the least recently used is forgotten.
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { replaceFile } from '../../storage/replace-file'
+import { readStateFile } from '../../storage/state-file'
 import type { LeadEntry, LeadMap } from './types'
 
 export type { LeadEntry, LeadMap, SharedLeadAnswer, SharedLeads } from './types'
@@ -30,16 +31,19 @@ export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadM
   const leads = new Map<string, LeadEntry>()
   const file = stateDir === undefined ? undefined : join(stateDir, 'incident-leads.json')
   if (stateDir !== undefined && file !== undefined) {
-    mkdirSync(stateDir, { recursive: true })
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LeadFile>
-      if (parsed.version === 2 && typeof parsed.leads === 'object' && parsed.leads !== null) {
-        for (const [key, entry] of Object.entries(parsed.leads)) if (isEntry(entry)) leads.set(key, entry)
-      }
-    } catch (err) {
-      // A missing or unreadable map costs at most a second lead for an open incident, not an alert.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && !(err instanceof SyntaxError)) throw err
-    }
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 })
+    // A damaged map is kept aside and said (storage's state-file.ts); the entries that were whole are
+    // kept. One lost costs at most a second lead for an open incident, not an alert.
+    const loaded = readStateFile(file, {
+      name: 'lead-map',
+      accept: (value) => {
+        const parsed = value as Partial<LeadFile> | null
+        if (parsed?.version !== 2 || typeof parsed.leads !== 'object' || parsed.leads === null) return undefined
+        return Object.entries(parsed.leads).filter((entry): entry is [string, LeadEntry] => isEntry(entry[1]))
+      },
+      count: (entries) => entries.length,
+    })
+    for (const [key, entry] of loaded ?? []) leads.set(key, entry)
   }
 
   function save(): void {

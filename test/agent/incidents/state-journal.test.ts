@@ -20,14 +20,14 @@ afterEach(() => {
 describe('state journal', () => {
   it('replays what was appended, in order', () => {
     const file = fileIn()
-    const { journal, ops } = openStateJournal(file)
+    const { journal, ops } = openStateJournal(file, 'incidents')
     expect(ops).toEqual([])
     journal.append([
       ['p', 'a', { n: 1 }],
       ['d', 'a'],
     ])
     journal.append([['c', 'call-1']])
-    expect(openStateJournal(file).ops).toEqual([
+    expect(openStateJournal(file, 'incidents').ops).toEqual([
       ['p', 'a', { n: 1 }],
       ['d', 'a'],
       ['c', 'call-1'],
@@ -36,12 +36,12 @@ describe('state journal', () => {
 
   it('skips a line cut by a kill, and what is appended after it is read back', () => {
     const file = fileIn()
-    openStateJournal(file).journal.append([['c', 'one']])
+    openStateJournal(file, 'incidents').journal.append([['c', 'one']])
     appendFileSync(file, '["c","tw')
-    const { journal, ops } = openStateJournal(file)
+    const { journal, ops } = openStateJournal(file, 'incidents')
     expect(ops).toEqual([['c', 'one']])
     journal.append([['c', 'three']])
-    expect(openStateJournal(file).ops).toEqual([
+    expect(openStateJournal(file, 'incidents').ops).toEqual([
       ['c', 'one'],
       ['c', 'three'],
     ])
@@ -49,12 +49,12 @@ describe('state journal', () => {
 
   it('rewrites the file as the state given, and goes on appending after it', () => {
     const file = fileIn()
-    const { journal } = openStateJournal(file)
+    const { journal } = openStateJournal(file, 'incidents')
     for (let i = 0; i < 50; i++) journal.append([['c', `call-${i}`]])
     journal.rewrite([['c', 'kept']])
     journal.append([['c', 'next']])
     expect(journal.lines).toBe(2)
-    expect(openStateJournal(file).ops).toEqual([
+    expect(openStateJournal(file, 'incidents').ops).toEqual([
       ['c', 'kept'],
       ['c', 'next'],
     ])
@@ -63,8 +63,8 @@ describe('state journal', () => {
   it('keeps only changes (arrays with a kind) and says a failure as a state error naming the file', () => {
     const file = fileIn()
     writeFileSync(file, '{"version":1}\n["c","one"]\n42\n[7]\n')
-    expect(openStateJournal(file).ops).toEqual([['c', 'one']])
-    const { journal } = openStateJournal(file)
+    expect(openStateJournal(file, 'incidents').ops).toEqual([['c', 'one']])
+    const { journal } = openStateJournal(file, 'incidents')
     rmSync(dirname(file), { recursive: true })
     expect(() => journal.append([['c', 'two']])).toThrow(/cannot write .*state\.jsonl/)
   })

@@ -1,11 +1,12 @@
-// The cursor checkpoint: what is written is read back; a file that is not one stops the start
-// with a code and the file's name, never a silent start from elsewhere.
+// The cursor checkpoint: what is written is read back; a damaged file is kept aside and said (never
+// a silent start from elsewhere); a file of another version stops the start with a code and its name.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readCursor, writeCursor } from '../../../agent/journald/cursor-store'
 import { JournaldError, JournaldErrorCodes } from '../../../agent/journald/errors'
+import { onCorruptState, type CorruptStateReport } from '../../../agent/storage/corrupt-state'
 
 describe('the cursor checkpoint', () => {
   let dir: string
@@ -29,25 +30,41 @@ describe('the cursor checkpoint', () => {
   })
 
   it.each([
-    ['not JSON', '{"version":1,"cur', /is not JSON/],
-    ['another version', '{"version":2,"cursor":"s=1"}', /has version 2; this agent reads version 1/],
-    ['no cursor', '{"version":1}', /holds no cursor/],
-  ])('stops on a file that is %s, naming it', (_what, text, message) => {
+    ['not JSON', '{"version":1,"cur'],
+    ['no cursor', '{"version":1}'],
+    ['zero-filled', '\0\0\0\0'],
+  ])('keeps aside a damaged file (%s), says it, and starts as without one', (_what, text) => {
     writeFileSync(file, text)
-    let thrown: unknown
+    const reports: CorruptStateReport[] = []
+    const stop = onCorruptState((report) => reports.push(report))
     try {
-      readCursor(file)
-    } catch (err) {
-      thrown = err
+      expect(readCursor(file)).toBeUndefined()
+    } finally {
+      stop()
     }
-    expect(thrown).toBeInstanceOf(JournaldError)
-    expect(thrown).toMatchObject({
-      code: JournaldErrorCodes.CURSOR_READ,
-      path: file,
-      message: expect.stringMatching(message),
-    })
-    expect((thrown as Error).message).toContain(file)
+    expect(reports).toMatchObject([{ file, name: 'journald-cursors' }])
+    expect(readdirSync(dir).filter((name) => name.startsWith('system.cursor.corrupt-'))).toHaveLength(1)
   })
+
+  it.each([['another version', '{"version":2,"cursor":"s=1"}', /has version 2; this agent reads version 1/]])(
+    'stops on a file that is %s, naming it',
+    (_what, text, message) => {
+      writeFileSync(file, text)
+      let thrown: unknown
+      try {
+        readCursor(file)
+      } catch (err) {
+        thrown = err
+      }
+      expect(thrown).toBeInstanceOf(JournaldError)
+      expect(thrown).toMatchObject({
+        code: JournaldErrorCodes.CURSOR_READ,
+        path: file,
+        message: expect.stringMatching(message),
+      })
+      expect((thrown as Error).message).toContain(file)
+    },
+  )
 
   it('says CURSOR_WRITE when the directory is gone', () => {
     expect(() => writeCursor(join(dir, 'missing', 'x.cursor'), { kind: 'beginning' })).toThrow(

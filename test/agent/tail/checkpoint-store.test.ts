@@ -7,7 +7,8 @@ import {
   loadCheckpoint,
   type CheckpointEntry,
 } from '../../../agent/tail/checkpoint-store'
-import { TailError, TailErrorCodes } from '../../../agent/tail'
+import { TailErrorCodes } from '../../../agent/tail'
+import { onCorruptState, type CorruptStateReport } from '../../../agent/storage/corrupt-state'
 import { tempDir } from '../../helpers/temp-dir'
 
 const entry = (offset: number): CheckpointEntry => ({
@@ -58,7 +59,7 @@ describe('checkpoint store', () => {
     expect(readdirSync(dir)).toEqual(['other.txt'])
   })
 
-  it('refuses an unknown version and a damaged file with their codes', async () => {
+  it('refuses an unknown version with its code; keeps aside a damaged file and uses its whole entries', async () => {
     const dir = tempDir('tail-checkpoint')
     const future = join(dir, 'future.json')
     writeFileSync(future, JSON.stringify({ version: 99, files: [] }))
@@ -66,14 +67,24 @@ describe('checkpoint store', () => {
       code: TailErrorCodes.CHECKPOINT_VERSION,
       path: future,
     })
-    const damaged = join(dir, 'damaged.json')
-    writeFileSync(damaged, '{"version":1,"files":[{"dev":')
-    await expect(loadCheckpoint(damaged)).rejects.toSatisfy(
-      (error) => error instanceof TailError && error.code === TailErrorCodes.CHECKPOINT_READ,
-    )
+    const reports: CorruptStateReport[] = []
+    const stop = onCorruptState((report) => reports.push(report))
+    try {
+      const damaged = join(dir, 'damaged.json')
+      const whole = JSON.stringify({ version: 1, files: [entry(10), entry(20)] })
+      writeFileSync(damaged, whole.slice(0, whole.lastIndexOf('"dev"') + 3))
+      expect(await loadCheckpoint(damaged)).toEqual([entry(10)])
+      const zeroed = join(dir, 'zeroed.json')
+      writeFileSync(zeroed, Buffer.alloc(100))
+      expect(await loadCheckpoint(zeroed)).toEqual([])
+    } finally {
+      stop()
+    }
+    expect(reports.map((r) => r.name)).toEqual(['checkpoints', 'checkpoints'])
+    expect(readdirSync(dir).filter((name) => name.includes('.corrupt-'))).toHaveLength(2)
     const malformed = join(dir, 'malformed.json')
-    writeFileSync(malformed, JSON.stringify({ version: 1, files: [{ dev: 1 }] }))
-    await expect(loadCheckpoint(malformed)).rejects.toMatchObject({ code: TailErrorCodes.CHECKPOINT_READ })
+    writeFileSync(malformed, JSON.stringify({ version: 1, files: [{ dev: 1 }, entry(5)] }))
+    expect(await loadCheckpoint(malformed)).toEqual([entry(5)])
   })
 
   it('reports a write that cannot happen', async () => {
