@@ -6,6 +6,7 @@
 import type { IncidentDetail, IncidentSummary } from '../daemon/console/types'
 import { connectToAgent, type ConsoleArgs } from './agent-locator'
 import type { CliIo } from './io'
+import { terminalLines, terminalText } from './terminal-text'
 
 export type IncidentAction = 'ack' | 'unack' | 'resolve'
 
@@ -41,8 +42,8 @@ export const actorName = (by: string | undefined, env: NodeJS.ProcessEnv): strin
   by ?? (env.USER !== undefined && env.USER !== '' ? env.USER : 'cli')
 
 export async function ackCommand(args: AckArgs, io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const fail = (message: string): number => {
-    io.stderr.write(`logx-agent: ${message}\n`)
+  const fail = (message: string, candidates: readonly string[] = []): number => {
+    io.stderr.write(terminalLines([`logx-agent: ${message}`, ...candidates]))
     return 1
   }
   const by = actorName(args.by, env)
@@ -55,9 +56,7 @@ export async function ackCommand(args: AckArgs, io: CliIo, env: NodeJS.ProcessEn
   if (found.kind === 'none') return fail(`no open incident ${args.incident}`)
   if (found.kind === 'many') {
     const lines = found.candidates.map((i) => `  ${i.id}  ${i.state}  ${i.title}`)
-    return fail(
-      `${args.incident} names ${found.candidates.length} open incidents; give more of the key:\n${lines.join('\n')}`,
-    )
+    return fail(`${args.incident} names ${found.candidates.length} open incidents; give more of the key:`, lines)
   }
   const answer = await client.post<{ incident?: IncidentDetail }>(
     `/api/incidents/${encodeURIComponent(found.incident.id)}/${args.action}`,
@@ -70,6 +69,6 @@ export async function ackCommand(args: AckArgs, io: CliIo, env: NodeJS.ProcessEn
   }
   const incident = answer.body.incident ?? found.incident
   if (args.json) io.stdout.write(`${JSON.stringify(incident, null, 2)}\n`)
-  else io.stdout.write(`${DONE[args.action]} ${incident.shortId} ${incident.title} (by ${by})\n`)
+  else io.stdout.write(`${terminalText(`${DONE[args.action]} ${incident.shortId} ${incident.title} (by ${by})`)}\n`)
   return 0
 }

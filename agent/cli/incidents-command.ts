@@ -4,6 +4,7 @@
 import type { IncidentSummary } from '../daemon/console/types'
 import { connectToAgent, type ConsoleArgs } from './agent-locator'
 import type { CliIo } from './io'
+import { terminalLines } from './terminal-text'
 import { formatTable, outputWidth, relativeTime } from './text-table'
 
 export interface IncidentsArgs extends ConsoleArgs {
@@ -71,7 +72,7 @@ export async function incidentsCommand(
   if (client === undefined) return 1
   const answer = await client.get<{ incidents?: IncidentSummary[] }>('/api/incidents')
   if (!answer.ok) {
-    io.stderr.write(`logx-agent: ${answer.message}\n`)
+    io.stderr.write(terminalLines([`logx-agent: ${answer.message}`]))
     return 1
   }
   const listed = answer.body.incidents ?? []

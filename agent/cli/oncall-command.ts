@@ -8,6 +8,7 @@ import type { ScheduleView } from '../daemon/console/types'
 import { scheduleViews } from '../daemon/schedule-views'
 import type { CliIo } from './io'
 import { formatZoned, instantIn, parseAt, type AtTime } from './oncall-times'
+import { terminalLines, terminalText } from './terminal-text'
 import { relativeTime } from './text-table'
 
 export interface OncallArgs {
@@ -52,7 +53,7 @@ export function describeSchedule(report: OncallReport, asked: 'now' | 'at'): str
     out.push(`  ${name}: ${holder}`)
     for (const next of layer.next) out.push(`    ${formatZoned(next.at, zone)}  ${who(next.user, next.override)}`)
   }
-  return `${out.join('\n')}\n`
+  return terminalLines(out)
 }
 
 /** The moment asked about, for each schedule: a wall time is that wall time in the schedule's zone. */
@@ -92,7 +93,7 @@ export async function oncallCommand(args: OncallArgs, io: CliIo, now: number = D
       known.length === 0
         ? `${args.config} defines no schedules (a schedules: section; see docs/configuration.md)`
         : `no schedule named "${args.schedule ?? ''}" in ${args.config} (schedules: ${known.join(', ')})`
-    io.stderr.write(`logx-agent: ${message}\n`)
+    io.stderr.write(`logx-agent: ${terminalText(message)}\n`)
     return 1
   }
   const reports = oncallReports(chosen, at, args.handoffs)

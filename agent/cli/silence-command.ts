@@ -5,11 +5,13 @@
 // expired by editing the config, not from here.
 import { parseDuration } from '../config/values/duration'
 import { isRegexLiteral, parseRegex } from '../config/values/regex-literal'
+import { controlCharacterProblem } from '../config/values/silence-matcher'
 import type { SilenceSummary } from '../daemon/console/types'
 import { connectToAgent, type ConsoleArgs } from './agent-locator'
 import { actorName } from './ack-command'
 import type { CliIo } from './io'
 import { formatClock, formatTable, outputWidth, relativeTime } from './text-table'
+import { terminalLines } from './terminal-text'
 
 export interface SilenceArgs extends ConsoleArgs {
   match: string[]
@@ -39,6 +41,8 @@ export function parseMatchers(values: readonly string[]): Parsed<Record<string, 
         message: `--match "${text}": expected key=value, e.g. --match rule=db or --match 'msg=/timeout/i'`,
       }
     if (Object.hasOwn(matchers, key)) return { ok: false, message: `--match: ${key} is given twice` }
+    const control = controlCharacterProblem(value)
+    if (control !== undefined) return { ok: false, message: `--match ${key}: ${control}` }
     if (isRegexLiteral(value)) {
       const regex = parseRegex(value, false)
       if (!regex.ok) return { ok: false, message: `--match "${text}": ${regex.message}` }
@@ -82,12 +86,12 @@ export function describeSilences(silences: readonly SilenceSummary[], now: numbe
 }
 
 function usage(io: CliIo, message: string): number {
-  io.stderr.write(`logx-agent: ${message}\nRun logx-agent silence --help for usage.\n`)
+  io.stderr.write(terminalLines([`logx-agent: ${message}`, 'Run logx-agent silence --help for usage.']))
   return 2
 }
 
 function refused(io: CliIo, message: string): number {
-  io.stderr.write(`logx-agent: ${message}\n`)
+  io.stderr.write(terminalLines([`logx-agent: ${message}`]))
   return 1
 }
 
@@ -113,7 +117,10 @@ export async function silenceCommand(
   const { silence } = answer.body
   if (silence === undefined) return refused(io, 'the agent answered without the silence it made')
   if (args.json) io.stdout.write(`${JSON.stringify(silence, null, 2)}\n`)
-  else io.stdout.write(`silence ${silence.id} until ${until(silence, Date.now())}: ${matchersText(silence.matchers)}\n`)
+  else
+    io.stdout.write(
+      terminalLines([`silence ${silence.id} until ${until(silence, Date.now())}: ${matchersText(silence.matchers)}`]),
+    )
   return 0
 }
 
@@ -144,6 +151,10 @@ export async function silenceExpireCommand(
   const { silence } = answer.body
   if (args.json) io.stdout.write(`${JSON.stringify(silence ?? null, null, 2)}\n`)
   else
-    io.stdout.write(`expired silence ${args.id}${silence === undefined ? '' : `: ${matchersText(silence.matchers)}`}\n`)
+    io.stdout.write(
+      terminalLines([
+        `expired silence ${args.id}${silence === undefined ? '' : `: ${matchersText(silence.matchers)}`}`,
+      ]),
+    )
   return 0
 }

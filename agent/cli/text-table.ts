@@ -1,5 +1,7 @@
 // Plain-text tables and times for the console commands (`incidents`, `silence list`). Pure: the
-// width and the clock are arguments, so the tests pin both.
+// width and the clock are arguments, so the tests pin both. Cells are shown through terminalText:
+// a title from a log line may hold terminal escapes.
+import { terminalText } from './terminal-text'
 
 /** Width when stdout is not a terminal (a pipe, a file, a test): wide enough for most titles. */
 export const DEFAULT_WIDTH = 120
@@ -27,7 +29,7 @@ export function formatTable(
   width: number,
   flex: number,
 ): string {
-  const all = [header, ...rows]
+  const all = [header, ...rows].map((row) => row.map(terminalText))
   const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)))
   const others = widths.reduce((sum, w, c) => (c === flex ? sum : sum + w + 2), 0)
   const flexWidth = Math.min(widths[flex] ?? 0, Math.max((header[flex] ?? '').length, width - others))

@@ -19,6 +19,7 @@ import type { LineBatch } from '../../tail'
 import { compileGlob } from '../../tail/glob'
 import type { CliIo } from '../io'
 import { createProgressBar } from '../progress-bar'
+import { terminalLines } from '../terminal-text'
 
 export interface TestRuleArgs {
   config: string
@@ -103,7 +104,7 @@ function describe(report: DryRunReport, notes: string[]): string {
     for (const request of m.requests) out.push(`    ${JSON.stringify(request)}`)
   }
   out.push('', 'Dry run: nothing was sent.')
-  return `${out.join('\n')}\n`
+  return terminalLines(out)
 }
 
 export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<number> {

@@ -3,6 +3,7 @@
 import { ConfigErrorCodes } from '../errors'
 import type { Field, ObjectShape, Shape } from './shape'
 import { checkDate, checkDotPath, checkLevel, checkPattern } from '../values/value-checks'
+import { checkSilenceMatchValue } from '../values/silence-matcher'
 import {
   field,
   required,
@@ -120,10 +121,13 @@ export const time: Shape = {
   options: [{ kind: 'integer', min: 0 }, string({ check: checkDate, json: { format: 'date-time' } })],
 }
 
+/** A silence's matcher value: a field matcher's, without control characters (values/silence-matcher.ts). */
+const silenceMatchValue: Shape = { kind: 'scalar', check: checkSilenceMatchValue, code: ConfigErrorCodes.REGEX }
+
 export const silenceShape: ObjectShape = object({
   id: field(string(), 'names the silence (to remove it at run time); default: silence-<n>'),
   matchers: required(
-    { kind: 'map', keyCheck: checkDotPath, values: matchValue, minEntries: 1 },
+    { kind: 'map', keyCheck: checkDotPath, values: silenceMatchValue, minEntries: 1 },
     "on rule, fingerprint, title or the line's fields by dot path; all must match",
   ),
   starts_at: field(time, 'ISO date (or epoch milliseconds); default: when the config loads'),
