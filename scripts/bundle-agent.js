@@ -20,11 +20,10 @@ buildSync({
   format: 'cjs',
   // Error classes are named in logs and in `err.type`: bundling must not rename them.
   keepNames: true,
-  // yargs is ESM that finds its locale files from import.meta.url, and OpenTelemetry is an optional
-  // peer the app provides: both are resolved from node_modules at run time. The bundle runs as a
-  // vm.Script, where Node 20 loses the dynamic import() callback once a code cache is used, so
-  // import() becomes require(), which loads ES modules without a flag from Node 20.19 (engines).
-  external: ['yargs', '@opentelemetry/api', '@redis/client'],
+  // OpenTelemetry is an optional peer the app provides: resolved from node_modules at run time. The
+  // bundle runs as a vm.Script, where Node 20 loses the dynamic import() callback once a code cache
+  // is used, so import() becomes require() (the commands' lazy modules are inside the bundle).
+  external: ['@opentelemetry/api', '@redis/client'],
   supported: { 'dynamic-import': false },
   logLevel: 'error',
   legalComments: 'none',
