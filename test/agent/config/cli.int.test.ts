@@ -70,20 +70,20 @@ describe('logx-agent validate', () => {
     expect(unset.stderr).toContain(`${file}:8:12 messaging.api_key: \${LOGX_API_KEY} is not set`)
   })
 
-  it('a missing file is one problem; a missing argument is a usage error (exit 2)', async () => {
+  it('a missing file is one problem; an extra argument is a usage error (exit 2)', async () => {
     const out = await validate(['no/such.yaml'])
     expect(out).toMatchObject({
       code: 1,
       stderr: 'no/such.yaml:1:1 cannot read the config file (ENOENT)\nno/such.yaml: 1 problem\n',
     })
-    const usage = await validate([])
+    const usage = await validate(['a.yaml', 'b.yaml'])
     expect(usage.code).toBe(2)
-    expect(usage.stderr).toContain('Missing required argument: config')
+    expect(usage.stderr).toContain('unexpected argument "b.yaml"')
   })
 
   it('has --help', async () => {
     const { stdout } = await run(process.execPath, [bin, 'validate', '--help'], { cwd: repoRoot })
-    expect(stdout).toContain('logx-agent validate <config>')
+    expect(stdout).toContain('logx-agent validate [config]')
     expect(stdout).toContain('exit 0 valid, 1 invalid')
   })
 })
