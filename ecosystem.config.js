@@ -1,9 +1,15 @@
 'use strict'
-// pm2 apps: `pm2 start ecosystem.config.js`. pm2 loads this file with require().
+// pm2 apps: `pm2 start ecosystem.config.js` here, or `pm2 start node_modules/logx/ecosystem.config.js` in
+// an app that installed logx. pm2 loads this file with require() in the directory it was started from.
 const path = require('node:path')
 
-// LOGX_AGENT_CONFIG picks another config (tests and staging use their own ports and state_dir).
-const config = process.env.LOGX_AGENT_CONFIG ? path.resolve(process.env.LOGX_AGENT_CONFIG) : path.join(__dirname, 'config', 'agent.yaml')
+// The agent runs in the directory pm2 was started from (the app's): the config's relative paths
+// (./logs, state_dir) resolve there, not inside node_modules. The bin is this package's own, found
+// beside this file wherever it is installed.
+const cwd = process.cwd()
+// LOGX_CONFIG picks the config (relative to that directory); else config/agent.yaml there, where
+// `logx-agent init` writes it.
+const config = path.resolve(cwd, process.env.LOGX_CONFIG || path.join('config', 'agent.yaml'))
 
 module.exports = {
   apps: [
@@ -11,7 +17,7 @@ module.exports = {
       name: 'logx-agent',
       script: path.join(__dirname, 'bin', 'logx-agent.js'),
       args: ['run', '--config', config],
-      cwd: __dirname,
+      cwd,
       exec_mode: 'fork',
       // A 1 MB young generation (V8's default grows to 16 MB per semi-space): the agent allocates
       // short-lived objects per read buffer, and the smaller nursery lowers its peak RSS by about

@@ -37,7 +37,7 @@ rules:
   - name: errors
 metrics: { listen: 127.0.0.1:0 }
 `)
-    env = { ...process.env, PM2_HOME: join(ws.dir, 'pm2'), LOGX_AGENT_CONFIG: ws.config }
+    env = { ...process.env, PM2_HOME: join(ws.dir, 'pm2'), LOGX_CONFIG: ws.config }
   })
 
   afterAll(async () => {
