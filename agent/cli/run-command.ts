@@ -10,6 +10,7 @@ import { watchConfigFile } from '../daemon/config-watch'
 import { DaemonError } from '../daemon/errors'
 import { createAgentLogger, type AgentLogger } from '../daemon/logger'
 import { createTap, type Tap } from '../daemon/tap'
+import { missingConfigMessage } from './init/missing-config'
 import { showApiUrl } from '../config/values/api-url'
 import { untilAborted, type CliIo } from './io'
 
@@ -97,6 +98,11 @@ function reloader(file: string, args: RunArgs, agent: Agent, log: AgentLogger, i
 }
 
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
+  const missing = await missingConfigMessage(args.config, 'name another with --config FILE')
+  if (missing !== undefined) {
+    io.stderr.write(missing)
+    return 2
+  }
   const result = await readAgentConfig(args.config)
   if (!result.ok) {
     for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)

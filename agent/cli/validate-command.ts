@@ -1,10 +1,12 @@
 // `logx-agent validate <config>`: every problem at once, one per line, as file:line:col path: message.
-// Exit 0 when the config is valid, 1 when it is not (2 stays the code for a bad command line).
+// Exit 0 when the config is valid, 1 when it is not, 2 for a bad command line or no file at all (the
+// message says how to make one).
 import { formatProblem } from '../config/errors'
 import { readAgentConfig, type LoadConfigOptions } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
 import { showApiUrl } from '../config/values/api-url'
 import type { CliIo } from './io'
+import { missingConfigMessage } from './init/missing-config'
 
 export interface ValidateArgs {
   config: string
@@ -23,6 +25,11 @@ function summary(config: AgentConfig): string {
 }
 
 export async function validateCommand(args: ValidateArgs, io: CliIo, options: LoadConfigOptions = {}): Promise<number> {
+  const missing = await missingConfigMessage(args.config, 'name another: logx-agent validate FILE')
+  if (missing !== undefined) {
+    io.stderr.write(missing)
+    return 2
+  }
   const result = await readAgentConfig(args.config, options)
   if (result.ok) {
     io.stdout.write(`${args.config}: valid (${summary(result.config)})\n`)
