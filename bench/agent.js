@@ -26,6 +26,14 @@ const { tmpdir, cpus, loadavg } = require('node:os')
 const { join } = require('node:path')
 
 const args = process.argv.slice(2)
+// --help answers with the usage line before anything starts (a full run, or installing rsyslog).
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(
+    'Usage: npm run build && node bench/agent.js [--mb 200] [--rounds 5] [--format json|text] [--samples 200]\n' +
+      '  [--poll proc|metrics] [--multiline java] [--messaging remote|embedded]\n',
+  )
+  process.exit(0)
+}
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`)
   return index === -1 ? fallback : args[index + 1]

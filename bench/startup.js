@@ -17,6 +17,11 @@ const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 
 const args = process.argv.slice(2)
+// --help answers with the usage line before anything starts (a full run, or installing rsyslog).
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write('Usage: npm run build && node bench/startup.js [--rounds 15]\n')
+  process.exit(0)
+}
 const rounds = Number(args[args.indexOf('--rounds') + 1] || 15) || 15
 const root = join(__dirname, '..')
 const bin = join(root, 'bin', 'logx-agent.js')
