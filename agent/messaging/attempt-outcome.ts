@@ -96,7 +96,8 @@ export function noResponse(
   timedOut: boolean,
   signal: AbortSignal | undefined,
 ): MessagingApiError {
-  const where = describeUrl(spec.url, spec.secretUrl)
+  // A configured secret pasted into the base URL's path is masked like anywhere else.
+  const where = redact(describeUrl(spec.url, spec.secretUrl))
   const failure = err instanceof HttpAttemptError ? err : new HttpAttemptError(String(err), 'connected', undefined, err)
   const code = failure.code
   const reason = redact(failure.message)

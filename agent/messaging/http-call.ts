@@ -86,7 +86,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       type: 'request',
       operation: spec.operation,
       method: spec.method,
-      url: describeUrl(spec.url, spec.secretUrl),
+      url: options.redact(describeUrl(spec.url, spec.secretUrl)),
       headers: maskHeaders(headers, options.secretHeaders),
     }))
     const started = monotonicMs()

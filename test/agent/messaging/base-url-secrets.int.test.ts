@@ -22,8 +22,10 @@ function everything(err: unknown): string {
   return [e.message, e.stack, JSON.stringify(e), inspect(e, { depth: 5 })].join('\n')
 }
 
+const API_KEY = 'sk-client-test-1'
+
 async function sendError(baseUrl: string): Promise<unknown> {
-  const client = createMessagingClient({ baseUrl, apiKey: 'sk-client-test-1', timeoutMs: 2000 })
+  const client = createMessagingClient({ baseUrl, apiKey: API_KEY, timeoutMs: 2000 })
   try {
     return await client.sendSms({ numbers: ['919800000001'], text: 'x' }).then(
       () => undefined,
@@ -46,6 +48,13 @@ describe('the messaging client and credentials in its base URL', () => {
     const text = everything(err)
     expect(text).toContain('127.0.0.1:9')
     for (const secret of [USER, PASSWORD, QUERY_KEY]) expect(text).not.toContain(secret)
+  })
+
+  it('the API key pasted into the base URL path: masked in the error like anywhere else', async () => {
+    const err = await sendError(`http://127.0.0.1:9/${API_KEY}/api/`)
+    const text = everything(err)
+    expect(text).toContain('127.0.0.1:9/[redacted]/api/')
+    expect(text).not.toContain(API_KEY)
   })
 
   it('a server that echoes the request back: the credentials are masked in the raw body', async () => {
