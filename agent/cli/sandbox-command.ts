@@ -8,6 +8,8 @@ import { untilAborted, type CliIo } from './io'
 export interface SandboxArgs {
   port: number
   host: string
+  /** --allow-remote: listen on a --host that is not a loopback address. */
+  allowRemote?: boolean
   dataDir?: string
   apiKey?: string
   activityToken?: string
@@ -22,8 +24,10 @@ export function describeSandbox(sandbox: Sandbox, keyGiven: boolean, tokenGiven:
   // A key the user chose is a secret and is not echoed; the built-in defaults are not secrets.
   const key = keyGiven ? '(as given by --api-key)' : sandbox.apiKey
   const token = tokenGiven ? '(as given by --activity-token)' : sandbox.activityToken
+  // The address as given: a wildcard is not 127.0.0.1, it is every interface (item 4 of issue #32).
+  const where = info.remote ? `${info.listening} (reachable from other machines)` : info.listening
   return [
-    `logx sandbox ${info.version} listening`,
+    `logx sandbox ${info.version} listening on ${where}`,
     `  base URL:             ${info.baseUrl}`,
     `  lead webhook URL:     ${info.leadWebhookUrl}`,
     `  activity webhook URL: ${info.activityWebhookUrl}`,
@@ -47,7 +51,13 @@ export async function startFromArgs(args: SandboxArgs, io: CliIo): Promise<Sandb
       return 2
     }
   }
-  const options: SandboxOptions = { port: args.port, host: args.host, faults }
+  const options: SandboxOptions = {
+    port: args.port,
+    host: args.host,
+    faults,
+    allowRemote: args.allowRemote === true,
+    onWarning: (message) => io.stderr.write(`logx-agent: ${message}\n`),
+  }
   if (args.dataDir !== undefined) options.dataDir = args.dataDir
   if (args.apiKey !== undefined) options.apiKey = args.apiKey
   if (args.activityToken !== undefined) options.activityToken = args.activityToken

@@ -52,6 +52,8 @@ export type MessagingConfig =
       /** No base_url: the agent starts the embedded sandbox in-process. */
       mode: 'sandbox'
       listen: ListenAddress
+      /** `sandbox.allow_remote`: `listen` may be an address that is not loopback. */
+      allowRemote: boolean
       /** A key the sandbox should accept instead of its default one. */
       apiKey: Secret | undefined
       activityToken: Secret | undefined

@@ -1,7 +1,7 @@
 // Where notifications go: the real API of the config, or the embedded sandbox started here (the
 // default), which also provides the lead and activity webhooks and a web inbox.
 import type { CrmConfig, MessagingConfig } from '../config/types'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox, StoreStats } from '../sandbox/types'
 
 export interface CrmEndpoint {
   leadWebhook: string
@@ -18,6 +18,8 @@ export interface MessagingEndpoint {
   inboxUrl: string | undefined
   /** Values that must never reach a log line, a message or a note. */
   secrets: string[]
+  /** The embedded sandbox's store (its size, its byte cap's drops), for /metrics. */
+  sandboxStats: (() => StoreStats) | undefined
   close(): Promise<void>
 }
 
@@ -40,6 +42,7 @@ export async function startMessagingEndpoint(config: MessagingConfig): Promise<M
       apiKey,
       crm,
       inboxUrl: undefined,
+      sandboxStats: undefined,
       secrets: [apiKey, ...(crm === undefined ? [] : [crm.activityToken, crm.leadWebhook])],
       close: async () => {},
     }
@@ -49,6 +52,7 @@ export async function startMessagingEndpoint(config: MessagingConfig): Promise<M
   const sandbox: Sandbox = await startSandbox({
     host: config.listen.host,
     port: config.listen.port,
+    allowRemote: config.allowRemote,
     ...(config.apiKey !== undefined ? { apiKey: config.apiKey.reveal() } : {}),
     ...(config.activityToken !== undefined ? { activityToken: config.activityToken.reveal() } : {}),
   })
@@ -65,6 +69,7 @@ export async function startMessagingEndpoint(config: MessagingConfig): Promise<M
     inboxUrl: info.inboxUrl,
     // The sandbox's built-in key and token are public defaults; keys given in the config are secrets.
     secrets: [config.apiKey?.reveal(), config.activityToken?.reveal()].filter((s): s is string => s !== undefined),
+    sandboxStats: () => sandbox.store.stats(),
     close: () => sandbox.close(),
   }
 }

@@ -1,9 +1,12 @@
 // `/metrics` (Prometheus text format 0.0.4) and `/health` on `metrics.listen`. The values are read
 // when scraped, from the components that own them; nothing here counts. With a console handler
-// (agent/daemon/console), every other path is the console's: its page and its /api.
+// (agent/daemon/console), every other path is the console's: its page and its /api. On loopback,
+// `/metrics` and `/health` answer only to a Host header naming loopback and their port, as the console
+// does: a page whose name was re-pointed at 127.0.0.1 (DNS rebinding) reads neither.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ListenAddress } from '../config/types'
+import { hostHeaderAllowed, isLoopbackHost } from '../loopback-host'
 import type { ConsoleHandler } from './console'
 import { pathOf } from './console/paths'
 import { DaemonError, DaemonErrorCodes } from './errors'
@@ -47,11 +50,18 @@ export async function startMetricsServer(
   health: () => { ok: boolean; [key: string]: unknown },
   consoleHandler?: ConsoleHandler,
 ): Promise<MetricsServer> {
+  const loopback = isLoopbackHost(listen.host)
   const server: Server = createServer((req, res) => {
     // The raw target, not `new URL(...)`, which throws on `//` (an exception here would end the agent).
     const path = pathOf(req.url ?? '/')
     if (consoleHandler !== undefined && path !== '/metrics' && path !== '/health') {
       consoleHandler(req, res)
+      return
+    }
+    if (loopback && !hostHeaderAllowed(req.headers.host, req.socket.localPort ?? 0)) {
+      res
+        .writeHead(403, { 'content-type': 'text/plain' })
+        .end('host: answered only to 127.0.0.1, localhost or [::1] with its port\n')
       return
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -39,7 +39,7 @@ export function handleControl(
   ctx: ControlContext,
 ): Reply | undefined {
   const rest = path.slice(CONTROL_PREFIX.length)
-  if (rest === 'info' && method === 'GET') return json(200, ctx.info())
+  if (rest === 'info' && method === 'GET') return json(200, { ...ctx.info(), store: ctx.store.stats() })
 
   if (rest === 'faults') {
     if (method === 'GET') return json(200, { faults: ctx.faults.list() })
@@ -103,9 +103,7 @@ export function handleControl(
       text: query.get('q') ?? '',
       limit: Number.isInteger(limitParam) && limitParam > 0 ? Math.min(limitParam, 5000) : 500,
     })
-    return json(200, {
-      records: entries.map(toFeedItem),
-    })
+    return json(200, { records: entries.map(toFeedItem), store: ctx.store.stats() })
   }
 
   return undefined

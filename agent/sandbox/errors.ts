@@ -12,6 +12,8 @@ export const SandboxErrorCodes = {
   DATA_DIR: 'LOGX_SANDBOX_ERR_DATA_DIR',
   /** The server could not listen (port in use, permission). */
   LISTEN: 'LOGX_SANDBOX_ERR_LISTEN',
+  /** The host is not loopback and listening there was not allowed (`allowRemote`, `--allow-remote`). */
+  REMOTE_HOST: 'LOGX_SANDBOX_ERR_REMOTE_HOST',
 } as const
 
 export type SandboxErrorCode = (typeof SandboxErrorCodes)[keyof typeof SandboxErrorCodes]

@@ -1,20 +1,26 @@
 // The web inbox served at `/`: plain HTML and browser JS in one string, no bundler. It loads the
 // newest records and missed calls from /_sandbox/records, then follows /_sandbox/events (SSE) for
 // new ones, and simulates a missed call through POST /_sandbox/missed-calls.
-// Everything user-supplied is rendered with textContent (or set as a property), never as markup.
+// Everything user-supplied is rendered with textContent (or set as a property), never as markup, and
+// the page's one style and one script run under a fresh nonce per answer, so its Content-Security-Policy
+// refuses any other script (inline handlers included); nobody may frame it (clickjacking the form).
 
+import { randomBytes } from 'node:crypto'
 import { SANDBOX_MISSED_CALL_NUMBER } from './missed-calls'
+
+/** Stands for the nonce in the document until an answer puts its own in. */
+const NONCE = '\u0000nonce\u0000'
 
 /** How many recently paged numbers the missed-call form offers. */
 const RECENT_NUMBERS = 10
 
-export const INBOX_HTML = `<!doctype html>
+const INBOX_TEMPLATE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>logx sandbox inbox</title>
-<style>
+<style nonce="${NONCE}">
   :root { font-family: system-ui, sans-serif; color: #1d2330; background: #f5f6f8; }
   body { margin: 0; }
   header { background: #1d2330; color: #fff; padding: 12px 20px; }
@@ -82,7 +88,7 @@ export const INBOX_HTML = `<!doctype html>
     <ol id="missed-list"></ol>
   </section>
 </main>
-<script>
+<script nonce="${NONCE}">
 (function () {
   'use strict'
   var KINDS = [
@@ -298,3 +304,28 @@ export const INBOX_HTML = `<!doctype html>
 </body>
 </html>
 `
+
+/** Only the page's own style and script (by their nonce) and requests to its own origin. */
+function cspOf(nonce: string): string {
+  const sources = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`]
+  sources.push(`connect-src 'self'`, `img-src 'none'`, `base-uri 'none'`, `form-action 'none'`)
+  sources.push(`frame-ancestors 'none'`)
+  return sources.join('; ')
+}
+
+const INBOX_PARTS = INBOX_TEMPLATE.split(NONCE)
+
+/** The inbox and the headers that go with it, under a fresh nonce. */
+export function renderInbox(): { html: string; headers: Record<string, string> } {
+  const nonce = randomBytes(16).toString('base64')
+  return {
+    html: INBOX_PARTS.join(nonce),
+    headers: {
+      'content-security-policy': cspOf(nonce),
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    },
+  }
+}

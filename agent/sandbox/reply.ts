@@ -45,11 +45,12 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   res.end(body)
 }
 
+/** The control API's body cap (a seed may carry many records); sends and webhooks have the record cap. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
 export class BodyTooLargeError extends Error {}
 
-export function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   // Neither header: no body (RFC 9112, 6.3), so nothing to wait for (a GET poll is most requests);
   // Node discards the unread stream itself once the answer is sent.
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
@@ -59,7 +60,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBytes) {
         // The rest is read and dropped rather than the socket destroyed: a client must get the 413,
         // not a reset connection it would take for a network failure and send again.
         req.removeAllListeners('data')

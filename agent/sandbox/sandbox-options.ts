@@ -7,9 +7,16 @@
 // 3. the API key and the activity token are not empty;
 // 4. the lead account is URL-safe (it is a segment of the lead webhook's URL);
 // 5. retention is a positive integer;
-// 6. each fault rule is parsed as the control API parses it, named by its index (`faults[2].rate`).
+// 6. each fault rule is parsed as the control API parses it, named by its index (`faults[2].rate`);
+// 7. a host that is not loopback is refused unless `allowRemote` (the sandbox's key and token are
+//    public defaults and its control API has none: anyone who reaches it reads every page it stored
+//    and can acknowledge incidents with a simulated missed call);
+// 8. the record cap (64 KiB) and the store cap (32 MiB) are positive integers, the record cap at
+//    most the store cap.
 // URLs (sandboxInfo):
-// 7. a wildcard host (0.0.0.0, ::, '') is announced as 127.0.0.1; an IPv6 host is bracketed.
+// 9. a wildcard host (0.0.0.0, ::, '') is announced as 127.0.0.1 (where this machine reaches it); an
+//    IPv6 host is bracketed; the address it really listens on is announced beside them.
+import { isLoopbackHost } from '../loopback-host'
 import { CONTROL_PREFIX } from './control-routes'
 import { SandboxError, SandboxErrorCodes } from './errors'
 import { parseFault, type Fault } from './faults'
@@ -20,6 +27,8 @@ export const DEFAULT_API_KEY = 'sandbox-api-key'
 export const DEFAULT_ACTIVITY_TOKEN = 'sandbox-activity-token'
 export const DEFAULT_LEAD_ACCOUNT = 'sandbox'
 export const DEFAULT_RETENTION = 10_000
+export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024
+export const DEFAULT_MAX_STORE_BYTES = 32 * 1024 * 1024
 
 export interface ResolvedSandboxOptions {
   host: string
@@ -28,7 +37,29 @@ export interface ResolvedSandboxOptions {
   activityToken: string
   leadAccount: string
   retention: number
+  maxRecordBytes: number
+  maxStoreBytes: number
+  /** Whether the host is loopback (then the Host header is checked on every request). */
+  loopback: boolean
   faults: Fault[]
+}
+
+/** Rule 7: why a host that is not loopback is refused, naming the two ways to allow it. */
+export function remoteRefusal(host: string): string {
+  return (
+    `host: ${host === '' ? "''" : host} is not a loopback address, and the sandbox has no authentication ` +
+    '(anyone who reaches it reads every stored page and can acknowledge incidents); to listen there ' +
+    'anyway, pass --allow-remote (logx-agent sandbox) or set messaging.sandbox.allow_remote: true'
+  )
+}
+
+/** The warning printed when a host that is not loopback was allowed. */
+export function remoteWarning(address: string): string {
+  return (
+    `WARNING: the logx sandbox listens on ${address}, reachable from other machines: it has no ` +
+    'authentication, so anyone who reaches it reads every stored page (phone numbers, alert text) and ' +
+    'can acknowledge incidents with a simulated missed call'
+  )
 }
 
 function option(cond: boolean, path: string, message: string): void {
@@ -43,16 +74,25 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     activityToken: options.activityToken ?? DEFAULT_ACTIVITY_TOKEN,
     leadAccount: options.leadAccount ?? DEFAULT_LEAD_ACCOUNT,
     retention: options.retention ?? DEFAULT_RETENTION,
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    maxStoreBytes: options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES,
   }
-  const { port, retention } = resolved
+  const { port, retention, maxRecordBytes, maxStoreBytes } = resolved
   option(Number.isInteger(port) && port >= 0 && port <= 65535, 'port', 'must be an integer from 0 to 65535')
   option(resolved.apiKey !== '', 'apiKey', 'must not be empty')
   option(resolved.activityToken !== '', 'activityToken', 'must not be empty')
   const urlSafe = /^[A-Za-z0-9._~-]+$/.test(resolved.leadAccount)
   option(urlSafe, 'leadAccount', 'must be URL-safe letters, digits, . _ ~ -')
   option(Number.isInteger(retention) && retention > 0, 'retention', 'must be a positive integer')
+  const loopback = isLoopbackHost(resolved.host)
+  if (!loopback && options.allowRemote !== true) {
+    throw new SandboxError(SandboxErrorCodes.REMOTE_HOST, remoteRefusal(resolved.host), { path: 'host' })
+  }
+  option(Number.isInteger(maxRecordBytes) && maxRecordBytes > 0, 'maxRecordBytes', 'must be a positive integer')
+  option(Number.isInteger(maxStoreBytes) && maxStoreBytes > 0, 'maxStoreBytes', 'must be a positive integer')
+  option(maxRecordBytes <= maxStoreBytes, 'maxRecordBytes', `must be at most maxStoreBytes (${maxStoreBytes})`)
   const faults = (options.faults ?? []).map((f, i) => parseFault(f, `faults[${i}]`))
-  return { ...resolved, faults }
+  return { ...resolved, loopback, faults }
 }
 
 export function urlHost(host: string): string {
@@ -67,7 +107,10 @@ export function sandboxInfo(
   version: string,
 ): SandboxInfo {
   const baseUrl = `http://${urlHost(resolved.host)}:${port}`
+  const bracketed = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host
   return {
+    listening: `${bracketed === '' ? '0.0.0.0' : bracketed}:${port}`,
+    remote: !resolved.loopback,
     baseUrl,
     apiUrl: `${baseUrl}/api/v1/`,
     leadWebhookUrl: `${baseUrl}${LEAD_WEBHOOK_PREFIX}${resolved.leadAccount}`,
@@ -77,6 +120,8 @@ export function sandboxInfo(
     eventsUrl: `${baseUrl}${CONTROL_PREFIX}events`,
     dataDir: dataDir ?? null,
     retention: resolved.retention,
+    maxRecordBytes: resolved.maxRecordBytes,
+    maxStoreBytes: resolved.maxStoreBytes,
     version,
   }
 }

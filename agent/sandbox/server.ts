@@ -1,6 +1,7 @@
-// The sandbox HTTP server: routes requests to the API, webhook, control and inbox handlers and
-// applies fault rules around the API and webhook ones (what a fault does is fault-replies.ts's; the
-// options and the announced URLs are sandbox-options.ts's).
+// The sandbox HTTP server: refuses what request-guard.ts refuses (other sites' pages, rebound names,
+// bodies that are not JSON or too large), routes the rest to the API, webhook, control and inbox
+// handlers and applies fault rules around the API and webhook ones (what a fault does is
+// fault-replies.ts's; the options and the announced URLs are sandbox-options.ts's).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { logxVersion } from '../messaging/version'
@@ -10,11 +11,12 @@ import { openDataDir } from './data-dir'
 import { SandboxError, SandboxErrorCodes } from './errors'
 import { afterHandler, beforeHandler } from './fault-replies'
 import { createFaultSet, type FaultSet } from './faults'
-import { INBOX_HTML } from './inbox-page'
+import { renderInbox } from './inbox-page'
 import { createListingCache, type ListingCache } from './listing'
 import { createLiveEvents, type LiveEvents } from './live-events'
-import { apiError, BodyTooLargeError, parseJsonBody, readBody, writeReply, type Reply } from './reply'
-import { resolveSandboxOptions, sandboxInfo, type ResolvedSandboxOptions } from './sandbox-options'
+import { apiError, BodyTooLargeError, MAX_BODY_BYTES, parseJsonBody, readBody, writeReply, type Reply } from './reply'
+import { guardRequest } from './request-guard'
+import { remoteWarning, resolveSandboxOptions, sandboxInfo, type ResolvedSandboxOptions } from './sandbox-options'
 import { seedDefaults } from './seed'
 import { createStore } from './store'
 import type { Sandbox, SandboxInfo, SandboxOptions, Store } from './types'
@@ -22,16 +24,6 @@ import { handleActivities, handleLead, resolveWebhook } from './webhook-routes'
 
 /** How long the sandbox keeps an idle keep-alive connection open. */
 export const SANDBOX_KEEP_ALIVE_TIMEOUT_MS = 30_000
-
-/**
- * The control API has no key, and a missed call it simulates can acknowledge a real incident of an
- * agent in sandbox mode; so a browser on another site must not drive it (its POST of a text/plain
- * body needs no preflight). Browsers send `Origin` with such requests; curl and Node clients send none.
- */
-function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin
-  return origin === undefined || origin === `http://${req.headers.host ?? ''}`
-}
 
 interface RouterParts {
   resolved: ResolvedSandboxOptions
@@ -49,11 +41,8 @@ interface ParsedRequest {
   bodyIsJson: boolean
 }
 
-function controlReply(req: IncomingMessage, request: ParsedRequest, parts: RouterParts): Reply {
+function controlReply(request: ParsedRequest, parts: RouterParts): Reply {
   const { method, url } = request
-  if (method !== 'GET' && !sameOrigin(req)) {
-    return apiError(403, 'origin: another site may not change the sandbox', 'origin')
-  }
   if (!request.bodyIsJson) return apiError(400, '(body): not valid JSON', '(body)')
   const { store, faults } = parts
   const reply = handleControl(method, url.pathname, url.searchParams, request.body, {
@@ -109,20 +98,32 @@ async function route(req: IncomingMessage, res: ServerResponse, parts: RouterPar
   const method = req.method ?? 'GET'
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
   const path = url.pathname
+  const control = path.startsWith(CONTROL_PREFIX)
+  // A send or a webhook call becomes a record of about its size: its body is capped at a record's.
+  const maxBody = control ? MAX_BODY_BYTES : parts.resolved.maxRecordBytes
+  const verdict = guardRequest(
+    { headers: req.headers, port: req.socket.localPort ?? 0 },
+    parts.resolved.loopback,
+    maxBody,
+  )
+  if (!verdict.ok) return writeReply(res, apiError(verdict.status, verdict.error, verdict.field))
   if (method === 'GET' && (path === '/' || path === '/index.html')) {
-    return writeReply(res, { type: 'text', status: 200, contentType: 'text/html; charset=utf-8', body: INBOX_HTML })
+    const page = renderInbox()
+    const contentType = 'text/html; charset=utf-8'
+    return writeReply(res, { type: 'text', status: 200, contentType, body: page.html, headers: page.headers })
   }
   if (method === 'GET' && path === `${CONTROL_PREFIX}events`) return parts.live.attach(req, res)
   let text: string
   try {
-    text = await readBody(req)
+    text = await readBody(req, maxBody)
   } catch (err) {
-    if (err instanceof BodyTooLargeError) writeReply(res, apiError(413, '(body): larger than 1 MiB', '(body)'))
+    if (err instanceof BodyTooLargeError)
+      writeReply(res, apiError(413, `(body): larger than ${maxBody} bytes`, '(body)'))
     return
   }
   const parsed = parseJsonBody(text)
   const request = { method, url, body: parsed.ok ? parsed.value : undefined, bodyIsJson: parsed.ok }
-  if (path.startsWith(CONTROL_PREFIX)) return writeReply(res, controlReply(req, request, parts))
+  if (control) return writeReply(res, controlReply(request, parts))
   await routedRequest(req, res, request, parts)
 }
 
@@ -142,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const dataDir = options.dataDir === undefined ? undefined : openDataDir(options.dataDir)
   const store = createStore({
     retention: resolved.retention,
+    maxBytes: resolved.maxStoreBytes,
     ...(dataDir === undefined ? {} : { journal: dataDir.journal, initial: dataDir.entries }),
   })
   if (store.count('instance') === 0) seedDefaults(store)
@@ -172,6 +174,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.keepAliveTimeout = SANDBOX_KEEP_ALIVE_TIMEOUT_MS
   await listen(server, resolved.host, resolved.port)
   info = sandboxInfo(resolved, (server.address() as AddressInfo).port, options.dataDir, logxVersion())
+  if (info.remote) {
+    const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`))
+    warn(remoteWarning(info.listening))
+  }
   let closing: Promise<void> | undefined
   return {
     info,

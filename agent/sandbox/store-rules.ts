@@ -7,7 +7,11 @@
 //    than COMPACT_SLACK (it grows with each append while memory is capped);
 // 5. a record's id is its kind's prefix (`obd` for voice, `act` for activities...) and its seq;
 // 6. lead ids are digit strings from FIRST_LEAD_ID (the activity call takes `lead_id` as an int); a
-//    lead replayed from the journal moves the counter past its id.
+//    lead replayed from the journal moves the counter past its id;
+// 7. past the store's byte cap the oldest records go, whatever their kind, until the bytes kept are
+//    within it again; the seeded read-only lookups (instances, chat groups) are counted, never dropped
+//    (without them the chat routes answer nothing);
+// 8. a record's bytes are its JSON text's UTF-8 length.
 import type { StoredKind } from './stored-kinds'
 
 export const SWEEP_AT = 1024
@@ -44,6 +48,15 @@ export function pagePositions(
 export const retentionExcess = (kept: number, retention: number): number => Math.max(0, kept - retention)
 
 export const shouldSweep = (dead: number, arrival: number): boolean => dead >= SWEEP_AT && dead * 2 >= arrival
+
+/** Rule 7: the kinds the byte cap may drop. */
+export const evictable = (kind: StoredKind): boolean => kind !== 'instance' && kind !== 'chat_group'
+
+/** Rule 7: whether the bytes kept are over the cap (another of the oldest must go). */
+export const overByteCap = (bytes: number, maxBytes: number): boolean => bytes > maxBytes
+
+/** Rule 8. */
+export const recordBytes = (json: string): number => Buffer.byteLength(json, 'utf8')
 
 export const shouldCompact = (appendedSinceRewrite: number, live: number): boolean =>
   appendedSinceRewrite > live + COMPACT_SLACK

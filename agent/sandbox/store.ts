@@ -7,7 +7,7 @@ import type { Store, StoredEntry, StoreEvent, StoreOptions } from './types'
 
 export function createStore(options: StoreOptions): Store {
   const now = options.now ?? (() => new Date())
-  const index = new RecordIndex(options.retention)
+  const index = new RecordIndex(options.retention, options.maxBytes)
   const listeners = new Set<(event: StoreEvent) => void>()
   let appendedSinceRewrite = 0
 
@@ -56,6 +56,7 @@ export function createStore(options: StoreOptions): Store {
     search: (query) => index.search(query),
     count: (kind) => index.count(kind),
     findLead: (leadId) => index.bucket('lead').entries.find((e) => e.record['lead_id'] === leadId),
+    stats: () => ({ records: index.count(), bytes: index.bytes, evicted: index.evicted }),
     nextLeadId() {
       index.leadCounter += 1
       return String(index.leadCounter)

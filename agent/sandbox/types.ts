@@ -7,6 +7,13 @@ import type { StoredKind } from './stored-kinds'
 export interface SandboxOptions {
   /** Interface to listen on; default 127.0.0.1 (the control API has no auth). */
   host?: string
+  /**
+   * Allow a host that is not loopback (`messaging.sandbox.allow_remote`, `--allow-remote`); without
+   * it such a host is refused. Allowed, a warning goes to `onWarning`.
+   */
+  allowRemote?: boolean
+  /** Told what an operator must see (listening off loopback); default: written to stderr. */
+  onWarning?: (message: string) => void
   /** Default 0: the OS picks a free port. */
   port?: number
   /** Expected `apikey` header; default `sandbox-api-key`. */
@@ -19,6 +26,10 @@ export interface SandboxOptions {
   dataDir?: string
   /** Most records kept per kind; default 10 000. */
   retention?: number
+  /** Largest body a send or webhook may carry (so largest record), in bytes; default 64 KiB. */
+  maxRecordBytes?: number
+  /** Most bytes of records kept in all (JSON text); the oldest go first, counted; default 32 MiB. */
+  maxStoreBytes?: number
   /** Fault rules active from the start (same JSON as the control API). */
   faults?: readonly unknown[]
   /** Randomness for fault rates and random latency; tests pin it. */
@@ -35,6 +46,10 @@ export interface Sandbox {
 }
 
 export interface SandboxInfo {
+  /** The address it listens on, as given (`0.0.0.0:4010`); the URLs below are where this machine reaches it. */
+  listening: string
+  /** true when it listens off loopback (allowed by `allowRemote`). */
+  remote: boolean
   baseUrl: string
   apiUrl: string
   leadWebhookUrl: string
@@ -44,7 +59,18 @@ export interface SandboxInfo {
   eventsUrl: string
   dataDir: string | null
   retention: number
+  maxRecordBytes: number
+  maxStoreBytes: number
   version: string
+}
+
+/** What the store holds and what its byte cap dropped (`/_sandbox/info`, the agent's /metrics). */
+export interface StoreStats {
+  records: number
+  /** Bytes of the records' JSON text. */
+  bytes: number
+  /** Records dropped, oldest first, to keep `bytes` under the store cap, since start. */
+  evicted: number
 }
 
 export interface StoredEntry {
@@ -97,6 +123,7 @@ export interface Store {
   count(kind?: StoredKind): number
   findLead(leadId: string): StoredEntry | undefined
   nextLeadId(): string
+  stats(): StoreStats
   reset(): void
   subscribe(listener: (event: StoreEvent) => void): () => void
 }
@@ -104,6 +131,8 @@ export interface Store {
 export interface StoreOptions {
   /** Most records kept per kind; the oldest go first. */
   retention: number
+  /** Most bytes of records (JSON text) kept in all; the oldest go first. Default: no cap. */
+  maxBytes?: number
   journal?: StoreJournal
   /** Entries recovered from the journal, oldest first. */
   initial?: readonly StoredEntry[]

@@ -3,7 +3,7 @@ import type { CheckContext } from '../load/check-context'
 import { ConfigErrorCodes } from '../errors'
 import { createSecret, type Secret } from '../values/secret'
 import type { MessagingConfig } from '../types'
-import { parseListen } from '../values/value-checks'
+import { isLoopbackHost, parseListen } from '../values/value-checks'
 import type { MessagingInput } from '../shape/written-types'
 
 export const DEFAULT_SANDBOX_LISTEN = '127.0.0.1:4010'
@@ -45,7 +45,18 @@ export function normalizeMessaging(
       }
     }
     const listen = parseListen(m.sandbox?.listen ?? DEFAULT_SANDBOX_LISTEN) ?? { host: '127.0.0.1', port: 4010 }
-    return { mode: 'sandbox', listen, apiKey: secret(m.api_key), activityToken: secret(m.activity_token) }
+    const allowRemote = m.sandbox?.allow_remote ?? false
+    if (!allowRemote && !isLoopbackHost(listen.host)) {
+      ctx.report(
+        ConfigErrorCodes.CONFLICT,
+        [...at, 'sandbox', 'listen'],
+        'is not a loopback address, and the sandbox has no authentication (anyone who reaches it reads ' +
+          'every page and can acknowledge incidents): listen on 127.0.0.1, or set ' +
+          'messaging.sandbox.allow_remote: true',
+      )
+    }
+    const apiKey = secret(m.api_key)
+    return { mode: 'sandbox', listen, allowRemote, apiKey, activityToken: secret(m.activity_token) }
   }
   if (present('sandbox')) {
     ctx.report(ConfigErrorCodes.CONFLICT, [...at, 'sandbox'], 'is only used without base_url', 'key')

@@ -66,6 +66,12 @@ export const agentShape: ObjectShape = object(
             listen: field(string({ check: checkListen }), 'address of the embedded sandbox and its inbox', {
               default: '127.0.0.1:4010',
             }),
+            allow_remote: field(
+              { kind: 'boolean' },
+              'allow a listen address that is not loopback (the sandbox has no authentication: anyone who ' +
+                'reaches it reads every page and can acknowledge incidents)',
+              { default: false },
+            ),
           }),
           'the embedded sandbox used when base_url is omitted',
         ),

@@ -18,7 +18,7 @@ export interface MessagingInput {
   lead_webhook?: string
   activity_webhook?: string
   activity_token?: string
-  sandbox?: { listen?: string }
+  sandbox?: { listen?: string; allow_remote?: boolean }
 }
 
 /** A multi-line rule: exactly one of `preset`, `start`, `continue`. */

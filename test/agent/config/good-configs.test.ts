@@ -29,6 +29,7 @@ describe('the shipped default config (config/agent.yaml)', () => {
     expect(config.messaging).toEqual({
       mode: 'sandbox',
       listen: { host: '127.0.0.1', port: 4010 },
+      allowRemote: false,
       apiKey: undefined,
       activityToken: undefined,
     })

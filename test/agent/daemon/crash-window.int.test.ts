@@ -54,6 +54,7 @@ it('does not page again after a crash between the outbox and the incident state'
   const app = join(ws.logs, 'app.log')
   const refuse = await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'error', status: 503, route: 'send_sms' }),
   })
   expect(refuse.status).toBeLessThan(300)

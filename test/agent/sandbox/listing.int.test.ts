@@ -117,6 +117,7 @@ describe('record listings', () => {
     expect(await texts('apirequest=sms_record')).toEqual({ texts: [], total: 0 })
     await fetch(`${sb.info.controlUrl}seed`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'missed', records: [{ caller: '15550100777', called: '15550199999' }] }),
     })
     const missed = (await (await list('apirequest=missed_record')).json()) as {

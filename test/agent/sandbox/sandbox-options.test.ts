@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { SandboxError } from '../../../agent/sandbox/errors'
-import { DEFAULT_API_KEY, resolveSandboxOptions, sandboxInfo, urlHost } from '../../../agent/sandbox/sandbox-options'
+import {
+  DEFAULT_API_KEY,
+  remoteRefusal,
+  resolveSandboxOptions,
+  sandboxInfo,
+  urlHost,
+} from '../../../agent/sandbox/sandbox-options'
 
 const rejects = (options: Parameters<typeof resolveSandboxOptions>[0], path: string): void => {
   expect(() => resolveSandboxOptions(options)).toThrow(SandboxError)
@@ -16,6 +22,9 @@ describe('sandbox options', () => {
       activityToken: 'sandbox-activity-token',
       leadAccount: 'sandbox',
       retention: 10_000,
+      maxRecordBytes: 64 * 1024,
+      maxStoreBytes: 32 * 1024 * 1024,
+      loopback: true,
       faults: [],
     })
   })
@@ -45,10 +54,29 @@ describe('sandbox options', () => {
     rejects({ faults: [{ kind: 'error', status: 500 }, { kind: 'nonsense' }] }, 'faults[1]')
     expect(resolveSandboxOptions({ faults: [{ kind: 'error', status: 500 }] }).faults).toHaveLength(1)
   })
+
+  it('7: a host that is not loopback is refused unless allowed, naming the key and the flag', () => {
+    for (const host of ['0.0.0.0', '::', '', '192.168.1.20']) {
+      rejects({ host }, 'host')
+      expect(() => resolveSandboxOptions({ host })).toThrow(remoteRefusal(host))
+      expect(resolveSandboxOptions({ host, allowRemote: true }).loopback).toBe(false)
+    }
+    expect(remoteRefusal('0.0.0.0')).toMatch(/--allow-remote.*messaging\.sandbox\.allow_remote: true/)
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) {
+      expect(resolveSandboxOptions({ host }).loopback, host).toBe(true)
+    }
+  })
+
+  it('8: the record and store caps are positive integers, the record cap at most the store cap', () => {
+    rejects({ maxRecordBytes: 0 }, 'maxRecordBytes')
+    rejects({ maxStoreBytes: 1.5 }, 'maxStoreBytes')
+    rejects({ maxRecordBytes: 2048, maxStoreBytes: 1024 }, 'maxRecordBytes')
+    expect(resolveSandboxOptions({ maxRecordBytes: 1024, maxStoreBytes: 1024 }).maxStoreBytes).toBe(1024)
+  })
 })
 
 describe('announced URLs', () => {
-  it('7: a wildcard host is announced as 127.0.0.1, an IPv6 one bracketed', () => {
+  it('9: a wildcard host is announced as 127.0.0.1, an IPv6 one bracketed, the real address beside', () => {
     expect(urlHost('0.0.0.0')).toBe('127.0.0.1')
     expect(urlHost('::')).toBe('127.0.0.1')
     expect(urlHost('::1')).toBe('[::1]')
@@ -57,5 +85,8 @@ describe('announced URLs', () => {
     expect(info.leadWebhookUrl.startsWith('http://[::1]:4010/')).toBe(true)
     expect(info.leadWebhookUrl.endsWith('acme')).toBe(true)
     expect(info.dataDir).toBeNull()
+    expect(info).toMatchObject({ listening: '[::1]:4010', remote: false })
+    const wild = sandboxInfo(resolveSandboxOptions({ host: '0.0.0.0', allowRemote: true }), 4010, undefined, '1')
+    expect(wild).toMatchObject({ listening: '0.0.0.0:4010', remote: true, baseUrl: 'http://127.0.0.1:4010' })
   })
 })

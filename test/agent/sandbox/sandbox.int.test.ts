@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 
+const JSON_TYPE = { 'content-type': 'application/json' }
+
 const KEY = 'k-sandbox-test'
 const TOKEN = 't-sandbox-test'
 
@@ -125,15 +127,21 @@ describe('webhooks', () => {
     })
     expect(res.status).toBe(200)
     expect(await json(res)).toEqual({ success: true, lead_id: expect.stringMatching(/^\d+$/) })
-    const other = await fetch(`${sb.info.baseUrl}/webhooks/lead/someone-else`, { method: 'POST', body: '{"name":"x"}' })
+    const other = await fetch(`${sb.info.baseUrl}/webhooks/lead/someone-else`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: '{"name":"x"}',
+    })
     expect(other.status).toBe(404)
-    const bad = await fetch(sb.info.leadWebhookUrl, { method: 'POST', body: '{"email":"a@b.c"}' })
+    const bad = await fetch(sb.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"email":"a@b.c"}' })
     expect(bad.status).toBe(400)
     expect(await json(bad)).toMatchObject({ success: false, field: 'name' })
   })
 
   it('takes activities with X-O-TOKEN only, answering with no body', async () => {
-    const lead = await json(await fetch(sb.info.leadWebhookUrl, { method: 'POST', body: '{"name":"x"}' }))
+    const lead = await json(
+      await fetch(sb.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"x"}' }),
+    )
     const body = JSON.stringify({
       lead_id: Number(lead.lead_id),
       activities: [{ title: 'paged', activity_date: 1_700_000_000, activity_type: 'NOTE' }],
@@ -154,7 +162,7 @@ describe('webhooks', () => {
     expect(await ok.text()).toBe('')
     const badType = await fetch(sb.info.activityWebhookUrl, {
       method: 'POST',
-      headers: { 'x-o-token': TOKEN },
+      headers: { ...JSON_TYPE, 'x-o-token': TOKEN },
       body: JSON.stringify({ lead_id: 1, activities: [{ title: 't', activity_date: 1, activity_type: 'LUNCH' }] }),
     })
     expect(await json(badType)).toMatchObject({ field: 'activities[0].activity_type' })
@@ -277,7 +285,9 @@ describe('storage', () => {
         headers,
         body: JSON.stringify(sms({ sms: 'kept' })),
       })
-      const lead = await json(await fetch(first.info.leadWebhookUrl, { method: 'POST', body: '{"name":"kept lead"}' }))
+      const lead = await json(
+        await fetch(first.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"kept lead"}' }),
+      )
       await first.close()
       appendFileSync(join(dir, 'records.jsonl'), '{"seq": 99, "kind": "sms", "rec')
 
@@ -286,7 +296,9 @@ describe('storage', () => {
       expect(list.data.map((r: { sms: string }) => r.sms)).toEqual(['kept'])
       expect(second.store.count('instance')).toBe(1)
       // Lead ids continue after a restart instead of colliding.
-      const next = await json(await fetch(second.info.leadWebhookUrl, { method: 'POST', body: '{"name":"n"}' }))
+      const next = await json(
+        await fetch(second.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"n"}' }),
+      )
       expect(Number(next.lead_id)).toBeGreaterThan(Number(lead.lead_id))
       await second.close()
       expect(readFileSync(join(dir, 'records.jsonl'), 'utf8')).toContain('kept lead')

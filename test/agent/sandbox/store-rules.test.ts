@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
   COMPACT_SLACK,
+  evictable,
   FIRST_LEAD_ID,
   leadCounterAfter,
+  overByteCap,
   pagePositions,
+  recordBytes,
   recordId,
   retentionExcess,
   shouldCompact,
@@ -47,5 +50,20 @@ describe('the store rules', () => {
     expect(leadCounterAfter(2000, 'lead', { lead_id: '1500' })).toBe(2000)
     expect(leadCounterAfter(start, 'lead', { lead_id: 'x' })).toBe(start)
     expect(leadCounterAfter(start, 'sms', { lead_id: '5000' })).toBe(start)
+  })
+
+  it('7: past the byte cap the oldest go, any kind but the seeded lookups', () => {
+    expect(overByteCap(1024, 1024)).toBe(false)
+    expect(overByteCap(1025, 1024)).toBe(true)
+    for (const kind of ['sms', 'mail', 'chat', 'voice', 'lead', 'activity', 'social', 'missed'] as const) {
+      expect(evictable(kind), kind).toBe(true)
+    }
+    expect(evictable('instance')).toBe(false)
+    expect(evictable('chat_group')).toBe(false)
+  })
+
+  it("8: a record's bytes are its JSON text's UTF-8 length", () => {
+    expect(recordBytes('{"a":1}')).toBe(7)
+    expect(recordBytes('{"t":"é"}')).toBe(10)
   })
 })

@@ -112,4 +112,32 @@ describe('sandbox store', () => {
     expect(store.all('sms').map((e) => e.record['text'])).toEqual(['Item 2994', 'Item 2996', 'Item 2998'])
     expect(store.count()).toBe(7)
   })
+
+  it('drops the oldest records of any kind past its byte cap, counted, and keeps the seeded lookups', () => {
+    // Each record's JSON text is exactly 100 bytes: {"id":"sms-N","pad":"..."} padded to length.
+    const record = (id: string) => ({ id, pad: 'x'.repeat(100 - JSON.stringify({ id, pad: '' }).length) })
+    const store = createStore({ retention: 100, maxBytes: 350 })
+    store.add('instance', ({ id }) => record(id))
+    store.add('sms', ({ id }) => record(id))
+    store.add('lead', ({ id }) => record(id))
+    store.add('mail', ({ id }) => record(id))
+    expect(store.stats()).toEqual({ records: 3, bytes: 300, evicted: 1 })
+    expect(store.all('sms')).toEqual([])
+    expect(store.count('instance')).toBe(1)
+    const leadVersion = store.version('lead')
+    store.add('sms', ({ id }) => record(id))
+    expect(store.stats()).toEqual({ records: 3, bytes: 300, evicted: 2 })
+    expect(store.all('lead')).toEqual([])
+    expect(store.version('lead')).not.toBe(leadVersion)
+    expect(store.search({}).map((e) => e.record['id'])).toEqual(['sms-5', 'mail-4', 'inst-1'])
+    store.reset()
+    expect(store.stats()).toEqual({ records: 0, bytes: 0, evicted: 2 })
+  })
+
+  it('counts the bytes retention drops as gone', () => {
+    const store = createStore({ retention: 1, maxBytes: 10_000 })
+    store.add('sms', ({ id }) => ({ id, text: 'a' }))
+    store.add('sms', ({ id }) => ({ id, text: 'b' }))
+    expect(store.stats()).toEqual({ records: 1, bytes: JSON.stringify({ id: 'sms-2', text: 'b' }).length, evicted: 0 })
+  })
 })

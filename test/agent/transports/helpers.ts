@@ -65,7 +65,11 @@ export async function startRemoteSandbox(): Promise<RemoteSandbox> {
       await fetch(`${base}/_sandbox/reset`, { method: 'POST' })
     },
     async fault(rule) {
-      await fetch(`${base}/_sandbox/faults`, { method: 'POST', body: JSON.stringify(rule) })
+      await fetch(`${base}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rule),
+      })
     },
     async close() {
       const exited = once(child, 'exit')
