@@ -118,6 +118,12 @@ function readerMetrics(readers: readonly SourceReader[]): Metric[] {
       samples: perSource(readers, (r) => r.stats().truncatedLines),
     },
     {
+      name: 'logx_agent_symlinks_refused_total',
+      help: 'Matching paths not read: they resolve outside what follow_symlinks allows (once per path and target)',
+      type: 'counter',
+      samples: perSource(readers, (r) => r.stats().refusedLinks),
+    },
+    {
       name: 'logx_agent_parse_errors_total',
       help: 'Lines expected to be JSON that were not',
       type: 'counter',

@@ -264,6 +264,7 @@ function readerOf(journal: Journal, loop: Promise<void>): JournaldReader {
       copiesFollowed: 0,
       released: 0,
       ticks: 0,
+      refusedLinks: 0,
       checkpointWrites: state.checkpointWrites,
     }),
     files: () => [],

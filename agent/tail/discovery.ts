@@ -28,6 +28,11 @@ export interface DiscoveryOptions {
   /** Files no event is reported for, though `patterns` match them (see TailerOptions.exclude). */
   readonly exclude?: readonly string[] | undefined
   readonly cwd: string
+  /**
+   * Asked before a symlink is reported (a file) or walked into (a directory): false keeps it out, as
+   * if it were not there (link-guard.ts). Default: every link is followed.
+   */
+  readonly admitsLink?: ((path: string) => Promise<boolean>) | undefined
   readonly onEvent: (event: PathEvent, path: string) => void
   readonly onError: (error: Error) => void
   /** Told when a flood of events makes discovery poll the directories, and when it watches again. */
@@ -241,7 +246,9 @@ async function scan(state: DiscoveryState): Promise<void> {
       state.rescan = false
       const found = new Set<string>()
       const walked: Walked = { dirs: new Set<string>(), dangling: false, missingBase: false }
-      for (const base of state.bases) await walk(base, 0, state.depth, state.matches, found, walked)
+      const admitsLink = state.options.admitsLink ?? (() => Promise.resolve(true))
+      const reach: Reach = { depth: state.depth, matches: state.matches, admitsLink, found, walked }
+      for (const base of state.bases) await walk(base, 0, reach)
       if (state.closed) return
       // The tailer checks each of these against the path as it is then (path-tracker.ts): a listing
       // can be older than the events already handled.
@@ -289,15 +296,18 @@ interface Walked {
   missingBase: boolean
 }
 
-/** Adds the matching files under `dir` (down to `depth` levels below the base) to `found`. */
-async function walk(
-  dir: string,
-  level: number,
-  depth: number | undefined,
-  matches: (path: string) => boolean,
-  found: Set<string>,
-  walked: Walked,
-): Promise<void> {
+/** What one scan's walk looks for and where it puts what it found. */
+interface Reach {
+  readonly depth: number | undefined
+  readonly matches: (path: string) => boolean
+  readonly admitsLink: (path: string) => Promise<boolean>
+  readonly found: Set<string>
+  readonly walked: Walked
+}
+
+/** Adds the matching files under `dir` (down to `reach.depth` levels below the base) to `reach.found`. */
+async function walk(dir: string, level: number, reach: Reach): Promise<void> {
+  const { depth, matches, found, walked } = reach
   let entries
   try {
     entries = await readdir(dir, { withFileTypes: true })
@@ -311,16 +321,17 @@ async function walk(
     const path = join(dir, entry.name)
     let isDirectory = entry.isDirectory()
     if (entry.isSymbolicLink()) {
-      // Followed, as a file or a directory, whichever it points to.
+      // Followed, as a file or a directory, whichever it points to, where followSymlinks allows.
       try {
         isDirectory = (await stat(path)).isDirectory()
       } catch {
         if (matches(path)) walked.dangling = true
         continue
       }
+      if ((isDirectory ? deeper : matches(path)) && !(await reach.admitsLink(path))) continue
     }
     if (isDirectory) {
-      if (deeper) await walk(path, level + 1, depth, matches, found, walked)
+      if (deeper) await walk(path, level + 1, reach)
     } else if (matches(path)) {
       found.add(path)
     }

@@ -18,6 +18,11 @@ export const TailErrorCodes = {
   WATCH: 'LOGX_TAIL_ERR_WATCH',
   /** File events came faster than they can be handled: the directories are polled for a while instead. */
   EVENT_FLOOD: 'LOGX_TAIL_ERR_EVENT_FLOOD',
+  /**
+   * A matching path resolves (through a symlink) outside what followSymlinks allows: it is not read;
+   * warned once per path and target, `path` is the link.
+   */
+  SYMLINK_REFUSED: 'LOGX_TAIL_ERR_SYMLINK_REFUSED',
   /** commit() was given something that is not a batch of this tailer. */
   FOREIGN_BATCH: 'LOGX_TAIL_ERR_FOREIGN_BATCH',
   /** The tailer is closed. */

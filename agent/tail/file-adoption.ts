@@ -34,7 +34,7 @@ export function createFileAdoption(ctx: TailContext): FileAdoption {
     try {
       handle = await open(path, 'r')
       const stats = await handle.stat({ bigint: true })
-      if (!stats.isFile()) {
+      if (!stats.isFile() || !(await ctx.links.admitsOpened(path, stats))) {
         await handle.close()
         return undefined
       }

@@ -1,7 +1,9 @@
 // Written options -> normalized options, every problem reported at once as `path: message`.
 
 import { TailError, TailErrorCodes } from './errors'
+import { isAbsolute, resolve } from 'node:path'
 import { globProblem } from './glob'
+import type { FollowSymlinks } from './link-decision'
 
 export type StartAt = 'end' | 'beginning'
 
@@ -19,6 +21,13 @@ export interface TailerOptions {
    * start at 0.
    */
   startAt?: StartAt
+  /**
+   * Which matching paths that resolve elsewhere (symlinks) are read: 'inside' (default) those whose
+   * target is inside the pattern's base directory; 'never' none; 'outside' all; or a list of
+   * directories (relative ones resolved against `cwd`) a target may also be in. A refused one is
+   * warned about once (LOGX_TAIL_ERR_SYMLINK_REFUSED) and counted (stats().refusedLinks).
+   */
+  followSymlinks?: FollowSymlinks
   /** Checkpoint file; without one, commits live in memory only and a restart falls back to startAt. */
   checkpointPath?: string
   /** Lines longer than this are cut to it (and counted). Default 256 KiB. */
@@ -64,6 +73,8 @@ export interface NormalizedTailerOptions {
   readonly paths: readonly string[]
   readonly exclude: readonly string[]
   readonly startAt: StartAt
+  /** A list holds absolute directories. */
+  readonly followSymlinks: FollowSymlinks
   readonly checkpointPath: string | undefined
   readonly maxLineBytes: number
   readonly readChunkBytes: number
@@ -94,6 +105,7 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
       const problem = typeof pattern === 'string' ? globProblem(pattern) : 'must be a string'
       if (problem !== undefined) problems.push(`exclude[${index}]: ${problem}`)
     })
+  const followSymlinks = normalizeFollowSymlinks(options.followSymlinks, options.cwd ?? process.cwd(), problems)
   const startAt = options.startAt ?? 'end'
   if (startAt !== 'end' && startAt !== 'beginning')
     problems.push(`startAt: must be 'end' or 'beginning', got ${JSON.stringify(startAt)}`)
@@ -113,6 +125,7 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
     paths: paths ?? [],
     exclude: Array.isArray(exclude) ? exclude : [],
     startAt,
+    followSymlinks,
     checkpointPath: options.checkpointPath,
     maxLineBytes: integer('maxLineBytes', 256 * 1024, 1),
     readChunkBytes: integer('readChunkBytes', 256 * 1024, 1),
@@ -141,4 +154,22 @@ export function normalizeTailerOptions(options: TailerOptions): NormalizedTailer
     )
   }
   return normalized
+}
+
+const LINK_MODES: readonly string[] = ['inside', 'outside', 'never']
+
+function normalizeFollowSymlinks(value: unknown, cwd: string, problems: string[]): FollowSymlinks {
+  if (value === undefined) return 'inside'
+  if (typeof value === 'string' && LINK_MODES.includes(value)) return value as FollowSymlinks
+  if (!Array.isArray(value)) {
+    problems.push("followSymlinks: must be 'inside', 'outside', 'never' or a list of directories")
+    return 'inside'
+  }
+  const roots: string[] = []
+  value.forEach((root: unknown, index) => {
+    if (typeof root !== 'string' || root === '' || root.includes('\0'))
+      problems.push(`followSymlinks[${index}]: must be a directory path`)
+    else roots.push(isAbsolute(root) ? resolve(root) : resolve(cwd, root))
+  })
+  return roots
 }

@@ -6,6 +6,8 @@ import { createBatchOutlet, type BatchOutlet } from './batch-outlet'
 import { createCheckpointFeed, type CheckpointFeed } from './checkpoint-feed'
 import { TailError, type TailErrorCode } from './errors'
 import { createFollowedFiles, type FollowedFiles } from './followed-files'
+import { compileGlob } from './glob'
+import { createLinkGuard, type LinkGuard } from './link-guard'
 import type { NormalizedTailerOptions } from './options'
 
 export interface TailCounters {
@@ -17,6 +19,8 @@ export interface TailCounters {
   copiesFollowed: number
   released: number
   ticks: number
+  /** Matching paths not read because they resolve where followSymlinks does not allow (once per path and target). */
+  refusedLinks: number
 }
 
 export interface TailContext {
@@ -25,6 +29,8 @@ export interface TailContext {
   readonly counters: TailCounters
   readonly outlet: BatchOutlet
   readonly checkpoints: CheckpointFeed
+  /** Which symlinks may be followed (discovery asks before reporting one, adoption once a file is open). */
+  readonly links: LinkGuard
   /** Set by close(): every part stops at its next check. */
   closed: boolean
   warn(code: TailErrorCode, message: string, path: string | undefined, cause?: unknown): void
@@ -41,16 +47,23 @@ export function createTailContext(config: NormalizedTailerOptions): TailContext 
     copiesFollowed: 0,
     released: 0,
     ticks: 0,
+    refusedLinks: 0,
   }
+  const warn = (code: TailErrorCode, message: string, path: string | undefined, cause?: unknown): void =>
+    config.onWarning(new TailError(code, message, { ...(path === undefined ? {} : { path }), cause }))
   return {
     config,
     files,
     counters,
     outlet: createBatchOutlet(config, counters),
     checkpoints: createCheckpointFeed(config, files),
+    links: createLinkGuard({
+      globs: config.paths.map((pattern) => compileGlob(pattern, config.cwd)),
+      setting: config.followSymlinks,
+      warn,
+      onRefused: () => counters.refusedLinks++,
+    }),
     closed: false,
-    warn(code, message, path, cause) {
-      config.onWarning(new TailError(code, message, { ...(path === undefined ? {} : { path }), cause }))
-    },
+    warn,
   }
 }

@@ -34,6 +34,8 @@ export interface TailStats {
   /** A truncated file's unread rest was taken from its copy. */
   readonly copiesFollowed: number
   readonly released: number
+  /** Matching paths not read because they resolve where followSymlinks does not allow (once per path and target). */
+  readonly refusedLinks: number
   /** Scheduler ticks run (each one stats every followed path: pollIntervalMs apart). */
   readonly ticks: number
   readonly checkpointWrites: number
@@ -100,6 +102,7 @@ async function startTailer(config: NormalizedTailerOptions, saved: CheckpointEnt
     patterns: config.paths,
     exclude: config.exclude,
     cwd: config.cwd,
+    admitsLink: ctx.links.admits,
     onEvent: scheduler.onPathEvent,
     onError: (error) => ctx.warn(TailErrorCodes.WATCH, `watcher error: ${error.message}`, undefined, error),
     onModeChange: (mode, reason) => {

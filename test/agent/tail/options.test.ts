@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTailer, TailError, TailErrorCodes, type TailerOptions } from '../../../agent/tail'
+import { normalizeTailerOptions } from '../../../agent/tail/options'
 
 describe('options', () => {
   it('reports every bad option at once, naming each', async () => {
@@ -18,6 +19,21 @@ describe('options', () => {
     const message = (error as Error).message
     for (const part of ['paths[1]:', 'startAt:', 'maxLineBytes:', 'pollIntervalMs:', 'syncReads:'])
       expect(message).toContain(part)
+  })
+
+  it("takes followSymlinks as 'inside', 'outside', 'never' or a list of directories, resolved against cwd", async () => {
+    expect(normalizeTailerOptions({ paths: 'a' }).followSymlinks).toBe('inside')
+    expect(normalizeTailerOptions({ paths: 'a', followSymlinks: 'never' }).followSymlinks).toBe('never')
+    expect(normalizeTailerOptions({ paths: 'a', cwd: '/srv', followSymlinks: ['pods', '/x/'] }).followSymlinks).toEqual(
+      ['/srv/pods', '/x'],
+    )
+    for (const [followSymlinks, path] of [
+      ['anywhere', 'followSymlinks'],
+      [['/ok', ''], 'followSymlinks[1]'],
+    ] as const)
+      expect(() => normalizeTailerOptions({ paths: 'a', followSymlinks } as unknown as TailerOptions)).toThrow(
+        expect.objectContaining({ code: TailErrorCodes.INVALID_OPTION, path }),
+      )
   })
 
   it('needs at least one path', async () => {

@@ -63,7 +63,8 @@ describe('file events, with no tick to fall back on', () => {
     const target = join(pods, '0.log')
     writeFileSync(target, numbered('first', 1))
     symlinkSync(target, join(containers, 'web.log'))
-    const { seen } = collect(await tail({ ...NO_TICK, paths: [join(containers, '*.log')] }))
+    // As Kubernetes lays them out: the links' targets are outside the pattern's base, in a listed directory.
+    const { seen } = collect(await tail({ ...NO_TICK, paths: [join(containers, '*.log')], followSymlinks: [pods] }))
     await pollUntil('the line present at start, through the symlink', () => seen.length === 1)
 
     // Only the target's own watch sees this: nothing changes in the symlink's directory.
@@ -88,7 +89,11 @@ describe('file events, with no tick to fall back on', () => {
     mkdirSync(join(dir, 'containers'))
     writeFileSync(target, numbered('first', 1))
     symlinkSync(target, link)
-    const tailer = await tail({ ...NO_TICK, paths: [join(dir, 'containers', '*.log')] })
+    const tailer = await tail({
+      ...NO_TICK,
+      paths: [join(dir, 'containers', '*.log')],
+      followSymlinks: [join(dir, 'pods')],
+    })
     const { seen } = collect(tailer)
     await pollUntil('the line present at start', () => seen.length === 1)
 
