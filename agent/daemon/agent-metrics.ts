@@ -4,6 +4,7 @@ import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { MissedCallAcks } from './missed-call-acks'
 import type { Metric } from './metrics-server'
 import type { SourceReader } from '../events/types'
+import { corruptStateCounts, type CorruptStateCount } from '../storage/corrupt-state'
 
 export interface AgentCounters {
   reloads: number
@@ -228,6 +229,27 @@ function alertMetrics(p: PipelineStats, d: DispatcherStats): Metric[] {
   ]
 }
 
+/** State files found damaged at load (kept aside), and journals whose last record was torn, by file. */
+function stateFileMetrics(): Metric[] {
+  const counts = [...corruptStateCounts()].sort(([a], [b]) => a.localeCompare(b))
+  const samples = (value: (count: CorruptStateCount) => number): Metric['samples'] =>
+    counts.length === 0 ? [{ value: 0 }] : counts.map(([file, count]) => ({ labels: { file }, value: value(count) }))
+  return [
+    {
+      name: 'logx_agent_state_files_corrupt_total',
+      help: 'State files found damaged at load, by file: said, kept aside as <file>.corrupt-<time>, whole records kept',
+      type: 'counter',
+      samples: samples((count) => count.corrupt),
+    },
+    {
+      name: 'logx_agent_state_records_torn_total',
+      help: 'Journals whose last record was cut short by a stop mid-write (dropped; nothing kept aside), by file',
+      type: 'counter',
+      samples: samples((count) => count.torn),
+    },
+  ]
+}
+
 export function collectAgentMetrics(
   readers: readonly SourceReader[],
   pipeline: AlertPipeline,
@@ -262,5 +284,6 @@ export function collectAgentMetrics(
       samples: [{ value: counters.reloadFailures }],
     },
     ...(people === undefined ? [] : acknowledgementMetrics(people.actions, people.acks)),
+    ...stateFileMetrics(),
   ]
 }

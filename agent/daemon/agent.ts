@@ -13,6 +13,7 @@ import type { AlertSetup } from '../delivery/types'
 import { clockOf, envNumber } from './agent-env'
 import type { Fleet } from './fleet'
 import { acquireInstanceLock } from './instance-lock'
+import { prepareStateDir } from './state-dir'
 import type { AgentLogger } from './logger'
 import type { MessagingEndpoint } from './messaging-endpoint'
 import type { MissedCallAcks } from './missed-call-acks'
@@ -114,6 +115,7 @@ async function startAlertSide(
 async function startSteps(config: AgentConfig, options: AgentOptions, undo: UndoStack): Promise<RunningAgent> {
   const { log } = options
   const now = options.now ?? clockOf(process.env.LOGX_AGENT_CLOCK_SKEW_MS)
+  undo.push(prepareStateDir(config.stateDir, log))
   const lock = acquireInstanceLock(config.stateDir)
   undo.push(() => lock.release())
   // The readers start first and read while the rest starts; they handle lines once it has.
