@@ -8,6 +8,7 @@ let sandbox: Sandbox
 let client: MessagingClient
 let browser: LaunchedChromium | undefined
 let page: Page
+const refusals: string[] = []
 
 async function missedCalls(): Promise<string[]> {
   return page.locator('li.missed-call').evaluateAll((items) => items.map((li) => li.textContent ?? ''))
@@ -47,6 +48,10 @@ beforeAll(async () => {
 
   browser = await launchChromium()
   page = browser.page
+  // The page runs under a nonce CSP: anything of its own the policy refused would be said here.
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refusals.push(message.text())
+  })
   await page.goto(sandbox.info.inboxUrl)
   // Both the initial load and the live stream are up: nothing is missed after this point.
   await page.locator('body[data-loaded="true"][data-live="true"]').waitFor()
@@ -59,6 +64,15 @@ afterAll(async () => {
 })
 
 describe('web inbox', () => {
+  it('runs its own style and script under its CSP, nothing of it refused', async () => {
+    const nonce = await page.evaluate(() => document.querySelector('script')?.nonce ?? '')
+    expect(nonce).not.toBe('')
+    expect(await page.evaluate(() => document.querySelector('style')?.nonce ?? '')).toBe(nonce)
+    // The style applied (the body's font is not the browser's default serif), the script ran (data-loaded).
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toBe('system-ui, sans-serif')
+    expect(refusals).toEqual([])
+  })
+
   it('shows everything that was sent, newest first', async () => {
     const items = await visibleItems()
     expect(items.map((i) => i.kind)).toEqual(['sms', 'activity', 'lead', 'voice', 'chat', 'mail', 'sms'])
