@@ -6,6 +6,7 @@ import type { IncidentAction } from './ack-command'
 import { command, type AnyCommand, type Options } from './args/spec'
 import type { ConsoleArgs } from './agent-locator'
 import type { SandboxArgs } from './sandbox-command'
+import { testPageEntry } from './test-page/test-page-entry'
 
 export const DEFAULT_CONFIG = 'config/agent.yaml'
 
@@ -260,4 +261,5 @@ export const COMMANDS: readonly AnyCommand[] = [
   incidentAction('unack', 'take an acknowledgement back: the incident pages again and escalation resumes'),
   incidentAction('resolve', 'resolve an incident by hand; the next matching line opens a new one'),
   silence,
+  testPageEntry,
 ]
