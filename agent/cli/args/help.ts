@@ -48,7 +48,7 @@ function optionLeft(name: string, spec: OptionSpec): string {
 function optionRight(spec: OptionSpec): string {
   const notes = [spec.repeatable === true ? '[repeatable]' : '']
   if (spec.default !== undefined) notes.push(`[default: ${String(spec.default)}]`)
-  return [spec.describe, ...notes].filter((n) => n !== '').join('  ')
+  return [spec.describe, ...notes].filter((n) => n !== '').join(' ')
 }
 
 function usageLine(program: string, path: readonly string[], command: AnyCommand): string {
@@ -63,7 +63,7 @@ export function commandHelp(program: string, path: readonly string[], command: A
   const positionals = command.positionals ?? []
   if (positionals.length > 0) {
     const rows = positionals.map(
-      (p) => [p.name, p.default === undefined ? p.describe : `${p.describe}  [default: ${p.default}]`] as const,
+      (p) => [p.name, p.default === undefined ? p.describe : `${p.describe} [default: ${p.default}]`] as const,
     )
     sections.push(['Arguments:', ...columns(rows)].join('\n'))
   }
