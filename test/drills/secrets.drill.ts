@@ -1,7 +1,9 @@
 // Drill: secrets. The API key (from ${VAR}), a wrong API key, the activity token (from a *_file), the
 // lead webhook's account and values at redacted paths are planted in log lines and config; the agent
-// is driven through its error paths (401 from a wrong key and dead letters, an invalid reload whose
-// bad values come from the secret variable, an unreachable API), then through a good run. Then
+// is driven through its error paths (a base URL carrying credentials through ${VAR}, which validate
+// and run refuse; 401 from a wrong key and dead letters, an invalid reload whose bad values come from
+// the secret variable, an unreachable API whose base URL has the key pasted into its path), then
+// through a good run. Then
 // everything it wrote or served is scanned: its stdout/stderr, `validate` and `test-rule` output,
 // /metrics and /health, every sandbox record and the sandbox's data dir, every file of the state
 // dir, and the messaging client's errors. events = places scanned, lost = leaks found.
@@ -30,10 +32,27 @@ const LEAD_ACCOUNT = 'acct-DRILL-lead-77'
 const PASSWORD = 'pw-DRILL-hunter2-x9'
 const AUTHZ = 'DRILL-authz-5521e'
 const CARD = '4111-DRILL-1111-0042'
+const URL_USER = 'urluser-DRILL-3b7'
+const URL_PASSWORD = 'urlpw-DRILL-c41d9'
+const URL_KEY = 'urlkey-DRILL-9e02f'
+/** A legal base URL's host: needle-free, planted so the scan can tell the URL was printed. */
+const PLANTED_HOST = 'drill-api-host.localhost'
 
 // Nothing scanned may hold any of these. A log line can only be scrubbed of a key the agent is
 // configured with, so each phase plants the key it runs with (the wrong one, then the live one).
-const NEEDLES = [KEY, WRONG_KEY, TOKEN, WRONG_TOKEN, LEAD_ACCOUNT, PASSWORD, AUTHZ, CARD]
+const NEEDLES = [
+  KEY,
+  WRONG_KEY,
+  TOKEN,
+  WRONG_TOKEN,
+  LEAD_ACCOUNT,
+  PASSWORD,
+  AUTHZ,
+  CARD,
+  URL_USER,
+  URL_PASSWORD,
+  URL_KEY,
+]
 
 interface Leak {
   place: string
@@ -196,6 +215,29 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
       })
   }
 
+  // Phase 0: a base URL that carries a user, a password and an apikey= parameter, through ${LOGX_DRILL_BASE}:
+  // validate and run refuse it at the key's line, and print none of it.
+  const credentialBase = `http://${URL_USER}:${URL_PASSWORD}@127.0.0.1:9/api/?apikey=${URL_KEY}`
+  for (const args of [
+    ['validate', w.config],
+    ['run', '--config', w.config],
+  ]) {
+    const run = spawnAgent(args, { env: envOf(credentialBase, KEY) })
+    expect(await run.exited, `${args[0]} exits 1`).toBe(1)
+    expect(run.errors()).toMatch(/:2:13 messaging\.base_url: must not hold a password .*messaging\.api_key/)
+    outputs.push({
+      place: `${args[0]} with credentials in base_url`,
+      text: run.output() + run.errors(),
+      needles: NEEDLES,
+    })
+  }
+  // A legal base URL whose host is planted and whose path holds the API key: validate prints the URL
+  // (the planted host shows it did), the key masked.
+  const legal = spawnAgent(['validate', w.config], { env: envOf(`http://${PLANTED_HOST}:9/${KEY}/v1/`, KEY) })
+  expect(await legal.exited).toBe(0)
+  expect(legal.output()).toContain(`messaging: http://${PLANTED_HOST}:9/[redacted]/v1/`)
+  outputs.push({ place: 'validate with a legal base_url', text: legal.output() + legal.errors(), needles: NEEDLES })
+
   // Phase 1: a wrong API key and a wrong activity token. Every send and activity gets 401 and becomes a dead letter.
   writeFileSync(tokenFile, `${WRONG_TOKEN}\n`)
   const wrong = await startAgentProcess(w.config, envOf(info.base, WRONG_KEY))
@@ -222,10 +264,13 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   await stopped(wrong, 'wrong key', 'SIGINT')
   writeFileSync(tokenFile, `${TOKEN}\n`)
 
-  // Phase 2: the API unreachable. Sends fail and are retried; SIGKILL leaves them in the outbox.
+  // Phase 2: the API unreachable, the key pasted into its base URL's path (legal, but a secret: the banner,
+  // the `notification failed` lines and the outbox's failures print the URL). Sends fail and are
+  // retried; SIGKILL leaves them in the outbox.
   const closedPort = 'http://127.0.0.1:9'
-  const down = await startAgentProcess(w.config, envOf(closedPort, KEY))
+  const down = await startAgentProcess(w.config, envOf(`${closedPort}/${KEY}/`, KEY))
   running.push(down)
+  expect(down.output()).toContain(`messaging: ${closedPort}/[redacted]/`)
   plant(KEY, TOKEN)
   await pollUntil(
     'retried sends',
@@ -327,4 +372,9 @@ test('no secret and no redacted value leaks, on any path', async ({ task }) => {
   expect(sandboxRecords).toContain('[redacted]')
   expect(all.some((r) => r.kind === 'lead')).toBe(true)
   expect(outputs.some((o) => o.place.startsWith('test-rule') && o.text.includes('auth failed'))).toBe(true)
+  // The failures of phase 2 named the API's URL, its key masked, in the log and in the outbox.
+  const named = (prefix: string): boolean =>
+    outputs.some((o) => o.place.startsWith(prefix) && o.text.includes('127.0.0.1:9/[redacted]/'))
+  expect(named('api down agent'), 'the log').toBe(true)
+  expect(named('api down state'), 'the outbox').toBe(true)
 })
