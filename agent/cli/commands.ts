@@ -7,6 +7,8 @@ import { command, type AnyCommand, type Options } from './args/spec'
 import type { ConsoleArgs } from './agent-locator'
 import type { SandboxArgs } from './sandbox-command'
 import { testPageEntry } from './test-page/test-page-entry'
+import { initEntry } from './init/init-entry'
+import { serviceEntry } from './service/service-entry'
 
 export const DEFAULT_CONFIG = 'config/agent.yaml'
 
@@ -262,4 +264,6 @@ export const COMMANDS: readonly AnyCommand[] = [
   incidentAction('resolve', 'resolve an incident by hand; the next matching line opens a new one'),
   silence,
   testPageEntry,
+  initEntry,
+  serviceEntry,
 ]
