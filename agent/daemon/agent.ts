@@ -151,6 +151,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     counters,
     log,
     now,
+    sandboxStats: endpoint.sandboxStats,
   })
   undo.push(() => metrics.removeConsoleFiles())
   await metrics.start()

@@ -11,7 +11,8 @@ import { consoleAccess, removeConsoleFiles, writeConsoleAddress, type ConsoleAcc
 import { createConsoleBackend } from './console-backend'
 import type { Fleet } from './fleet'
 import type { AgentLogger } from './logger'
-import { startMetricsServer, type MetricsServer } from './metrics-server'
+import { startMetricsServer, type Metric, type MetricsServer } from './metrics-server'
+import type { StoreStats } from '../sandbox/types'
 import type { MissedCallAcks } from './missed-call-acks'
 import type { TestPages } from './test-pages'
 
@@ -36,8 +37,30 @@ export interface MetricsEndpointOptions {
   counters: AgentCounters
   log: AgentLogger
   now: () => number
+  /** The embedded sandbox's store, when it runs in this process: its size and its byte cap's drops. */
+  sandboxStats?: (() => StoreStats) | undefined
   /** `logx-agent test-page` through the console (closed with the endpoint). */
   testPages?: TestPages | undefined
+}
+
+/** The embedded sandbox's store: a page flooding it shows here before memory runs out. */
+function sandboxMetrics(stats: StoreStats): Metric[] {
+  const gauge = (name: string, help: string, value: number): Metric => ({
+    name,
+    help,
+    type: 'gauge',
+    samples: [{ value }],
+  })
+  return [
+    gauge('logx_agent_sandbox_records', 'records the embedded sandbox keeps', stats.records),
+    gauge('logx_agent_sandbox_bytes', "bytes of the embedded sandbox's records (JSON text)", stats.bytes),
+    {
+      name: 'logx_agent_sandbox_evicted_total',
+      help: 'records the embedded sandbox dropped, oldest first, to stay within its byte cap',
+      type: 'counter',
+      samples: [{ value: stats.evicted }],
+    },
+  ]
 }
 
 export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsEndpoint {
@@ -68,6 +91,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
       acks: options.acks,
     }),
     ...(fleet?.metrics() ?? []),
+    ...(options.sandboxStats === undefined ? [] : sandboxMetrics(options.sandboxStats())),
   ]
   const health = () => {
     const readers = options.readers()
