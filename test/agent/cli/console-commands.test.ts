@@ -318,7 +318,7 @@ describe('logx-agent ack | unack | resolve', () => {
   it('a missing incident argument is a usage error (exit 2)', async () => {
     const out = await cli(['ack', ...reach])
     expect(out.code).toBe(2)
-    expect(out.stderr).toContain('Missing required argument: incident')
+    expect(out.stderr).toBe('logx-agent: missing argument <incident>\nRun logx-agent ack --help for usage.\n')
   })
 })
 
