@@ -4,14 +4,11 @@ import { scrubText, usableSecrets } from '../../../alerts'
 import { displayUrlText, urlCredential } from '../../url-credentials'
 import type { Secret } from './secret'
 
-const API_KEY_HINT =
-  'the messaging API takes its key from messaging.api_key (or messaging.api_key_file), sent in a header'
-
 /**
- * `messaging.base_url`: an http(s) URL without credentials. No message quotes the value (it may hold
- * the very secret refused), so the shape gives this check a code and the checker appends nothing.
+ * The messaging API's base URL, an http(s) URL without credentials; `keyAt` names where the key
+ * belongs instead. No message quotes the value: it may hold the very secret refused.
  */
-export function checkApiBaseUrl(value: string): string | undefined {
+export function apiUrlProblem(value: string, keyAt: string): string | undefined {
   let url: URL
   try {
     url = new URL(value)
@@ -27,8 +24,15 @@ export function checkApiBaseUrl(value: string): string | undefined {
       : credential.kind === 'username'
         ? 'a user name'
         : `the credential query parameter ${JSON.stringify(credential.name)}`
-  return `must not hold ${what} (whoever reads the config or the agent's output would have it): ${API_KEY_HINT}`
+  return (
+    `must not hold ${what} (whoever reads the config or the agent's output would have it): ` +
+    `the messaging API takes its key from ${keyAt}, sent in a header`
+  )
 }
+
+/** `messaging.base_url`'s check; the shape gives it a code, so the checker appends no value either. */
+export const checkApiBaseUrl = (value: string): string | undefined =>
+  apiUrlProblem(value, 'messaging.api_key (or messaging.api_key_file)')
 
 /**
  * The API's base URL as validate and the start banner print it: without credentials, and with every

@@ -13,6 +13,7 @@ import {
 import type { ChannelConfig, ChannelType } from '../../config/types'
 import type { RuleInput, SilenceInput } from '../../config/shape/written-types'
 import { checkRedactPath, checkUrl, redactPathOf } from '../../config/values/value-checks'
+import { apiUrlProblem } from '../../config/values/api-url'
 import {
   asObject,
   optionalPositive,
@@ -187,6 +188,14 @@ function url(target: string, option: string, value: unknown, env: string): strin
   return value as string
 }
 
+/** messagingUrl: as the config's messaging.base_url, no credentials in it (config/values/api-url.ts). */
+function apiUrl(target: string, value: unknown): string {
+  const checked = url(target, 'messagingUrl', value, 'LOGX_MESSAGING_URL')
+  const problem = apiUrlProblem(checked, 'the apiKey option (or LOGX_API_KEY)')
+  if (problem !== undefined) throw optionError(target, 'messagingUrl', problem)
+  return checked
+}
+
 function secret(target: string, option: string, value: unknown, env: string): string {
   if (value === undefined) throw optionError(target, option, `is required (or set ${env})`)
   if (typeof value !== 'string' || value === '') throw optionError(target, option, 'expected a non-empty string')
@@ -195,7 +204,7 @@ function secret(target: string, option: string, value: unknown, env: string): st
 
 export function normalizeApi(target: string, written: Written, env: NodeJS.ProcessEnv = process.env): ApiOptions {
   return {
-    messagingUrl: url(target, 'messagingUrl', fromEnv('messagingUrl', written.messagingUrl, env), 'LOGX_MESSAGING_URL'),
+    messagingUrl: apiUrl(target, fromEnv('messagingUrl', written.messagingUrl, env)),
     apiKey: secret(target, 'apiKey', fromEnv('apiKey', written.apiKey, env), 'LOGX_API_KEY'),
   }
 }
