@@ -19,6 +19,7 @@ import type {
   ScheduleConfig,
   SilenceConfig,
 } from '../../alerts'
+import type { FollowSymlinks } from '../tail/link-decision'
 import type { Secret } from './values/secret'
 
 export type {
@@ -110,6 +111,8 @@ export interface SourceConfig {
   journald: JournaldSourceConfig | undefined
   /** Files not to tail: globs without '/' match the file name, the others (absolute) the path. [] when none. */
   exclude: string[]
+  /** Which symlinks are read (agent/tail/link-decision.ts); a list holds absolute directories. */
+  followSymlinks: FollowSymlinks
   format: LineFormat
   /** Lines that continue an event join it (agent/events/); undefined: every line is an event. */
   multiline: MultilineConfig | undefined

@@ -85,6 +85,7 @@ async function openTailer(options: SourceReaderOptions): Promise<Tailer> {
     return await createTailer({
       paths: source.paths,
       exclude: source.exclude,
+      followSymlinks: source.followSymlinks,
       startAt: source.startAt,
       maxLineBytes: source.maxLineBytes,
       syncReads: source.syncReads,

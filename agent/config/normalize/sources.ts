@@ -1,6 +1,7 @@
 // sources: what to tail. Relative globs are made absolute against the working directory, which is
 // where pm2 and `npm start` run the agent from.
-import { isAbsolute, join } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
+import type { FollowSymlinks } from '../../tail/link-decision'
 import type { CheckContext } from '../load/check-context'
 import { normalizeJournald } from './journald'
 import { normalizeMultiline } from './multiline'
@@ -32,6 +33,7 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
       exclude: listItems(source.exclude, [...path, 'exclude']).map(({ value }) =>
         !value.includes('/') || isAbsolute(value) ? value : join(ctx.cwd, value),
       ),
+      followSymlinks: followSymlinksOf(source, ctx.cwd),
       format: source.format ?? 'auto',
       multiline: normalizeMultiline(source.multiline, [...path, 'multiline'], ctx),
       startAt: source.start_at ?? 'end',
@@ -40,4 +42,23 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
     })
   }
   return out
+}
+
+/**
+ * The directories a container runtime's links point to: Kubernetes' /var/log/containers/*.log link
+ * to /var/log/pods/, whose files are the runtime's own (containerd, CRI-O) or, with Docker, links on
+ * to /var/lib/docker/containers/.
+ */
+export const CONTAINER_LINK_ROOTS: Readonly<Record<'docker' | 'cri', readonly string[]>> = {
+  docker: ['/var/log/pods', '/var/lib/docker/containers'],
+  cri: ['/var/log/pods'],
+}
+
+function followSymlinksOf(source: SourceInput, cwd: string): FollowSymlinks {
+  const written = source.follow_symlinks
+  if (typeof written === 'string') return written
+  // A failed item is undefined here (the checker said where): the rest still count.
+  if (written !== undefined) return written.filter((dir) => typeof dir === 'string').map((dir) => resolve(cwd, dir))
+  if (source.format === 'docker' || source.format === 'cri') return CONTAINER_LINK_ROOTS[source.format]
+  return 'inside'
 }

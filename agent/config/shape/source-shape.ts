@@ -43,6 +43,9 @@ export const multiline: Shape = {
   ],
 }
 
+const checkDirectory = (value: string): string | undefined =>
+  value === '' || value.includes('\0') ? 'expected a directory path' : undefined
+
 export const sourceShape: ObjectShape = object({
   name: required(name, 'unique source name; rules refer to it'),
   type: field(
@@ -59,6 +62,21 @@ export const sourceShape: ObjectShape = object({
     { kind: 'list', items: string({ check: globProblem }), single: true },
     "file globs never tailed (rotated `*.gz`, `*.1`, other apps' files): without '/' matched against the file " +
       "name, with '/' against the path (relative to the working directory)",
+  ),
+  follow_symlinks: field(
+    {
+      kind: 'either',
+      label: 'inside, outside, never, or a list of directories',
+      options: [
+        { kind: 'enum', values: ['inside', 'outside', 'never'] },
+        { kind: 'list', items: string({ check: checkDirectory }), minItems: 1 },
+      ],
+    },
+    "which symlinks among the files `paths` match are read: inside (those whose target is inside the glob's " +
+      'base directory, the part before its first wildcard), never, outside (any target), or a list of directories ' +
+      'a target may be in besides the base (relative to the working directory). Default inside; with format ' +
+      'docker [/var/log/pods, /var/lib/docker/containers], with format cri [/var/log/pods]. A link refused is ' +
+      'not read, warned about once and counted',
   ),
   format: field(
     { kind: 'enum', values: ['json', 'text', 'auto', 'docker', 'cri'] },

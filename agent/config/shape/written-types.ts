@@ -37,6 +37,7 @@ export interface SourceInput {
   /** Required for a file source; a journald source has none. */
   paths?: string | string[]
   exclude?: string | string[]
+  follow_symlinks?: 'inside' | 'outside' | 'never' | string[]
   format?: 'json' | 'text' | 'auto' | 'docker' | 'cri'
   multiline?: 'java' | 'python' | 'go' | 'node' | MultilineInput
   start_at?: 'end' | 'beginning'

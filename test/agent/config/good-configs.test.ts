@@ -40,6 +40,7 @@ describe('the shipped default config (config/agent.yaml)', () => {
         paths: ['/srv/app/logs/*.log'],
         journald: undefined,
         exclude: [],
+        followSymlinks: 'inside',
         format: 'auto',
         startAt: 'end',
         maxLineBytes: 262_144,

@@ -84,6 +84,7 @@ const written = {
     journal_files: true,
     paths: true,
     exclude: true,
+    follow_symlinks: true,
     format: true,
     multiline: true,
     start_at: true,
