@@ -3,7 +3,7 @@
 // Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
 import '../../helpers/needs-build'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -103,5 +103,18 @@ describe('logx-agent incidents / ack (built bin)', () => {
     const usage = await logxAgent(['silence', '--match', 'rule', '--for', '2h'], env)
     expect(usage.code).toBe(2)
     expect(usage.stderr).toContain('--match "rule": expected key=value')
+  })
+
+  it('answers --version, --help and a refused command line from the bundle (exit 0, 0, 2)', async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+    expect(await logxAgent(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
+    const help = await logxAgent(['ack', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: logx-agent ack <incident> \[options\]\n/)
+    expect(await logxAgent(['ack'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'logx-agent: missing argument <incident>\nRun logx-agent ack --help for usage.\n',
+    })
   })
 })
