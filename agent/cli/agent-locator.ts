@@ -1,7 +1,8 @@
 // Where the running agent's console is and which token opens it (contract: the agent writes
-// `<state_dir>/console.json` = { url, pid } while it runs, and `<state_dir>/console.token` when no
+// `<state_dir>/console.json` = { url, pid, key } while it runs, mode 0600, and `<state_dir>/console.token` when no
 // token is configured). Each piece comes from the first place that has it:
-//   url:   --url, else <state_dir>/console.json
+//   url:   --url, else <state_dir>/console.json, once its pid is alive and the listener at its url has
+//          proved it holds its key (console-client's proveIdentity)
 //   token: --token-file, else $LOGX_CONSOLE_TOKEN, else the config's console.token, else <state_dir>/console.token
 // The config (--config) is read only when --url or the token is still missing, so a user who gives
 // both never needs the agent's config (nor the secrets its ${VAR} references want).
@@ -10,7 +11,7 @@ import { join } from 'node:path'
 import { formatProblem } from '../config/errors'
 import { readAgentConfig } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
-import { createConsoleClient, type ConsoleClient, type ConsoleTarget } from './console-client'
+import { createConsoleClient, proveIdentity, type ConsoleClient, type ConsoleTarget } from './console-client'
 
 export interface LocateArgs {
   config: string
@@ -44,8 +45,7 @@ export function checkUrl(text: string, from: string): string | undefined {
 }
 
 /** Whether a process of that pid is gone (false when unknown: another user's, or not a pid). */
-function processGone(pid: unknown): boolean {
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false
+function processGone(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return false
@@ -54,37 +54,43 @@ function processGone(pid: unknown): boolean {
   }
 }
 
+export interface ConsoleAddress {
+  url: string
+  /** The key the listener must prove it holds before a token is sent to it. */
+  key: string
+  /** Where it was read, for messages. */
+  path: string
+}
+
 /**
- * The url of `<state_dir>/console.json`, or the sentence saying why there is none. When the pid it
- * names is gone, a connection failure says so; the request is still made, as the agent may run in
- * another pid namespace (a container sharing the state directory).
+ * `<state_dir>/console.json`, or the sentence saying why it names no running agent: missing, not
+ * what an agent writes, or left by an agent whose pid is gone (a SIGKILL leaves it behind; whatever
+ * holds its port now must not get a token).
  */
 export async function readConsoleJson(
   stateDir: string,
-): Promise<{ ok: true; url: string; hint: string | undefined } | { ok: false; message: string }> {
+): Promise<({ ok: true } & ConsoleAddress) | { ok: false; message: string }> {
   const path = join(stateDir, 'console.json')
   const file = await read(path)
   if (!file.ok) {
     return file.reason === 'ENOENT'
       ? { ok: false, message: `no logx-agent is running for ${stateDir} (no ${path})` }
-      : { ok: false, message: `cannot read ${path} (${file.reason})` }
+      : { ok: false, message: `cannot read ${path} (${file.reason}): run as the agent's user, or pass --url` }
   }
-  let written: { url?: unknown; pid?: unknown } | null
+  let written: { url?: unknown; pid?: unknown; key?: unknown } | null
   try {
-    written = JSON.parse(file.text) as { url?: unknown; pid?: unknown } | null
+    written = JSON.parse(file.text) as { url?: unknown; pid?: unknown; key?: unknown } | null
   } catch {
     written = null
   }
-  const url = written?.url
-  if (typeof url !== 'string')
-    return { ok: false, message: `${path} is not what a logx-agent writes (expected {"url": ...})` }
+  const { url, pid, key } = written ?? {}
+  const whole = typeof url === 'string' && typeof key === 'string' && key.length >= 16
+  if (!whole || typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0)
+    return { ok: false, message: `${path} is not what this logx-agent writes (expected {"url", "pid", "key"})` }
   const bad = checkUrl(url, path)
   if (bad !== undefined) return { ok: false, message: bad }
-  const pid = written?.pid
-  const hint = processGone(pid)
-    ? `the agent that wrote ${path}, pid ${String(pid)}, is not running: it was killed, or stopped without removing it`
-    : undefined
-  return { ok: true, url, hint }
+  if (processGone(pid)) return { ok: false, message: `no running agent: ${path} is stale (pid ${pid} not alive)` }
+  return { ok: true, url, key, path }
 }
 
 async function loadConfig(
@@ -154,7 +160,10 @@ export async function locateAgent(args: LocateArgs, env: NodeJS.ProcessEnv): Pro
   }
   const found = await readConsoleJson(config.stateDir)
   if (!found.ok) return found
-  return { ok: true, target: { url: found.url, token, unreachableHint: found.hint } }
+  // Before any token leaves: the listener on that port proves it is the agent that wrote the file.
+  const impostor = await proveIdentity(found.url, found.key, found.path)
+  if (impostor !== undefined) return { ok: false, message: impostor }
+  return { ok: true, target: { url: found.url, token } }
 }
 
 /** The options every console command takes. */

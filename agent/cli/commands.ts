@@ -7,6 +7,7 @@ import { command, type AnyCommand, type Options } from './args/spec'
 import type { ConsoleArgs } from './agent-locator'
 import type { SandboxArgs } from './sandbox-command'
 import { testPageEntry } from './test-page/test-page-entry'
+import { consoleEntry } from './console-entry'
 import { initEntry } from './init/init-entry'
 import { serviceEntry } from './service/service-entry'
 
@@ -263,6 +264,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   incidentAction('unack', 'take an acknowledgement back: the incident pages again and escalation resumes'),
   incidentAction('resolve', 'resolve an incident by hand; the next matching line opens a new one'),
   silence,
+  consoleEntry,
   testPageEntry,
   initEntry,
   serviceEntry,

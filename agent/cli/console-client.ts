@@ -3,14 +3,13 @@
 // socket (the command exits after its one or two requests). Every answer becomes a result with the
 // sentence a user should read; nothing here throws on a failed request.
 import { request, type IncomingMessage } from 'node:http'
+import { newChallenge, proofHolds } from '../daemon/console/identity'
 
 export interface ConsoleTarget {
   /** Base URL of the console, e.g. http://127.0.0.1:9464 (a path prefix is kept). */
   url: string
   /** Bearer token; undefined sends no authorization header (the agent then refuses what needs one). */
   token: string | undefined
-  /** Added to a connection failure: what is known about why (a console.json left by a dead agent). */
-  unreachableHint?: string | undefined
 }
 
 export type ConsoleResult<T> =
@@ -97,11 +96,23 @@ function send<T>(target: ConsoleTarget, method: string, path: string, body: unkn
     })
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)))
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const hint = target.unreachableHint === undefined ? '' : ` (${target.unreachableHint})`
-      resolve({ ok: false, status: undefined, message: `${where}: ${err.code ?? err.message}${hint}` })
+      resolve({ ok: false, status: undefined, message: `${where}: ${err.code ?? err.message}` })
     })
     req.end(payload)
   })
+}
+
+/**
+ * Asks the listener at `url` to prove it holds `key` (console.json's), sending no token: a random
+ * challenge to POST /api/identity, whose answer must be HMAC-SHA256(key, challenge). undefined when
+ * it proved it; else the sentence to print.
+ */
+export async function proveIdentity(url: string, key: string, from: string): Promise<string | undefined> {
+  const challenge = newChallenge()
+  const answer = await send<{ proof?: unknown }>({ url, token: undefined }, 'POST', 'api/identity', { challenge })
+  if (answer.ok && proofHolds(key, challenge, answer.body.proof)) return undefined
+  if (!answer.ok && answer.status === undefined) return answer.message
+  return `the process on ${new URL(url).host} is not this agent (it cannot prove it holds the key in ${from})`
 }
 
 export function createConsoleClient(target: ConsoleTarget): ConsoleClient {

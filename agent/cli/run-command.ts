@@ -55,8 +55,9 @@ function banner(agent: Agent, file: string): string {
   }
   if (agent.metricsUrl !== undefined)
     lines.push(`  metrics: ${agent.metricsUrl}/metrics  health: ${agent.metricsUrl}/health`)
-  if (agent.metricsUrl !== undefined && agent.config.console.enabled)
-    lines.push(`  console: ${agent.metricsUrl}/  (incidents, acknowledge, resolve, silences; logx-agent incidents)`)
+  const login = agent.consoleLoginUrl()
+  if (login !== undefined)
+    lines.push(`  console: ${login}  (one-time login, 10 min; \`logx-agent console\` prints a new one)`)
   if (endpoint.inboxUrl !== undefined) lines.push(`Open the inbox at ${endpoint.inboxUrl} ; stop with Ctrl-C.`)
   else lines.push('Stop with Ctrl-C.')
   return `${lines.join('\n')}\n`

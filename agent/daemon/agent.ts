@@ -38,6 +38,8 @@ export interface AgentOptions {
 export interface Agent {
   readonly endpoint: Pick<MessagingEndpoint, 'mode' | 'baseUrl' | 'inboxUrl'>
   readonly metricsUrl: string | undefined
+  /** A fresh one-time login URL of the console; undefined when none is served. */
+  consoleLoginUrl(): string | undefined
   readonly config: AgentConfig
   /**
    * Applies a new config: rules, channels and silences at once, then its sources (a source added
@@ -192,6 +194,7 @@ function agentOf(running: RunningAgent): Agent {
     get metricsUrl() {
       return running.metrics.url
     },
+    consoleLoginUrl: () => running.metrics.loginUrl(),
     get config() {
       return running.config
     },

@@ -7,7 +7,7 @@ import type { AlertPath } from '../acknowledge/with-actions'
 import type { SourceReader } from '../events/types'
 import { collectAgentMetrics, type AgentCounters } from './agent-metrics'
 import { createConsoleHandler } from './console/index'
-import { consoleAccess, removeConsoleFiles, writeConsoleAddress, type ConsoleAccess } from './console-access'
+import { consoleAccess, loginUrl, removeConsoleFiles, writeConsoleAddress, type ConsoleAccess } from './console-access'
 import { createConsoleBackend } from './console-backend'
 import type { Fleet } from './fleet'
 import type { AgentLogger } from './logger'
@@ -25,6 +25,8 @@ export interface MetricsEndpoint {
   close(): Promise<void>
   /** Where the command line finds the console: `console.json`, and a generated token. */
   removeConsoleFiles(): void
+  /** A fresh one-time login URL of the console (`<url>/#login=<code>`); undefined when none is served. */
+  loginUrl(): string | undefined
 }
 
 export interface MetricsEndpointOptions {
@@ -110,7 +112,8 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     const consoleHandler = consoleFor(listen)
     const started = await startMetricsServer(listen, metrics, health, consoleHandler)
     // Where the command line finds the running agent's console.
-    if (consoleHandler !== undefined) writeConsoleAddress(config().stateDir, started.url)
+    if (consoleHandler !== undefined && access !== undefined)
+      writeConsoleAddress(config().stateDir, started.url, access.identityKey)
     return started
   }
 
@@ -149,6 +152,10 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     },
     removeConsoleFiles() {
       removeConsoleFiles(config().stateDir)
+    },
+    loginUrl() {
+      if (server === undefined || access === undefined) return undefined
+      return loginUrl(server.url, access.logins.issueCode(now()).code)
     },
   }
 }

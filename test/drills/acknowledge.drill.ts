@@ -65,7 +65,7 @@ interface Incident {
 }
 
 async function openIncidents(agent: RunningAgent): Promise<Incident[]> {
-  return ((await (await fetch(`${agent.metricsUrl}/api/incidents`)).json()) as { incidents: Incident[] }).incidents
+  return ((await (await agent.console('/api/incidents')).json()) as { incidents: Incident[] }).incidents
 }
 
 async function missedCall(sandbox: SandboxProcess, caller: string): Promise<void> {

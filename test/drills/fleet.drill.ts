@@ -120,7 +120,7 @@ describeFleet(
       )
       type Summary = { id: string; rule: string; title: string; state: string; step: number }
       const incidentsOf = async (m: Member): Promise<Summary[]> =>
-        ((await (await fetch(`${running(m).metricsUrl}/api/incidents`)).json()) as { incidents: Summary[] }).incidents
+        ((await (await running(m).console('/api/incidents')).json()) as { incidents: Summary[] }).incidents
       const third = members[2] as Member
       const db = await pollUntil('the db incident on web-3', async () =>
         (await incidentsOf(third)).find((i) => i.rule === 'db' && i.title.includes('db down')),

@@ -8,6 +8,9 @@ import type { ConsoleConfig, ListenAddress } from '../types'
 import { isLoopbackHost } from '../values/value-checks'
 import type { ConsoleInput } from '../shape/written-types'
 
+/** A token shorter than this is refused: a guessable token is no protection (the console refuses it too). */
+export const MIN_CONSOLE_TOKEN_LENGTH = 8
+
 /** `raw`: the console section as written (a token whose value failed is not also missing). */
 export function normalizeConsole(
   written: ConsoleInput | undefined,
@@ -19,6 +22,15 @@ export function normalizeConsole(
   const enabled = written?.enabled ?? true
   const token = written?.token === undefined ? undefined : createSecret(written.token)
   const tokenWritten = createPresence(raw)('token')
+  if (token !== undefined && token.reveal().length < MIN_CONSOLE_TOKEN_LENGTH) {
+    // Pointed at the key it was written under; the value is a secret and is not shown.
+    const key = typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'token_file') ? 'token_file' : 'token'
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      ['console', key],
+      `must be at least ${MIN_CONSOLE_TOKEN_LENGTH} characters (a short token is easily guessed)`,
+    )
+  }
   if (enabled && typeof raw === 'object' && raw !== null && !metricsWritten) {
     ctx.report(
       ConfigErrorCodes.CONFLICT,

@@ -117,3 +117,17 @@ export function checkSilenceBody(body: unknown, now: number): Checked<SilenceBod
     value: { matchers: matchers.value, endsAt: endsAt.value, comment: text === '' ? undefined : text, by: by.value },
   }
 }
+
+/**
+ * Body of POST /api/login (`{ "code": "..." }`) and POST /api/identity (`{ "challenge": "..." }`): one
+ * field of at most 200 characters matching `pattern`. Its value is never named back: it may be a secret.
+ */
+export function checkOneField(body: unknown, field: string, pattern: RegExp): Checked<string> {
+  if (!isRecord(body)) return fail(`body: must be a JSON object like { "${field}": "..." }`)
+  const extra = unknownField(body, [field])
+  if (extra !== undefined) return fail(extra)
+  const value = body[field]
+  if (value === undefined) return fail(`${field}: required`)
+  if (typeof value !== 'string' || value.length > 200 || !pattern.test(value)) return fail(`${field}: malformed`)
+  return { ok: true, value }
+}

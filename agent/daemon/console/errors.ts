@@ -15,6 +15,8 @@ export const ConsoleErrorCodes = {
   INVALID_BODY: 'LOGX_CONSOLE_ERR_INVALID_BODY',
   /** 401: the request needs `authorization: Bearer <token>` and has none, or a wrong one. */
   UNAUTHORIZED: 'LOGX_CONSOLE_ERR_UNAUTHORIZED',
+  /** 401: POST /api/login with a code that is unknown, already used or expired (one answer for all three). */
+  LOGIN_REFUSED: 'LOGX_CONSOLE_ERR_LOGIN_REFUSED',
   /** 403: the Host header is not a loopback name while the console listens on loopback (DNS rebinding). */
   FORBIDDEN_HOST: 'LOGX_CONSOLE_ERR_FORBIDDEN_HOST',
   /** 404: no such route, incident or silence. */

@@ -1,33 +1,26 @@
 // The console page's browser script: plain DOM, no framework, no build step. It polls the API every
 // 3 s and renders with textContent only (titles come from log lines: `<img onerror=...>` must show
 // as text). Listeners are attached here, never inline, so the page's CSP forbids inline handlers.
-// The token: injected by the server (generated per start, loopback), or typed into the token field
-// and kept in sessionStorage; sent as `authorization: Bearer`, never in a URL, never in a cookie.
-// The "by" name is remembered in localStorage. Schedules' times are shown on the schedule's own
+// Getting in (a one-time login code or a typed token) is PAGE_LOGIN_SCRIPT's; the page polls only
+// once it holds one. The "by" name is remembered in localStorage. Schedules' times are shown on the schedule's own
 // clock (Intl, its IANA zone), as a rota is written.
+
+import { PAGE_LOGIN_SCRIPT } from './page-login-script'
 
 export const PAGE_SCRIPT = String.raw`
 (function () {
   'use strict'
   var POLL_MS = 3000
   var MAX_ROWS = 1000
-  var TOKEN_KEY = 'logx.console.token'
   var BY_KEY = 'logx.console.by'
   var LABELS = { ack: 'Acknowledged', unack: 'Unacknowledged', resolve: 'Resolved' }
 
   function $(id) { return document.getElementById(id) }
-  function meta(name) {
-    var m = document.querySelector('meta[name="' + name + '"]')
-    return m === null ? null : m.getAttribute('content')
-  }
   function storage(kind) {
     try { return window[kind] } catch (e) { return null }
   }
-  var session = storage('sessionStorage')
   var local = storage('localStorage')
-  var injected = meta('logx-console-token')
-  var auth = meta('logx-console-auth')
-  var token = injected || (session && session.getItem(TOKEN_KEY)) || ''
+  ${PAGE_LOGIN_SCRIPT}
   var view = {
     incidents: [], total: 0, filter: '', selected: null, detail: null,
     silences: [], schedules: [], polls: 0
@@ -72,15 +65,9 @@ export const PAGE_SCRIPT = String.raw`
     m.className = isError ? 'error' : 'ok'
   }
 
-  function needToken(message) {
-    if (injected) { say('The agent restarted with a new token: reload this page.', true); return }
-    $('token-form').hidden = false
-    $('status').textContent = message || 'token needed'
-  }
-
   function request(method, path, body) {
     var headers = { accept: 'application/json' }
-    var used = token
+    var used = credential
     if (used) headers.authorization = 'Bearer ' + used
     var init = { method: method, headers: headers, cache: 'no-store', credentials: 'omit' }
     if (body !== undefined) {
@@ -91,7 +78,7 @@ export const PAGE_SCRIPT = String.raw`
       return res.json().catch(function () { return {} }).then(function (data) {
         if (res.ok) return data
         // An answer to a request sent before the token was changed says nothing of the new one.
-        if (res.status === 401 && used === token) needToken(token ? 'wrong token' : 'token needed')
+        if (res.status === 401 && used === credential) needToken(used ? 'wrong token' : 'login needed')
         var err = new Error(data.error || 'HTTP ' + res.status)
         err.status = res.status
         throw err
@@ -357,8 +344,9 @@ export const PAGE_SCRIPT = String.raw`
     }).catch(function (err) { say(err.message, true) })
   }
 
+  // Without a credential (refused, or the session ended) nothing is asked until the form gives one.
   function poll() {
-    refresh().catch(function (err) {
+    (credential ? refresh() : Promise.resolve()).catch(function (err) {
       $('status').textContent = err.status === 401 ? $('status').textContent : 'offline: ' + err.message
     }).then(function () {
       view.polls += 1
@@ -367,14 +355,19 @@ export const PAGE_SCRIPT = String.raw`
     })
   }
 
+  var polling = false
+  function begin() {
+    loadPeople()
+    if (polling) return refresh().catch(function (err) { say(err.message, true) })
+    polling = true
+    poll()
+  }
+
   $('token-form').addEventListener('submit', function (ev) {
     ev.preventDefault()
-    token = $('token').value.trim()
+    useToken($('token').value.trim())
     $('token').value = ''
-    if (session) session.setItem(TOKEN_KEY, token)
-    if (!token) return
-    loadPeople()
-    refresh().catch(function (err) { say(err.message, true) })
+    if (credential) begin()
   })
   $('by-person').addEventListener('change', rememberBy)
   $('by-name').addEventListener('input', rememberBy)
@@ -393,8 +386,14 @@ export const PAGE_SCRIPT = String.raw`
     renderIncidents()
   })
 
-  if (auth === 'configured' && !token) needToken()
-  loadPeople()
-  poll()
+  // At load, and when a login URL is pasted into a tab already showing the page (only its fragment changes).
+  function enter() {
+    var code = takeLoginCode()
+    return (code === null ? Promise.resolve() : login(code)).then(function () {
+      if (credential) begin(); else needToken()
+    })
+  }
+  window.addEventListener('hashchange', function () { if (location.hash) enter() })
+  enter()
 })()
 `

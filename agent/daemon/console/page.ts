@@ -1,8 +1,8 @@
 // The console page served at `/` and `/console`: one HTML document, its style and script inline
 // under a per-answer nonce, so the Content-Security-Policy can refuse every other script, inline
 // event handlers included. The document is assembled once; an answer only puts its nonce in.
-// A generated token (loopback, none configured) is injected in a <meta>, for the page's own POSTs;
-// a configured one never is: the page asks for it.
+// The page is the same for everyone and carries no secret: it gets in with a one-time login code
+// from its URL's fragment or a token typed into its form (page-login-script.ts).
 
 import { randomBytes } from 'node:crypto'
 import { PAGE_SCRIPT } from './page-script'
@@ -57,6 +57,7 @@ const BODY = `<header>
   <h1>logx console</h1>
   <span id="status">loading</span>
   <form id="token-form" hidden>
+    <span id="login-hint">Open the login URL from <code>logx-agent console</code>, or</span>
     <label>Token <input id="token" type="password" autocomplete="off" spellcheck="false"></label>
     <button type="submit">Use token</button>
   </form>
@@ -117,10 +118,6 @@ const BODY = `<header>
   </section>
 </main>`
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-}
-
 export interface ConsolePage {
   /** The document and the CSP header that goes with it, under a fresh nonce. */
   render(): { html: string; csp: string }
@@ -134,20 +131,13 @@ function cspOf(nonce: string): string {
   return sources.join('; ')
 }
 
-/** `injectToken`: the generated token to put in the page; undefined when the token is configured. */
-export function createConsolePage(injectToken: string | undefined): ConsolePage {
-  const metas =
-    injectToken === undefined
-      ? '<meta name="logx-console-auth" content="configured">'
-      : `<meta name="logx-console-auth" content="generated">\n` +
-        `<meta name="logx-console-token" content="${escapeAttribute(injectToken)}">`
+export function createConsolePage(): ConsolePage {
   const template = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-${metas}
 <title>logx console</title>
 <style nonce="${NONCE}">${STYLE}</style>
 </head>

@@ -19,6 +19,12 @@ export type Route =
   /** POST: a test page (issue #33); GET :id its progress (agent/daemon/console/test-page-routes.ts). */
   | { kind: 'test-pages' }
   | { kind: 'test-page'; id: string }
+  /** A one-time login code -> a session secret (no token: the code is the credential). */
+  | { kind: 'login' }
+  /** A fresh one-time login code (the token only: `logx-agent console`). */
+  | { kind: 'login-code' }
+  /** The agent proves it holds console.json's key (no token: the CLI asks before it sends one). */
+  | { kind: 'identity' }
 
 /**
  * GET /api/incidents?state=firing&limit=1000 (both optional, an addition to the contract): the page
@@ -43,6 +49,12 @@ const MAX_TARGET_LENGTH = 2048
 
 const READ = ['GET', 'HEAD'] as const
 const ACTIONS: ReadonlySet<string> = new Set<IncidentAction>(['ack', 'unack', 'resolve'])
+/** Routes of one segment served to POST only. */
+const POST_ONLY: ReadonlyMap<string, 'login' | 'login-code' | 'identity'> = new Map([
+  ['login', 'login'],
+  ['login-codes', 'login-code'],
+  ['identity', 'identity'],
+] as const)
 const UNSAFE = /[\u0000-\u001f\u007f/\\]/
 
 // The path is not echoed: whatever a client put in it (a token pasted in the wrong place) stays out of answers.
@@ -111,6 +123,8 @@ export function matchRoute(target: string): RouteMatch {
   if (rest.length > 0 || id === '' || action === '') return notFound()
   if (collection === 'people' && id === undefined) return { ok: true, route: { kind: 'people' }, methods: READ }
   if (collection === 'schedules' && id === undefined) return { ok: true, route: { kind: 'schedules' }, methods: READ }
+  const posted = id === undefined ? POST_ONLY.get(collection ?? '') : undefined
+  if (posted !== undefined) return { ok: true, route: { kind: posted }, methods: ['POST'] }
   if (collection === 'incidents') {
     if (id === undefined) {
       const list = listQuery(target)

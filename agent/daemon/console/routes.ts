@@ -15,6 +15,7 @@
 import { checkActionBody, checkSilenceBody } from './bodies'
 import { ConsoleErrorCodes } from './errors'
 import { errorReply, jsonReply, type ConsoleReply } from './http'
+import type { LoginRoute } from './login-routes'
 import type { Route } from './paths'
 import { startTestPageReply, testPageReply } from './test-page-routes'
 import type { ConsoleBackend, IncidentSummary } from './types'
@@ -22,7 +23,7 @@ import type { ConsoleBackend, IncidentSummary } from './types'
 export type Via = 'console' | 'cli'
 
 export interface ApiRequest {
-  route: Exclude<Route, { kind: 'page' }>
+  route: Exclude<Route, { kind: 'page' | LoginRoute }>
   /** One of the route's methods (the handler answered 405 to the others). */
   method: string
   /** The parsed JSON body of a POST; undefined when there was none. */

@@ -62,7 +62,7 @@ metrics:
   listen: 127.0.0.1:9464
 `,
   )
-  writeFileSync(join(dir, '.logx-agent/console.json'), JSON.stringify({ url: fake.url, pid: process.pid }))
+  writeFileSync(join(dir, '.logx-agent/console.json'), fake.consoleJson())
 })
 
 afterAll(async () => {

@@ -154,7 +154,7 @@ describe('finding the agent and its token', () => {
 
   it('finds url and token in the state directory of --config (console.json, console.token)', async () => {
     const { config, stateDir } = agentConfig('state-dir')
-    writeFileSync(join(stateDir, 'console.json'), JSON.stringify({ url: fake.url, pid: process.pid }))
+    writeFileSync(join(stateDir, 'console.json'), fake.consoleJson())
     writeFileSync(join(stateDir, 'console.token'), fake.token, { mode: 0o600 })
     const out = await cli(['incidents', '--config', config])
     expect(out).toEqual({ code: 0, stdout: 'no open incidents\n', stderr: '' })
@@ -163,7 +163,7 @@ describe('finding the agent and its token', () => {
 
   it("uses the config's console.token when it sets one", async () => {
     const { config, stateDir } = agentConfig('configured-token', `console:\n  token: \${TEST_CONSOLE_TOKEN}\n`)
-    writeFileSync(join(stateDir, 'console.json'), JSON.stringify({ url: fake.url, pid: process.pid }))
+    writeFileSync(join(stateDir, 'console.json'), fake.consoleJson())
     const { io, out } = capture()
     const args = { config, url: undefined, tokenFile: undefined, json: false, all: false }
     const code = await incidentsCommand(args, io, { TEST_CONSOLE_TOKEN: fake.token })
@@ -181,21 +181,23 @@ describe('finding the agent and its token', () => {
     })
   })
 
-  it('says it cannot reach an agent that left its console.json behind', async () => {
+  it('says it cannot reach an agent that is not answering, or that left its console.json behind', async () => {
     const { config, stateDir } = agentConfig('gone')
+    const file = join(stateDir, 'console.json')
+    writeFileSync(file, fake.consoleJson())
     const url = fake.url
     await fake.close()
-    const file = join(stateDir, 'console.json')
-    writeFileSync(file, JSON.stringify({ url, pid: process.pid }))
     const out = await cli(['incidents', '--config', config])
     expect(out).toEqual({ code: 1, stdout: '', stderr: `logx-agent: cannot reach the agent at ${url}: ECONNREFUSED\n` })
-    // The pid it names is gone (a process that ran and exited): the message says what happened.
+    // The pid it names is gone (a process that ran and exited): nothing is asked of the port at all.
     const gone = spawnSync(process.execPath, ['-e', '']).pid
-    writeFileSync(file, JSON.stringify({ url, pid: gone }))
+    writeFileSync(file, JSON.stringify({ url, pid: gone, key: fake.identityKey }))
     const killed = await cli(['incidents', '--config', config])
-    expect(killed.stderr).toBe(
-      `logx-agent: cannot reach the agent at ${url}: ECONNREFUSED (the agent that wrote ${file}, pid ${gone}, is not running: it was killed, or stopped without removing it)\n`,
-    )
+    expect(killed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `logx-agent: no running agent: ${file} is stale (pid ${gone} not alive)\n`,
+    })
     fake = await startFakeConsole() // for afterEach
   })
 

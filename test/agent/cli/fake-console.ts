@@ -1,8 +1,10 @@
 // A small stand-in for the running agent's console API (contract section 4), real HTTP on
 // 127.0.0.1: the routes the CLI calls, bearer auth, the 401/404/409 answers, and a record of every
-// request so a test can check what the CLI sent (token, x-logx-client, body).
+// request so a test can check what the CLI sent (token, x-logx-client, body). It proves its identity
+// as the agent does (POST /api/identity, under the key `consoleJson()` writes), and makes login codes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { identityProof } from '../../../agent/daemon/console/identity'
 import type { IncidentDetail, IncidentSummary, SilenceSummary } from '../../../agent/daemon/console/types'
 
 export interface SeenRequest {
@@ -17,7 +19,14 @@ export interface FakeConsole {
   token: string
   incidents: IncidentSummary[]
   silences: SilenceSummary[]
+  /** Every request but the identity checks. */
   requests: SeenRequest[]
+  /** The key of the console.json that names this fake. */
+  identityKey: string
+  /** POST /api/identity requests (the CLI's check before it sends a token). */
+  identityChecks: SeenRequest[]
+  /** The text of a `<state_dir>/console.json` naming this fake (pid: this process). */
+  consoleJson(): string
   /** Called once GET /api/incidents is answered: a test changes the state between the CLI's two requests. */
   afterList: (() => void) | undefined
   close(): Promise<void>
@@ -87,6 +96,11 @@ async function route(fake: FakeConsole, req: IncomingMessage, res: ServerRespons
   const body = await readJson(req)
   const method = req.method ?? ''
   const url = req.url ?? ''
+  if (method === 'POST' && url === '/api/identity') {
+    fake.identityChecks.push({ method, url, headers: req.headers, body })
+    const challenge = String((body as { challenge?: unknown } | undefined)?.challenge)
+    return send(res, 200, { proof: identityProof(fake.identityKey, challenge) })
+  }
   fake.requests.push({ method, url, headers: req.headers, body })
   if (req.headers.authorization !== `Bearer ${fake.token}`) return error(res, 401, 'missing or wrong bearer token')
   const parts = url.split('/').map((p) => decodeURIComponent(p))
@@ -98,6 +112,8 @@ async function route(fake: FakeConsole, req: IncomingMessage, res: ServerRespons
   }
   if (method === 'POST' && parts[2] === 'incidents' && parts.length === 5)
     return act(fake, res, parts[3] ?? '', parts[4] ?? '', by, via)
+  if (method === 'POST' && url === '/api/login-codes')
+    return send(res, 201, { code: `code-${fake.requests.length}-abcdefghijklmnop`, expiresAt: Date.now() + 600_000 })
   if (method === 'GET' && url === '/api/silences') return send(res, 200, { silences: fake.silences })
   if (method === 'POST' && url === '/api/silences') {
     const input = body as { matchers: Record<string, string>; duration: string; comment?: string; by?: string }
@@ -136,6 +152,9 @@ export async function startFakeConsole(token = 'tok-console-1'): Promise<FakeCon
     incidents: [],
     silences: [],
     requests: [],
+    identityKey: 'fake-identity-key-0123456789',
+    identityChecks: [],
+    consoleJson: () => JSON.stringify({ url: fake.url, pid: process.pid, key: fake.identityKey }),
     afterList: undefined,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }

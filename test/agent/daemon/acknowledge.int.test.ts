@@ -60,12 +60,12 @@ interface Incident {
 }
 
 async function incidents(agent: RunningAgent): Promise<Incident[]> {
-  const body = (await (await fetch(`${agent.metricsUrl}/api/incidents`)).json()) as { incidents: Incident[] }
+  const body = (await (await agent.console('/api/incidents')).json()) as { incidents: Incident[] }
   return body.incidents
 }
 
 async function detail(agent: RunningAgent, id: string): Promise<Incident> {
-  return ((await (await fetch(`${agent.metricsUrl}/api/incidents/${id}`)).json()) as { incident: Incident }).incident
+  return ((await (await agent.console(`/api/incidents/${id}`)).json()) as { incident: Incident }).incident
 }
 
 async function missedCall(sandbox: SandboxProcess, caller: string): Promise<void> {

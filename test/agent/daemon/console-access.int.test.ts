@@ -1,6 +1,8 @@
-// How the command line finds a running agent's console and gets in, with a real agent process:
-// `<state_dir>/console.json` names the console's URL, `console.token` (made per start when none is
-// configured) is readable by its owner only and opens changes, and a graceful stop takes both away.
+// How the command line and a browser find a running agent's console and get in, with a real agent
+// process: `<state_dir>/console.json` (0600) names the console's URL, pid and identity key,
+// `console.token` (made per start when none is configured) is readable by its owner only and opens
+// every API request, the banner's one-time login URL opens one session, and a graceful stop takes
+// both files away.
 import { afterAll, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,9 +24,12 @@ channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
 metrics: { listen: 127.0.0.1:0 }
 `)
   agent = await startAgentProcess(ws.config)
-  const address = JSON.parse(readFileSync(join(ws.state, 'console.json'), 'utf8')) as { url: string; pid: number }
+  const addressFile = join(ws.state, 'console.json')
+  const address = JSON.parse(readFileSync(addressFile, 'utf8')) as { url: string; pid: number; key: string }
   expect(address.url).toBe(agent.metricsUrl)
   expect(address.pid).toBe(agent.child.pid)
+  expect(address.key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  expect(statSync(addressFile).mode & 0o777).toBe(0o600)
   const tokenFile = join(ws.state, 'console.token')
   expect(statSync(tokenFile).mode & 0o777).toBe(0o600)
   const token = readFileSync(tokenFile, 'utf8').trim()
@@ -40,6 +45,24 @@ metrics: { listen: 127.0.0.1:0 }
   expect((await silence({})).status).toBe(401)
   expect((await silence({ authorization: 'Bearer wrong-token-wrong-token-wrong' })).status).toBe(401)
   expect((await silence({ authorization: `Bearer ${token}` })).status).toBe(201)
+
+  // Reading needs it too, and the page holds nothing of it.
+  expect((await fetch(`${agent.metricsUrl}/api/incidents`)).status).toBe(401)
+  expect(await (await fetch(`${agent.metricsUrl}/`)).text()).not.toContain(token)
+  // The banner's one-time login URL opens one session, once.
+  const code = /console: \S+\/#login=([A-Za-z0-9_-]+)/.exec(agent.output())?.[1] ?? ''
+  const login = () =>
+    fetch(`${agent?.metricsUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    })
+  const first = await login()
+  expect(first.status).toBe(200)
+  const { session } = (await first.json()) as { session: string }
+  const listed = await fetch(`${agent.metricsUrl}/api/incidents`, { headers: { authorization: `Bearer ${session}` } })
+  expect(listed.status).toBe(200)
+  expect((await login()).status).toBe(401)
 
   expect(await agent.kill('SIGINT')).toBe(0)
   agent = undefined

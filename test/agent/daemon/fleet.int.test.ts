@@ -77,7 +77,7 @@ interface Summary {
 }
 
 async function incidents(agent: RunningAgent): Promise<Summary[]> {
-  return ((await (await fetch(`${agent.metricsUrl}/api/incidents`)).json()) as { incidents: Summary[] }).incidents
+  return ((await (await agent.console('/api/incidents')).json()) as { incidents: Summary[] }).incidents
 }
 
 describeWithRedis('a fleet of two agents on one Redis', () => {
@@ -224,7 +224,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     ).toBe(201)
     const [, b] = agents as [RunningAgent, RunningAgent]
     await pollUntil('web-2 to hold the silence', async () => {
-      const { silences } = (await (await fetch(`${b.metricsUrl}/api/silences`)).json()) as {
+      const { silences } = (await (await b.console('/api/silences')).json()) as {
         silences: { comment?: string }[]
       }
       return silences.some((x) => x.comment === 'deploy') ? true : undefined

@@ -3,7 +3,7 @@
 // logs/, a state directory and a config whose ports are all 0.
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { requireBuild } from '../../helpers/build'
@@ -90,6 +90,8 @@ export interface RunningAgent {
   /** Messaging base URL (the embedded sandbox's when there is one). */
   baseUrl: string
   metricsUrl: string
+  /** A request to the agent's console API with the token it generated (<state_dir>/console.token). */
+  console(path: string, init?: RequestInit): Promise<Response>
   output(): string
   errors(): string
   exited: Promise<number | null>
@@ -141,6 +143,12 @@ export async function startAgentProcess(config: string, env: NodeJS.ProcessEnv =
     ...spawned,
     baseUrl: base?.[1] ?? '',
     metricsUrl: metrics?.[1] ?? '',
+    console(path, init = {}) {
+      const stateDir = /state in (\S+)/.exec(spawned.output())?.[1] ?? ''
+      const token = readFileSync(join(stateDir, 'console.token'), 'utf8').trim()
+      const headers = { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` }
+      return fetch(`${metrics?.[1] ?? ''}${path}`, { ...init, headers })
+    },
     waitForOutput,
     async kill(signal) {
       if (exitCode === undefined) spawned.child.kill(signal)

@@ -110,7 +110,7 @@ describe('logx-agent across SIGKILL and restart', () => {
     expect(countOf(smsTexts(all), 'kilo')).toBe(1)
     // The restarted agent has the incident back as it was, and went on counting its lines.
     const open = (
-      (await (await fetch(`${second.metricsUrl}/api/incidents`)).json()) as {
+      (await (await second.console('/api/incidents')).json()) as {
         incidents: { title: string; state: string; count: number }[]
       }
     ).incidents

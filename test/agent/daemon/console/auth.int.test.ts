@@ -1,8 +1,11 @@
-// Who may use the console, over real HTTP: the token (configured or generated per start), the Host
-// check against DNS rebinding, no CORS, no cookies, and the page's security headers.
+// Who may use the console, over real HTTP: the token (configured or generated per start) or a session
+// opened with a one-time login code, on every /api request; the identity proof; the Host check against
+// DNS rebinding, no CORS, no cookies, and the page's security headers.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConsoleError, ConsoleErrorCodes, createConsoleHandler } from '../../../../agent/daemon/console'
+import { identityProof, newChallenge } from '../../../../agent/daemon/console/identity'
+import { createConsoleLogins } from '../../../../agent/daemon/console/logins'
 import { createFakeBackend, incident } from './fake-backend'
 import { send, startConsole, TOKEN, type Answer, type ConsoleServer } from './server'
 
@@ -38,7 +41,7 @@ describe('with a configured token', () => {
   it('refuses a wrong token, a token without "Bearer", and an action without one, changing nothing', async () => {
     const wrong = await send(c.port, '/api/incidents', { token: 'test-token-5f1c9a0e7d2b4c69' })
     expect(wrong.status).toBe(401)
-    expect(wrong.json.error).toBe('authorization: wrong token')
+    expect(wrong.json.error).toBe('authorization: wrong token, or a session that ended')
     expect((await send(c.port, '/api/incidents', { token: null, headers: { authorization: TOKEN } })).status).toBe(401)
     expect((await send(c.port, '/api/incidents', { token: '' })).status).toBe(401)
     const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', {
@@ -57,11 +60,10 @@ describe('with a configured token', () => {
     ).toBe(200)
   })
 
-  it('serves the page without the token, telling it to ask for one', async () => {
+  it('serves the page without the token', async () => {
     const page = await send(c.port, '/', { token: null })
     expect(page.status).toBe(200)
-    expect(page.text).toContain('<meta name="logx-console-auth" content="configured">')
-    expect(page.text).not.toContain('<meta name="logx-console-token"')
+    expect(page.text).toContain('id="token-form"')
     expect(page.text).not.toContain(TOKEN)
   })
 })
@@ -73,40 +75,120 @@ describe('with a token generated at start (loopback, none configured)', () => {
   })
   afterAll(() => c.server.close())
 
-  it('lets anyone on loopback read', async () => {
-    for (const path of ['/api/incidents', '/api/incidents/errors:0a1b', '/api/silences', '/api/people']) {
-      expect((await send(c.port, path, { token: null })).status, path).toBe(200)
+  it('serves a page that holds no token to a request without one (curl 127.0.0.1:9464/)', async () => {
+    for (const path of ['/', '/console']) {
+      const page = await send(c.port, path, { token: null })
+      expect(page.status).toBe(200)
+      expect(page.text).not.toContain(TOKEN)
+      expect(page.text).not.toContain('logx-console-token')
     }
-  })
-
-  it('needs the token to change anything', async () => {
-    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', {
-      method: 'POST',
-      token: null,
-      body: {},
-    })
-    expect(ack.status).toBe(401)
-    const silence = await send(c.port, '/api/silences', {
-      method: 'POST',
-      token: null,
-      body: { matchers: { rule: 'x' }, duration: '1h' },
-    })
-    expect(silence.status).toBe(401)
-    const expire = await send(c.port, '/api/silences/s1', { method: 'DELETE', token: null })
-    expect(expire.status).toBe(401)
-    expect(c.backend.actions).toEqual([])
-    expect(c.backend.added).toEqual([])
-    const withToken = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', { method: 'POST', body: {} })
-    expect(withToken.status).toBe(200)
-  })
-
-  it('puts the token in the page it serves, and nowhere else', async () => {
-    const page = await send(c.port, '/console', { token: null })
-    expect(page.text).toContain(`<meta name="logx-console-token" content="${TOKEN}">`)
     const api = await Promise.all(
       ['/api/incidents', '/api/people', '/api/nothing', '/metrics', '/health'].map((p) => send(c.port, p)),
     )
     for (const a of api) expect(a.text).not.toContain(TOKEN)
+  })
+
+  it('refuses every read without a credential, as it refuses changes', async () => {
+    for (const path of ['/api/incidents', '/api/incidents/errors:0a1b', '/api/silences', '/api/people']) {
+      const res = await send(c.port, path, { token: null })
+      expect(res.status, path).toBe(401)
+      expect(res.json.code).toBe(ConsoleErrorCodes.UNAUTHORIZED)
+    }
+    const ack = await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', { method: 'POST', token: null })
+    expect(ack.status).toBe(401)
+    const silence = await send(c.port, '/api/silences', {
+      method: 'POST',
+      token: null,
+      body: { matchers: { rule: 'x' }, duration: '1000d' },
+    })
+    expect(silence.status).toBe(401)
+    expect((await send(c.port, '/api/silences/s1', { method: 'DELETE', token: null })).status).toBe(401)
+    expect(c.backend.actions).toEqual([])
+    expect(c.backend.added).toEqual([])
+    expect((await send(c.port, '/api/incidents/errors:0a1b2c3d4e5f60/ack', { method: 'POST', body: {} })).status).toBe(
+      200,
+    )
+  })
+})
+
+describe('one-time login codes and sessions', () => {
+  let c: ConsoleServer
+  const logins = createConsoleLogins()
+  beforeAll(async () => {
+    c = await startConsole({ generated: true, logins }, withIncident())
+  })
+  afterAll(() => c.server.close())
+
+  const login = (code: unknown, headers?: Record<string, string>) =>
+    send(c.port, '/api/login', { method: 'POST', token: null, body: { code }, headers })
+
+  it('trades a code for a session once; the second use is refused', async () => {
+    const { code } = logins.issueCode(Date.now())
+    const first = await login(code)
+    expect(first.status).toBe(200)
+    const session = String(first.json.session)
+    expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    const again = await login(code)
+    expect(again.status).toBe(401)
+    expect(again.json).toEqual({
+      error: expect.stringContaining('logx-agent console'),
+      code: 'LOGX_CONSOLE_ERR_LOGIN_REFUSED',
+    })
+    expect(again.text).not.toContain(code)
+    const listed = await send(c.port, '/api/incidents', { token: session })
+    expect(listed.status).toBe(200)
+    expect(listed.json.total).toBe(1)
+    expect(
+      (
+        await send(c.port, '/api/silences', {
+          method: 'POST',
+          token: session,
+          body: { matchers: { rule: 'x' }, duration: '1h' },
+        })
+      ).status,
+    ).toBe(201)
+  })
+
+  it('refuses an unknown code, a code as a form or as text, and a session where the token is needed', async () => {
+    expect((await login('A'.repeat(32))).status).toBe(401)
+    expect((await login(12)).status).toBe(400)
+    const { code } = logins.issueCode(Date.now())
+    const form = await send(c.port, '/api/login', {
+      method: 'POST',
+      token: null,
+      body: `code=${code}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    expect(form.status).toBe(415)
+    const session = String((await login(code)).json.session)
+    const mint = await send(c.port, '/api/login-codes', { method: 'POST', token: session })
+    expect(mint.status).toBe(401)
+    expect(mint.json.error).toContain('console token')
+    const minted = await send(c.port, '/api/login-codes', { method: 'POST' })
+    expect(minted.status).toBe(201)
+    expect((await login(minted.json.code)).status).toBe(200)
+  })
+
+  it('refuses a session that is not one', async () => {
+    const res = await send(c.port, '/api/incidents', { token: 'x'.repeat(43) })
+    expect(res.status).toBe(401)
+  })
+})
+
+describe('the identity proof', () => {
+  it("answers a challenge with HMAC-SHA256 under console.json's key, to anyone on loopback", async () => {
+    const key = 'k'.repeat(43)
+    const c = await startConsole({ generated: true, identityKey: key })
+    try {
+      const challenge = newChallenge()
+      const res = await send(c.port, '/api/identity', { method: 'POST', token: null, body: { challenge } })
+      expect(res.status).toBe(200)
+      expect(res.json).toEqual({ proof: identityProof(key, challenge) })
+      const bad = await send(c.port, '/api/identity', { method: 'POST', token: null, body: { challenge: 'zz' } })
+      expect(bad.status).toBe(400)
+    } finally {
+      await c.server.close()
+    }
   })
 })
 

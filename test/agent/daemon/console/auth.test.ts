@@ -1,8 +1,8 @@
-// The console's access decisions, pure: the constant-time token check and when a token is needed
+// The console's access decisions, pure: the constant-time token check and what each route needs
 // (the Host allow-list is test/agent/loopback-host.test.ts).
 
 import { describe, expect, it } from 'vitest'
-import { createTokenCheck, needsToken } from '../../../../agent/daemon/console/auth'
+import { bearerOf, createTokenCheck, credentialNeeded } from '../../../../agent/daemon/console/auth'
 
 describe('createTokenCheck', () => {
   const check = createTokenCheck('s3cret-token-value')
@@ -23,11 +23,26 @@ describe('createTokenCheck', () => {
       expect(check(header), String(header)).toBe(false)
     }
   })
+  it('reads the credential of a Bearer header only', () => {
+    expect(bearerOf('Bearer abc')).toBe('abc')
+    expect(bearerOf('Basic abc')).toBeUndefined()
+    expect(bearerOf(undefined)).toBeUndefined()
+  })
 })
 
-describe('needsToken', () => {
-  it('always with a configured token; with a generated one, only to change things', () => {
-    expect(['GET', 'HEAD', 'POST', 'DELETE'].map((m) => needsToken(m, false))).toEqual([true, true, true, true])
-    expect(['GET', 'HEAD', 'POST', 'DELETE'].map((m) => needsToken(m, true))).toEqual([false, false, true, true])
+describe('credentialNeeded', () => {
+  it('2. the page needs none', () => {
+    expect(credentialNeeded('page')).toBe('none')
+  })
+  it('3. every other /api route, reading included, needs the token or a session', () => {
+    for (const kind of ['incidents', 'incident', 'action', 'silences', 'silence', 'people', 'schedules'] as const)
+      expect(credentialNeeded(kind), kind).toBe('any')
+  })
+  it('4. logging in and the identity proof need none', () => {
+    expect(credentialNeeded('login')).toBe('none')
+    expect(credentialNeeded('identity')).toBe('none')
+  })
+  it('5. a login code needs the token itself', () => {
+    expect(credentialNeeded('login-code')).toBe('token')
   })
 })

@@ -1,12 +1,14 @@
 // The console page in a real Chromium (test/helpers/browser.ts), against the fake backend: it lists
 // incidents, acks one (the backend sees who and how), silences a rule and expires the silence,
 // follows changes by polling, shows a hostile title as text, shows who is on call on each
-// schedule's own clock, and asks for a configured token.
+// schedule's own clock. It gets in with the one-time login URL (the session in memory only), or asks
+// for a token.
 
 import type { Page } from 'playwright-core'
 import type { ScheduleView } from '../../../../agent/daemon/console/types'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, type LaunchedChromium } from '../../../helpers/browser'
+import { createConsoleLogins } from '../../../../agent/daemon/console/logins'
 import { createFakeBackend, incident, OPS_SCHEDULE } from './fake-backend'
 import { startConsole, TOKEN, type ConsoleServer } from './server'
 
@@ -19,6 +21,9 @@ let c: ConsoleServer
 let browser: LaunchedChromium | undefined
 let page: Page
 const cspViolations: string[] = []
+const logins = createConsoleLogins()
+/** A fresh one-time login URL, as `logx-agent console` prints it. */
+const loginUrl = (): string => `${c.server.url}/#login=${logins.issueCode(Date.now()).code}`
 
 const row = (id: string) => page.locator(`#incidents tbody tr[data-id="${id}"]`)
 
@@ -55,13 +60,13 @@ beforeAll(async () => {
     origin: 'config',
   })
   backend.putSchedules([OPS_SCHEDULE])
-  c = await startConsole({ generated: true }, backend)
+  c = await startConsole({ generated: true, logins }, backend)
   browser = await launchChromium()
   page = browser.page
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text())
   })
-  await page.goto(`${c.server.url}/`)
+  await page.goto(loginUrl())
   await page.locator('body[data-loaded="true"]').waitFor()
 }, 60_000)
 
@@ -164,13 +169,26 @@ describe('console page', () => {
     expect(c.backend.actions.at(-1)).toEqual({ id: FIRING, action: 'resolve', by: 'asha', via: 'console' })
   })
 
-  it('remembers the name across a reload', async () => {
+  it('took the code out of the address bar, and keeps the session in memory only', async () => {
+    expect(page.url()).toBe(`${c.server.url}/`)
+    await expect(page.evaluate('location.hash')).resolves.toBe('')
+    await expect(page.evaluate('JSON.stringify(sessionStorage) + JSON.stringify(localStorage)')).resolves.not.toMatch(
+      /login|session|token/,
+    )
+    expect(logins.size().sessions).toBe(1)
+  })
+
+  it('asks to log in again after a reload, and remembers the name across logins', async () => {
     await page.reload()
+    await page.locator('#token-form').waitFor()
+    await expect(page.locator('#incidents tbody tr').count()).resolves.toBe(0)
+    await page.goto(loginUrl())
     await page.locator('body[data-loaded="true"]').waitFor()
+    await page.locator('#by-person option[value="asha"]').waitFor({ state: 'attached' })
     await expect(page.locator('#by-person').inputValue()).resolves.toBe('asha')
     await page.locator('#by-person').selectOption('')
     await page.locator('#by-name').fill('night shift')
-    await page.reload()
+    await page.goto(loginUrl())
     await page.locator('body[data-loaded="true"]').waitFor()
     await expect(page.locator('#by-name').inputValue()).resolves.toBe('night shift')
   })
@@ -210,6 +228,39 @@ describe('console page', () => {
 
   it('broke no rule of its Content-Security-Policy', () => {
     expect(cspViolations).toEqual([])
+  })
+})
+
+describe('console page without a login code', () => {
+  let tab: Page
+
+  beforeAll(async () => {
+    tab = await (browser as LaunchedChromium).context.newPage()
+  })
+  afterAll(async () => {
+    await tab?.close()
+  })
+
+  it('shows the login/token form and no incident', async () => {
+    await tab.goto(`${c.server.url}/`)
+    await tab.locator('#token-form').waitFor()
+    await expect(tab.locator('#status').textContent()).resolves.toBe('login needed')
+    await expect(tab.locator('#incidents tbody tr').count()).resolves.toBe(0)
+  })
+
+  it('says a used code is refused, and asks to log in', async () => {
+    const url = loginUrl()
+    await tab.goto(url)
+    await tab.locator('body[data-loaded="true"]').waitFor()
+    const second = await (browser as LaunchedChromium).context.newPage()
+    try {
+      await second.goto(url)
+      await second.locator('#message.error', { hasText: 'Login refused' }).waitFor()
+      await second.locator('#token-form').waitFor()
+      await expect(second.locator('#incidents tbody tr').count()).resolves.toBe(0)
+    } finally {
+      await second.close()
+    }
   })
 })
 
