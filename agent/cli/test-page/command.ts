@@ -50,8 +50,11 @@ async function runningAgent(config: AgentConfig): Promise<{ running: true } | { 
   return found.ok ? { running: true } : { running: false, why: found.message }
 }
 
+/** A wait that holds the process open (the command waits for nothing else), cut short by the signal. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return Promise.race([new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), untilAborted(signal)])
+  let timer: NodeJS.Timeout | undefined
+  const slept = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  return Promise.race([slept, untilAborted(signal)]).finally(() => clearTimeout(timer))
 }
 
 /** Reports the page until it ends (or the command is interrupted: then it counts as not acknowledged). */
