@@ -8,6 +8,7 @@
 import { createAlertEngine } from '../../alerts'
 import { createIncidentState, type IncidentState } from '../incidents/incident-state'
 import { IncidentStateError } from '../incidents/errors'
+import { takeRecordsLost } from '../storage/corrupt-state'
 import { createIncidentTimeline, type IncidentTimeline } from '../incidents/incident-timeline'
 import { createRuntimeSilences, type RuntimeSilences } from '../incidents/runtime-silences'
 import { createMessagingClient, type MessagingClient } from '../messaging'
@@ -130,6 +131,11 @@ export function createDeliveryPath(options: AlertPathOptions): DeliveryPath {
   for (const page of dispatcher.queuedPages()) {
     if (state.paged(page.key) === undefined) state.notified(page.key, page.rule, page.at)
   }
+  // A damaged outbox may have lost recorded pages unsent: they fire again (incidents/page-reconcile.ts).
+  const lost = options.outbox.path !== undefined && takeRecordsLost(options.outbox.path)
+  const queued = new Set(dispatcher.queuedPages().map((page) => page.key))
+  const repaged = state.repageUnsent(queued, lost, options.now)
+  if (repaged.length > 0) options.log.warn({ incidents: repaged }, 'the outbox was damaged: recorded pages sent again')
   let pipeline: AlertPipeline
   try {
     pipeline = createAlertPipeline({

@@ -17,6 +17,7 @@ import { dirname } from 'node:path'
 import type { AbsenceEntry } from '../../alerts'
 import { compactAtOpen, writeMode } from './compaction'
 import { IncidentEntries, overBound } from './incident-entries'
+import { pagesToResend } from './page-reconcile'
 import { openStateJournal, type JournalOp, type StateJournal } from './state-journal'
 import type { PagedIncident, PendingIncident, StoredIncident } from './types'
 
@@ -50,6 +51,11 @@ export interface IncidentState {
   setAbsence(entries: AbsenceEntry[]): void
   /** The incident resolved: the next firing of the key is a new incident. */
   resolved(key: string): void
+  /**
+   * At start, after a damaged outbox: the recorded pages it may have lost unsent (page-reconcile.ts)
+   * become pending with their last line, so they fire again (saved now). Returns their keys.
+   */
+  repageUnsent(inOutbox: ReadonlySet<string>, outboxLostRecords: boolean, now: number): string[]
   pending(): PendingIncident[]
   /** Forgets what cannot matter any more; `keepMs(rule)` is how long a rule's entries matter. */
   expire(now: number, keep: (rule: string) => { pagedMs: number; pendingMs: number }): string[]
@@ -201,6 +207,24 @@ class JournaledIncidentState implements IncidentState {
 
   pending(): PendingIncident[] {
     return [...this.entries.pending.values()]
+  }
+
+  repageUnsent(inOutbox: ReadonlySet<string>, outboxLostRecords: boolean, now: number): string[] {
+    const keys = pagesToResend(this.entries.paged, inOutbox, outboxLostRecords)
+    const ops: JournalOp[] = []
+    for (const key of keys) {
+      const line = this.entries.paged.get(key)?.incident?.line
+      const rule = this.entries.paged.get(key)?.rule
+      if (line === undefined || rule === undefined) continue
+      const entry: PendingIncident = { rule, raw: line.raw, source: line.source ?? '', format: line.format, since: now }
+      if (line.fields !== undefined) entry.fields = line.fields
+      this.entries.forget(key)
+      this.unwritten.settle(key)
+      this.entries.pending.set(key, entry)
+      ops.push(['d', key], ['q', key, entry])
+    }
+    if (ops.length > 0) this.write(ops)
+    return keys
   }
 
   expire(now: number, keep: (rule: string) => { pagedMs: number; pendingMs: number }): string[] {

@@ -79,9 +79,12 @@ export function corruptStateCounts(): ReadonlyMap<string, CorruptStateCount> {
   return counts
 }
 
-/** Whether records of `file` were lost to damage (not to a torn last record) at a load in this process. */
-export function recordsLostAt(file: string): boolean {
-  return lastDamage.has(resolve(file))
+/**
+ * Whether records of `file` were lost to damage (not to a torn last record) at a load in this process
+ * since the last call: the caller reconciles once what depended on them.
+ */
+export function takeRecordsLost(file: string): boolean {
+  return lastDamage.delete(resolve(file))
 }
 
 const stamp = (at: Date): string => at.toISOString()

@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { checkStateDirModes, prepareStateDir } from '../../../agent/daemon/state-dir'
 import { DaemonErrorCodes } from '../../../agent/daemon/errors'
 import { createAgentLogger } from '../../../agent/daemon/logger'
-import { openJournal } from '../../../agent/storage/journal'
+import { appendRecords, openJournal } from '../../../agent/storage/journal'
+import { replaceFile, replaceFileAsync } from '../../../agent/storage/replace-file'
 import { tempDir } from '../../helpers/temp-dir'
 
 const modeOf = (path: string): number => statSync(path).mode & 0o777
@@ -101,8 +102,6 @@ describe('the state directory at start', () => {
 
 describe('state files written by storage', () => {
   it('are 0600 under umask 022: replaced whole, journals, dead letters', async () => {
-    const { replaceFile, replaceFileAsync } = await import('../../../agent/storage/replace-file')
-    const { appendRecords } = await import('../../../agent/storage/journal')
     const state = tempDir('state-dir')
     replaceFile(join(state, 'silences.json'), '{}')
     await replaceFileAsync(join(state, 'checkpoint.json'), '{}')

@@ -9,7 +9,7 @@ import {
   corruptStateCounts,
   describeCorruptState,
   onCorruptState,
-  recordsLostAt,
+  takeRecordsLost,
   type CorruptStateReport,
 } from '../../../agent/storage/corrupt-state'
 import { openJournal } from '../../../agent/storage/journal'
@@ -50,7 +50,8 @@ describe('a damaged journal', () => {
     expect(describeCorruptState(report)).toContain(file)
     expect(describeCorruptState(report)).toContain('the first at line 4')
     expect(corruptStateCounts().get('test-journal')?.corrupt).toBe(before + 1)
-    expect(recordsLostAt(file)).toBe(true)
+    expect(takeRecordsLost(file)).toBe(true)
+    expect(takeRecordsLost(file)).toBe(false)
     const [aside] = asideOf(dir, 'incidents.json')
     expect(readFileSync(join(dir, aside as string), 'utf8')).toBe(original)
     expect(report.keptAs).toBe(join(dir, aside as string))
@@ -78,7 +79,7 @@ describe('a damaged journal', () => {
     expect(reports).toHaveLength(1)
     expect(reports[0]).toMatchObject({ keptAs: undefined, kept: 4, dropped: 1 })
     expect(asideOf(dir, 'timeline.jsonl')).toEqual([])
-    expect(recordsLostAt(file)).toBe(false)
+    expect(takeRecordsLost(file)).toBe(false)
     expect(readFileSync(file, 'utf8')).toBe(records(4))
   })
 
