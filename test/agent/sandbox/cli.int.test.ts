@@ -59,14 +59,14 @@ describe('logx-agent CLI', () => {
     expect(io.out).toContain('logx sandbox stopped')
   })
 
-  it('run is the default command: a missing config is exit 1; with a config it shows the inbox', async () => {
+  it('run is the default command: a missing config is exit 2; with a config it shows the inbox', async () => {
     const missing = capture()
     expect(
       await runCli(['--config', 'config/does-not-exist.yaml', '--port', '0'], {
         ...missing,
         signal: new AbortController().signal,
       }),
-    ).toBe(1)
+    ).toBe(2)
     expect(missing.err).toContain('config/does-not-exist.yaml')
     const dir = mkdtempSync(join(tmpdir(), 'logx-cli-run-'))
     const config = join(dir, 'agent.yaml')
