@@ -24,7 +24,7 @@ export function describeSandbox(sandbox: Sandbox, keyGiven: boolean, tokenGiven:
   // A key the user chose is a secret and is not echoed; the built-in defaults are not secrets.
   const key = keyGiven ? '(as given by --api-key)' : sandbox.apiKey
   const token = tokenGiven ? '(as given by --activity-token)' : sandbox.activityToken
-  // The address as given: a wildcard is not 127.0.0.1, it is every interface (item 4 of issue #32).
+  // The address as given: a wildcard is every interface, not the 127.0.0.1 its URLs below name.
   const where = info.remote ? `${info.listening} (reachable from other machines)` : info.listening
   return [
     `logx sandbox ${info.version} listening on ${where}`,
