@@ -23,14 +23,16 @@ export function createSeenStore(file: string | undefined, log: DeliveryLog): See
 
 function loadState(file: string, log: DeliveryLog): SeenState | undefined {
   let state: SeenState | undefined
+  const existed = existsSync(file)
   try {
     // A damaged file is kept aside and said by storage (state-file.ts).
-    state = readStateFile(file, { name: 'missed-calls', accept: stateOfStored, count: (s) => s.ids.size })
+    const format = (s: SeenState): string => JSON.stringify(storedOf(s))
+    state = readStateFile(file, { name: 'missed-calls', accept: stateOfStored, count: (s) => s.ids.size, format })
   } catch (err) {
     throw new DeliveryError(DeliveryErrorCodes.STATE, `cannot read ${file}: ${(err as Error).message}`, { cause: err })
   }
   // Without a state, a first start: calls listed now are not handed over.
-  if (state === undefined && existsSync(file))
+  if (state === undefined && existed)
     log.warn({ file }, 'missed-call state unreadable: starting afresh, calls listed now are taken as seen')
   return state
 }

@@ -75,6 +75,7 @@ function load(file: string): RuntimeSilence[] {
         return Array.isArray(listed) ? (listed as Partial<RuntimeSilence>[]).filter(wellFormed) : undefined
       },
       count: (silences) => silences.length,
+      format: (silences) => JSON.stringify({ silences }),
     })
     return loaded ?? []
   } catch (err) {

@@ -34,7 +34,8 @@ function positionOf(file: string, saved: unknown): JournalPosition | undefined {
  */
 export function readCursor(file: string): JournalPosition | undefined {
   try {
-    return readStateFile(file, { name: 'journald-cursors', accept: (saved) => positionOf(file, saved), count: () => 1 })
+    const accept = (saved: unknown): JournalPosition | undefined => positionOf(file, saved)
+    return readStateFile(file, { name: 'journald-cursors', accept, count: () => 1, format: formatCursor })
   } catch (err) {
     if (err instanceof JournaldError) throw err
     throw new JournaldError(

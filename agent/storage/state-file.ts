@@ -4,8 +4,9 @@
 // zero-filled file), a disk, a hand. Such a file is reported and kept aside (corrupt-state.ts), and
 // the caller is handed what could be read of it: its value, or, when its text is cut or spoilt
 // part way, what of it parses whole (salvage.ts), when it still has the shape expected.
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { keepAside, reportCorruptState } from './corrupt-state'
+import { replaceFile } from './replace-file'
 import { salvageJson } from './salvage'
 
 export interface StateFileRead<T> {
@@ -18,6 +19,8 @@ export interface StateFileRead<T> {
   accept(value: unknown): T | undefined
   /** How many records a value holds, for the report. */
   count(value: T): number
+  /** The text of a value, to write what was salvaged in place of the damaged file. */
+  format?: (value: T) => string
 }
 
 /** Why `bytes` is not a readable state file, or undefined when it parses. */
@@ -57,6 +60,10 @@ export function readStateFile<T>(file: string, read: StateFileRead<T>): T | unde
   }
   const salvaged = salvageOf(text, read)
   const keptAs = keepAside(file)
+  // The copy holds the damage: the file holds what was salvaged, or goes, so the next start reads
+  // it whole (not a second copy of the same damage).
+  if (salvaged === undefined) rmSync(file, { force: true })
+  else if (read.format !== undefined) replaceFile(file, read.format(salvaged))
   const kept = salvaged === undefined ? 0 : read.count(salvaged)
   reportCorruptState({ file, name: read.name, problem, keptAs, kept, dropped: undefined })
   return salvaged

@@ -53,7 +53,12 @@ export async function loadCheckpoint(path: string): Promise<CheckpointEntry[]> {
   // Temps of earlier processes that died mid-write (SIGKILL).
   await removeStaleTempsAsync(path)
   try {
-    const read = { name: 'checkpoints', accept: (value: unknown) => entriesOf(path, value), count: entryCount }
+    const read = {
+      name: 'checkpoints',
+      accept: (value: unknown) => entriesOf(path, value),
+      count: entryCount,
+      format: (files: CheckpointEntry[]) => `${JSON.stringify({ version: CHECKPOINT_VERSION, files })}\n`,
+    }
     return readStateFile(path, read) ?? []
   } catch (error) {
     if (error instanceof TailError) throw error

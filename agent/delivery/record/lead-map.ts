@@ -42,6 +42,7 @@ export function createLeadMap(stateDir: string | undefined, max = 10_000): LeadM
         return Object.entries(parsed.leads).filter((entry): entry is [string, LeadEntry] => isEntry(entry[1]))
       },
       count: (entries) => entries.length,
+      format: (entries) => JSON.stringify({ version: 2, leads: Object.fromEntries(entries) } satisfies LeadFile),
     })
     for (const [key, entry] of loaded ?? []) leads.set(key, entry)
   }

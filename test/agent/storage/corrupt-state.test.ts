@@ -154,6 +154,19 @@ describe('a damaged file replaced whole', () => {
     expect(asideOf(dir, 'silences.json')).toHaveLength(1)
   })
 
+  it('what was salvaged is written in place of the damage; a file with nothing left goes', () => {
+    const dir = tempDir('corrupt')
+    const file = join(dir, 'silences.json')
+    writeFileSync(file, whole.slice(0, whole.indexOf('"c"')))
+    const format = (value: Silences): string => JSON.stringify(value)
+    expect(readStateFile(file, { ...silencesRead, format })?.silences).toHaveLength(2)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ silences: [{ id: 'a' }, { id: 'b' }] })
+    writeFileSync(file, Buffer.alloc(10))
+    expect(readStateFile(file, { ...silencesRead, format })).toBeUndefined()
+    expect(readdirSync(dir).filter((name) => name === 'silences.json')).toEqual([])
+    expect(asideOf(dir, 'silences.json')).toHaveLength(2)
+  })
+
   it('garbage in the middle: what comes before it kept', () => {
     const dir = tempDir('corrupt')
     const file = join(dir, 'silences.json')
