@@ -198,6 +198,7 @@ describeFleet(
       // Slow sends, so a kill lands while the victim has pages in flight.
       const fault = await fetch(`${baseUrl}/_sandbox/faults`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'latency', ms: 150, route: 'send_sms' }),
       })
       expect(fault.status).toBeLessThan(300)
@@ -285,6 +286,7 @@ describeFleet(
       // A little latency keeps the storm going through the restart.
       await fetch(`${baseUrl}/_sandbox/faults`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'latency', ms: 30, route: 'send_sms' }),
       })
       const ids = idsOf('r', INCIDENTS)

@@ -141,6 +141,7 @@ describe('logx-agent across SIGKILL and restart', () => {
     const running = agent as RunningAgent
     const fault = await fetch(`${sandbox.api.baseUrl}/_sandbox/faults`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'error', status: 503, route: 'send_sms' }),
     })
     expect(fault.status).toBeLessThan(300)
