@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch, type Tailer } from '../../../agent/tail'
-import { firstBatch, makeTempDir } from './helpers'
+import { firstBatch } from './helpers'
+import { tempDir } from '../../helpers/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -12,8 +13,7 @@ afterEach(async () => {
 })
 
 it('runs the hook before every checkpoint write, and a throwing hook keeps the checkpoint where it was', async () => {
-  const { dir, cleanup } = makeTempDir('before-checkpoint')
-  cleanups.push(cleanup)
+  const dir = tempDir('tail-before-checkpoint')
   const file = join(dir, 'app.log')
   const checkpointPath = join(dir, 'tail.json')
   writeFileSync(file, 'one\ntwo\n')
@@ -50,8 +50,7 @@ it('runs the hook before every checkpoint write, and a throwing hook keeps the c
 })
 
 it('waits for a hook that returns a promise, writes the offsets taken before it ran, and keeps the checkpoint when it rejects', async () => {
-  const { dir, cleanup } = makeTempDir('before-checkpoint-async')
-  cleanups.push(cleanup)
+  const dir = tempDir('tail-before-checkpoint-async')
   const file = join(dir, 'app.log')
   const checkpointPath = join(dir, 'tail.json')
   writeFileSync(file, 'one\ntwo\n')

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTailer, TailErrorCodes, type LineBatch } from '../../../agent/tail'
-import { firstBatch, makeTempDir } from './helpers'
+import { firstBatch } from './helpers'
+import { tempDir } from '../../helpers/temp-dir'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -18,8 +19,7 @@ describe('checkpointDelayMs', () => {
   })
 
   it('commits made within the delay share one write, and each resolves once its offset is on disk', async () => {
-    const { dir, cleanup } = makeTempDir('delay')
-    cleanups.push(cleanup)
+    const dir = tempDir('tail-delay')
     const file = join(dir, 'app.log')
     const checkpointPath = join(dir, 'tail.json')
     writeFileSync(file, Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n') + '\n')
@@ -51,8 +51,7 @@ describe('checkpointDelayMs', () => {
   })
 
   it('a delayed write that comes due after close() does not replace the last checkpoint with one without the files', async () => {
-    const { dir, cleanup } = makeTempDir('delay-close')
-    cleanups.push(cleanup)
+    const dir = tempDir('tail-delay-close')
     const file = join(dir, 'app.log')
     const checkpointPath = join(dir, 'tail.json')
     writeFileSync(file, 'first line\nsecond line\n')

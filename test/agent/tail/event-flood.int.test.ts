@@ -7,14 +7,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type TailError } from '../../../agent/tail'
-import { makeTempDir } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 const writer = resolve(__dirname, '../../fixtures/tail/flood-writer-child.js')
 const FILES = 4
 
 it('keeps reading while a writer floods several files with events, each line once and in order', async () => {
-  const { dir, cleanup } = makeTempDir('flood')
+  const dir = tempDir('tail-flood')
   const paths = Array.from({ length: FILES }, (_, k) => join(dir, `f${k}.log`))
   const stopFile = join(dir, 'stop')
   const warnings: TailError[] = []
@@ -62,6 +62,5 @@ it('keeps reading while a writer floods several files with events, each line onc
     child.kill('SIGKILL')
     await tailer.close()
     await consumed
-    cleanup()
   }
 }, 90_000)

@@ -7,8 +7,9 @@ import * as fsp from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it, vi } from 'vitest'
 import { createTailer } from '../../../agent/tail'
-import { collect, makeTempDir } from './helpers'
+import { collect } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>()
@@ -16,7 +17,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 })
 
 it('stats a path once per queued job, not once per write event, while it is not adopted yet', async () => {
-  const { dir, cleanup } = makeTempDir('storm')
+  const dir = tempDir('tail-storm')
   const paths = [join(dir, 'a.log'), join(dir, 'b.log')]
   const tailer = await createTailer({ paths: join(dir, '*.log'), startAt: 'beginning' })
   const { seen } = collect(tailer)
@@ -39,6 +40,5 @@ it('stats a path once per queued job, not once per write event, while it is not 
     expect(statsOfThem).toBeLessThan(50)
   } finally {
     await tailer.close()
-    cleanup()
   }
 }, 60_000)

@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach } from 'vitest'
+import { tempDir } from '../../helpers/temp-dir'
 import { createTailer, type LineBatch, type Tailer, type TailerOptions } from '../../../agent/tail'
 
 export interface SeenLine {
@@ -11,11 +9,6 @@ export interface SeenLine {
   readonly text: string
   readonly offset: number
   readonly truncated: boolean
-}
-
-export function makeTempDir(name: string): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), `logx-tail-${name}-`))
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /**
@@ -36,9 +29,8 @@ export function useTailerScope(): {
       cleanups.push(cleanup)
     },
     tempDir(name) {
-      const { dir, cleanup } = makeTempDir(name)
-      cleanups.push(cleanup)
-      return dir
+      // Removed after the test's afterEach hooks, so the tailers reading it are closed first.
+      return tempDir(`tail-${name}`)
     },
     async tail(options) {
       const tailer = await createTailer({ pollIntervalMs: 25, ...options })

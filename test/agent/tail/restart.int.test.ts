@@ -5,8 +5,9 @@ import { once } from 'node:events'
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { makeTempDir, numbered, numberOf } from './helpers'
+import { numbered, numberOf } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 const fixture = resolve(__dirname, '../../fixtures/tail/tail-child.js')
 const children: ChildProcess[] = []
@@ -43,8 +44,7 @@ async function startChild(log: string, checkpoint: string, out: string): Promise
 }
 
 it('after SIGKILL, a restarted tailer resumes exactly at the last committed offset', async () => {
-  const { dir, cleanup } = makeTempDir('sigkill')
-  cleanups.push(cleanup)
+  const dir = tempDir('tail-sigkill')
   const log = join(dir, 'app.log')
   const checkpoint = join(dir, 'checkpoint.json')
   const out1 = join(dir, 'handled-1.txt')

@@ -4,8 +4,9 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createTailer } from '../../../agent/tail'
 import { HEAD_BYTES } from '../../../agent/tail/file-identity'
-import { collect, expectEachOnceInOrder, makeTempDir, numbered } from './helpers'
+import { collect, expectEachOnceInOrder, numbered } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 // Model test: random sequences of appends, half-written lines, rename-and-create and
 // copy-and-truncate rotations, with the tailer sometimes caught up and sometimes behind when the
@@ -29,7 +30,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 it('no line lost or repeated through any mix of appends and both kinds of rotation', async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), fc.boolean(), async (ops, syncReads) => {
-      const { dir, cleanup } = makeTempDir('model')
+      const dir = tempDir('tail-model')
       const file = join(dir, 'app.log')
       let fd = openSync(file, 'a')
       const tailer = await createTailer({
@@ -92,7 +93,6 @@ it('no line lost or repeated through any mix of appends and both kinds of rotati
         expect(seen.length).toBe(n)
       } finally {
         await tailer.close()
-        cleanup()
       }
     }),
     { numRuns: 40 },

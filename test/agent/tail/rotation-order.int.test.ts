@@ -16,14 +16,15 @@ import {
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createTailer, type LineBatch } from '../../../agent/tail'
-import { collect, makeTempDir, numberedRange, numberOf } from './helpers'
+import { collect, numberedRange, numberOf } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 async function runBehind(
   lines: number,
   rotate: (file: string, dir: string, next: number) => number,
 ): Promise<number[]> {
-  const { dir, cleanup } = makeTempDir('order')
+  const dir = tempDir('tail-order')
   const file = join(dir, 'app.log')
   appendFileSync(file, numberedRange('line', 1, lines))
   const tailer = await createTailer({
@@ -56,7 +57,6 @@ async function runBehind(
     return numbers
   } finally {
     await tailer.close()
-    cleanup()
   }
 }
 
@@ -88,7 +88,7 @@ it('reads the rest of a renamed file before the new file at its path', async () 
 }, 60_000)
 
 it('waits a whole tick for the copy: one found just after the first tick still comes before the new lines', async () => {
-  const { dir, cleanup } = makeTempDir('late-copy')
+  const dir = tempDir('tail-late-copy')
   const file = join(dir, 'app.log')
   writeFileSync(file, '')
   const tailer = await createTailer({ paths: join(dir, '*.log'), readChunkBytes: 1024, pollIntervalMs: 200 })
@@ -116,6 +116,5 @@ it('waits a whole tick for the copy: one found just after the first tick still c
   } finally {
     closeSync(fd)
     await tailer.close()
-    cleanup()
   }
 })
