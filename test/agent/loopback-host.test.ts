@@ -6,10 +6,10 @@ import { hostHeaderAllowed, isLoopbackHost } from '../../agent/loopback-host'
 
 describe('isLoopbackHost (rule 1)', () => {
   it('knows loopback addresses from the others', () => {
-    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]'])
-      expect(isLoopbackHost(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example', '127.0.0.1.example'])
-      expect(isLoopbackHost(host), host).toBe(false)
+    const loopback = ['127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1']
+    for (const host of [...loopback, '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true)
+    const others = ['0.0.0.0', '::', '::2', '10.0.0.1', '128.0.0.1', '127.0.0.300', 'localhost.example']
+    for (const host of [...others, '127.0.0.1.example']) expect(isLoopbackHost(host), host).toBe(false)
   })
 })
 

@@ -7,6 +7,7 @@ import type { ConfigSource } from '../load/check-context'
 import { suggestion } from '../shape/did-you-mean'
 import { parseRedactPath } from './redact-path'
 import { parseRegex, isRegexLiteral } from './regex-literal'
+export { isLoopbackHost } from '../../loopback-host'
 
 export function checkUrl(value: string): string | undefined {
   let url: URL
@@ -135,19 +136,6 @@ export const hintNamesNumber = (hint: string): boolean => [...hint.matchAll(PLAC
 
 /** The hint with `{{number}}` replaced. */
 export const fillHint = (hint: string, number: string): string => hint.replace(PLACEHOLDER, number)
-
-/**
- * Whether a listen host only takes connections from this machine: 127.0.0.0/8, ::1 (also written
- * out, or IPv4-mapped) and localhost. Anything else (0.0.0.0, a LAN address, a name) is reachable
- * from elsewhere.
- */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '')
-  if (h === 'localhost') return true
-  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h)
-  if (v4 !== null) return v4.slice(1).every((part) => Number(part) <= 255) && v4[1] === '127'
-  return h === '::1' || /^(?:0{1,4}:){7}0{0,3}1$/.test(h)
-}
 
 /**
  * Current IANA names that this runtime's ICU lists under their former ones (`Asia/Calcutta`), so
