@@ -167,11 +167,13 @@ describe('a damaged file replaced whole', () => {
     expect(asideOf(dir, 'silences.json')).toHaveLength(2)
   })
 
-  it('garbage in the middle: what comes before it kept', () => {
+  it('garbage in the middle: every record that is whole kept, before it and after', () => {
     const dir = tempDir('corrupt')
     const file = join(dir, 'silences.json')
     writeFileSync(file, whole.replace('{"id":"b"}', '{"id":"b"}\u0007#!'))
-    expect(readStateFile(file, silencesRead)?.silences).toEqual([{ id: 'a' }, { id: 'b' }])
+    expect(readStateFile(file, silencesRead)?.silences).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }])
+    writeFileSync(file, whole.replace('{"id":"b"}', '{"id":\u0000#b}'))
+    expect(readStateFile(file, silencesRead)?.silences).toEqual([{ id: 'a' }, { id: 'c' }])
     expect(reports[0]?.problem).toContain('not JSON')
   })
 
