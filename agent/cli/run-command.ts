@@ -133,6 +133,11 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
       io.stderr.write(`logx-agent: ${(err as Error).message}\n`)
       return 1
     }
+    // --host off loopback without messaging.sandbox.allow_remote: the command line asked for it.
+    if ((err as { code?: string }).code === 'LOGX_SANDBOX_ERR_REMOTE_HOST') {
+      io.stderr.write(`logx-agent: ${(err as Error).message}\n`)
+      return 2
+    }
     throw err
   }
   io.stdout.write(banner(agent, args.config))

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCli } from '../../../agent/cli/main'
+import { tempDir } from '../../helpers/temp-dir'
 
 function capture() {
   let out = ''
@@ -32,6 +32,16 @@ function capture() {
       })
     },
   }
+}
+
+function writeConfig(dir: string): string {
+  const config = join(dir, 'agent.yaml')
+  writeFileSync(
+    config,
+    `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\n` +
+      'channels: { sms: { type: sms, numbers: [919800000001] } }\n',
+  )
+  return config
 }
 
 // Test bodies are checked by shape, so they are read as any.
@@ -68,12 +78,7 @@ describe('logx-agent CLI', () => {
       }),
     ).toBe(2)
     expect(missing.err).toContain('config/does-not-exist.yaml')
-    const dir = mkdtempSync(join(tmpdir(), 'logx-cli-run-'))
-    const config = join(dir, 'agent.yaml')
-    writeFileSync(
-      config,
-      `state_dir: ${join(dir, 'state')}\nsources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]\nchannels: { sms: { type: sms, numbers: [919800000001] } }\n`,
-    )
+    const config = writeConfig(tempDir('cli-run'))
     const io = capture()
     const controller = new AbortController()
     const done = runCli(['--config', config, '--port', '0'], { ...io, signal: controller.signal })
@@ -81,7 +86,6 @@ describe('logx-agent CLI', () => {
     expect(io.out).toMatch(/Open the inbox at http:\/\/127\.0\.0\.1:\d+\//)
     controller.abort()
     expect(await done).toBe(0)
-    rmSync(dir, { recursive: true, force: true })
   })
 
   it('rejects bad input with exit code 2 and a message', async () => {
@@ -96,5 +100,10 @@ describe('logx-agent CLI', () => {
     expect(badRule.err).toContain('faults[0].status')
     const unknown = capture()
     expect(await runCli(['frobnicate', '--wat'], { ...unknown, signal })).toBe(2)
+    // The embedded sandbox off loopback needs its own key: said in one line, no stack trace.
+    const remote = capture()
+    const config = writeConfig(tempDir('cli-remote'))
+    expect(await runCli(['--config', config, '--host', '0.0.0.0', '--port', '0'], { ...remote, signal })).toBe(2)
+    expect(remote.err).toMatch(/^logx-agent: .*allow_remote.*\n$/)
   })
 })
