@@ -3,6 +3,7 @@
 // sandbox, the dry run or the validator in memory. The help and the parser read this table.
 
 import type { IncidentAction } from './ack-command'
+import { DEFAULT_CONFIG } from './default-config'
 import { command, type AnyCommand, type Options } from './args/spec'
 import type { ConsoleArgs } from './agent-locator'
 import type { SandboxArgs } from './sandbox-command'
@@ -10,8 +11,6 @@ import { testPageEntry } from './test-page/test-page-entry'
 import { consoleEntry } from './console-entry'
 import { initEntry } from './init/init-entry'
 import { serviceEntry } from './service/service-entry'
-
-export const DEFAULT_CONFIG = 'config/agent.yaml'
 
 const CONFIG_FILE = {
   name: 'config',

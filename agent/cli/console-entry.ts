@@ -1,6 +1,7 @@
 // `logx-agent console`'s line in the command table (commands.ts): the options every console command
 // takes, and a run that loads the command only when chosen.
 import { command } from './args/spec'
+import { DEFAULT_CONFIG } from './default-config'
 
 export const consoleEntry = command({
   name: 'console',
@@ -10,7 +11,7 @@ export const consoleEntry = command({
   options: {
     config: {
       type: 'string',
-      default: 'config/agent.yaml',
+      default: DEFAULT_CONFIG,
       describe: "the agent's config: its state_dir tells where the running agent is, its console.token opens it",
     },
     url: { type: 'string', describe: "the agent's console URL (default: from <state_dir>/console.json)" },

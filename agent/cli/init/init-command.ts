@@ -15,6 +15,7 @@ import { InitError, InitErrorCodes } from './errors'
 import { gatherAnswers, type Ask, type InitFlags } from './init-answers'
 import { probeMachine } from './probe-machine'
 import { channelNames, renderConfig, type InitAnswers } from './render-config'
+import { DEFAULT_CONFIG } from '../default-config'
 
 export interface InitArgs extends InitFlags {
   config: string
@@ -65,7 +66,7 @@ function secretNotes(answers: InitAnswers, environment: InitEnvironment): string
 }
 
 function nextSteps(file: string, answers: InitAnswers, environment: InitEnvironment): string {
-  const config = file === 'config/agent.yaml' ? '' : ` --config ${file}`
+  const config = file === DEFAULT_CONFIG ? '' : ` --config ${file}`
   const names = answers.sources.map((s) => s.name).join(', ')
   const reach = channelNames(answers)
     .map((name) => name.replace('oncall-', ''))

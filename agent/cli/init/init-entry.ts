@@ -1,7 +1,7 @@
 // `logx-agent init`'s line in the command table (commands.ts): its flags, and a run that loads the
 // command only when chosen.
 import { command } from '../args/spec'
-import { INIT_DEFAULT_CONFIG } from './missing-config'
+import { DEFAULT_CONFIG } from '../default-config'
 
 export const initEntry = command({
   name: 'init',
@@ -10,7 +10,7 @@ export const initEntry = command({
     'and who to page; asks on a terminal, --yes takes defaults and flags',
   options: {
     yes: { type: 'boolean', short: 'y', describe: 'ask nothing: defaults plus the flags below' },
-    config: { type: 'string', default: INIT_DEFAULT_CONFIG, describe: 'the file to write' },
+    config: { type: 'string', default: DEFAULT_CONFIG, describe: 'the file to write' },
     force: { type: 'boolean', describe: 'replace the file when it exists' },
     person: { type: 'string', describe: 'who gets paged, a name (default oncall)' },
     phone: { type: 'string', describe: 'their phone number with its country code (SMS; missed calls from it ack)' },

@@ -2,8 +2,7 @@
 // make one, in one short paragraph (exit 2: the command line names a file that is not there).
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-
-export const INIT_DEFAULT_CONFIG = 'config/agent.yaml'
+import { DEFAULT_CONFIG } from '../default-config'
 
 /**
  * The paragraph for a config file that does not exist, or undefined when it exists (or cannot be
@@ -21,7 +20,7 @@ export async function missingConfigMessage(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined
   }
-  const init = file === INIT_DEFAULT_CONFIG ? 'npx logx-agent init' : `npx logx-agent init --config ${file}`
+  const init = file === DEFAULT_CONFIG ? 'npx logx-agent init' : `npx logx-agent init --config ${file}`
   return (
     `logx-agent: no config file at ${file} (looked for ${where}). Make one with \`${init}\`: it looks ` +
     'at this machine for logs (pm2, ./logs, containers, journald), asks who to page, and writes the file. ' +

@@ -1,13 +1,13 @@
 // `logx-agent service install|uninstall`'s line in the command table (commands.ts).
 import { command, type AnyCommand } from '../args/spec'
-import { INIT_DEFAULT_CONFIG } from '../init/missing-config'
+import { DEFAULT_CONFIG } from '../default-config'
 
 const SERVICE_OPTIONS = {
   user: {
     type: 'boolean',
     describe: "the user's own systemd manager (~/.config/systemd/user) instead of the system's",
   },
-  config: { type: 'string', default: INIT_DEFAULT_CONFIG, describe: 'the agent config the unit runs' },
+  config: { type: 'string', default: DEFAULT_CONFIG, describe: 'the agent config the unit runs' },
   name: { type: 'string', default: 'logx-agent', describe: 'the unit name' },
   'dry-run': { type: 'boolean', describe: 'print what would be done; write nothing' },
   force: { type: 'boolean', describe: 'replace (install) or remove (uninstall) a unit file not as expected' },

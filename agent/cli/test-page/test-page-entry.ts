@@ -1,6 +1,7 @@
 // `logx-agent test-page`'s line in the command table (commands.ts): its argument and flags, and a
 // run that loads the command only when chosen.
 import { command } from '../args/spec'
+import { DEFAULT_CONFIG } from '../default-config'
 
 export const testPageEntry = command({
   name: 'test-page',
@@ -11,7 +12,7 @@ export const testPageEntry = command({
   options: {
     config: {
       type: 'string',
-      default: 'config/agent.yaml',
+      default: DEFAULT_CONFIG,
       describe: 'agent config file (YAML): the people and channels, and where the running agent is',
     },
     timeout: { type: 'string', default: '5m', describe: 'how long to wait for the missed call (at most 1h)' },
