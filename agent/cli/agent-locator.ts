@@ -8,7 +8,7 @@
 // both never needs the agent's config (nor the secrets its ${VAR} references want).
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { formatProblem } from '../config/errors'
+import { problemLine } from './problem-line'
 import { readAgentConfig } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
 import { createConsoleClient, proveIdentity, type ConsoleClient, type ConsoleTarget } from './console-client'
@@ -99,7 +99,7 @@ async function loadConfig(
 ): Promise<{ ok: true; config: AgentConfig } | { ok: false; message: string }> {
   const result = await readAgentConfig(file, { env })
   if (result.ok) return result
-  const problems = result.problems.map((p) => `  ${formatProblem(p)}`).join('\n')
+  const problems = result.problems.map((p) => `  ${problemLine(p)}`).join('\n')
   return {
     ok: false,
     message:

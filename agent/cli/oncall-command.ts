@@ -2,7 +2,7 @@
 // in each layer of the config's schedules at TIME (default now), until when, and the next handoffs,
 // in each schedule's own zone. It reads the config only: no running agent is needed, and what it
 // prints is what the agent would resolve `oncall:` to at that moment.
-import { formatProblem } from '../config/errors'
+import { problemLine } from './problem-line'
 import { readAgentConfig } from '../config/load/load-config'
 import type { ScheduleView } from '../daemon/console/types'
 import { scheduleViews } from '../daemon/schedule-views'
@@ -81,7 +81,7 @@ export async function oncallCommand(args: OncallArgs, io: CliIo, now: number = D
   }
   const result = await readAgentConfig(args.config)
   if (!result.ok) {
-    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+    for (const problem of result.problems) io.stderr.write(`${problemLine(problem)}\n`)
     io.stderr.write(`${args.config}: ${result.problems.length} problem(s)\n`)
     return 1
   }

@@ -2,7 +2,7 @@
 // a real API is configured), say where the inbox is, serve until SIGINT/SIGTERM, reload on SIGHUP or
 // when the config file changes. An invalid config at start is every problem and exit 1; an invalid
 // config at reload is every problem in the log, and the running one stays.
-import { formatProblem } from '../config/errors'
+import { problemLine } from './problem-line'
 import { readAgentConfig } from '../config/load/load-config'
 import type { AgentConfig, SourceConfig } from '../config/types'
 import { startAgent, type Agent } from '../daemon/agent'
@@ -70,7 +70,7 @@ function reloader(file: string, args: RunArgs, agent: Agent, log: AgentLogger, i
     const result = await readAgentConfig(file)
     if (!result.ok) {
       agent.countReloadFailure()
-      const problems = result.problems.map(formatProblem)
+      const problems = result.problems.map(problemLine)
       log.error({ problems }, `config reload rejected: ${problems.length} problem(s); the running config stays`)
       io.stderr.write(
         `logx-agent: config reload rejected, the running config stays:\n${problems.map((p) => `  ${p}\n`).join('')}`,
@@ -106,7 +106,7 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   }
   const result = await readAgentConfig(args.config)
   if (!result.ok) {
-    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+    for (const problem of result.problems) io.stderr.write(`${problemLine(problem)}\n`)
     io.stderr.write(`${args.config}: ${result.problems.length} problem(s); not starting\n`)
     return 1
   }

@@ -1,7 +1,7 @@
 // `logx-agent validate <config>`: every problem at once, one per line, as file:line:col path: message.
 // Exit 0 when the config is valid, 1 when it is not, 2 for a bad command line or no file at all (the
 // message says how to make one).
-import { formatProblem } from '../config/errors'
+import { problemLine } from './problem-line'
 import { readAgentConfig, type LoadConfigOptions } from '../config/load/load-config'
 import type { AgentConfig } from '../config/types'
 import { showApiUrl } from '../config/values/api-url'
@@ -35,7 +35,7 @@ export async function validateCommand(args: ValidateArgs, io: CliIo, options: Lo
     io.stdout.write(`${args.config}: valid (${summary(result.config)})\n`)
     return 0
   }
-  for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+  for (const problem of result.problems) io.stderr.write(`${problemLine(problem)}\n`)
   const n = result.problems.length
   io.stderr.write(`${args.config}: ${n} problem${n === 1 ? '' : 's'}\n`)
   return 1

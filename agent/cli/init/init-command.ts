@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, resolve } from 'node:path'
-import { formatProblem } from '../../config/errors'
+import { problemLine } from '../problem-line'
 import { parseAgentConfig } from '../../config/load/load-config'
 import { replaceFileAsync } from '../../storage/replace-file'
 import type { CliIo } from '../io'
@@ -47,7 +47,7 @@ function checkRendered(text: string, file: string, answers: InitAnswers, environ
     readSecretFile: () => 'init-check',
   })
   if (result.ok) return
-  const problems = result.problems.map((p) => `  ${formatProblem(p)}`).join('\n')
+  const problems = result.problems.map((p) => `  ${problemLine(p)}`).join('\n')
   throw new InitError(InitErrorCodes.INVALID, `the config init made does not pass validate (a bug):\n${problems}`)
 }
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { formatProblem } from '../../config/errors'
+import { problemLine } from '../problem-line'
 import { readAgentConfig } from '../../config/load/load-config'
 import { replaceFileAsync } from '../../storage/replace-file'
 import { compileGlob } from '../../tail/glob'
@@ -82,7 +82,7 @@ async function unitInput(args: ServiceArgs, environment: ServiceEnvironment, io:
   const env = { ...process.env, STATE_DIRECTORY: environment.stateDirectory }
   const result = await readAgentConfig(config, { env, cwd: environment.cwd })
   if (!result.ok) {
-    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+    for (const problem of result.problems) io.stderr.write(`${problemLine(problem)}\n`)
     io.stderr.write(`${args.config}: the unit would not start; fix the config first\n`)
     return 1
   }

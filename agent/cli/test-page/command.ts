@@ -5,7 +5,7 @@
 // GET /api/test-pages/<id>), else alone: the alert path and the missed-call watcher in this process.
 // Exit 0 acknowledged, 1 the wait timed out (or the page failed, or the agent cannot be reached),
 // 2 a bad command line or config.
-import { formatProblem } from '../../config/errors'
+import { problemLine } from '../problem-line'
 import { readAgentConfig } from '../../config/load/load-config'
 import type { AgentConfig } from '../../config/types'
 import { DURATION_HINT, parseDuration } from '../../config/values/duration'
@@ -39,7 +39,7 @@ async function loadConfig(file: string, io: CliIo, env: NodeJS.ProcessEnv): Prom
   }
   const loaded = await readAgentConfig(file, { env })
   if (loaded.ok) return loaded.config
-  return usage(io, `${file} does not load:\n${loaded.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`)
+  return usage(io, `${file} does not load:\n${loaded.problems.map((p) => `  ${problemLine(p)}`).join('\n')}`)
 }
 
 /** Whether an agent serves its console for this config; the sentence why not otherwise. */

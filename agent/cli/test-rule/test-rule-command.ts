@@ -3,7 +3,7 @@
 // each channel would get. Nothing is sent and no state is touched.
 import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { formatProblem } from '../../config/errors'
+import { problemLine } from '../problem-line'
 import { readAgentConfig } from '../../config/load/load-config'
 import type { AgentConfig } from '../../config/types'
 import {
@@ -110,7 +110,7 @@ function describe(report: DryRunReport, notes: string[]): string {
 export async function testRuleCommand(args: TestRuleArgs, io: CliIo): Promise<number> {
   const result = await readAgentConfig(args.config)
   if (!result.ok) {
-    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem)}\n`)
+    for (const problem of result.problems) io.stderr.write(`${problemLine(problem)}\n`)
     io.stderr.write(`${args.config}: ${result.problems.length} problem(s)\n`)
     return 1
   }
