@@ -10,7 +10,7 @@ import { readStateFile } from '../storage/state-file'
 import type { SilenceConfig } from '../../alerts'
 import { toFieldMatches } from '../config/values/field-match'
 import { checkDotPath } from '../config/values/value-checks'
-import { checkSilenceMatchValue } from '../config/values/silence-matcher'
+import { checkSilenceMatchValue, controlCharacterProblem } from '../config/values/silence-matcher'
 import { IncidentErrorCodes, IncidentStateError } from './errors'
 
 export interface RuntimeSilence {
@@ -54,7 +54,8 @@ export function silenceProblem(request: SilenceRequest, now: number): string | u
   return undefined
 }
 
-// A hand-edited entry without matchers would mute every page: only well-formed ones count.
+// A hand-edited entry without matchers would mute every page, and one whose matcher holds a control
+// character would print it to a terminal: only well-formed ones count, as the API would have taken them.
 const wellFormed = (s: Partial<RuntimeSilence>): s is RuntimeSilence =>
   typeof s === 'object' &&
   s !== null &&
@@ -63,7 +64,8 @@ const wellFormed = (s: Partial<RuntimeSilence>): s is RuntimeSilence =>
   typeof s.startsAt === 'number' &&
   typeof s.matchers === 'object' &&
   s.matchers !== null &&
-  Object.keys(s.matchers).length > 0
+  Object.keys(s.matchers).length > 0 &&
+  Object.values(s.matchers).every((value) => typeof value === 'string' && controlCharacterProblem(value) === undefined)
 
 /** A damaged file is kept aside and said by storage (state-file.ts); the silences that were whole are kept. */
 function load(file: string): RuntimeSilence[] {

@@ -1,21 +1,12 @@
 // Silences made while the agent runs (agent/incidents/runtime-silences.ts), in a real
 // `silences.json` in a temp dir: what `logx-agent silence` and the console add, list and expire.
-import { afterEach, describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRuntimeSilences, silenceProblem, type SilenceRequest } from '../../../agent/incidents/runtime-silences'
+import { tempDir } from '../../helpers/temp-dir'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
-
-function fileIn(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-silences-'))
-  dirs.push(dir)
-  return join(dir, 'state', 'silences.json')
-}
+const fileIn = (): string => join(tempDir('silences'), 'state', 'silences.json')
 
 const request = (
   matchers: Record<string, string>,
@@ -117,6 +108,15 @@ describe('silences.json', () => {
     expect(createRuntimeSilences(file).list(0)).toEqual([])
     writeFileSync(file, '{"other":1}')
     expect(createRuntimeSilences(file).list(0)).toEqual([])
+  })
+
+  it('a silence written with a control character in a matcher (by hand, or by an older agent) is not loaded', () => {
+    const file = fileIn()
+    const kept = createRuntimeSilences(file).add(request({ rule: 'a' }, 9000), 1000)
+    if (!kept.ok) throw new Error('refused')
+    const forged = { ...kept.silence, id: 'forged', matchers: { msg: 'db\u001b]0;pwned\u0007' } }
+    writeFileSync(file, JSON.stringify({ silences: [kept.silence, forged] }))
+    expect(createRuntimeSilences(file).list(2000)).toEqual([kept.silence])
   })
 })
 

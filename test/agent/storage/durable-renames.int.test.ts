@@ -106,17 +106,19 @@ describe.skipIf(!hasStrace)('state files under strace', () => {
     await recordsWhen(sandbox.api.baseUrl, 'the SMS page', (all) => all.some((r) => r.kind === 'sms'), 60_000)
     expect(await post(`${sandbox.api.baseUrl}/_sandbox/missed-calls`, { caller: `+${ASHA}` })).toBe(201)
     const running = agent
+    const token = readFileSync(join(ws.state, 'console.token'), 'utf8').trim()
+    const authorization = `Bearer ${token}`
     await pollUntil(
       'the incident acknowledged',
       async () => {
-        const body = (await (await fetch(`${running.metricsUrl}/api/incidents`)).json()) as {
+        const answer = await fetch(`${running.metricsUrl}/api/incidents`, { headers: { authorization } })
+        const body = (await answer.json()) as {
           incidents: { state: string }[]
         }
         return body.incidents.some((i) => i.state === 'acknowledged') ? true : undefined
       },
       { timeoutMs: 60_000 },
     )
-    const token = readFileSync(join(ws.state, 'console.token'), 'utf8').trim()
     const silence = { matchers: { rule: 'db' }, duration: '1h' }
     expect(await post(`${running.metricsUrl}/api/silences`, silence, token)).toBe(201)
     // A graceful stop of the agent (strace's child): strace ends with it, the trace written out.
