@@ -1,6 +1,7 @@
 // The agent assembled, as ordered steps each leaving its undo (undo-stack.ts): state_dir (0700, files
 // 0600, damaged files said: state-dir.ts) -> lock -> one reader per file source, reading at once ->
-// messaging endpoint (embedded sandbox or real API) -> the alert path of agent/delivery (incident state, file outbox, pipeline), then the readers handle what they read
+// messaging endpoint (embedded sandbox or real API) -> the alert path of agent/delivery (incident state,
+// file outbox, pipeline), then the readers handle what they read
 // -> missed-call acks -> metrics and console -> journald sources -> one clock. A step that fails
 // undoes the ones before it, in reverse. What only the alert path needs (node:http, the sandbox, the
 // console) is loaded after the readers started: a start reads its first bytes without waiting for it.
