@@ -70,12 +70,11 @@ describe('logx-agent validate', () => {
     expect(unset.stderr).toContain(`${file}:8:12 messaging.api_key: \${LOGX_API_KEY} is not set`)
   })
 
-  it('a missing file is one problem; an extra argument is a usage error (exit 2)', async () => {
+  it('a missing file says where it looked and how to make one; an extra argument is a usage error (exit 2)', async () => {
     const out = await validate(['no/such.yaml'])
-    expect(out).toMatchObject({
-      code: 1,
-      stderr: 'no/such.yaml:1:1 cannot read the config file (ENOENT)\nno/such.yaml: 1 problem\n',
-    })
+    expect(out.code).toBe(2)
+    expect(out.stderr).toMatch(/^logx-agent: no config file at no\/such\.yaml \(looked for \S+\/no\/such\.yaml\)/)
+    expect(out.stderr).toContain('npx logx-agent init --config no/such.yaml')
     const usage = await validate(['a.yaml', 'b.yaml'])
     expect(usage.code).toBe(2)
     expect(usage.stderr).toContain('unexpected argument "b.yaml"')

@@ -277,7 +277,7 @@ describe('good fixtures', () => {
     for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]', ''])
       expect(problems(`metrics: { listen: "${host}:9464" }\n`), host).toEqual([])
     expect(problems('metrics: { listen: "0.0.0.0:9464" }\nconsole: { enabled: false }\n')).toEqual([])
-    expect(problems('metrics: { listen: "10.0.0.5:9464" }\nconsole: { token: s3cret }\n')).toEqual([])
+    expect(problems('metrics: { listen: "10.0.0.5:9464" }\nconsole: { token: s3cret-token }\n')).toEqual([])
     expect(problems('metrics: { listen: "[::]:9464" }\n')).toEqual([
       'agent.yaml:3:20 metrics.listen: is not a loopback address, so the console served on it needs a token: set console.token (or console.token_file), or console.enabled: false',
     ])

@@ -76,7 +76,8 @@ it('a 429 holds its channel: later pages wait without a request, and are not cou
 it("a channel's `concurrency` bounds its requests in flight; one incident's messages still go one at a time", async () => {
   const sandbox: Sandbox = await startSandbox({ port: 0 })
   cleanups.push(() => sandbox.close())
-  // A proxy in front of the sandbox that holds every request until released, counting the open ones.
+  // A proxy in front of the sandbox that holds every request until released, counting the open ones. It
+  // names the sandbox in Host, as a reverse proxy does (the sandbox answers its own Host only).
   const upstream = new URL(sandbox.info.baseUrl)
   const held: (() => void)[] = []
   let open = 0
@@ -86,7 +87,13 @@ it("a channel's `concurrency` bounds its requests in flight; one incident's mess
     most = Math.max(most, open)
     held.push(() => {
       const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers)
           answer.pipe(res)
