@@ -1,7 +1,8 @@
-// POST /api/silences over real HTTP on 127.0.0.1, with the agent's own backend behind the console
-// (a real alert path in memory, its run-time silences): a matcher pattern that can backtrack
-// exponentially on a log line is refused with the field and the reason (agent/config/values/
-// user-pattern.ts), and no silence is kept.
+// POST /api/silences over real HTTP on 127.0.0.1, with the agent's own backend behind the console (a
+// real alert path in memory, its run-time silences): a matcher value the agent must not take is
+// refused with the matcher named, and no silence is kept. A control character (a terminal escape, a
+// forged line: agent/config/values/silence-matcher.ts) and a pattern that can backtrack exponentially
+// on a log line (agent/config/values/user-pattern.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { parseAgentConfig } from '../../../../agent/config/load/load-config'
 import { createAlertPath } from '../../../../agent/acknowledge/with-actions'
@@ -45,6 +46,24 @@ beforeAll(async () => {
   c = await startConsole({}, agentBackend() as unknown as Parameters<typeof startConsole>[1])
 })
 afterAll(() => c.server.close())
+
+it('refuses a matcher value with an ESC or a newline, naming the matcher', async () => {
+  for (const [value, shown] of [
+    ['deploy\u001b]0;pwned\u0007', '\\x1b at character 7'],
+    ['a\nb', '\\n at character 2'],
+  ] as const) {
+    const res = await send(c.port, '/api/silences', {
+      method: 'POST',
+      body: { matchers: { rule: 'errors', title: value }, duration: '2h' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.json).toEqual({
+      error: expect.stringContaining(`matchers.title: must not hold control characters (${shown})`) as unknown,
+      code: ConsoleErrorCodes.INVALID_BODY,
+    })
+  }
+  expect((await send(c.port, '/api/silences')).json.silences).toEqual([])
+})
 
 it('refuses a silence whose msg matcher is /^(a+)+$/, naming the matcher and why', async () => {
   const res = await send(c.port, '/api/silences', {
