@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../helpers/build'
 import { pollUntil } from '../helpers/poll-until'
 import { suiteTempDir } from '../helpers/temp-dir'
+import { records } from '../agent/daemon/helpers'
 
 const ASHA = '919800000001'
 const root = suiteTempDir('package')
@@ -66,16 +67,6 @@ const log = logx(logx.destination({ dest: './logs/app.log', sync: true, mkdir: t
 log.error({ err: new Error('payment gateway unreachable') }, 'checkout failed')
 `
 
-interface SandboxRecord {
-  kind: string
-  record: Record<string, unknown>
-}
-
-async function sandboxRecords(base: string, kind: string): Promise<SandboxRecord[]> {
-  const response = await fetch(`${base}/_sandbox/records?kind=${kind}&limit=100`)
-  return ((await response.json()) as { records: SandboxRecord[] }).records
-}
-
 describe('the packed package, installed into an empty directory', () => {
   let agent: ChildProcess | undefined
   let agentOut = ''
@@ -123,7 +114,7 @@ describe('the packed package, installed into an empty directory', () => {
     })
     const base = new URL(inbox).origin
     const page = await pollUntil('the error paged to the inbox', async () =>
-      (await sandboxRecords(base, 'sms')).find((r) => String(r.record.sms).includes('checkout failed')),
+      (await records(base, 'sms')).find((r) => String(r.record.sms).includes('checkout failed')),
     )
     expect(String(page.record.sms)).toContain('payment gateway unreachable')
 
@@ -159,7 +150,7 @@ describe('the packed package, installed into an empty directory', () => {
     expect(call.status).toBe(201)
     expect(await exited, drillOut).toBe(0)
     expect(drillOut).toMatch(/acknowledged: missed call from \+?919800000001 \(asha\)/)
-    const test = (await sandboxRecords(base, 'sms')).find((r) => String(r.record.sms).startsWith('TEST PAGE'))
+    const test = (await records(base, 'sms')).find((r) => String(r.record.sms).startsWith('TEST PAGE'))
     expect(test).toBeDefined()
   }, 170_000)
 })

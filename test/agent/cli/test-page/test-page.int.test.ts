@@ -8,6 +8,7 @@ import { testPageCommand, type TestPageArgs } from '../../../../agent/cli/test-p
 import { pollUntil } from '../../../helpers/poll-until'
 import { tempDir } from '../../../helpers/temp-dir'
 import { capture } from '../capture'
+import { records } from '../../daemon/helpers'
 
 const ASHA = '919800000001'
 
@@ -46,16 +47,6 @@ const args = (config: string, target: string, timeout: string): TestPageArgs => 
   tokenFile: undefined,
 })
 
-interface SandboxRecord {
-  kind: string
-  record: Record<string, unknown>
-}
-
-async function sandboxRecords(base: string, kinds: string): Promise<SandboxRecord[]> {
-  const response = await fetch(`${base}/_sandbox/records?kind=${kinds}&limit=100`)
-  return ((await response.json()) as { records: SandboxRecord[] }).records
-}
-
 describe('logx-agent test-page, alone on the embedded sandbox', () => {
   it('pages the person as a test, and their simulated missed call acknowledges it (exit 0)', async () => {
     const dir = tempDir('test-page')
@@ -65,10 +56,10 @@ describe('logx-agent test-page, alone on the embedded sandbox', () => {
     const inbox = await pollUntil('the inbox URL', () => /simulate missed call.*?: (http\S+)/.exec(out().stdout)?.[1])
     const base = new URL(inbox).origin
     const sms = await pollUntil('the test SMS', async () =>
-      (await sandboxRecords(base, 'sms')).find((r) => String(r.record.sms).startsWith('TEST PAGE from logx-agent')),
+      (await records(base, 'sms')).find((r) => String(r.record.sms).startsWith('TEST PAGE from logx-agent')),
     )
     expect(String(sms.record.sms)).toMatch(/reply by missed call to \S+ to confirm/)
-    const lead = await pollUntil('the test lead', async () => (await sandboxRecords(base, 'lead'))[0])
+    const lead = await pollUntil('the test lead', async () => (await records(base, 'lead'))[0])
     expect(JSON.stringify(lead.record)).toContain('"test":"true"')
     await pollUntil('the page waiting', () => out().stdout.includes('queued: sms via oncall-sms'))
     const call = await fetch(`${base}/_sandbox/missed-calls`, {
