@@ -2,8 +2,7 @@
 // call a user makes is handed over once, oldest first, across polls and restarts; calls made before
 // the first start, or to another number, acknowledge nothing; API faults are counted, logged once,
 // and polling recovers.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import {
@@ -15,6 +14,7 @@ import {
 import { createMessagingClient, type MessagingClient } from '../../../agent/messaging'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 interface Logged {
   level: 'info' | 'warn' | 'error'
@@ -31,7 +31,7 @@ const pollers: MissedCallPoller[] = []
 beforeEach(async () => {
   sandbox = await startSandbox({ port: 0 })
   client = createMessagingClient({ baseUrl: sandbox.info.baseUrl, apiKey: 'sandbox-api-key' })
-  dir = mkdtempSync(join(tmpdir(), 'logx-missed-calls-'))
+  dir = tempDir('missed-calls')
   statePath = join(dir, 'state', 'missed-calls.json')
 })
 
@@ -39,7 +39,6 @@ afterEach(async () => {
   for (const p of pollers.splice(0)) await p.stop()
   await client.close()
   await sandbox.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 /** A user gives a missed call, through the sandbox's control route. */

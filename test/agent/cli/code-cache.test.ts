@@ -3,11 +3,11 @@
 // Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
 import '../../helpers/needs-build'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bundleIsCurrent, cachePathFor } from '../../../agent/cli/code-cache'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 const root = resolve(__dirname, '../../..')
 // The built loader, whose paths point into dist/.
@@ -16,8 +16,7 @@ const { BUNDLE_PATH: bundle, cachePathFor: builtCachePathFor } = (existsSync(bui
   typeof import('../../../agent/cli/code-cache')
 >
 const bin = join(root, 'bin', 'logx-agent.js')
-const dir = mkdtempSync(join(tmpdir(), 'logx-code-cache-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('code-cache')
 
 describe('cache files', () => {
   it('differ by command and by V8 flags, and name the run for a bare command line', () => {

@@ -1,12 +1,11 @@
 // The CLI against the agent's real console handler (agent/daemon/console), served on 127.0.0.1 over
 // an in-memory backend: the paths it builds (a key with ':' percent-encoded), its headers (Host,
 // bearer token, x-logx-client) and its bodies are what the API takes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../../agent/cli/main'
 import {
   createConsoleHandler,
@@ -15,6 +14,7 @@ import {
   type SilenceSummary,
 } from '../../../agent/daemon/console'
 import { incident } from './fake-console'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 const TOKEN = 'tok-real-console-1'
 
@@ -82,14 +82,12 @@ let url: string
 let incidents: IncidentSummary[]
 let silences: SilenceSummary[]
 let acted: Acted[]
-let dir: string
+const dir = suiteTempDir('console-api')
 let tokenFile: string
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-console-api-'))
   tokenFile = join(dir, 'token')
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 beforeEach(async () => {
   incidents = [incident('errors:3fa9c0d1e2f3a4', { title: 'query failed', paged: ['asha'] })]

@@ -3,12 +3,12 @@
 // Runs the build (dist/): stops here, saying so, when it is missing or older than the sources.
 import '../../helpers/needs-build'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { incident, startFakeConsole, type FakeConsole } from './fake-console'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 const run = promisify(execFile)
 const repoRoot = join(__dirname, '../../..')
@@ -20,7 +20,7 @@ interface Outcome {
   stderr: string
 }
 
-let dir: string
+const dir = suiteTempDir('console-bin')
 let config: string
 let fake: FakeConsole
 
@@ -41,7 +41,6 @@ beforeAll(async () => {
   // npm test builds before it runs the suites; rebuilding here would rewrite dist/ under the
   // suites that run in parallel.
   expect(existsSync(join(repoRoot, 'dist/agent/cli/incidents-command.js')), 'run npm run build first').toBe(true)
-  dir = mkdtempSync(join(tmpdir(), 'logx-console-bin-'))
   fake = await startFakeConsole()
   mkdirSync(join(dir, 'config'))
   mkdirSync(join(dir, '.logx-agent'))
@@ -67,7 +66,6 @@ metrics:
 
 afterAll(async () => {
   await fake.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 describe('logx-agent incidents / ack (built bin)', () => {

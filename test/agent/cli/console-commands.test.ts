@@ -2,26 +2,24 @@
 // user runs them (runCli with a command line) or through their exported functions with an
 // environment, against a fake console API on 127.0.0.1 that records what it was sent.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ackCommand } from '../../../agent/cli/ack-command'
 import { incidentsCommand } from '../../../agent/cli/incidents-command'
 import { capture, cli } from './capture'
 import { incident, startFakeConsole, type FakeConsole } from './fake-console'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-let dir: string
+const dir = suiteTempDir('console-cli')
 let fake: FakeConsole
 let tokenFile: string
 /** --url and --token-file of the fake: how a user reaches an agent without its config. */
 let reach: string[]
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-console-cli-'))
   tokenFile = join(dir, 'token')
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 beforeEach(async () => {
   fake = await startFakeConsole()

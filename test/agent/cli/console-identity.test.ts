@@ -3,23 +3,19 @@
 // no request carrying the token. The listeners here record every request they are sent.
 // And `logx-agent console`: a fresh one-time login URL from the running agent.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { incidentsCommand } from '../../../agent/cli/incidents-command'
 import { capture, cli } from './capture'
 import { startFakeConsole, type FakeConsole } from './fake-console'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 const TOKEN = 'tok-secret-4c1d9e8f7a6b'
 
-let dir: string
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-console-identity-'))
-})
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('console-identity')
 
 interface Recorder {
   url: string

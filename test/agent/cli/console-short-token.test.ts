@@ -1,14 +1,13 @@
 // A console.token too short to be a secret (issue #32 item 11) is one config problem, said with
 // file:line:col by `validate` and by `run` alike (which used to accept it at validate and then die
 // of it at start with a stack trace).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { cli } from './capture'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-short-token-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('short-token')
 
 it('validate and run both name the line of console.token; run starts nothing and prints no stack', async () => {
   const config = join(dir, 'agent.yaml')

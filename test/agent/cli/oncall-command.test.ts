@@ -1,14 +1,14 @@
 // `logx-agent oncall`, run as a user runs it (runCli with a command line) over a real config file:
 // who holds each layer at a moment, until when, the next handoffs on the schedule's own clock
 // (across a DST change too), the three ways to say when, and the mistakes a user can make.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { capture, cli } from './capture'
 import { oncallCommand } from '../../../agent/cli/oncall-command'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-let dir: string
+const dir = suiteTempDir('oncall')
 let config: string
 let bare: string
 
@@ -42,7 +42,6 @@ ${schedules}`,
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-oncall-'))
   config = write(
     dir,
     `schedules:
@@ -71,7 +70,6 @@ beforeAll(() => {
   )
   bare = write(dir, '')
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const OPS_AT_NOON = [
   'ops at Wed 2026-03-04 12:00 (Asia/Kolkata)',

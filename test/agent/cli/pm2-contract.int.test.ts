@@ -6,10 +6,10 @@ import '../../helpers/needs-build'
 import { describe, expect, it } from 'vitest'
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { tempDir } from '../../helpers/temp-dir'
 
 const root = resolve(__dirname, '../../..')
 const requireFromRoot = createRequire(join(root, 'package.json'))
@@ -29,7 +29,7 @@ describe('pm2 contract', () => {
   it('the agent sends ready over IPC once it serves, and exits 0 on SIGINT', async () => {
     // The shipped config with its own state_dir and logs, so the test touches nothing in the repo;
     // --port 0 overrides the sandbox's 4010.
-    const dir = mkdtempSync(join(tmpdir(), 'logx-pm2-contract-'))
+    const dir = tempDir('pm2-contract')
     const config = join(dir, 'agent.yaml')
     writeFileSync(
       config,
@@ -58,6 +58,5 @@ describe('pm2 contract', () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(0)
     expect(output).toContain('logx-agent stopped')
-    rmSync(dir, { recursive: true, force: true })
   })
 })

@@ -1,16 +1,16 @@
 // Titles and fields that came from log lines reach the terminal escaped in every text printer of
 // the CLI (incidents, ack/resolve and their ambiguity list, silence and silence list, oncall,
 // test-rule), and raw in their JSON output. Against a fake console API on 127.0.0.1 and real files.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ackCommand } from '../../../agent/cli/ack-command'
 import { incidentsCommand } from '../../../agent/cli/incidents-command'
 import { describeSchedule } from '../../../agent/cli/oncall-command'
 import { silenceCommand, silenceListCommand } from '../../../agent/cli/silence-command'
 import { testRuleCommand } from '../../../agent/cli/test-rule/test-rule-command'
 import { incident, startFakeConsole, type FakeConsole } from './fake-console'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
 /** An OSC window title, a screen clear, a carriage return, a line feed and a right-to-left override. */
 const HOSTILE = 'boom \u001b]0;pwned\u0007 \u001b[2J a\rb x\ny \u202eevil'
@@ -35,14 +35,12 @@ function expectEscaped(text: string): void {
   for (const shown of SHOWN) expect(text).toContain(shown)
 }
 
-let dir: string
+const dir = suiteTempDir('terminal')
 let fake: FakeConsole
 let tokenFile: string
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'logx-terminal-'))
   tokenFile = join(dir, 'token')
 })
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 beforeEach(async () => {
   fake = await startFakeConsole()
   writeFileSync(tokenFile, `${fake.token}\n`)

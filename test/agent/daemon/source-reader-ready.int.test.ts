@@ -1,17 +1,16 @@
 // A source reader reads as soon as it starts and handles lines only once `ready` resolves: the agent
 // starts its readers before the alert path, which the first batch must wait for.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { AlertLine } from '../../../alerts'
 import type { SourceConfig } from '../../../agent/config/types'
 import type { AlertPipeline } from '../../../agent/delivery/types'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { startSourceReader } from '../../../agent/daemon/source-reader'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-reader-ready-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('reader-ready')
 
 it('reads before `ready`, and hands nothing to the pipeline until it resolves', async () => {
   const file = join(dir, 'app.log')

@@ -2,20 +2,14 @@
 // `incidents.json` in a temp dir: each paged incident as the engine had it (to give a new engine
 // back), refreshed only where lines came, and the missed calls already used. "A restart" is a new
 // state on the same file. (The paged/pending basics: test/agent/daemon/state.test.ts.)
-import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createIncidentState, MAX_CALLS, type StoredIncident } from '../../../agent/incidents/incident-state'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from '../../helpers/temp-dir'
 
 function fileIn(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-incident-state-'))
-  dirs.push(dir)
+  const dir = tempDir('incident-state')
   return join(dir, 'state', 'incidents.json')
 }
 

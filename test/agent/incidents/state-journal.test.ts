@@ -1,21 +1,16 @@
 // The state journal on real files: what is appended is replayed, a line cut by a kill is skipped
 // without costing the next one, and the incident state stays small however many pages go by.
-import { afterEach, describe, expect, it } from 'vitest'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createIncidentState } from '../../../agent/incidents/incident-state'
 import { openStateJournal } from '../../../agent/incidents/state-journal'
+import { tempDir } from '../../helpers/temp-dir'
 
-const dirs: string[] = []
 const fileIn = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-journal-'))
-  dirs.push(dir)
+  const dir = tempDir('journal')
   return join(dir, 'state.jsonl')
 }
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
 
 describe('state journal', () => {
   it('replays what was appended, in order', () => {

@@ -1,21 +1,20 @@
 // The cursor checkpoint: what is written is read back; a damaged file is kept aside and said (never
 // a silent start from elsewhere); a file of another version stops the start with a code and its name.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { readCursor, writeCursor } from '../../../agent/journald/cursor-store'
 import { JournaldError, JournaldErrorCodes } from '../../../agent/journald/errors'
 import { onCorruptState, type CorruptStateReport } from '../../../agent/storage/corrupt-state'
+import { tempDir } from '../../helpers/temp-dir'
 
 describe('the cursor checkpoint', () => {
   let dir: string
   let file: string
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'logx-cursor-'))
+    dir = tempDir('cursor')
     file = join(dir, 'system.cursor')
   })
-  afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
   it('is absent before the first write', () => {
     expect(readCursor(file)).toBeUndefined()

@@ -1,8 +1,7 @@
 // A journald source against real journal files (systemd-journal-remote writes them, journalctl
 // follows them): filters, appends while following, the cursor checkpoint after the outbox sync,
 // resuming, start_at, a missing journalctl, and a journalctl that keeps failing.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AlertLine } from '../../../alerts'
@@ -11,6 +10,7 @@ import { JournaldErrorCodes } from '../../../agent/journald/errors'
 import { startJournaldReader, type JournaldReader } from '../../../agent/journald/journald-reader'
 import { appendEntries, lastCursor, serviceEntry, skipWithoutJournalTools } from './journal-file'
 import { pollUntil } from '../../helpers/poll-until'
+import { tempDir } from '../../helpers/temp-dir'
 
 const skip = skipWithoutJournalTools('journald reader tests')
 
@@ -92,7 +92,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
   const filters = ['--unit=nginx.service', '--priority=4']
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'logx-journald-'))
+    dir = tempDir('journald')
     journal = join(dir, 'remote.journal')
     state = join(dir, 'state')
     h = { lines: [], syncs: 0, failSync: false, warnings: [] }
@@ -100,7 +100,6 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
 
   afterEach(async () => {
     await h.reader?.close()
-    rmSync(dir, { recursive: true, force: true })
   })
 
   it('reads the matching entries from the beginning, then what is appended while it follows', async () => {

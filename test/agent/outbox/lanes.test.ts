@@ -2,15 +2,13 @@
 // (incident), a Retry-After that holds its lane only, and a crash with several in flight.
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createOutbox, type OutboxItem } from '../../../agent/outbox'
 import { requireBuild } from '../../helpers/build'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-lanes-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox-lanes')
 
 interface Note {
   name: string

@@ -3,17 +3,15 @@
 // with its backoff and the server's Retry-After; a permanent one is a dead letter after one request;
 // and drain() returns at its bound while a request hangs, losing nothing.
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createMessagingClient, type MessagingClient, type SendSmsInput } from '../../../agent/messaging'
 import { createOutbox, type DeadLetter } from '../../../agent/outbox'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-layer-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox-layer')
 let n = 0
 const journalPath = () => join(dir, `q${n++}`, 'outbox.jsonl')
 

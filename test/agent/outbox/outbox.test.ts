@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MessagingApiError, MessagingErrorCodes } from '../../../agent/messaging/errors'
 import {
   createOutbox,
@@ -11,9 +10,9 @@ import {
   OutboxErrorCodes,
   type OutboxItem,
 } from '../../../agent/outbox'
+import { suiteTempDir, tempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox')
 let n = 0
 const journalPath = () => join(dir, `q${n++}`, 'outbox.jsonl')
 
@@ -236,23 +235,19 @@ describe('outbox backoff', () => {
 
 describe('one outbox per journal file in a process', () => {
   it('a second outbox on the same file is refused, naming who holds it; the file is free once the first closes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-claim-'))
+    const dir = tempDir('outbox-claim')
+    const path = join(dir, 'q.jsonl')
+    const first = createOutbox({ path, owner: 'logx-sms-alert', send: async () => {} })
+    let err: unknown
     try {
-      const path = join(dir, 'q.jsonl')
-      const first = createOutbox({ path, owner: 'logx-sms-alert', send: async () => {} })
-      let err: unknown
-      try {
-        createOutbox({ path: join(dir, 'sub', '..', 'q.jsonl'), owner: 'logx-chat-alert', send: async () => {} })
-      } catch (caught) {
-        err = caught
-      }
-      expect(err).toBeInstanceOf(OutboxError)
-      expect(err).toMatchObject({ code: OutboxErrorCodes.IN_USE, holder: 'logx-sms-alert' })
-      await first.close()
-      const again = createOutbox({ path, owner: 'logx-chat-alert', send: async () => {} })
-      await again.close()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
+      createOutbox({ path: join(dir, 'sub', '..', 'q.jsonl'), owner: 'logx-chat-alert', send: async () => {} })
+    } catch (caught) {
+      err = caught
     }
+    expect(err).toBeInstanceOf(OutboxError)
+    expect(err).toMatchObject({ code: OutboxErrorCodes.IN_USE, holder: 'logx-sms-alert' })
+    await first.close()
+    const again = createOutbox({ path, owner: 'logx-chat-alert', send: async () => {} })
+    await again.close()
   })
 })

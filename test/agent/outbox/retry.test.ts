@@ -1,15 +1,13 @@
 // Long outages: recoverable failures are retried until the item is too old (not after N tries), a
 // permanent failure is a dead letter at once, and a Retry-After is a floor that neither drain()'s
 // squeezed waits nor a restart lowers.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MessagingApiError, MessagingErrorCodes } from '../../../agent/messaging/errors'
 import { createOutbox } from '../../../agent/outbox'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-retry-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox-retry')
 let n = 0
 const journalPath = () => join(dir, `q${n++}`, 'outbox.jsonl')
 

@@ -1,23 +1,13 @@
 // Bounded memory: past `memoryItems` the outbox spills to disk, in order, and reads the spill back
 // as the window drains; across a restart nothing is lost or repeated; consumed segments are deleted.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MessagingApiError, MessagingErrorCodes } from '../../../agent/messaging/errors'
 import { createOutbox, replayJournal, type OutboxItem } from '../../../agent/outbox'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-spill-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox-spill')
 let n = 0
 const journalPath = () => join(dir, `q${n++}`, 'outbox.jsonl')
 const spillFiles = (path: string): string[] =>

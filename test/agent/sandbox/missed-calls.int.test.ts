@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMessagingClient, type MessagingClient } from '../../../agent/messaging'
 import { SANDBOX_MISSED_CALL_NUMBER, startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { tempDir } from '../../helpers/temp-dir'
 
 let sb: Sandbox
 let client: MessagingClient
@@ -116,25 +115,21 @@ describe('POST /_sandbox/missed-calls', () => {
   })
 
   it('keeps simulated calls in a data directory across restarts, like every record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'logx-sandbox-missed-'))
-    try {
-      const first = await startSandbox({ dataDir: dir })
-      const { record } = await json(await simulate(first, { caller: '+919800000001' }))
-      await first.close()
+    const dir = tempDir('sandbox-missed')
+    const first = await startSandbox({ dataDir: dir })
+    const { record } = await json(await simulate(first, { caller: '+919800000001' }))
+    await first.close()
 
-      const second = await startSandbox({ dataDir: dir })
-      const reader = createMessagingClient({ baseUrl: second.info.baseUrl, apiKey: second.apiKey })
-      const listed = await reader.listMissedCallRecords()
-      expect(listed.records[0]).toEqual(record)
-      // Seeded once, not again at the restart.
-      expect(listed.total).toBe(3)
-      // Ids continue after the restart instead of colliding.
-      const next = await json(await simulate(second, { caller: '+919800000002' }))
-      expect(next.record.id).not.toBe(record.id)
-      await reader.close()
-      await second.close()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const second = await startSandbox({ dataDir: dir })
+    const reader = createMessagingClient({ baseUrl: second.info.baseUrl, apiKey: second.apiKey })
+    const listed = await reader.listMissedCallRecords()
+    expect(listed.records[0]).toEqual(record)
+    // Seeded once, not again at the restart.
+    expect(listed.total).toBe(3)
+    // Ids continue after the restart instead of colliding.
+    const next = await json(await simulate(second, { caller: '+919800000002' }))
+    expect(next.record.id).not.toBe(record.id)
+    await reader.close()
+    await second.close()
   })
 })

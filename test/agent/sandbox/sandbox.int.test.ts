@@ -1,8 +1,8 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../../agent/sandbox'
+import { tempDir } from '../../helpers/temp-dir'
 
 const JSON_TYPE = { 'content-type': 'application/json' }
 
@@ -276,35 +276,31 @@ describe('control API', () => {
 
 describe('storage', () => {
   it('keeps records in a data directory across restarts, tolerating a torn last line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'logx-sandbox-'))
-    try {
-      const first = await startSandbox({ dataDir: dir })
-      const headers = { apikey: first.apiKey, 'content-type': 'application/json' }
-      await fetch(`${first.info.apiUrl}?apirequest=send_sms`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(sms({ sms: 'kept' })),
-      })
-      const lead = await json(
-        await fetch(first.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"kept lead"}' }),
-      )
-      await first.close()
-      appendFileSync(join(dir, 'records.jsonl'), '{"seq": 99, "kind": "sms", "rec')
+    const dir = tempDir('sandbox')
+    const first = await startSandbox({ dataDir: dir })
+    const headers = { apikey: first.apiKey, 'content-type': 'application/json' }
+    await fetch(`${first.info.apiUrl}?apirequest=send_sms`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(sms({ sms: 'kept' })),
+    })
+    const lead = await json(
+      await fetch(first.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"kept lead"}' }),
+    )
+    await first.close()
+    appendFileSync(join(dir, 'records.jsonl'), '{"seq": 99, "kind": "sms", "rec')
 
-      const second = await startSandbox({ dataDir: dir })
-      const list = await json(await fetch(`${second.info.apiUrl}?apirequest=sms_record`, { headers }))
-      expect(list.data.map((r: { sms: string }) => r.sms)).toEqual(['kept'])
-      expect(second.store.count('instance')).toBe(1)
-      // Lead ids continue after a restart instead of colliding.
-      const next = await json(
-        await fetch(second.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"n"}' }),
-      )
-      expect(Number(next.lead_id)).toBeGreaterThan(Number(lead.lead_id))
-      await second.close()
-      expect(readFileSync(join(dir, 'records.jsonl'), 'utf8')).toContain('kept lead')
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    const second = await startSandbox({ dataDir: dir })
+    const list = await json(await fetch(`${second.info.apiUrl}?apirequest=sms_record`, { headers }))
+    expect(list.data.map((r: { sms: string }) => r.sms)).toEqual(['kept'])
+    expect(second.store.count('instance')).toBe(1)
+    // Lead ids continue after a restart instead of colliding.
+    const next = await json(
+      await fetch(second.info.leadWebhookUrl, { method: 'POST', headers: JSON_TYPE, body: '{"name":"n"}' }),
+    )
+    expect(Number(next.lead_id)).toBeGreaterThan(Number(lead.lead_id))
+    await second.close()
+    expect(readFileSync(join(dir, 'records.jsonl'), 'utf8')).toContain('kept lead')
   })
 
   it('caps records per kind at the retention limit, oldest first out', async () => {

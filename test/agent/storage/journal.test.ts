@@ -1,13 +1,12 @@
 // The append-only journal on real files: records replayed in order, a torn last line cut off,
 // compaction replacing the file (a held descriptor then writes to the new one), fsync.
-import { afterAll, describe, expect, it } from 'vitest'
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { appendRecords, openJournal } from '../../../agent/storage/journal'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-journal-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('journal')
 let n = 0
 const fileIn = (): string => join(dir, `j${n++}.jsonl`)
 

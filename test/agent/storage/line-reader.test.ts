@@ -1,13 +1,12 @@
 // The streaming reader under the journal replay and the spill: complete lines only, from an
 // offset, across chunk boundaries, and lines appended after it reached the end.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { forEachLine, openLineReader } from '../../../agent/storage/line-reader'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const dir = mkdtempSync(join(tmpdir(), 'logx-outbox-lines-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const dir = suiteTempDir('outbox-lines')
 
 describe('outbox line reader', () => {
   it('returns complete lines with their end offsets, leaves a torn tail, sees later appends', () => {

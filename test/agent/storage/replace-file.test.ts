@@ -1,13 +1,12 @@
 // Atomic replace on real files: the new text in place, no temp left, the mode asked for, a failed
 // replacement leaving the old text whole, and leftovers of dead processes cleaned on first use.
-import { afterAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { replaceFile, replaceFileAsync } from '../../../agent/storage/replace-file'
+import { suiteTempDir } from '../../helpers/temp-dir'
 
-const root = mkdtempSync(join(tmpdir(), 'logx-replace-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+const root = suiteTempDir('replace')
 let n = 0
 const dirIn = (): string => {
   const dir = join(root, String(n++))

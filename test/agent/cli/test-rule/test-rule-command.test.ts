@@ -1,11 +1,11 @@
 // test-rule names each match by its file line: the lines come in batches from 1 MiB reads, and a
 // match's number is the batch's first line plus its index there. CRLF files, lines that straddle a
 // read, a line cut at max_line_bytes and a last line without its newline must not shift it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { testRuleCommand } from '../../../../agent/cli/test-rule/test-rule-command'
+import { suiteTempDir } from '../../../helpers/temp-dir'
 
 interface Report {
   lines: number
@@ -26,11 +26,10 @@ async function testRule(config: string, file: string): Promise<Report> {
 }
 
 describe('test-rule line numbers', () => {
-  let dir: string
+  const dir = suiteTempDir('test-rule')
   let config: string
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'logx-test-rule-'))
     config = join(dir, 'agent.yaml')
     writeFileSync(
       config,
@@ -50,8 +49,6 @@ rules:
 `,
     )
   })
-
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('counts CRLF lines, lines across 1 MiB reads, a cut line and an unterminated last line', async () => {
     const file = join(dir, 'crlf.log')
