@@ -1,0 +1,13 @@
+// Public surface of the kinds domain (issue #29): the miner that gives each event a kind, and the
+// vocabulary (types.ts) the kind table, the store and the fleet share.
+export type {
+  AlertLine,
+  HourlyCounts,
+  KindDelta,
+  KindEntry,
+  KindMiner,
+  KindMinerOptions,
+  KindMinerStats,
+  KindRef,
+} from './types'
+export { createKindMiner } from './miner'
