@@ -101,10 +101,45 @@ export interface MultilineConfig {
   timeoutMs: number
 }
 
+/** Network sources (agent/intake/): they listen rather than read. */
+export type IntakeType = 'alertmanager' | 'grafana' | 'syslog' | 'otlp' | 'http'
+
+/** An intake's TLS: the PEM files' contents, read at load. */
+export interface IntakeTlsConfig {
+  cert: string
+  key: Secret
+  /** CA(s) a client certificate must chain to; set: a client without one is refused (no token needed). */
+  clientCa: string | undefined
+}
+
+/** Requests per client address (`rate_limit: { requests, per }`); past it: 429 with Retry-After. */
+export interface IntakeRateLimit {
+  requests: number
+  perMs: number
+}
+
+/** What every intake source has (`sources[].listen`, `token`, `tls`, `max_body`, `rate_limit`, `path`). */
+export interface IntakeConfig {
+  listen: ListenAddress
+  /** Bearer token a request must carry; required off loopback unless `tls.clientCa` is set. */
+  token: Secret | undefined
+  tls: IntakeTlsConfig | undefined
+  maxBodyBytes: number
+  rateLimit: IntakeRateLimit
+  /** The HTTP paths it takes ([] for syslog): http `/ingest/<name>`, otlp `/v1/logs`, alertmanager `/` or `path`. */
+  paths: string[]
+  // The intake types add their own keys below (alertmanager, syslog, otlp).
+}
+
 export interface SourceConfig {
   name: string
-  /** `file` tails `paths`; `journald` reads the journal (`journald` set, `paths` []). */
-  type: 'file' | 'journald'
+  /**
+   * `file` tails `paths`; `journald` reads the journal (`journald` set, `paths` []); an IntakeType
+   * listens (`intake` set, `paths` []).
+   */
+  type: 'file' | 'journald' | IntakeType
+  /** Where and how a network source listens; undefined for a file or journald source. */
+  intake?: IntakeConfig | undefined
   /** Absolute glob patterns; [] for a journald source. */
   paths: string[]
   /** The journal's filters for a journald source; undefined for a file source. */
@@ -121,6 +156,9 @@ export interface SourceConfig {
   /** Reads on the agent's thread (fs.readSync), not the thread pool. */
   syncReads: boolean
 }
+
+/** A source that listens (agent/intake/). */
+export type IntakeSourceConfig = SourceConfig & { type: IntakeType; intake: IntakeConfig }
 
 type Rendering<T extends ChannelDefinition['type']> = Extract<ChannelDefinition, { type: T }>
 
