@@ -11,3 +11,9 @@ export type {
   KindRef,
 } from './types'
 export { createKindMiner } from './miner'
+export { DEFAULT_DIGEST_LIMITS, digestOf } from './digest'
+export type { Digest, DigestIncidentInput, DigestKind, DigestLimits, DigestList } from './digest'
+export { digestSubject } from './digest-format'
+export type { DigestView } from './digest-format'
+export { digestHtml } from './digest-html'
+export { digestShort, digestText } from './digest-text'
