@@ -1,0 +1,93 @@
+// The kind table (alerts/kinds/kind-table.ts): observe, restore, merge, eviction, hourly roll-over, learning.
+import { describe, expect, it } from 'vitest'
+import { createKindTable } from '../../../alerts/kinds/kind-table'
+import { HOUR_MS, HOURLY_BUCKETS, hourlySeries } from '../../../alerts/kinds/kind-table-hourly'
+import type { KindDelta, KindRef } from '../../../alerts/kinds/types'
+import { textLine } from '../../../alerts/line'
+
+const T0 = Date.UTC(2026, 11, 1, 10, 0, 0)
+const ref = (id: string, template = `template ${id}`): KindRef => ({ id, template, created: false })
+const line = (text: string, source = 'app') => textLine(`ERROR ${text}`, source)
+const delta = (id: string, at: number, count: number, host: string): KindDelta => ({
+  ...{ id, source: 'app', template: `template ${id}`, level: 50 },
+  ...{ at, count, host, sample: `sample of ${id}` },
+})
+
+describe('kind table', () => {
+  it('observe: new the first time it meets an id, then counts, hosts and last seen', () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    const first = table.observe(ref('a'), line('boom 1'), T0, 'web-1')
+    expect(first).toMatchObject({ isNew: true, previousSeen: undefined })
+    const second = table.observe(ref('a'), line('boom 2'), T0 + 5000, 'web-2')
+    expect(second.isNew).toBe(false)
+    expect(second.previousSeen).toBe(T0)
+    expect(second.entry).toMatchObject({ count: 2, firstSeen: T0, lastSeen: T0 + 5000, hosts: ['web-2', 'web-1'] })
+    expect(second.entry.sample).toBe('ERROR boom 1')
+    expect(second.entry.learned).toBe(false)
+  })
+
+  it('entries() and restore(): a restarted table knows the kinds (not new again) and does not learn', () => {
+    const table = createKindTable({ max: 10, learnMs: HOUR_MS })
+    table.observe(ref('a'), line('boom'), T0, 'web-1')
+    table.resolved('a', T0 + 1000)
+    const saved = JSON.parse(JSON.stringify(table.entries())) as ReturnType<typeof table.entries>
+    const again = createKindTable({ max: 10, learnMs: HOUR_MS })
+    expect(again.restore(saved)).toBe(1)
+    expect(again.learning(T0 + 2000)).toBe(false)
+    const seen = again.observe(ref('a'), line('boom'), T0 + 2000, 'web-1')
+    expect(seen.isNew).toBe(false)
+    expect(seen.entry).toMatchObject({ count: 2, lastResolved: T0 + 1000, learned: true })
+    expect(again.observe(ref('b'), line('other'), T0 + 3000, 'web-1').entry.learned).toBe(false)
+  })
+
+  it('a first start learns for learnMs from its first event: kinds first seen then are learned', () => {
+    const table = createKindTable({ max: 10, learnMs: HOUR_MS })
+    expect(table.observe(ref('a'), line('a'), T0, 'h').entry.learned).toBe(true)
+    expect(table.observe(ref('b'), line('b'), T0 + HOUR_MS - 1, 'h').entry.learned).toBe(true)
+    expect(table.observe(ref('c'), line('c'), T0 + HOUR_MS, 'h').entry.learned).toBe(false)
+  })
+
+  it('merge: counts add, first/last take min/max, and a kind is new only the first time the table knows it', () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    expect(table.merge(delta('a', T0 + 60_000, 3, 'web-2'), T0 + 60_000).isNew).toBe(true)
+    const local = table.observe(ref('a'), line('a'), T0 + 120_000, 'web-1')
+    expect(local.isNew).toBe(false)
+    const older = table.merge(delta('a', T0, 4, 'web-3'), T0 + 120_000)
+    expect(older.isNew).toBe(false)
+    expect(older.entry).toMatchObject({ count: 8, firstSeen: T0, lastSeen: T0 + 120_000 })
+    expect(older.entry.hosts).toEqual(['web-3', 'web-1', 'web-2'])
+    expect(older.entry.sample).toBe('sample of a')
+  })
+
+  it('bounded per source: past max the least recently seen kind of that source is evicted and counted', () => {
+    const table = createKindTable({ max: 2, learnMs: 0 })
+    table.observe(ref('a'), line('a'), T0, 'h')
+    table.observe(ref('b'), line('b'), T0 + 1, 'h')
+    table.observe(ref('x'), line('x', 'db'), T0 + 2, 'h')
+    table.observe(ref('a'), line('a'), T0 + 3, 'h')
+    table.observe(ref('c'), line('c'), T0 + 4, 'h')
+    expect(table.get('b')).toBeUndefined()
+    expect(table.get('a')).toBeDefined()
+    expect(table.get('x')).toBeDefined()
+    expect(table.stats()).toEqual({ kinds: 3, evicted: 1 })
+    expect(table.observe(ref('b'), line('b'), T0 + 5, 'h').isNew).toBe(true)
+  })
+
+  it('hourly counts roll over by the hour and keep 7 days (168 buckets)', () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    table.observe(ref('a'), line('a'), T0, 'h')
+    table.observe(ref('a'), line('a'), T0 + 10 * 60_000, 'h')
+    table.observe(ref('a'), line('a'), T0 + HOUR_MS, 'h')
+    expect(table.get('a')?.hourly).toEqual([
+      [T0, 2],
+      [T0 + HOUR_MS, 1],
+    ])
+    const late = T0 + HOURLY_BUCKETS * HOUR_MS
+    table.observe(ref('a'), line('a'), late, 'h')
+    const hourly = table.get('a')?.hourly ?? []
+    expect(hourly.length).toBeLessThanOrEqual(HOURLY_BUCKETS)
+    expect(hourly[0]).toEqual([T0 + HOUR_MS, 1])
+    expect(table.get('a')?.count).toBe(4)
+    expect(hourlySeries(hourly, late, 3)).toEqual([0, 0, 1])
+  })
+})
