@@ -133,8 +133,12 @@ export interface AlertEngine {
   acknowledge(key: string, actor: Actor, now: number): AckOutcome
   /** acknowledged -> firing: re-pages the step reached; escalation resumes from it. */
   unacknowledge(key: string, actor: Actor, now: number): AckOutcome
-  /** Any open incident -> forgotten; the next matching line opens a new one. */
-  resolve(key: string, actor: Actor, now: number): AckOutcome
+  /**
+   * Any open incident -> forgotten; the next matching line opens a new one. By hand (`actor`), or
+   * without an actor when the sender of its lines says it ended (Alertmanager's `resolved`): then the
+   * resolved notice goes to the channels reached, or to the recording ones only when `notify` is false.
+   */
+  resolve(key: string, actor: Actor | undefined, now: number, notify?: boolean): AckOutcome
   /**
    * A missed call from `person` at `now`: acknowledges the most recent firing, unacknowledged
    * incident a page reached them for by `now` (every such incident with `all`). Nothing matched:
@@ -269,8 +273,8 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     return { keys, deliveries: keys.length === 0 ? [] : deliver(now, notices) }
   }
 
-  function resolve(key: string, actor: Actor, now: number): AckOutcome {
-    const change = incidents.resolve(key, actor, now)
+  function resolve(key: string, actor: Actor | undefined, now: number, notify?: boolean): AckOutcome {
+    const change = incidents.resolve(key, actor, now, notify)
     // By hand: the key is no longer watched (a host taken out of service stops paging).
     if (change.ok) absence.resolved(change.incident)
     return changed(change, now)

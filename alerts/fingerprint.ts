@@ -96,12 +96,21 @@ export function hash53(text: string): string {
   return `${highHex}${HEX[h1 >>> 24]}${HEX[(h1 >>> 16) & 255]}${HEX[(h1 >>> 8) & 255]}${HEX[h1 & 255]}`
 }
 
+/**
+ * The record field a sender's own name for an alert goes in (agent/intake: Alertmanager's
+ * `fingerprint`): without `group_by` it is the key, in place of the error's shape. It is in the
+ * record, so a line kept in the incident state and replayed after a restart keys alike.
+ */
+export const INCIDENT_KEY_FIELD = 'logx_key'
+
 /** The parts the key is made of, readable (shown in incident notes). */
 export function fingerprintParts(rule: Rule, line: AlertLine): string[] {
   if (rule.groupBy !== undefined) {
     const getters = rule.groupByGetters as readonly PathGetter[]
     return rule.groupBy.map((path, i) => `${path}=${JSON.stringify((getters[i] as PathGetter)(line.record) ?? null)}`)
   }
+  const sent = line.record[INCIDENT_KEY_FIELD]
+  if (typeof sent === 'string') return [`${INCIDENT_KEY_FIELD}=${sent}`]
   const err = errorOf(line.record)
   const type = err?.type ?? err?.name ?? ''
   return [String(type), topFrame(err?.stack), maskMessage(line.msg)]

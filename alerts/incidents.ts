@@ -50,10 +50,11 @@ export interface IncidentTable {
   acknowledge(key: string, actor: Actor, now: number): IncidentChange
   unacknowledge(key: string, actor: Actor, now: number): IncidentChange
   /**
-   * By hand (`actor`), or with no actor when an absence incident's lines came back (absence.ts): then
-   * the notice goes to the channels reached whatever send_resolved says.
+   * By hand (`actor`), or with no actor when an absence incident's lines came back (absence.ts) or
+   * its sender said it ended: then the notice goes to the channels reached whatever send_resolved
+   * says. `notify`, when given, decides instead (true: the channels reached; false: recording only).
    */
-  resolve(key: string, actor: Actor | undefined, now: number): IncidentChange
+  resolve(key: string, actor: Actor | undefined, now: number, notify?: boolean): IncidentChange
   /**
    * Other agents of a fleet saw this incident's lines too: `last` is when the fleet last saw one,
    * `windowCount` how many it saw within the rule's threshold window. An open incident takes the
@@ -123,9 +124,9 @@ export function createIncidentTable(options: IncidentTableOptions = {}): Inciden
     return { ok: true, incident: snapshot(s), notices }
   }
 
-  function resolve(key: string, actor: Actor | undefined, now: number): IncidentChange {
+  function resolve(key: string, actor: Actor | undefined, now: number, notify?: boolean): IncidentChange {
     const s = incidents.get(key)
-    const decision = decideResolve(s, actor === undefined || (s?.rule.sendResolved ?? false))
+    const decision = decideResolve(s, notify ?? (actor === undefined || (s?.rule.sendResolved ?? false)))
     if (decision.kind === 'refuse') return { ok: false, reason: decision.reason }
     if (s === undefined || decision.kind !== 'resolve') return { ok: false, reason: 'unknown' }
     incidents.delete(key)
