@@ -101,6 +101,13 @@ export interface MultilineConfig {
   timeoutMs: number
 }
 
+/** A syslog source (agent/intake/syslog/): which transports, how long a message may be. */
+export interface SyslogIntakeConfig {
+  tcp: boolean
+  udp: boolean
+  maxLineBytes: number
+}
+
 /** Network sources (agent/intake/): they listen rather than read. */
 export type IntakeType = 'alertmanager' | 'grafana' | 'syslog' | 'otlp' | 'http'
 
@@ -118,6 +125,16 @@ export interface IntakeRateLimit {
   perMs: number
 }
 
+/** An alertmanager or grafana source's own keys (agent/intake/alertmanager/). */
+export interface AlertmanagerIntakeConfig {
+  /** `severity_label`: the label whose value names an alert's level (default `severity`). */
+  severityLabel: string
+  /** `severity_levels`: label values (lower case) to level numbers, over the built-in table. */
+  severityLevels: Record<string, number>
+  /** `send_resolved` (default true): a resolved alert tells whoever was paged; false: only the incident's record. */
+  sendResolved: boolean
+}
+
 /** What every intake source has (`sources[].listen`, `token`, `tls`, `max_body`, `rate_limit`, `path`). */
 export interface IntakeConfig {
   listen: ListenAddress
@@ -129,6 +146,10 @@ export interface IntakeConfig {
   /** The HTTP paths it takes ([] for syslog): http `/ingest/<name>`, otlp `/v1/logs`, alertmanager `/` or `path`. */
   paths: string[]
   // The intake types add their own keys below (alertmanager, syslog, otlp).
+  /** A syslog source's own keys; undefined for the other types. */
+  syslog?: SyslogIntakeConfig | undefined
+  /** An alertmanager or grafana source's keys; undefined for the other types. */
+  alertmanager?: AlertmanagerIntakeConfig | undefined
 }
 
 export interface SourceConfig {
@@ -232,6 +253,17 @@ export interface ClusterConfig {
   commandTimeoutMs: number
 }
 
+/** `digest`: the kinds and incidents of each period, sent on a wall-clock schedule (agent/daemon/digest.ts). */
+export interface DigestConfig {
+  /** A whole number of days, or hours that divide a day. */
+  everyMs: number
+  /** Local time of day (with everyMs under a day: the first slot of the day). */
+  at: { hour: number; minute: number }
+  timeZone: string
+  /** Channel names (mail, sms or chat): one message each per digest. */
+  notify: string[]
+}
+
 export type ChannelConfig =
   | (Rendering<'sms'> &
       ChannelCommon & {
@@ -268,6 +300,8 @@ export interface AgentConfig {
   console: ConsoleConfig
   /** A fleet's shared state on Redis; undefined (absent): this agent keeps its state to itself. */
   cluster?: ClusterConfig
+  /** The digest's schedule and channels; undefined (absent): no digest. */
+  digest?: DigestConfig
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]
 }

@@ -24,6 +24,11 @@ export interface IntakeEvent {
    * line's rule and group make (engine.select(line).key), which sends the resolve notice; no page.
    */
   resolves?: boolean | undefined
+  /**
+   * With `resolves`: whether whoever was paged hears of it (the source's `send_resolved`, default true);
+   * false: the resolve notice goes to the incident's record (the CRM) only.
+   */
+  notifyResolved?: boolean | undefined
 }
 
 /** Who an intake hands its events to: the alert path, behind the outbox's journal. */
