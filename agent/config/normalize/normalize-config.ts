@@ -101,11 +101,12 @@ export function normalizeAgentConfig(
     ctx,
   )
   const cluster = normalizeCluster(w.cluster, isMapping(raw) ? raw.cluster : undefined, ctx)
+  const sources = normalizeSources(w.sources, ctx)
   return {
     file,
     messaging,
     stateDir: isAbsolute(stateDir) ? stateDir : join(ctx.cwd, stateDir),
-    sources: normalizeSources(w.sources, ctx),
+    sources,
     people,
     schedules,
     channels,
@@ -124,6 +125,8 @@ export function normalizeAgentConfig(
     secrets: [
       ...secretsOf(messaging, consoleConfig),
       ...[cluster?.redis.password, cluster?.redis.tls?.key].filter((s): s is Secret => s !== undefined),
+      // An intake's bearer token and TLS key too.
+      ...sources.flatMap((s) => [s.intake?.token, s.intake?.tls?.key].filter((k): k is Secret => k !== undefined)),
     ],
   }
 }

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import type { FollowSymlinks } from '../../tail/link-decision'
 import type { CheckContext } from '../load/check-context'
 import { normalizeJournald } from './journald'
+import { checkIntakeAddresses, isIntakeType, normalizeIntake, reportIntakeKeys, type WrittenIntake } from './intake'
 import { normalizeMultiline } from './multiline'
 import type { SourceConfig } from '../types'
 import { createNameRegistry } from './unique-names'
@@ -15,15 +16,20 @@ export const DEFAULT_MAX_LINE_BYTES = 256 * 1024
 export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckContext): SourceConfig[] {
   const register = createNameRegistry('source', ctx)
   const out: SourceConfig[] = []
+  const intakes: WrittenIntake[] = []
   for (const { value: source, path } of listItems(written, ['sources'])) {
     if (source.name !== undefined) register(source.name, [...path, 'name'])
-    const journald = normalizeJournald(source, path, ctx)
+    const intake = normalizeIntake(source, path, ctx)
+    if (intake === undefined && source.type !== 'journald') reportIntakeKeys(source, path, ctx)
+    const journald = intake === undefined ? normalizeJournald(source, path, ctx) : undefined
+    const type = isIntakeType(source.type) ? source.type : journald === undefined ? 'file' : 'journald'
     out.push({
       name: source.name,
-      type: journald === undefined ? 'file' : 'journald',
+      type,
+      ...(intake === undefined ? {} : { intake }),
       // join, not resolve: resolve would collapse `..` and strip a trailing `/`, changing the glob.
       paths:
-        journald === undefined
+        journald === undefined && intake === undefined
           ? listItems(source.paths, [...path, 'paths']).map(({ value }) =>
               isAbsolute(value) ? value : join(ctx.cwd, value),
             )
@@ -40,7 +46,9 @@ export function normalizeSources(written: SourceInput[] | undefined, ctx: CheckC
       maxLineBytes: source.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,
       syncReads: source.sync_reads ?? true,
     })
+    if (intake !== undefined) intakes.push({ source: out[out.length - 1] as SourceConfig, at: path })
   }
+  checkIntakeAddresses(intakes, ctx)
   return out
 }
 

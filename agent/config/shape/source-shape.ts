@@ -6,6 +6,7 @@ import { MULTILINE_PRESETS } from '../normalize/multiline'
 import type { ObjectShape, Shape } from './shape'
 import { checkPattern } from '../values/value-checks'
 import { field, required, string, name, duration, object, withOneOf } from './shape-parts'
+import { INTAKE_TYPES, intakeFields } from './intake-shape'
 
 // A multi-line event rule: a preset, or a start or continuation pattern; exactly one of the three
 // (normalize-multiline.ts reports two given together).
@@ -49,8 +50,9 @@ const checkDirectory = (value: string): string | undefined =>
 export const sourceShape: ObjectShape = object({
   name: required(name, 'unique source name; rules refer to it'),
   type: field(
-    { kind: 'enum', values: ['file', 'journald'] },
-    'file tails `paths`; journald reads the systemd journal through journalctl (`units`, `priority`, `journal_files`)',
+    { kind: 'enum', values: ['file', 'journald', ...INTAKE_TYPES] },
+    'file tails `paths`; journald reads the systemd journal through journalctl (`units`, `priority`, ' +
+      '`journal_files`); alertmanager, grafana, syslog, otlp and http listen on `listen` (docs/intake.md)',
     { default: 'file' },
   ),
   paths: field(
@@ -124,4 +126,5 @@ export const sourceShape: ObjectShape = object({
     'journald: journal file globs (relative to the working directory) read instead of the system journal ' +
       '(journalctl --file), e.g. what systemd-journal-remote writes',
   ),
+  ...intakeFields,
 })

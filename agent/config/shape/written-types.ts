@@ -1,6 +1,7 @@
 // The config as written in YAML (snake_case), after `${VAR}` and `*_file` references are resolved;
 // a transport target's `rules` and `silences` options are written the same way. agent-shape.ts
 // describes the same structure for the checker; a test keeps the two key sets equal.
+import type { IntakeInput, IntakeTypeName } from './intake-shape'
 
 export type DurationInput = string | number
 /** A value compared for equality, or a `/pattern/flags` string. */
@@ -30,10 +31,10 @@ export interface MultilineInput {
   timeout?: string | number
 }
 
-export interface SourceInput {
+export interface SourceInput extends IntakeInput {
   name: string
   /** Default `file`. */
-  type?: 'file' | 'journald'
+  type?: 'file' | 'journald' | IntakeTypeName
   /** Required for a file source; a journald source has none. */
   paths?: string | string[]
   exclude?: string | string[]

@@ -90,6 +90,12 @@ const written = {
     start_at: true,
     max_line_bytes: true,
     sync_reads: true,
+    listen: true,
+    token: true,
+    tls: true,
+    max_body: true,
+    rate_limit: true,
+    path: true,
   } satisfies KeysOf<SourceInput>,
   rule: {
     name: true,
