@@ -14,7 +14,8 @@
 // - `resolved(id, now)`: an incident of the kind resolved (regressed rules read `lastResolved`).
 // - `opened(id, key)`: the incident the kind opened.
 // - Learning: a table never restored with an entry learns for `learnMs` from its first event: kinds
-//   first seen then are `learned` (recorded, never paged as new).
+//   first seen then are `learned` (recorded, never paged as new). With `learnFrom` (a store's first
+//   start), learning runs from it, restored or not: a restart while learning goes on learning.
 // - Bounded by `max` kinds per source: the least recently seen is evicted (counted in stats()).
 // Ids are global (a hash of the template): one entry per id, its source the first that showed it.
 import type { AlertLine } from '../line'
@@ -26,6 +27,11 @@ export interface KindTableOptions {
   max: number
   /** How long a first start learns (`kinds.learn`); 0: no learning. */
   learnMs: number
+  /**
+   * When learning started, as a store kept it (the first start's time; a start after a damaged kinds
+   * file: that start): learning runs from it for `learnMs` whatever restore() puts back.
+   */
+  learnFrom?: number | undefined
 }
 
 export interface KindSeen {
@@ -109,11 +115,11 @@ function createRecency(max: number, byId: Map<string, KindEntry>) {
 export function createKindTable(options: KindTableOptions): KindTable {
   const byId = new Map<string, KindEntry>()
   const recency = createRecency(options.max, byId)
-  let learnFrom: number | undefined
+  let learnFrom = options.learnFrom
   let restored = false
 
   function learning(now: number): boolean {
-    if (restored || options.learnMs <= 0) return false
+    if ((restored && options.learnFrom === undefined) || options.learnMs <= 0) return false
     learnFrom ??= now
     return now < learnFrom + options.learnMs
   }
