@@ -10,6 +10,7 @@ import type { SandboxArgs } from './sandbox-command'
 import { testPageEntry } from './test-page/test-page-entry'
 import { consoleEntry } from './console-entry'
 import { initEntry } from './init/init-entry'
+import { kindsEntry } from './kinds/kinds-entry'
 import { serviceEntry } from './service/service-entry'
 
 const CONFIG_FILE = {
@@ -256,6 +257,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   run,
   validate,
   testRule,
+  kindsEntry,
   sandbox,
   oncall,
   incidents,

@@ -2,7 +2,8 @@
 // 1. an absent option takes its declared default; a boolean without one is false, a repeatable
 //    option without one is an empty list, any other is undefined;
 // 2. positionals fill the declared ones in order: a required one must be there, an optional one
-//    takes its default when absent, a variadic one (the last) takes the rest and needs at least one;
+//    takes its default when absent, a variadic one (the last) takes the rest and needs at least one
+//    unless it allows none;
 // 3. a positional beyond the declared ones is refused;
 // 4. the default command, chosen without being named, drops its own name when it is the first
 //    positional (`logx-agent --config a.yaml run`), as the command word it is.
@@ -25,7 +26,8 @@ function withDefaults(options: Options, values: ReadOptions['values']): Record<s
 
 /** `<name>`, `[name]` or `<name...>`, as the usage line and the messages show a positional. */
 export function positionalLabel(positional: PositionalSpec): string {
-  if (positional.kind === 'variadic') return `<${positional.name}...>`
+  if (positional.kind === 'variadic')
+    return positional.allowNone === true ? `[${positional.name}...]` : `<${positional.name}...>`
   return positional.kind === 'required' ? `<${positional.name}>` : `[${positional.name}]`
 }
 
@@ -37,7 +39,7 @@ function bindPositionals(
   let next = 0
   for (const positional of declared) {
     const missing = next >= given.length
-    if (missing && positional.kind !== 'optional') {
+    if (missing && positional.kind !== 'optional' && positional.allowNone !== true) {
       return new UsageError(UsageErrorCodes.MISSING_ARGUMENT, `missing argument ${positionalLabel(positional)}`)
     }
     if (positional.kind === 'variadic') {

@@ -23,6 +23,8 @@ export interface PositionalSpec {
   /** `required`: must be given; `optional`: may be absent (then `default`); `variadic`: one or more, last. */
   readonly kind: 'required' | 'optional' | 'variadic'
   readonly default?: string
+  /** A variadic one that may be absent (then []), shown `[name...]`: another option stands in for it. */
+  readonly allowNone?: boolean
 }
 
 export type Options = Readonly<Record<string, OptionSpec>>

@@ -29,7 +29,7 @@ export interface TestRuleArgs {
 }
 
 /** The source whose paths take the file: its format, multi-line rule and line cap apply. */
-function sourceOf(config: AgentConfig, file: string): DryRunSource {
+export function sourceOf(config: AgentConfig, file: string): DryRunSource {
   const absolute = resolve(file)
   for (const source of config.sources) {
     if (source.paths.some((pattern) => compileGlob(pattern).matches(absolute))) {

@@ -5,6 +5,7 @@
 // once it holds one. The "by" name is remembered in localStorage. Schedules' times are shown on the schedule's own
 // clock (Intl, its IANA zone), as a rota is written.
 
+import { PAGE_KINDS_SCRIPT } from './page-kinds-script'
 import { PAGE_LOGIN_SCRIPT } from './page-login-script'
 
 export const PAGE_SCRIPT = String.raw`
@@ -20,7 +21,7 @@ export const PAGE_SCRIPT = String.raw`
     try { return window[kind] } catch (e) { return null }
   }
   var local = storage('localStorage')
-  ${PAGE_LOGIN_SCRIPT}
+  ${PAGE_LOGIN_SCRIPT}${PAGE_KINDS_SCRIPT}
   var view = {
     incidents: [], total: 0, filter: '', selected: null, detail: null,
     silences: [], schedules: [], polls: 0
@@ -299,7 +300,7 @@ export const PAGE_SCRIPT = String.raw`
     })
   }
   function refresh() {
-    return Promise.all([loadIncidents(), loadSilences(), loadSchedules(), loadDetail()])
+    return Promise.all([loadIncidents(), loadSilences(), loadSchedules(), loadDetail(), loadKinds()])
   }
 
   function select(id) {

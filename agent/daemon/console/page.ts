@@ -5,6 +5,7 @@
 // from its URL's fragment or a token typed into its form (page-login-script.ts).
 
 import { randomBytes } from 'node:crypto'
+import { KINDS_SECTION, KINDS_STYLE } from './page-kinds'
 import { PAGE_SCRIPT } from './page-script'
 
 const NONCE = '\u0000nonce\u0000'
@@ -101,6 +102,7 @@ const BODY = `<header>
     <h3>Timeline</h3>
     <ol id="timeline"></ol>
   </aside>
+  ${KINDS_SECTION}
   <section id="oncall-section" hidden>
     <h2>On call</h2>
     <div class="scroll"><table id="oncall">
@@ -139,7 +141,7 @@ export function createConsolePage(): ConsolePage {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>logx console</title>
-<style nonce="${NONCE}">${STYLE}</style>
+<style nonce="${NONCE}">${STYLE}${KINDS_STYLE}</style>
 </head>
 <body>
 ${BODY}

@@ -4,6 +4,8 @@
 // naming what is wrong. Nothing here throws.
 
 import { ConsoleErrorCodes, type ConsoleErrorCode } from './errors'
+import { kindsQuery } from './kinds-routes'
+import type { KindsQuery } from './kinds-types'
 
 export type IncidentAction = 'ack' | 'unack' | 'resolve'
 
@@ -16,6 +18,8 @@ export type Route =
   | { kind: 'silence'; id: string }
   | { kind: 'people' }
   | { kind: 'schedules' }
+  /** The error kinds the agent keeps (issue #29; kinds-routes.ts). */
+  | { kind: 'kinds'; query: KindsQuery }
   /** POST: a test page (issue #33); GET :id its progress (agent/daemon/console/test-page-routes.ts). */
   | { kind: 'test-pages' }
   | { kind: 'test-page'; id: string }
@@ -123,6 +127,10 @@ export function matchRoute(target: string): RouteMatch {
   if (rest.length > 0 || id === '' || action === '') return notFound()
   if (collection === 'people' && id === undefined) return { ok: true, route: { kind: 'people' }, methods: READ }
   if (collection === 'schedules' && id === undefined) return { ok: true, route: { kind: 'schedules' }, methods: READ }
+  if (collection === 'kinds' && id === undefined) {
+    const query = kindsQuery(target)
+    return typeof query === 'string' ? badPath(query) : { ok: true, route: { kind: 'kinds', query }, methods: READ }
+  }
   const posted = id === undefined ? POST_ONLY.get(collection ?? '') : undefined
   if (posted !== undefined) return { ok: true, route: { kind: posted }, methods: ['POST'] }
   if (collection === 'incidents') {

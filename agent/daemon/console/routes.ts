@@ -10,11 +10,13 @@
 //   DELETE /api/silences/:id           { silence }     expired now; a config silence -> 409
 //   GET    /api/people                 { people }
 //   GET    /api/schedules              { schedules }   who is on call now in each layer, the next handoffs
+//   GET    /api/kinds                  { kinds, total }  ?sort=count|new&limit=&source= (kinds-routes.ts)
 //   POST   /api/test-pages             202 { testPage }  body { target, timeout? }; GET /api/test-pages/:id
 
 import { checkActionBody, checkSilenceBody } from './bodies'
 import { ConsoleErrorCodes } from './errors'
 import { errorReply, jsonReply, type ConsoleReply } from './http'
+import { kindsReply } from './kinds-routes'
 import type { LoginRoute } from './login-routes'
 import type { Route } from './paths'
 import { startTestPageReply, testPageReply } from './test-page-routes'
@@ -73,6 +75,8 @@ export function apiReply(backend: ConsoleBackend, request: ApiRequest): ConsoleR
       return jsonReply(200, { people: backend.people() })
     case 'schedules':
       return jsonReply(200, { schedules: backend.schedules(request.now) })
+    case 'kinds':
+      return kindsReply(backend.kinds, route.query, request.now)
     case 'test-pages':
       return startTestPageReply(backend.testPages, request.body)
     case 'test-page':

@@ -1,6 +1,7 @@
 // The console's data shapes (issue #14, contract section 4): what its HTTP API answers and the
 // backend it reads and acts through. The HTTP layer knows only these; the daemon implements
 // ConsoleBackend from the alert engine, the tests from an in-memory fake.
+import type { KindsReader } from './kinds-types'
 import type { TestPageBackend } from './test-page-types'
 
 export type { TestPageBackend, TestPageChannelView, TestPageView } from './test-page-types'
@@ -98,4 +99,6 @@ export interface ConsoleBackend {
   schedules(at: number): ScheduleView[]
   /** Test pages (issue #33); absent: the routes answer 404. */
   testPages?: TestPageBackend | undefined
+  /** The kind table (issue #29); absent: GET /api/kinds answers 404. */
+  kinds?: KindsReader | undefined
 }

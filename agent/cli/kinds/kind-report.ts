@@ -1,0 +1,117 @@
+// `logx-agent kinds FILE...`'s report, pure: the mined events of some files gathered by kind, then
+// shown as a table or one JSON document.
+// 1. a kind counts its events (a multi-line event is one); its first and last are where the first line
+//    of its first and of its last event are (file and line number, from 1);
+// 2. its template is the last the miner gave (a template only generalises, keeping its id); its
+//    sample the first event's raw text, cut to SAMPLE_MAX characters;
+// 3. its level is the worst level among its events (none when no event had one);
+// 4. `--level L` keeps the kinds whose level is L or worse; a kind without a level is left out then;
+// 5. most events first; a tie goes to the kind seen first in the files.
+import { levelLabel } from '../../../alerts'
+import type { KindRef } from '../../../alerts/kinds'
+import { terminalText } from '../terminal-text'
+import { cut, formatTable } from '../text-table'
+
+export const SAMPLE_MAX = 1024
+
+export interface LinePlace {
+  file: string
+  line: number
+}
+
+export interface KindRow {
+  id: string
+  level: number | undefined
+  count: number
+  first: LinePlace
+  last: LinePlace
+  template: string
+  sample: string
+  /** Order of first sight (rule 5's tie-break). */
+  seen: number
+}
+
+export interface KindTally {
+  /** Rules 1 to 3, one event at a time. */
+  add(ref: KindRef, level: number | undefined, raw: string, at: LinePlace): void
+  rows(): KindRow[]
+}
+
+export function createKindTally(): KindTally {
+  const byId = new Map<string, KindRow>()
+  return {
+    add(ref, level, raw, at) {
+      const row = byId.get(ref.id)
+      if (row === undefined) {
+        const sample = raw.length > SAMPLE_MAX ? raw.slice(0, SAMPLE_MAX) : raw
+        byId.set(ref.id, {
+          id: ref.id,
+          level,
+          count: 1,
+          first: at,
+          last: at,
+          template: ref.template,
+          sample,
+          seen: byId.size,
+        })
+        return
+      }
+      row.count++
+      row.last = at
+      row.template = ref.template
+      if (level !== undefined && (row.level === undefined || level > row.level)) row.level = level
+    },
+    rows: () => [...byId.values()],
+  }
+}
+
+/** Rules 4 and 5. */
+export function reportRows(rows: readonly KindRow[], minLevel: number | undefined): KindRow[] {
+  const kept = minLevel === undefined ? [...rows] : rows.filter((r) => r.level !== undefined && r.level >= minLevel)
+  return kept.sort((a, b) => b.count - a.count || a.seen - b.seen)
+}
+
+export interface KindsReport {
+  files: string[]
+  lines: number
+  events: number
+  kinds: KindRow[]
+}
+
+const HEADER = ['ID', 'LEVEL', 'COUNT', 'FIRST', 'LAST', 'TEMPLATE'] as const
+const TEMPLATE_COLUMN = HEADER.indexOf('TEMPLATE')
+const SAMPLE_INDENT = '    e.g. '
+
+const levelText = (level: number | undefined): string => (level === undefined ? '-' : levelLabel(level))
+
+/** The table, each kind's sample under its row (its first line, cut to the width). */
+export function describeKinds(report: KindsReport, width: number): string {
+  const several = report.files.length > 1
+  const place = (at: LinePlace): string => (several ? `${at.file}:${at.line}` : String(at.line))
+  const summary = `${report.lines} line(s), ${report.events} event(s), ${report.kinds.length} kind(s)\n`
+  if (report.kinds.length === 0) return summary
+  const rows = report.kinds.map((k) => [
+    k.id,
+    levelText(k.level),
+    String(k.count),
+    place(k.first),
+    place(k.last),
+    k.template,
+  ])
+  const table = formatTable(HEADER, rows, width, TEMPLATE_COLUMN).split('\n')
+  const out = [table[0] ?? '']
+  report.kinds.forEach((kind, i) => {
+    const firstLine = kind.sample.split('\n', 1)[0] ?? ''
+    out.push(table[i + 1] ?? '', SAMPLE_INDENT + cut(terminalText(firstLine), width - SAMPLE_INDENT.length))
+  })
+  return `${summary}${out.join('\n')}\n`
+}
+
+/** `--json`: one document; each kind without its tie-break order, with its level's name beside the number. */
+export function kindsJson(report: KindsReport): string {
+  const kinds = report.kinds.map(({ seen: _seen, ...kind }) => ({
+    ...kind,
+    levelName: kind.level === undefined ? undefined : levelLabel(kind.level),
+  }))
+  return `${JSON.stringify({ ...report, kinds }, null, 2)}\n`
+}
