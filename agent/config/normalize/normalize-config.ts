@@ -8,6 +8,7 @@ import { normalizeAcknowledge } from './acknowledge'
 import { normalizeChannels } from './channels'
 import { normalizeCluster } from './cluster'
 import { normalizeConsole } from './console'
+import { normalizeDigest } from './digest'
 import { normalizeInhibit } from './inhibit'
 import { createPresence, crmWritten, normalizeMessaging } from './messaging'
 import { createPeopleDirectory, normalizePeople } from './people'
@@ -101,6 +102,7 @@ export function normalizeAgentConfig(
     ctx,
   )
   const cluster = normalizeCluster(w.cluster, isMapping(raw) ? raw.cluster : undefined, ctx)
+  const digest = normalizeDigest(w.digest, channelTypesOf(w), ctx)
   const sources = normalizeSources(w.sources, ctx)
   return {
     file,
@@ -121,6 +123,7 @@ export function normalizeAgentConfig(
     acknowledge: normalizeAcknowledge(w.acknowledge, messaging.mode === 'sandbox', ctx),
     console: consoleConfig,
     ...(cluster === undefined ? {} : { cluster }),
+    ...(digest === undefined ? {} : { digest }),
     // The Redis password and TLS key are scrubbed like every other secret.
     secrets: [
       ...secretsOf(messaging, consoleConfig),

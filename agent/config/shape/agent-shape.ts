@@ -2,6 +2,7 @@
 // Schema (config/agent.schema.json) and the key tables in README.md all come from here. The
 // transport targets' options are checked against the same rule, silence and channel shapes.
 import { clusterShape } from './cluster-shape'
+import { digestShape } from './digest-shape'
 import { ConfigErrorCodes } from '../errors'
 import type { ObjectShape } from './shape'
 import { checkHint, checkListen, checkName, checkRedactPath, checkPhone } from '../values/value-checks'
@@ -117,6 +118,7 @@ export const agentShape: ObjectShape = object(
       consoleShape,
       'the web console (incidents, ack, resolve, silences) and its HTTP API, served on metrics.listen',
     ),
+    digest: field(digestShape, 'a summary of the error kinds and incidents of each period, sent on a schedule'),
     cluster: field(
       clusterShape,
       'a fleet of agents sharing incidents, notifications sent, acks and silences on Redis; omitted: this agent alone',

@@ -216,6 +216,14 @@ export interface ClusterInput {
   command_timeout?: DurationInput
 }
 
+/** `digest:` (digest-shape.ts). */
+export interface DigestInput {
+  every?: DurationInput
+  at?: string
+  time_zone?: string
+  notify: string | string[]
+}
+
 export interface AgentConfigInput {
   messaging?: MessagingInput
   state_dir?: string
@@ -231,4 +239,5 @@ export interface AgentConfigInput {
   acknowledge?: AcknowledgeInput
   console?: ConsoleInput
   cluster?: ClusterInput
+  digest?: DigestInput
 }

@@ -14,6 +14,7 @@ import type {
   AgentConfigInput,
   ChannelInput,
   ConsoleInput,
+  DigestInput,
   EscalationInput,
   InhibitInput,
   LayerInput,
@@ -45,6 +46,7 @@ const written = {
     acknowledge: true,
     console: true,
     cluster: true,
+    digest: true,
   } satisfies KeysOf<AgentConfigInput>,
   schedule: { time_zone: true, layers: true, overrides: true } satisfies KeysOf<ScheduleInput>,
   layer: {
@@ -68,6 +70,7 @@ const written = {
     voice_audio: true,
   } satisfies KeysOf<AcknowledgeInput>,
   console: { enabled: true, token: true } satisfies KeysOf<ConsoleInput>,
+  digest: { every: true, at: true, time_zone: true, notify: true } satisfies KeysOf<DigestInput>,
   messaging: {
     base_url: true,
     api_key: true,
@@ -191,6 +194,7 @@ describe('written types and the loader shape', () => {
     expect(keys(written.person)).toEqual(fields(personShape))
     expect(keys(written.acknowledge)).toEqual(fields(asObject(agentShape.fields.acknowledge?.shape)))
     expect(keys(written.console)).toEqual(fields(asObject(agentShape.fields.console?.shape)))
+    expect(keys(written.digest)).toEqual(fields(asObject(agentShape.fields.digest?.shape)))
     expect(keys(written.source)).toEqual(fields(sourceShape))
     expect(keys(written.rule)).toEqual(fields(ruleShape))
     expect(keys(written.escalate)).toEqual(fields(asObject(ruleShape.fields.escalate?.shape)))
