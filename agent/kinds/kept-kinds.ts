@@ -1,0 +1,107 @@
+// The agent's one kind table and miner, kept: restored from the store at start (the miner seeded with
+// the kinds' templates, so their ids stay what they were), and handed to the engine as a table that
+// writes a kind it meets for the first time to the store before it answers. The engine decides a
+// `kind: new` page in the same call, after the answer, and the page reaches the outbox after the
+// engine returns: so the kind is on disk no later than its page, and a restart reading the same
+// lines again finds it known. A kind learned (kinds.learn) is never paged: it waits for the next
+// flush with the counts. Counts are written by flush() (the daemon's timer and its stop).
+import type { KindSeen, KindTable } from '../../alerts/kinds/kind-table'
+import type { KindDelta, KindEntry, KindMiner, KindRef } from '../../alerts/kinds/types'
+import type { AlertLine } from '../../alerts/line'
+import type { KindStore } from './types'
+
+export interface KeptKindsOptions {
+  store: KindStore
+  table: KindTable
+  miner: KindMiner
+  /** A kind this agent met first (not learned, not from a fleet): a fleet claims it. */
+  onNew?: ((entry: KindEntry) => void) | undefined
+  /** A write of the store failed: said by the caller; the line still goes on (no alert is lost to it). */
+  onError: (err: unknown) => void
+}
+
+export interface KeptKindsStats {
+  /** Kinds held, by source (`''` for events without one), as of the last flush. */
+  bySource: ReadonlyMap<string, number>
+  kinds: number
+  evicted: number
+  /** Kinds met for the first time here since start (learned ones included). */
+  created: number
+  restored: number
+}
+
+export interface KeptKinds {
+  /** The table the engine is handed: every engine of the agent (a reload's too) gets this one. */
+  readonly table: KindTable
+  readonly miner: KindMiner
+  /** Every kind the table holds (copies), least recently seen first. */
+  entries(): KindEntry[]
+  /** Writes the counts that moved since the last flush (and learned kinds) to the store. */
+  flush(): void
+  stats(): KeptKindsStats
+}
+
+function seedMiner(miner: KindMiner, entries: readonly KindEntry[]): void {
+  const bySource = new Map<string | undefined, { id: string; template: string; aliases: string[] }[]>()
+  for (const { id, template, aliases, source } of entries) {
+    const list = bySource.get(source) ?? []
+    list.push({ id, template, aliases })
+    bySource.set(source, list)
+  }
+  for (const [source, kinds] of bySource) miner.seed(source, kinds)
+}
+
+function countBySource(entries: readonly KindEntry[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const { source } of entries) counts.set(source ?? '', (counts.get(source ?? '') ?? 0) + 1)
+  return counts
+}
+
+export function keepKinds(options: KeptKindsOptions): KeptKinds {
+  const { store, table, miner } = options
+  const restoredEntries = store.restored()
+  const restored = table.restore(restoredEntries)
+  seedMiner(miner, restoredEntries)
+  let bySource = countBySource(restoredEntries)
+  let created = 0
+
+  function write(act: () => void): void {
+    try {
+      act()
+    } catch (err) {
+      options.onError(err)
+    }
+  }
+
+  function met(seen: KindSeen, here: boolean): KindSeen {
+    if (!seen.isNew) return seen
+    created++
+    // Learned kinds are never paged: they go with the next flush's counts.
+    if (seen.entry.learned) return seen
+    write(() => store.added([seen.entry]))
+    if (here) options.onNew?.(seen.entry)
+    return seen
+  }
+
+  const kept: KindTable = {
+    ...table,
+    observe: (ref: KindRef, line: AlertLine, now: number, host: string) =>
+      met(table.observe(ref, line, now, host), true),
+    merge: (delta: KindDelta, now: number) => met(table.merge(delta, now), false),
+  }
+
+  return {
+    table: kept,
+    miner,
+    entries: () => table.entries(),
+    flush() {
+      const entries = table.entries()
+      bySource = countBySource(entries)
+      write(() => store.flush(entries))
+    },
+    stats() {
+      const { kinds, evicted } = table.stats()
+      return { bySource, kinds, evicted, created, restored }
+    },
+  }
+}
