@@ -1,0 +1,111 @@
+// Syslog over TCP, or TLS (RFC 5425) when the source has `tls`: one framer per connection, frames
+// parsed into events and queued in the source's batcher. While the batcher is full the socket is
+// paused: the sender's writes wait in the kernel's buffers and then in its own (TCP's flow control is
+// the backpressure). TCP has no acknowledgement of its own in syslog: "accepted" means read.
+import { createServer as createPlainServer, type Server, type Socket } from 'node:net'
+import { createServer as createTlsServer } from 'node:tls'
+import type { IntakeTlsConfig } from '../../config/types'
+import { IntakeError, IntakeErrorCodes } from '../errors'
+import type { IntakeCounters, IntakeEvent, IntakeLog } from '../types'
+import type { SyslogBatcher } from './batcher'
+import { SyslogFramer } from './framing'
+import { syslogEvent } from './syslog-event'
+
+export interface TcpListenerOptions {
+  source: string
+  host: string
+  port: number
+  tls: IntakeTlsConfig | undefined
+  maxLineBytes: number
+  batcher: SyslogBatcher
+  log: IntakeLog
+  metrics: IntakeCounters
+}
+
+export interface TcpListener {
+  readonly port: number
+  close(): Promise<void>
+}
+
+export async function listenTcp(options: TcpListenerOptions): Promise<TcpListener> {
+  const sockets = new Set<Socket>()
+  const onConnection = (socket: Socket): void => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+    readConnection(socket, options)
+  }
+  const server = options.tls === undefined ? createPlainServer(onConnection) : tlsServer(options.tls, onConnection)
+  if (options.tls !== undefined) {
+    server.on('tlsClientError', (error: Error) => {
+      options.metrics.refused(401)
+      options.log.warn({ source: options.source, err: error.message }, 'syslog TLS handshake refused')
+    })
+  }
+  const port = await listen(server, options)
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        for (const socket of sockets) socket.destroy()
+      }),
+  }
+}
+
+function tlsServer(tls: IntakeTlsConfig, onConnection: (socket: Socket) => void): Server {
+  const mutual = tls.clientCa !== undefined
+  return createTlsServer(
+    { cert: tls.cert, key: tls.key.reveal(), ca: tls.clientCa, requestCert: mutual, rejectUnauthorized: mutual },
+    onConnection,
+  )
+}
+
+function listen(server: Server, options: TcpListenerOptions): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      const where = `tcp://${options.host}:${options.port}`
+      reject(new IntakeError(IntakeErrorCodes.LISTEN, `syslog cannot listen on ${where}: ${error.message}`))
+    })
+    server.listen(options.port, options.host, () => {
+      const address = server.address()
+      resolve(typeof address === 'object' && address !== null ? address.port : options.port)
+    })
+  })
+}
+
+/** One connection: frames -> events -> the batcher, paused while the batcher is full. */
+function readConnection(socket: Socket, options: TcpListenerOptions): void {
+  const { batcher, source, log, metrics } = options
+  const framer = new SyslogFramer(options.maxLineBytes)
+  let cut = 0
+  const take = (frames: readonly Buffer[]): void => {
+    const events: IntakeEvent[] = new Array<IntakeEvent>(frames.length)
+    for (let i = 0; i < frames.length; i++) events[i] = syslogEvent((frames[i] as Buffer).toString('utf8'), source)
+    batcher.add(events)
+  }
+  socket.on('data', (chunk: Buffer) => {
+    const out = framer.push(chunk)
+    cut += out.cut
+    take(out.frames)
+    if (framer.mode === 'broken') {
+      metrics.refused(400)
+      log.warn({ source, remote: socket.remoteAddress }, 'syslog octet-counting frame length unreadable: closed')
+      socket.destroy()
+      return
+    }
+    if (batcher.full) {
+      socket.pause()
+      batcher.whenRoom(() => socket.resume())
+    }
+  })
+  socket.on('end', () => {
+    const out = framer.finish()
+    cut += out.cut
+    take(out.frames)
+    socket.end()
+  })
+  socket.on('error', (error) => log.warn({ source, err: error.message }, 'syslog connection error'))
+  socket.once('close', () => {
+    if (cut > 0) log.warn({ source, cut, max_line_bytes: options.maxLineBytes }, 'syslog messages cut to the limit')
+  })
+}
