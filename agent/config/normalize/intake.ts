@@ -13,6 +13,7 @@
 // 5. `protocol` and `max_line_bytes` are a syslog source's only; a syslog source takes no token (syslog
 //    carries none: off loopback it needs tls.client_ca), and with tls it listens on TCP only.
 import { ConfigErrorCodes } from '../errors'
+import { normalizeAlertmanagerKeys } from './alertmanager-intake'
 import type { CheckContext } from '../load/check-context'
 import type { Segment } from '../load/yaml-source'
 import { INTAKE_DEFAULTS, INTAKE_TYPES, intakeFields, type IntakeTypeName } from '../shape/intake-shape'
@@ -106,6 +107,7 @@ export function normalizeIntake(
     },
     paths: intakePaths(type, source.name, PATH_TYPES.has(type) ? source.path : undefined),
     syslog: syslogOf(source, path, ctx),
+    alertmanager: normalizeAlertmanagerKeys(source, path, ctx),
   }
 }
 

@@ -3,7 +3,7 @@
 // (token, TLS client certificates), how much (max_body, rate_limit), on which path. Each intake type
 // adds its own keys in its block below. Which keys belong to which type: normalize/intake.ts.
 import type { Field, Shape } from './shape'
-import { checkListen } from '../values/value-checks'
+import { checkLevel, checkListen } from '../values/value-checks'
 import { duration, field, object, secret, string } from './shape-parts'
 
 export const INTAKE_TYPES = ['alertmanager', 'grafana', 'syslog', 'otlp', 'http'] as const
@@ -40,6 +40,12 @@ const rateLimitShape: Shape = object({
   per: field(duration, 'the window of `requests`', { default: INTAKE_DEFAULTS.rateLimitPer }),
 })
 
+const levelShape: Shape = {
+  kind: 'either',
+  label: 'a level name or number',
+  options: [{ kind: 'integer', min: 0 }, string({ check: checkLevel })],
+}
+
 /** Every intake type's keys: the common ones, then each type's block. */
 export const intakeFields: Record<string, Field> = {
   listen: field(
@@ -68,6 +74,20 @@ export const intakeFields: Record<string, Field> = {
       '/ingest/<name> (http)',
   ),
   // alertmanager and grafana (agent/intake/alertmanager/): their keys here.
+  severity_label: field(string(), "alertmanager and grafana sources: the label whose value names an alert's level", {
+    default: 'severity',
+  }),
+  severity_levels: field(
+    { kind: 'map', values: levelShape },
+    'alertmanager and grafana sources: label values (any case) -> levels, over the built-in table (critical: fatal; ' +
+      'error, high: error; warning: warn; info, low, none: info; no label or another value: error)',
+  ),
+  send_resolved: field(
+    { kind: 'boolean' },
+    'alertmanager and grafana sources: a resolved alert resolves its incident and tells whoever was paged; ' +
+      'false: only the incident record (CRM) hears of it',
+    { default: true },
+  ),
   // syslog (agent/intake/syslog/): its keys here.
   // otlp (agent/intake/otlp/): its keys here.
 }
@@ -80,4 +100,7 @@ export interface IntakeInput {
   max_body?: number
   rate_limit?: { requests?: number; per?: string | number }
   path?: string
+  severity_label?: string
+  severity_levels?: Record<string, string | number>
+  send_resolved?: boolean
 }

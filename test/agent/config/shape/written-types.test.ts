@@ -99,6 +99,9 @@ const written = {
     max_body: true,
     rate_limit: true,
     path: true,
+    severity_label: true,
+    severity_levels: true,
+    send_resolved: true,
   } satisfies KeysOf<SourceInput>,
   rule: {
     name: true,
