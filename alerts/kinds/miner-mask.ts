@@ -8,13 +8,25 @@
 //     versions, block and request ids (`blk_-123`, `req-9f..`), dates and times.
 //  3. A part that is a path (`/var/log/x`, `C:\Windows\x`, `./a/b`), a URL (`scheme://...`) or an
 //     e-mail address (`a@b.c`) is a variable.
-//  4. A quoted string (`"..."` or `'...'`, within one token) is a variable.
+//  4. A quoted string (`"..."` or `'...'`, opening a token or after a joiner, blanks inside and all,
+//     at most MAX_QUOTED characters) is one place of the template, its words masked by these rules:
+//     `"GET /v2/x HTTP/1.1"` is `"GET <*>"`, and `"View Lock"` a word the grouping may find varies.
 //  5. Any other part is a word of the template; words that vary are left to the grouping.
-//  6. Runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
+//  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
+//  6. A token left with no letter outside its `<*>` (`<*>,<*>`, `(<*>)`, `<*>]`) is one `<*>`, and
+//     runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
 //     a path with spaces) gives the template one shape.
 export const MAX_MESSAGE = 4096
 export const MAX_TOKENS = 96
 export const WILDCARD = '<*>'
+export const MAX_QUOTED = 256
+
+const MONTHS_AND_DAYS = new Set(
+  (
+    'jan feb mar apr may jun jul aug sep oct nov dec january february march april june july august september ' +
+    'october november december mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday'
+  ).split(' '),
+)
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isBlank = (c: number): boolean => c <= 32
@@ -46,18 +58,20 @@ function isPathLike(token: string, from: number, to: number): boolean {
   if (first === 47 /* / */ && to - from > 1) return true
   if (first === 46 /* . */ && second === 47) return true
   if (second === 58 /* : */ && token.charCodeAt(from + 2) === 92 /* \ */) return true
+  let slash = false
+  let dots = 0
   for (let i = from; i < to; i++) {
     const c = token.charCodeAt(i)
+    if (c === 47) slash = true
+    else if (c === 46) dots++
     if (c === 64 /* @ */ && i > from && i < to - 1) return true
     if (c === 58 && token.charCodeAt(i + 1) === 47 && token.charCodeAt(i + 2) === 47) return true
   }
-  return false
+  return slash && dots > 0
 }
 
-/** Rules 2 and 4 on one part of a token (`from`..`to`, no joiner inside but quotes). */
+/** Rule 2 on one part of a token (`from`..`to`, no joiner inside but quotes). */
 function isVariablePart(token: string, from: number, to: number): boolean {
-  const first = token.charCodeAt(from)
-  if ((first === 34 || first === 39) && to - from > 1 && token.charCodeAt(to - 1) === first) return true
   for (let i = from; i < to; i++) if (isDigit(token.charCodeAt(i))) return true
   return false
 }
@@ -82,25 +96,86 @@ export function maskToken(token: string): string {
     if (i < token.length) out += token[i]
     partStart = i + 1
   }
-  return changed ? out : token
+  return changed ? (hasLetterOutsideWildcards(out) ? out : WILDCARD) : token
 }
 
-/** The message's tokens, cut (rule 1) and masked (rules 2-6). */
+/** Rule 6's test: `<*>,<*>` and `(<*>)` are one variable; `uid=<*>` keeps its name. */
+function hasLetterOutsideWildcards(masked: string): boolean {
+  for (let i = 0; i < masked.length; i++) {
+    if (masked.startsWith(WILDCARD, i)) {
+      i += WILDCARD.length - 1
+      continue
+    }
+    const c = masked.charCodeAt(i) | 0x20
+    if (c >= 97 && c <= 122) return true
+  }
+  return false
+}
+
+/** Rule 4: where a quote opening at `at` closes, when it opens a quoted string there; else -1. */
+function quoteEnd(text: string, at: number, tokenStart: number): number {
+  const quote = text.charCodeAt(at)
+  if (quote !== 34 && quote !== 39) return -1
+  if (at !== tokenStart && !isJoiner(text.charCodeAt(at - 1))) return -1
+  const end = text.indexOf(quote === 34 ? '"' : "'", at + 1)
+  if (end === -1 || end - at > MAX_QUOTED) return -1
+  // An apostrophe closes a quote only before a blank, a joiner or the end (`'a b'`, not `don't`).
+  const after = text.charCodeAt(end + 1)
+  return quote === 39 && end + 1 < text.length && !isBlank(after) && !isJoiner(after) ? -1 : end
+}
+
+/** A quoted string as one token: the quotes kept, its words masked one by one. */
+function maskQuoted(quoted: string): string {
+  const words = quoted.slice(1, -1).split(' ')
+  let out = ''
+  for (const word of words) {
+    const masked = word === '' ? '' : maskToken(word)
+    if (masked === WILDCARD && out.endsWith(WILDCARD)) continue
+    out += out === '' ? masked : ` ${masked}`
+  }
+  return `${quoted[0] as string}${out}${quoted[quoted.length - 1] as string}`
+}
+
+/** The message's tokens, cut (rule 1) and masked (rules 2-7). */
 export function maskedTokens(message: string): string[] {
   const text = message.length > MAX_MESSAGE ? message.slice(0, MAX_MESSAGE) : message
   const tokens: string[] = []
   let start = -1
+  let quoted = ''
   for (let i = 0; i <= text.length && tokens.length < MAX_TOKENS; i++) {
     const blank = i === text.length || isBlank(text.charCodeAt(i))
     if (!blank) {
       if (start === -1) start = i
+      const end = quoteEnd(text, i, start)
+      if (end !== -1) {
+        // The quoted string, blanks and all, is one place of the template, its own variables masked.
+        quoted += `${text.slice(start, i)}${maskQuoted(text.slice(i, end + 1))}`
+        start = end + 1
+        i = end
+      }
       continue
     }
-    if (start === -1) continue
-    const token = maskToken(text.slice(start, i))
+    if (start === -1 && quoted === '') continue
+    tokens.push(quoted === '' ? maskToken(text.slice(start, i)) : `${quoted}${maskToken(text.slice(start, i))}`)
     start = -1
-    if (token === WILDCARD && tokens[tokens.length - 1] === WILDCARD) continue
-    tokens.push(token)
+    quoted = ''
   }
-  return tokens
+  return withDates(tokens)
+}
+
+/** Rule 7, then the runs of rule 6: a month or weekday next to a variable is part of a date. */
+function withDates(tokens: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < tokens.length; i++) {
+    let token = tokens[i] as string
+    if (
+      token.length <= 10 &&
+      MONTHS_AND_DAYS.has(token.toLowerCase().replace(/,$/, '')) &&
+      (tokens[i - 1] === WILDCARD || tokens[i + 1] === WILDCARD)
+    )
+      token = WILDCARD
+    if (token === WILDCARD && out[out.length - 1] === WILDCARD) continue
+    out.push(token)
+  }
+  return out
 }

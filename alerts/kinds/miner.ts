@@ -85,7 +85,11 @@ export function createKindMiner(options: KindMinerOptions): KindMiner {
       else {
         kinds.recent.delete(kind.id)
         kinds.recent.set(kind.id, kind)
-        if (placed.generalised) kinds.ids.set(kind.aliases[kind.aliases.length - 1] as string, kind)
+        for (const gone of placed.absorbed) {
+          kinds.recent.delete(gone.id)
+          totals.kinds--
+        }
+        if (placed.generalised) for (const alias of kind.aliases) kinds.ids.set(alias, kind)
       }
       const alias = kind.aliases[kind.aliases.length - 1]
       return { id: kind.id, template: kind.template, created: placed.created, aliasOf: alias }
