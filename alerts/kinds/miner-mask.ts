@@ -13,7 +13,7 @@
 //     `"GET /v2/x HTTP/1.1"` is `"GET <*>"`, and `"View Lock"` a word the grouping may find varies.
 //  5. Any other part is a word of the template; words that vary are left to the grouping.
 //  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
-//  6. A token left with no letter outside its `<*>` (`<*>,<*>`, `(<*>)`, `<*>]`) is one `<*>`, and
+//  6. A token left with no letter or opening bracket outside its `<*>` (`<*>,<*>`, `<*>]`) is one `<*>`, and
 //     runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
 //     a path with spaces) gives the template one shape.
 export const MAX_MESSAGE = 4096
@@ -99,15 +99,16 @@ export function maskToken(token: string): string {
   return changed ? (hasLetterOutsideWildcards(out) ? out : WILDCARD) : token
 }
 
-/** Rule 6's test: `<*>,<*>` and `(<*>)` are one variable; `uid=<*>` keeps its name. */
+/** Rule 6's test: `<*>,<*>` is one variable; `uid=<*>` keeps its name, `(<*>)` its brackets. */
 function hasLetterOutsideWildcards(masked: string): boolean {
   for (let i = 0; i < masked.length; i++) {
     if (masked.startsWith(WILDCARD, i)) {
       i += WILDCARD.length - 1
       continue
     }
-    const c = masked.charCodeAt(i) | 0x20
-    if (c >= 97 && c <= 122) return true
+    const c = masked.charCodeAt(i)
+    const lower = c | 0x20
+    if ((lower >= 97 && lower <= 122) || c === 40 || c === 91 || c === 123) return true
   }
   return false
 }
