@@ -29,5 +29,6 @@ export function fakeSecretFile(path: string): string {
   if (path.endsWith('logx-api-key')) return 'sk-file-456\n'
   if (path.endsWith('logx-console-token')) return 'console-tok-321\n'
   if (path.endsWith('redis-logx')) return 'redis-pw-987\n'
+  if (path.endsWith('logx-intake-token')) return 'intake-tok-246\n'
   throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })
 }

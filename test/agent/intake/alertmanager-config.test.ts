@@ -1,7 +1,10 @@
 // An alertmanager or grafana source's own keys, as validate reads them: defaults, the severity map
 // with level names or numbers, and each key refused (with file:line:col) where it does not belong.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseAgentConfig } from '../../../agent/config'
+import { fakeSecretFile, repoRoot, testEnv } from '../config/helpers'
 
 function parsed(source: string) {
   const text = `sources:\n${source}channels:\n  sms: { type: sms, numbers: [919800000001] }\n`
@@ -49,5 +52,21 @@ describe('alertmanager source keys', () => {
     expect(problems('  - { name: f, paths: [/var/log/a.log], severity_label: level }\n')).toEqual([
       expect.stringMatching(/^2:\d+ sources\[0\]\.severity_label: .*network sources/),
     ])
+  })
+})
+
+describe('config/examples/alertmanager.yaml', () => {
+  it('two sources on one address, Alertmanager and Grafana by path, each with the token from its file', () => {
+    const file = join(repoRoot, 'config/examples/alertmanager.yaml')
+    const result = parseAgentConfig(readFileSync(file, 'utf8'), file, { env: testEnv, readSecretFile: fakeSecretFile })
+    if (!result.ok) throw new Error(JSON.stringify(result.problems))
+    const [prometheus, grafana] = result.config.sources
+    expect(prometheus).toMatchObject({ type: 'alertmanager', intake: { paths: ['/alertmanager'] } })
+    expect(prometheus?.intake?.alertmanager?.severityLevels).toEqual({ page: 60, ticket: 40 })
+    expect(prometheus?.intake?.token?.reveal()).toBe('intake-tok-246')
+    expect(grafana).toMatchObject({
+      type: 'grafana',
+      intake: { paths: ['/grafana'], listen: prometheus?.intake?.listen },
+    })
   })
 })
