@@ -76,9 +76,22 @@ function isVariablePart(token: string, from: number, to: number): boolean {
   return false
 }
 
+/** Rule 2's MAC and IPv6 addresses: hex digits in groups joined by `:` (or `-`), a digit among them. */
+function isHexGroups(token: string): boolean {
+  let separators = 0
+  let digit = false
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    if (c === 58 || c === 45) separators++
+    else if (isDigit(c)) digit = true
+    else if (!((c | 0x20) >= 97 && (c | 0x20) <= 102)) return false
+  }
+  return digit && separators >= 2
+}
+
 /** One whitespace token with its variable parts masked (rules 2-4). */
 export function maskToken(token: string): string {
-  if (isPathLike(token, 0, token.length)) return WILDCARD
+  if (isPathLike(token, 0, token.length) || isHexGroups(token)) return WILDCARD
   let out = ''
   let partStart = 0
   let changed = false

@@ -6,7 +6,7 @@
 //     knows, then miner-head.ts skips what still looks like head fields).
 import type { AlertLine } from '../line'
 import { headEnd } from './miner-head'
-import { maskedTokens, MAX_MESSAGE } from './miner-mask'
+import { maskedTokens, MAX_MESSAGE, WILDCARD } from './miner-mask'
 import { stackFingerprint } from './miner-stack'
 
 function errorOf(record: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -29,7 +29,9 @@ export function eventTokens(line: AlertLine): string[] {
   }
   if (line.json) return type === '' ? maskedTokens(line.msg) : [`${type}:`, ...maskedTokens(line.msg)]
   const text = firstLine(line.msg === line.raw ? line.raw.slice(headEnd(line.raw)) : line.msg)
-  return maskedTokens(text)
+  const tokens = maskedTokens(text)
+  // A variable before the first word is head the rules above did not know (a host, a stamp).
+  return tokens.length > 1 && tokens[0] === WILDCARD ? tokens.slice(1) : tokens
 }
 
 function firstLine(text: string): string {
