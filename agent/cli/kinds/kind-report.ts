@@ -101,7 +101,8 @@ export function describeKinds(report: KindsReport, width: number): string {
   const table = formatTable(HEADER, rows, width, TEMPLATE_COLUMN).split('\n')
   const out = [table[0] ?? '']
   report.kinds.forEach((kind, i) => {
-    const firstLine = kind.sample.split('\n', 1)[0] ?? ''
+    // A CRLF file's lines end in \r: shown, it would read as part of the message.
+    const firstLine = (kind.sample.split('\n', 1)[0] ?? '').replace(/\r$/, '')
     out.push(table[i + 1] ?? '', SAMPLE_INDENT + cut(terminalText(firstLine), width - SAMPLE_INDENT.length))
   })
   return `${summary}${out.join('\n')}\n`
