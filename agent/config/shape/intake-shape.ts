@@ -14,6 +14,7 @@ export const INTAKE_DEFAULTS = {
   maxBody: 4 * 1024 * 1024,
   rateLimitRequests: 200,
   rateLimitPer: '1s',
+  maxLineBytes: 64 * 1024,
 } as const
 
 export function checkIntakePath(value: string): string | undefined {
@@ -89,6 +90,17 @@ export const intakeFields: Record<string, Field> = {
     { default: true },
   ),
   // syslog (agent/intake/syslog/): its keys here.
+  protocol: field(
+    { kind: 'enum', values: ['tcp', 'udp', 'both'] },
+    'syslog sources: listen on TCP (octet-counting or newline framing, detected per connection; TLS with tls), ' +
+      'UDP (at-most-once: a datagram the agent cannot take is lost), or both on the same port. With tls: tcp',
+    { default: 'both' },
+  ),
+  max_line_bytes: field(
+    { kind: 'integer', min: 64 },
+    'syslog sources: the longest message in bytes; a longer one is cut to this (said on the agent log)',
+    { default: INTAKE_DEFAULTS.maxLineBytes },
+  ),
   // otlp (agent/intake/otlp/): its keys here.
 }
 
@@ -103,4 +115,6 @@ export interface IntakeInput {
   severity_label?: string
   severity_levels?: Record<string, string | number>
   send_resolved?: boolean
+  protocol?: 'tcp' | 'udp' | 'both'
+  max_line_bytes?: number
 }
