@@ -17,7 +17,8 @@ import type { IncidentTable, IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
 import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
 import { createNotifyPath, type Delivery } from './notify-path'
-import { fingerprint } from './fingerprint'
+import { createKindPath, type KindEngineOptions, type RuleChoice } from './kinds/kind-rules-engine'
+import type { KindTable } from './kinds/kind-table'
 import { compileRules, type Rule, type RuleConfig } from './rule'
 import { selectRule } from './select'
 import { createCensor, usableSecrets } from './secrets'
@@ -51,6 +52,8 @@ export interface AlertEngineOptions {
   schedules?: readonly ScheduleConfig[] | undefined
   /** Pages muted while a matching source incident fires (they become `inhibited` notices for the trail). */
   inhibit?: readonly InhibitRule[] | undefined
+  /** Rules on kinds (alerts/kinds): the bound, the learning, the host, the miner and table handed in. */
+  kinds?: KindEngineOptions | undefined
 }
 
 /** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
@@ -98,7 +101,15 @@ export interface AlertEngine {
    * annotation is ingest()'s only), the line censored and its key; undefined when no rule takes it.
    * Changes nothing but the line counters.
    */
-  select(line: string | AlertLine, source?: string): SelectedLine | undefined
+  select(line: string | AlertLine, source?: string, now?: number): SelectedLine | undefined
+  /**
+   * Rules on kinds (alerts/kinds/kind-rules.ts): their table (undefined without a kind rule, and then
+   * nothing is mined). select() mines and counts a line some kind rule's selection takes, so it needs
+   * `now`; without it, kind rules take no line.
+   */
+  readonly kinds: KindTable | undefined
+  /** `n` lines of `source` were read, every line (ratio rules' denominator); nothing without kind rules. */
+  countLines(source: string | undefined, n: number, now: number): void
   /** The second step: what select() returned, into the incident table; returns what to send now. */
   ingestSelected(selected: SelectedLine, now: number): Delivery[]
   /**
@@ -178,12 +189,15 @@ export function restoreOrder(snapshots: readonly IncidentSnapshot[]): IncidentSn
 
 /** The rule a line's `logx_rule` annotation names (not an absence rule), else the first that selects it. */
 export function ruleFor(rules: readonly Rule[], byName: ReadonlyMap<string, Rule>, line: AlertLine): Rule | undefined {
+  return annotatedRule(byName, line) ?? selectRule(rules, line)
+}
+
+/** The rule a line's `logx_rule` annotation names, unless an absence rule. */
+function annotatedRule(byName: ReadonlyMap<string, Rule>, line: AlertLine): Rule | undefined {
   const annotated = line.record[RULE_ANNOTATION]
-  if (typeof annotated === 'string') {
-    const rule = byName.get(annotated)
-    if (rule !== undefined && rule.absent === undefined) return rule
-  }
-  return selectRule(rules, line)
+  if (typeof annotated !== 'string') return undefined
+  const rule = byName.get(annotated)
+  return rule !== undefined && rule.absent === undefined ? rule : undefined
 }
 
 /** A missed call's acknowledgements (acknowledgement.ts, rule 7): the keys acked and their notices. */
@@ -240,16 +254,16 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const absence = createAbsenceIncidents(rules, byName, incidents, { maxKeys: options.maxAbsenceKeys, clean: censor })
   const deliver = path.deliver
   const counts = { lines: 0, selected: 0 }
+  const kinds = createKindPath(rules, options.kinds, (key) => incidents.get(key) !== undefined)
 
   function parsed(input: string | AlertLine, source: string | undefined): AlertLine {
     counts.lines++
     return typeof input === 'string' ? parseLine(input, source) : input
   }
 
-  function selected(rule: Rule, line: AlertLine): SelectedLine {
+  function selected(choice: RuleChoice, line: AlertLine): SelectedLine {
     counts.selected++
-    const clean = censor(line)
-    return { rule, line: clean, key: fingerprint(rule, clean) }
+    return kinds.selected(choice, line, censor)
   }
 
   const ingestSelected = (s: SelectedLine, now: number): Delivery[] =>
@@ -286,23 +300,23 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     ingest(input, now, source) {
       const line = parsed(input, source)
       const back = absenceBack(line, now)
-      const rule = ruleFor(rules, byName, line)
+      const choice = kinds.choose(line, now, annotatedRule(byName, line))
       // Digests owed by the budget go out on tick(); an unselected line costs nothing more.
-      if (rule === undefined) return back ?? []
-      const out = ingestSelected(selected(rule, line), now)
+      if (choice === undefined) return back ?? []
+      const out = ingestSelected(selected(choice, line), now)
       return back === undefined ? out : [...back, ...out]
     },
-    select(input, source) {
+    select(input, source, now) {
       const line = parsed(input, source)
-      const rule = selectRule(rules, line)
-      return rule === undefined ? undefined : selected(rule, line)
+      const choice = kinds.choose(line, now, undefined)
+      return choice === undefined ? undefined : selected(choice, line)
     },
-    ingestSelected,
+    ...{ ingestSelected, kinds: kinds.table, countLines: kinds.countLines },
     observeAbsence: (line, now) => absenceBack(line, now) ?? [],
     absenceState: () => absence.state(),
     restoreAbsence: (state, resumedAt) => absence.restore(state, resumedAt),
     seenElsewhere: (key, seen, now) => deliver(now, incidents.seenElsewhere(key, seen, now)),
-    tick: (now) => deliver(now, [...incidents.tick(now), ...absence.due(now)]),
+    tick: (now) => deliver(now, kinds.afterTick(now, [...incidents.tick(now), ...absence.due(now)])),
     flush: (now) => path.drain(now, [...incidents.tick(now), ...incidents.flush(now)]),
     addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),

@@ -5,6 +5,8 @@
 import type { ActiveHours } from './active-hours'
 import { compilePath, type PathGetter } from './dot-path'
 import { AlertsError, AlertsErrorCodes } from './errors'
+import type { KindRuleConfig } from './kinds/kind-rules-config'
+import { defaultKindTitle } from './kinds/kind-vars'
 import { compileFieldMatch, type FieldMatch, type FieldMatcher } from './matcher'
 import type { OncallRef } from './schedule'
 import { compileTemplate, type Template } from './template'
@@ -57,6 +59,8 @@ export interface RuleConfig {
    * undefined: an ordinary rule.
    */
   absent: { forMs: number } | undefined
+  /** A rule on kinds (alerts/kinds/kind-rules.ts): it takes a line only when its decision says so. */
+  kinds?: KindRuleConfig | undefined
 }
 
 export interface EscalationStep {
@@ -90,7 +94,11 @@ export interface Rule {
   title: Template
   /** An absence rule: its threshold and resolve_after do not apply (both undefined here). */
   absent: { forMs: number } | undefined
+  kinds: KindRuleConfig | undefined
 }
+
+const titleOf = (config: RuleConfig): string =>
+  config.kinds === undefined ? DEFAULT_TITLE : defaultKindTitle(config.kinds)
 
 export function compileRule(config: RuleConfig, path = config.name): Rule {
   // An absence incident has no lines to count or to fall quiet: only the key's next line ends it.
@@ -119,8 +127,9 @@ export function compileRule(config: RuleConfig, path = config.name): Rule {
         activeHours: s.activeHours,
       })),
     ],
-    title: compileTemplate(config.title ?? DEFAULT_TITLE, `${path}.title`),
+    title: compileTemplate(config.title ?? titleOf(config), `${path}.title`),
     absent,
+    kinds: config.kinds,
   }
 }
 
