@@ -2,7 +2,7 @@
 // 0600, damaged files said: state-dir.ts) -> lock -> one reader per file source, reading at once ->
 // messaging endpoint (embedded sandbox or real API) -> the alert path of agent/delivery (incident state,
 // file outbox, pipeline), then the readers handle what they read
-// -> missed-call acks -> metrics and console -> journald sources -> one clock. A step that fails
+// -> missed-call acks -> metrics and console -> journald sources -> one clock -> the digest. A step that fails
 // undoes the ones before it, in reverse. What only the alert path needs (node:http, the sandbox, the
 // console) is loaded after the readers started: a start reads its first bytes without waiting for it.
 // A reload is reload.ts; stopping (the steps the other way, the outbox drained) is stop.ts.
@@ -169,6 +169,18 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   }, options.tickMs ?? 1000)
   clock.unref()
   undo.push(() => clearInterval(clock))
+  const { createDigestSender } = await import('./digest.js')
+  // The kind table's entries: none until the agent keeps a table.
+  const digest = createDigestSender({
+    config: () => live.config,
+    stateDir: config.stateDir,
+    path,
+    kinds: () => [],
+    log,
+    now,
+  })
+  undo.push(() => digest.stop())
+  digest.apply()
   return Object.assign(live, {
     log,
     now,
@@ -180,6 +192,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     acks,
     metrics,
     clock,
+    digest,
     counters,
     setupOf,
   })

@@ -38,6 +38,7 @@ export async function reloadAgent(agent: RunningAgent, next: AgentConfig): Promi
     metrics: running.metrics,
     cluster: running.cluster,
   }
+  agent.digest.apply()
   await agent.readers.apply(running.sources, next.sources)
   if (await agent.metrics.apply(next.metrics)) agent.config = { ...agent.config, metrics: next.metrics }
   agent.counters.reloads++

@@ -4,6 +4,7 @@ import type { AgentConfig } from '../config/types'
 import type { AlertPath } from '../acknowledge/with-actions'
 import type { AlertSetup } from '../delivery/types'
 import type { AgentCounters } from './agent-metrics'
+import type { DigestSender } from './digest'
 import type { Fleet } from './fleet'
 import type { InstanceLock } from './instance-lock'
 import type { AgentLogger } from './logger'
@@ -26,6 +27,8 @@ export interface RunningAgent {
   readonly metrics: MetricsEndpoint
   /** The engine's clock (group_wait, repeat, escalation, resolve). */
   readonly clock: NodeJS.Timeout
+  /** The digest's schedule (`digest:`): planned again on a reload. */
+  readonly digest: DigestSender
   readonly counters: AgentCounters
   /** The alert path's rules, channels and silences of a config (loaded with the alert path). */
   readonly setupOf: (config: AgentConfig) => AlertSetup

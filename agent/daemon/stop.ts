@@ -19,6 +19,7 @@ export async function stopAgent(
     }
   }
   clearInterval(agent.clock)
+  agent.digest.stop()
   await reloading
   for (const reader of agent.readers.running) await step(`closing source ${reader.name}`, () => reader.close())
   await step('stopping the missed-call poller', () => acks.stop())

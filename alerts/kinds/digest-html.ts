@@ -34,19 +34,19 @@ function table(section: string, headings: readonly string[], rows: readonly stri
 export function hourlyBar(buckets: readonly number[], bucketMs: number, from: number, view: DigestView): string {
   const max = Math.max(1, ...buckets)
   const start = Math.floor(from / 3_600_000) * 3_600_000
+  // Small: a digest holds hundreds of these cells, and mail APIs cap a message's size.
   const cells = buckets.map((count, i) => {
     const height = count === 0 ? 1 : Math.max(2, Math.round((BAR_HEIGHT * count) / max))
     const color = count === 0 ? RULE : '#d9534f'
-    const title = `${countText(count)} from ${localTime(start + i * bucketMs, view.timeZone)}`
+    const title = `${countText(count)} at ${localTime(start + i * bucketMs, view.timeZone).slice(11)}`
     return (
-      `<td title="${escapeHtml(title)}" style="vertical-align:bottom;padding:0 1px 0 0;height:${BAR_HEIGHT}px">` +
-      `<div data-count="${count}" style="width:5px;height:${height}px;background:${color};` +
-      `font-size:0;line-height:0">&nbsp;</div></td>`
+      `<td title="${escapeHtml(title)}" style="vertical-align:bottom;padding:0 1px 0 0">` +
+      `<div data-count="${count}" style="width:5px;height:${height}px;background:${color};font-size:0"></div></td>`
     )
   })
   return (
-    `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse">` +
-    `<tr>${cells.join('')}</tr></table>`
+    `<table role="presentation" cellpadding="0" cellspacing="0" ` +
+    `style="border-collapse:collapse;height:${BAR_HEIGHT}px"><tr>${cells.join('')}</tr></table>`
   )
 }
 
@@ -182,4 +182,40 @@ export function digestHtml(digest: Digest, view: DigestView): string {
     `background:#ffffff;border:1px solid #dde1e6;${FONT};color:${INK}">${body.join('')}</table>` +
     `</td></tr></table></body></html>`
   )
+}
+
+/**
+ * Mail APIs cap a message's size (the sandbox takes 64 KiB a record, and JSON escapes every quote of
+ * the markup): a digest's HTML is kept under this many bytes.
+ */
+export const DIGEST_HTML_MAX_BYTES = 48_000
+
+function cutFurther<T>(list: DigestList<T>): DigestList<T> {
+  const keep = Math.floor(list.items.length * 0.7)
+  return { items: list.items.slice(0, keep), more: list.more + list.items.length - keep }
+}
+
+/** The digest with each list cut to 70% (the rest counted as more); undefined when they are empty. */
+function shrunk(digest: Digest): Digest | undefined {
+  const lists = [digest.newKinds, digest.top, digest.regressed, digest.incidents]
+  if (lists.every((list) => list.items.length === 0)) return undefined
+  return {
+    ...digest,
+    newKinds: cutFurther(digest.newKinds),
+    top: cutFurther(digest.top),
+    regressed: cutFurther(digest.regressed),
+    incidents: cutFurther(digest.incidents),
+  }
+}
+
+/** digestHtml(), its lists cut shorter until it fits in `maxBytes` (what was cut is said as "and N more"). */
+export function digestHtmlWithin(digest: Digest, view: DigestView, maxBytes = DIGEST_HTML_MAX_BYTES): string {
+  const encoder = new TextEncoder()
+  let current = digest
+  for (;;) {
+    const html = digestHtml(current, view)
+    const next = encoder.encode(html).length <= maxBytes ? undefined : shrunk(current)
+    if (next === undefined) return html
+    current = next
+  }
 }

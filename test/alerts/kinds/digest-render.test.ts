@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { digestOf, type DigestIncidentInput } from '../../../alerts/kinds/digest'
 import { digestSubject, localTime } from '../../../alerts/kinds/digest-format'
-import { digestHtml, hourlyBar } from '../../../alerts/kinds/digest-html'
+import { DIGEST_HTML_MAX_BYTES, digestHtml, digestHtmlWithin, hourlyBar } from '../../../alerts/kinds/digest-html'
 import { digestShort, digestText } from '../../../alerts/kinds/digest-text'
 import type { KindEntry } from '../../../alerts/kinds/types'
 
@@ -72,7 +72,23 @@ describe('digest renderings', () => {
     const bar = hourlyBar([0, 3, 6], H, FROM, view)
     expect(bar.match(/<td /g)).toHaveLength(3)
     expect([...bar.matchAll(/height:(\d+)px;background/g)].map((m) => Number(m[1]))).toEqual([1, 12, 24])
-    expect(bar).toContain('title="3 from 2026-12-01 09:30"')
+    expect(bar).toContain('title="3 at 09:30"')
+  })
+
+  it('HTML too big for a mail is cut shorter, list by list, and says how many it left out', () => {
+    const long = '<&>'.repeat(100)
+    const kinds = Array.from({ length: 60 }, (_, i) =>
+      kind(`k${i}`, `${long} ${i}`, { hourly: [[Math.floor(FROM / H) * H + (i % 24) * H, i + 1]] }),
+    )
+    const incidents = Array.from({ length: 40 }, (_, i) => ({ ...incident, key: `i${i}`, title: `${long} ${i}` }))
+    const big = digestOf(kinds, incidents, { from: FROM, to: TO })
+    expect(new TextEncoder().encode(digestHtml(big, view)).length).toBeGreaterThan(DIGEST_HTML_MAX_BYTES)
+    const html = digestHtmlWithin(big, view)
+    expect(new TextEncoder().encode(html).length).toBeLessThanOrEqual(DIGEST_HTML_MAX_BYTES)
+    expect(html).toMatch(/and \d+ new kinds more/)
+    expect(html).toContain('data-section="top"')
+    // A digest that fits is left whole.
+    expect(digestHtmlWithin(digest, view)).toBe(digestHtml(digest, view))
   })
 
   it('text: the whole digest, acknowledgements said', () => {
