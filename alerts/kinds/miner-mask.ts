@@ -1,4 +1,5 @@
-// A message cut into tokens with its variable parts as `<*>`, the miner's first step.
+// The rules that find the variable parts of a message's tokens, the miner's first step (miner-form.ts
+// applies them in one pass).
 //
 // Rules, in order (each token is a run of non-blank characters; a token is split further at the
 // punctuation that joins a name to its value, so `uid=0`, `port:8080`, `(size 12)` keep the name):
@@ -12,21 +13,16 @@
 //     at most MAX_QUOTED characters) is one place of the template, its words masked by these rules:
 //     `"GET /v2/x HTTP/1.1"` is `"GET <*>"`, and `"View Lock"` a word the grouping may find varies.
 //  5. Any other part is a word of the template; words that vary are left to the grouping.
-//  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
 //  6. A token left with no letter or opening bracket outside its `<*>` (`<*>,<*>`, `<*>]`) is one `<*>`, and
 //     runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
 //     a path with spaces) gives the template one shape.
+//  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
 export const MAX_MESSAGE = 4096
 export const MAX_TOKENS = 96
 export const WILDCARD = '<*>'
 export const MAX_QUOTED = 256
-
-const MONTHS_AND_DAYS = new Set(
-  (
-    'jan feb mar apr may jun jul aug sep oct nov dec january february march april june july august september ' +
-    'october november december mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday'
-  ).split(' '),
-)
+/** A blank inside a quoted token, so that the token stays one; shown as a blank in a template. */
+export const QUOTED_BLANK = '\u0001'
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isBlank = (c: number): boolean => c <= 32
@@ -127,7 +123,7 @@ function hasLetterOutsideWildcards(masked: string): boolean {
 }
 
 /** Rule 4: where a quote opening at `at` closes, when it opens a quoted string there; else -1. */
-function quoteEnd(text: string, at: number, tokenStart: number): number {
+export function quoteEnd(text: string, at: number, tokenStart: number): number {
   const quote = text.charCodeAt(at)
   if (quote !== 34 && quote !== 39) return -1
   if (at !== tokenStart && !isJoiner(text.charCodeAt(at - 1))) return -1
@@ -145,51 +141,21 @@ function maskQuoted(quoted: string): string {
   for (const word of words) {
     const masked = word === '' ? '' : maskToken(word)
     if (masked === WILDCARD && out.endsWith(WILDCARD)) continue
-    out += out === '' ? masked : ` ${masked}`
+    out += out === '' ? masked : `${QUOTED_BLANK}${masked}`
   }
   return `${quoted[0] as string}${out}${quoted[quoted.length - 1] as string}`
 }
 
-/** The message's tokens, cut (rule 1) and masked (rules 2-7). */
-export function maskedTokens(message: string): string[] {
-  const text = message.length > MAX_MESSAGE ? message.slice(0, MAX_MESSAGE) : message
-  const tokens: string[] = []
-  let start = -1
-  let quoted = ''
-  for (let i = 0; i <= text.length && tokens.length < MAX_TOKENS; i++) {
-    const blank = i === text.length || isBlank(text.charCodeAt(i))
-    if (!blank) {
-      if (start === -1) start = i
-      const end = quoteEnd(text, i, start)
-      if (end !== -1) {
-        // The quoted string, blanks and all, is one place of the template, its own variables masked.
-        quoted += `${text.slice(start, i)}${maskQuoted(text.slice(i, end + 1))}`
-        start = end + 1
-        i = end
-      }
-      continue
-    }
-    if (start === -1 && quoted === '') continue
-    tokens.push(quoted === '' ? maskToken(text.slice(start, i)) : `${quoted}${maskToken(text.slice(start, i))}`)
-    start = -1
-    quoted = ''
+/** A token holding quoted strings (rule 4): each masked as one place, the rest by maskToken. */
+export function maskQuotedToken(text: string, start: number, end: number): string {
+  let out = ''
+  let from = start
+  for (let i = start; i < end; i++) {
+    const close = quoteEnd(text, i, start)
+    if (close === -1) continue
+    out += `${text.slice(from, i)}${maskQuoted(text.slice(i, close + 1))}`
+    from = close + 1
+    i = close
   }
-  return withDates(tokens)
-}
-
-/** Rule 7, then the runs of rule 6: a month or weekday next to a variable is part of a date. */
-function withDates(tokens: string[]): string[] {
-  const out: string[] = []
-  for (let i = 0; i < tokens.length; i++) {
-    let token = tokens[i] as string
-    if (
-      token.length <= 10 &&
-      MONTHS_AND_DAYS.has(token.toLowerCase().replace(/,$/, '')) &&
-      (tokens[i - 1] === WILDCARD || tokens[i + 1] === WILDCARD)
-    )
-      token = WILDCARD
-    if (token === WILDCARD && out[out.length - 1] === WILDCARD) continue
-    out.push(token)
-  }
-  return out
+  return from < end ? `${out}${maskToken(text.slice(from, end))}` : out
 }

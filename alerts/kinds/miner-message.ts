@@ -6,7 +6,8 @@
 //     knows, then miner-head.ts skips what still looks like head fields).
 import type { AlertLine } from '../line'
 import { headEnd } from './miner-head'
-import { maskedTokens, MAX_MESSAGE, WILDCARD } from './miner-mask'
+import { FORM_SEP, maskedForm } from './miner-form'
+import { MAX_MESSAGE } from './miner-mask'
 import { stackFingerprint } from './miner-stack'
 
 function errorOf(record: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -18,20 +19,22 @@ function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
-export function eventTokens(line: AlertLine): string[] {
-  const err = errorOf(line.record)
+/** The event's masked form (miner-form.ts): its tokens joined by FORM_SEP. */
+export function eventForm(line: AlertLine): string {
+  const found = errorOf(line.record)
+  const err = found !== undefined && (line.json || line.raw.includes('\n')) ? found : undefined
   const type = err === undefined ? '' : stringOf(err.type)
+  const typed = type === '' ? '' : `${type.replaceAll(' ', '_')}:${FORM_SEP}`
   const stack = err === undefined ? '' : stringOf(err.stack)
-  if (stack !== '' && (line.json || line.raw.includes('\n'))) {
-    const frames = stackFingerprint(stack)
+  if (stack !== '') {
+    const frames = stackFingerprint(stack).map((frame) => frame.replaceAll(' ', '_'))
     const message = line.json ? line.msg : stringOf(err?.message) || firstLine(line.msg)
-    return [...(type === '' ? [] : [`${type}:`]), ...maskedTokens(message), ...frames]
+    return [typed + maskedForm(message, false), ...frames].join(FORM_SEP)
   }
-  if (line.json) return type === '' ? maskedTokens(line.msg) : [`${type}:`, ...maskedTokens(line.msg)]
-  const text = firstLine(line.msg === line.raw ? line.raw.slice(headEnd(line.raw)) : line.msg)
-  const tokens = maskedTokens(text)
+  if (line.json) return typed + maskedForm(line.msg, false)
   // A variable before the first word is head the rules above did not know (a host, a stamp).
-  return tokens.length > 1 && tokens[0] === WILDCARD ? tokens.slice(1) : tokens
+  // A text event's message is its first line's (agent/events), so it holds no line break.
+  return maskedForm(line.msg === line.raw ? line.raw.slice(headEnd(line.raw)) : line.msg, true)
 }
 
 function firstLine(text: string): string {

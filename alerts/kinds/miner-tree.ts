@@ -15,6 +15,7 @@
 // Bounded work per line: an exact-form map answers repeats without the tree (the common case), and
 // a leaf is scanned for at most LEAF_SCAN kinds, most recently matched first, so a flood of
 // distinct lines that share a leaf costs a constant per line, not one per kind.
+import { FORM_SEP, formTokens, maskedForm, templateOf } from './miner-form'
 import { WILDCARD } from './miner-mask'
 
 export const SIMILARITY = 0.5
@@ -113,14 +114,14 @@ export class KindTree {
     private readonly newId: (template: string) => string,
   ) {}
 
-  place(tokens: string[]): Placement {
-    const form = tokens.join(' ')
+  place(form: string): Placement {
     const known = this.exact.get(form)
     if (known !== undefined) {
       const kind = current(known)
       if (kind !== undefined) return { kind, created: false, generalised: false, absorbed: [] }
       this.exact.delete(form)
     }
+    const tokens = formTokens(form)
     const leaf = leafKey(tokens)
     const kinds = this.leaves.get(leaf) ?? []
     const scan = kinds.length > LEAF_SCAN ? kinds.slice(0, LEAF_SCAN) : kinds
@@ -135,8 +136,8 @@ export class KindTree {
 
   /** A kind a restart or a fleet knows, with its id and aliases as they were (seed). */
   seeded(id: string, template: string, aliases: readonly string[]): TreeKind {
-    const tokens = template.split(' ')
-    const kind = this.kind(id, tokens, template, leafKey(tokens))
+    const tokens = formTokens(maskedForm(template, false))
+    const kind = this.kind(id, tokens, templateOf(tokens), leafKey(tokens))
     kind.aliases.push(...aliases)
     this.add(kind)
     return kind
@@ -156,7 +157,8 @@ export class KindTree {
   }
 
   private create(tokens: string[], form: string, leaf: string): Placement {
-    const kind = this.kind(this.newId(form), tokens, form, leaf)
+    const template = templateOf(tokens)
+    const kind = this.kind(this.newId(template), tokens, template, leaf)
     this.add(kind)
     return { kind, created: true, generalised: false, absorbed: [] }
   }
@@ -165,7 +167,7 @@ export class KindTree {
     const kinds = this.leaves.get(kind.leaf)
     if (kinds === undefined) this.leaves.set(kind.leaf, [kind])
     else kinds.unshift(kind)
-    this.remember(kind.template, kind)
+    this.remember(kind.tokens.join(FORM_SEP), kind)
   }
 
   /** Rule 3: the line, the best and the siblings merged when they show VARIANTS values; else undefined. */
@@ -187,7 +189,7 @@ export class KindTree {
       kind.into = survivor
       survivor.aliases.push(kind.id, ...kind.aliases)
     }
-    survivor.template = survivor.tokens.join(' ')
+    survivor.template = templateOf(survivor.tokens)
     survivor.aliases.push(this.newId(survivor.template))
     return { kind: survivor, created: false, generalised: true, absorbed }
   }

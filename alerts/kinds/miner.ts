@@ -14,7 +14,7 @@
 //  4. The bound: `max` kinds per source; past it the least recently seen is evicted (counted).
 import { createHash } from 'node:crypto'
 import type { AlertLine } from '../line'
-import { eventTokens } from './miner-message'
+import { eventForm } from './miner-message'
 import { KindTree, type TreeKind } from './miner-tree'
 import type { KindMiner, KindMinerOptions, KindMinerStats, KindRef } from './types'
 
@@ -34,6 +34,8 @@ interface SourceKinds {
   recent: Map<string, TreeKind>
   /** Every id (own and alias) to its kind. */
   ids: Map<string, TreeKind>
+  /** The kind seen last: the most recent in `recent` already. */
+  last: TreeKind | undefined
 }
 
 export function createKindMiner(options: KindMinerOptions): KindMiner {
@@ -49,6 +51,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner {
         tree: new KindTree(4 * max + 1024, (template) => kindId(source, template)),
         recent: new Map(),
         ids: new Map(),
+        last: undefined,
       }
       sources.set(key, found)
     }
@@ -79,18 +82,22 @@ export function createKindMiner(options: KindMinerOptions): KindMiner {
     mine(line: AlertLine): KindRef {
       totals.mined++
       const kinds = sourceOf(line.source)
-      const placed = kinds.tree.place(eventTokens(line))
+      const placed = kinds.tree.place(eventForm(line))
       const kind = placed.kind
       if (placed.created) admit(kinds, kind)
       else {
-        kinds.recent.delete(kind.id)
-        kinds.recent.set(kind.id, kind)
+        // Re-inserted as the most recent; a run of one kind (the usual) skips the Map's work.
+        if (kinds.last !== kind) {
+          kinds.recent.delete(kind.id)
+          kinds.recent.set(kind.id, kind)
+        }
         for (const gone of placed.absorbed) {
           kinds.recent.delete(gone.id)
           totals.kinds--
         }
         if (placed.generalised) for (const alias of kind.aliases) kinds.ids.set(alias, kind)
       }
+      kinds.last = kind
       const alias = kind.aliases[kind.aliases.length - 1]
       return { id: kind.id, template: kind.template, created: placed.created, aliasOf: alias }
     },
