@@ -6,13 +6,16 @@
 //    sample the first event's raw text, cut to SAMPLE_MAX characters;
 // 3. its level is the worst level among its events (none when no event had one);
 // 4. `--level L` keeps the kinds whose level is L or worse; a kind without a level is left out then;
-// 5. most events first; a tie goes to the kind seen first in the files.
+// 5. most events first; a tie goes to the kind seen first in the files;
+// 6. at most TALLY_MAX kinds are gathered (a file of a million distinct random lines must not hold a
+//    million rows): the events of kinds past it are counted, not listed.
 import { levelLabel } from '../../../alerts'
 import type { KindRef } from '../../../alerts/kinds'
 import { terminalText } from '../terminal-text'
 import { cut, formatTable } from '../text-table'
 
 export const SAMPLE_MAX = 1024
+export const TALLY_MAX = 100_000
 
 export interface LinePlace {
   file: string
@@ -32,28 +35,32 @@ export interface KindRow {
 }
 
 export interface KindTally {
-  /** Rules 1 to 3, one event at a time. */
+  /** Rules 1 to 3 and 6, one event at a time. */
   add(ref: KindRef, level: number | undefined, raw: string, at: LinePlace): void
   rows(): KindRow[]
+  /** Events of kinds past the bound (rule 6). */
+  unlisted(): number
 }
 
-export function createKindTally(): KindTally {
+export function createKindTally(max = TALLY_MAX): KindTally {
   const byId = new Map<string, KindRow>()
+  let unlisted = 0
+  const first = (ref: KindRef, level: number | undefined, raw: string, at: LinePlace): KindRow => ({
+    id: ref.id,
+    level,
+    count: 1,
+    first: at,
+    last: at,
+    template: ref.template,
+    sample: raw.length > SAMPLE_MAX ? raw.slice(0, SAMPLE_MAX) : raw,
+    seen: byId.size,
+  })
   return {
     add(ref, level, raw, at) {
       const row = byId.get(ref.id)
       if (row === undefined) {
-        const sample = raw.length > SAMPLE_MAX ? raw.slice(0, SAMPLE_MAX) : raw
-        byId.set(ref.id, {
-          id: ref.id,
-          level,
-          count: 1,
-          first: at,
-          last: at,
-          template: ref.template,
-          sample,
-          seen: byId.size,
-        })
+        if (byId.size < max) byId.set(ref.id, first(ref, level, raw, at))
+        else unlisted++
         return
       }
       row.count++
@@ -62,6 +69,7 @@ export function createKindTally(): KindTally {
       if (level !== undefined && (row.level === undefined || level > row.level)) row.level = level
     },
     rows: () => [...byId.values()],
+    unlisted: () => unlisted,
   }
 }
 
@@ -76,6 +84,8 @@ export interface KindsReport {
   lines: number
   events: number
   kinds: KindRow[]
+  /** Events of kinds past TALLY_MAX, not in `kinds`. */
+  unlisted: number
 }
 
 const HEADER = ['ID', 'LEVEL', 'COUNT', 'FIRST', 'LAST', 'TEMPLATE'] as const
@@ -105,7 +115,9 @@ export function describeKinds(report: KindsReport, width: number): string {
     const firstLine = (kind.sample.split('\n', 1)[0] ?? '').replace(/\r$/, '')
     out.push(table[i + 1] ?? '', SAMPLE_INDENT + cut(terminalText(firstLine), width - SAMPLE_INDENT.length))
   })
-  return `${summary}${out.join('\n')}\n`
+  const more =
+    report.unlisted > 0 ? `(${report.unlisted} event(s) of kinds past the first ${TALLY_MAX} not listed)\n` : ''
+  return `${summary}${out.join('\n')}\n${more}`
 }
 
 /** `--json`: one document; each kind without its tie-break order, with its level's name beside the number. */

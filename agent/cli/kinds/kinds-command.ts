@@ -36,8 +36,11 @@ export interface KindsArgs {
   live: boolean
 }
 
-/** Kinds the CLI's miner keeps per source: far above the agent's default, a file's kinds all fit. */
-export const CLI_MAX_KINDS = 1_000_000
+/**
+ * Kinds the CLI's miner keeps per source: the agent's default `kinds.max`, so a file is mined as the
+ * agent would mine it, in bounded memory (a file of random lines evicts, as in the agent).
+ */
+export const CLI_MAX_KINDS = 10_000
 const FORMATS: readonly string[] = ['auto', 'json', 'text']
 
 type Checked = { ok: true; minLevel: number | undefined } | { ok: false; message: string }
@@ -129,7 +132,8 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
     bar.done()
   }
   if (!args.perLine) {
-    const report = { files: args.files, lines, events, kinds: reportRows(tally.rows(), checked.minLevel) }
+    const kinds = reportRows(tally.rows(), checked.minLevel)
+    const report = { files: args.files, lines, events, kinds, unlisted: tally.unlisted() }
     output.push(args.json ? kindsJson(report) : describeKinds(report, outputWidth(io.stdout)))
   }
   await output.flush()

@@ -62,11 +62,23 @@ describe('kinds report', () => {
     expect(reportRows(rows, undefined).map((r) => r.id)).toEqual(['most', 'early', 'late'])
   })
 
+  it('rule 6: at most max kinds gathered; the events of kinds past it counted, not listed', () => {
+    const tally = createKindTally(2)
+    for (const id of ['a', 'b', 'c', 'a', 'd', 'c']) tally.add(ref(id), 50, id, at(1))
+    expect(tally.rows().map((r) => [r.id, r.count])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ])
+    expect(tally.unlisted()).toBe(3)
+    const text = describeKinds({ files: ['x'], lines: 6, events: 6, kinds: tally.rows(), unlisted: 3 }, 100)
+    expect(text).toMatch(/\n\(3 event\(s\) of kinds past the first 100000 not listed\)\n$/)
+  })
+
   it('the table: file:line with several files, each sample under its row, its control characters escaped', () => {
     const kinds = [
       { ...row('k1', 2, 50, 0), sample: 'ERROR bad \u001b[31mred\u001b[0m\r\nat frame', last: at(7, 'b.log') },
     ]
-    const text = describeKinds({ files: ['app.log', 'b.log'], lines: 9, events: 2, kinds }, 100)
+    const text = describeKinds({ files: ['app.log', 'b.log'], lines: 9, events: 2, kinds, unlisted: 0 }, 100)
     expect(text.split('\n')).toEqual([
       '9 line(s), 2 event(s), 1 kind(s)',
       'ID  LEVEL  COUNT  FIRST      LAST     TEMPLATE',
