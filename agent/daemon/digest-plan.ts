@@ -2,7 +2,8 @@
 // schedule and what the last digest covered (kept in state_dir: digest-state.ts) are arguments;
 // digest.ts only applies the answer. The rules:
 // 1. Nothing covered yet (a first start, or the state file lost): the schedule begins at the latest
-//    slot at or before now, and nothing is sent for the time before it (no period is owed).
+//    slot at or before now and nothing is sent at once (no slot passed while the agent ran); the
+//    first digest comes at the next slot and covers its whole period.
 // 2. The latest slot at or before now is later than what is covered: one digest, now, covering from
 //    what is covered to that slot. After a downtime that spans several slots: one digest, not one per
 //    slot missed.
