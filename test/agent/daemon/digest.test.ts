@@ -1,7 +1,7 @@
 // The digest sender on a real state_dir with a stand-in alert path (the dispatcher records what it is
 // handed): when it sends, that a restart does not send again, one digest after a downtime, a failure
 // retried without advancing, and the messages per channel type.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Delivery, IncidentSnapshot } from '../../../alerts'
@@ -161,6 +161,17 @@ describe('digest sender', () => {
     } finally {
       sender.stop()
     }
+  })
+
+  it('a damaged digest.json is kept aside and the schedule begins again: nothing sent twice', () => {
+    const dir = tempDir('digest')
+    writeFileSync(join(dir, 'digest.json'), '{"version":1,"cove')
+    const h = harness(dir)
+    h.clock.now = NINE + H
+    expect(run(h).stats()).toMatchObject({ covered: NINE, nextAt: NINE + DAY_MS })
+    expect(h.sent).toEqual([])
+    expect(readdirSync(dir).filter((f) => f.startsWith('digest.json.corrupt-'))).toHaveLength(1)
+    expect(JSON.parse(readFileSync(join(dir, 'digest.json'), 'utf8'))).toMatchObject({ covered: NINE })
   })
 
   it('without digest: in the config, plans nothing and writes nothing', () => {
