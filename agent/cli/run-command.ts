@@ -32,7 +32,8 @@ function withListenOverride(config: AgentConfig, args: RunArgs): AgentConfig {
   return { ...config, messaging: { ...config.messaging, listen } }
 }
 
-function sourceLine(source: SourceConfig): string {
+function sourceLine(source: SourceConfig, intakeUrls: readonly string[] | undefined): string {
+  if (intakeUrls !== undefined) return `listening ${source.name} (${source.type}): ${intakeUrls.join(', ')}`
   if (source.journald !== undefined) {
     const units = source.journald.units
     return `reading ${source.name}: the journal${units.length > 0 ? ` (${units.join(', ')})` : ''}`
@@ -46,7 +47,7 @@ function banner(agent: Agent, file: string): string {
     `logx-agent running with ${file}: ${config.sources.length} source(s), ${config.rules.length} rule(s), ` +
       `state in ${config.stateDir}`,
   ]
-  for (const source of config.sources) lines.push(`  ${sourceLine(source)}`)
+  for (const source of config.sources) lines.push(`  ${sourceLine(source, agent.intakeUrls(source.name))}`)
   if (endpoint.mode === 'sandbox') {
     lines.push(`  messaging: the embedded sandbox (no real API configured) at ${endpoint.baseUrl}`)
     lines.push(`  inbox URL: ${endpoint.inboxUrl ?? ''}`)

@@ -4,6 +4,7 @@ import type { IncidentActions } from '../acknowledge/incident-actions'
 import type { MissedCallAcks } from './missed-call-acks'
 import type { Metric } from './metrics-server'
 import type { SourceReader } from '../events/types'
+import { intakeMetrics } from './intake-metrics'
 import { corruptStateCounts, type CorruptStateCount } from '../storage/corrupt-state'
 
 export interface AgentCounters {
@@ -264,6 +265,7 @@ export function collectAgentMetrics(
   const checkpointAge = readers.reduce((oldest, r) => Math.max(oldest, age(r)), 0)
   return [
     ...readerMetrics(readers),
+    ...intakeMetrics(readers),
     ...alertMetrics(pipeline.stats(), dispatcher.stats()),
     {
       name: 'logx_agent_checkpoint_age_seconds',

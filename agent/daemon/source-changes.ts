@@ -9,6 +9,7 @@
 // 4. Every source of the new config that is not kept starts, in the new config's order.
 // 5. A start carries the source's previous config, if it had one: when the new one cannot start,
 //    the old one is started again as it was. A source that is new has nothing to fall back to.
+// 6. A network source whose token or TLS key changed is changed too (a config's JSON hides secrets).
 import type { SourceConfig } from '../config/types'
 
 export interface SourceStart {
@@ -23,8 +24,11 @@ export interface SourceChanges {
   start: SourceStart[]
 }
 
+const secretsOf = (source: SourceConfig | undefined): string =>
+  JSON.stringify([source?.intake?.token?.reveal(), source?.intake?.tls?.key.reveal()])
+
 const same = (a: SourceConfig | undefined, b: SourceConfig | undefined): boolean =>
-  a !== undefined && JSON.stringify(a) === JSON.stringify(b)
+  a !== undefined && JSON.stringify(a) === JSON.stringify(b) && secretsOf(a) === secretsOf(b)
 
 export function planSourceChanges(
   running: readonly string[],

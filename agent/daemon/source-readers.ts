@@ -1,10 +1,11 @@
 // The agent's running sources: one reader per source, started before the alert path exists (they
 // read at once and handle what they read once it is there), brought in line with a reloaded config,
 // and closed. /health and /metrics read `running`.
-import type { SourceConfig } from '../config/types'
+import type { IntakeSourceConfig, SourceConfig } from '../config/types'
 import type { AlertPipeline, Dispatcher } from '../delivery/types'
 import type { SourceReader } from '../events/types'
 import { DaemonError, DaemonErrorCodes } from './errors'
+import { createIntakeReaders, type IntakePath } from './intake-readers'
 import type { AgentLogger } from './logger'
 import { planSourceChanges } from './source-changes'
 import { startSourceReader } from './source-reader'
@@ -16,7 +17,7 @@ export interface SourceReaders {
   /** Starts a reader for `source` and adds it to `running`. */
   start(source: SourceConfig): Promise<void>
   /** The alert path is there: the readers handle what they read, and checkpoint after its outbox. */
-  open(path: { pipeline: AlertPipeline; dispatcher: Dispatcher }): void
+  open(path: IntakePath): void
   /** The agent did not start: a reader waiting for the alert path stops waiting. */
   abandon(): void
   /**
@@ -39,6 +40,8 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
   const running: SourceReader[] = []
   let pipeline: AlertPipeline | undefined
   let dispatcher: Dispatcher | undefined
+  let alertPath: IntakePath | undefined
+  const intakes = createIntakeReaders(log, options.now)
   let open = (): void => {}
   let abandon: (err: Error) => void = () => {}
   const ready = new Promise<void>((resolve, reject) => {
@@ -48,6 +51,8 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
   ready.catch(() => undefined)
 
   async function startReader(source: SourceConfig): Promise<SourceReader> {
+    // A network source starts once the alert path is there (agent.ts): its sink journals into it.
+    if (source.intake !== undefined) return intakes.start(source as IntakeSourceConfig, alertPath as IntakePath)
     const readerOptions = {
       source,
       stateDir: options.stateDir,
@@ -75,7 +80,12 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
   async function startLogged(source: SourceConfig, previous: SourceConfig | undefined): Promise<void> {
     try {
       running.push(await startReader(source))
-      const where = source.type === 'journald' ? { journald: source.journald } : { paths: source.paths }
+      const where =
+        source.type === 'journald'
+          ? { journald: source.journald }
+          : source.intake !== undefined
+            ? { listen: source.intake.listen }
+            : { paths: source.paths }
       log.info(
         { source: source.name, ...where },
         previous === undefined ? 'source added' : 'source changed: reading again from its checkpoint',
@@ -94,6 +104,7 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
     open(path) {
       pipeline = path.pipeline
       dispatcher = path.dispatcher
+      alertPath = path
       open()
     },
     abandon() {

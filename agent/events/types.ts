@@ -18,4 +18,9 @@ export interface SourceReader {
   readonly failure: string | undefined
   /** Stops reading; committed offsets are written. */
   close(): Promise<void>
+  /** A network source (agent/intake/): where it listens, and what it took and refused (by HTTP status). */
+  readonly intake?: {
+    readonly urls: readonly string[]
+    counts(): { requests: number; accepted: number; refused: Record<number, number> }
+  }
 }
