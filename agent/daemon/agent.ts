@@ -14,7 +14,6 @@ import type { AlertSetup } from '../delivery/types'
 import { clockOf, envNumber } from './agent-env'
 import type { Fleet } from './fleet'
 import { acquireInstanceLock } from './instance-lock'
-import { createAgentKinds, kindsSettingsOf, type AgentKinds } from './kinds'
 import { prepareStateDir } from './state-dir'
 import type { AgentLogger } from './logger'
 import type { MessagingEndpoint } from './messaging-endpoint'
@@ -69,7 +68,6 @@ async function startAlertSide(
   log: AgentLogger,
   now: () => number,
   undo: UndoStack,
-  kinds: AgentKinds,
 ): Promise<AlertSide> {
   const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] =
     await Promise.all([
@@ -84,9 +82,8 @@ async function startAlertSide(
   const fleet =
     config.cluster === undefined ? undefined : await (await import('./fleet.js')).startFleet(config.cluster, log, now)
   if (fleet !== undefined) undo.push(() => fleet.close())
-  if (fleet !== undefined) kinds.joinFleet(fleet.cluster.kinds)
   const path = createAlertPath({
-    setup: kinds.setupWith(setupOfConfig(config, endpoint.secrets), config),
+    setup: setupOfConfig(config, endpoint.secrets),
     statePath: join(config.stateDir, 'incidents.json'),
     timelinePath: join(config.stateDir, 'timeline.jsonl'),
     silencesPath: join(config.stateDir, 'silences.json'),
@@ -116,8 +113,7 @@ async function startAlertSide(
       log,
       now,
     })
-  const setupOf = (next: AgentConfig): AlertSetup => kinds.setupWith(setupOfConfig(next, endpoint.secrets), next)
-  return { endpoint, fleet, path, setupOf, startAcks }
+  return { endpoint, fleet, path, setupOf: (next) => setupOfConfig(next, endpoint.secrets), startAcks }
 }
 
 /** The start's steps in order; each pushes its undo once it has made what the undo takes apart. */
@@ -127,9 +123,6 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   undo.push(prepareStateDir(config.stateDir, log))
   const lock = acquireInstanceLock(config.stateDir)
   undo.push(() => lock.release())
-  // The kinds first: an engine is handed the table restored from state_dir.
-  const kinds = createAgentKinds({ stateDir: config.stateDir, host: hostname(), log, now, settings: kindsSettingsOf })
-  undo.push(() => kinds.stop())
   // The readers start first and read while the rest starts; they handle lines once it has.
   const readers = createSourceReaders({ stateDir: config.stateDir, log, now, tap: options.tap })
   undo.push(async () => {
@@ -140,7 +133,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   for (const source of config.sources) if (source.type === 'file') await readers.start(source)
   // No turn of the event loop is given to the readers here: reading 4 MB ahead while the rest
   // loads cost 5% of throughput and 3 MB of peak RSS on agentbench; they read while it waits.
-  const { endpoint, fleet, path, setupOf, startAcks } = await startAlertSide(config, log, now, undo, kinds)
+  const { endpoint, fleet, path, setupOf, startAcks } = await startAlertSide(config, log, now, undo)
   readers.open(path)
   const acks = startAcks(config, path)
   undo.push(() => acks.stop())
@@ -164,7 +157,6 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     log,
     now,
     sandboxStats: endpoint.sandboxStats,
-    kinds,
   })
   undo.push(() => metrics.removeConsoleFiles())
   await metrics.start()
@@ -181,11 +173,12 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   clock.unref()
   undo.push(() => clearInterval(clock))
   const { createDigestSender } = await import('./digest.js')
+  // The kind table's entries: none until the agent keeps a table.
   const digest = createDigestSender({
     config: () => live.config,
     stateDir: config.stateDir,
     path,
-    kinds: () => kinds.entries(),
+    kinds: () => [],
     log,
     now,
   })
@@ -205,7 +198,6 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     digest,
     counters,
     setupOf,
-    kinds,
   })
 }
 
