@@ -92,6 +92,11 @@ const BENCHES = [
     quick: ['--requests', '50'],
   },
   {
+    name: 'intake',
+    what: 'network sources of a real agent: http events/s, Alertmanager webhook p99, syslog and OTLP throughput',
+    quick: ['--quick'],
+  },
+  {
     name: 'fleet',
     what: 'two agents on one Redis against a lone agent: throughput and alert latency',
     quick: ['--mb', '20', '--rounds', '1', '--seconds', '3'],
