@@ -20,7 +20,7 @@ import { startSandbox, type Sandbox } from '../../../agent/sandbox'
 import { launchChromium, type LaunchedChromium } from '../../helpers/browser'
 import { pollUntil } from '../../helpers/poll-until'
 import { suiteTempDir } from '../../helpers/temp-dir'
-import { records, root } from './helpers'
+import { records, root, type SandboxRecord } from './helpers'
 
 const H = 3_600_000
 /** 09:00 in Asia/Kolkata on 2026-12-02. */
@@ -28,16 +28,18 @@ const NINE = Date.UTC(2026, 11, 2, 3, 30)
 const ARTEFACTS = join(root, 'test-results', 'digest')
 const dir = suiteTempDir('digest-inbox')
 
-async function loadConfig(): Promise<AgentConfig> {
-  const file = join(dir, 'agent.yaml')
+const DIGEST = 'digest: { every: 1d, at: "09:00", time_zone: Asia/Kolkata, notify: team-mail }'
+
+async function loadConfig(state = 'state', digest = DIGEST): Promise<AgentConfig> {
+  const file = join(dir, `${state}.yaml`)
   writeFileSync(
     file,
     `messaging: { sandbox: { listen: "127.0.0.1:0" } }
-state_dir: ${join(dir, 'state')}
+state_dir: ${join(dir, state)}
 sources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]
 channels:
   team-mail: { type: mail, from: logx@example.com, to: ops@example.com, format: html }
-digest: { every: 1d, at: "09:00", time_zone: Asia/Kolkata, notify: team-mail }
+${digest}
 `,
   )
   const loaded = await readAgentConfig(file, { env: {} })
@@ -91,22 +93,46 @@ describe('the digest in the sandbox inbox', () => {
     await sandbox?.close()
   })
 
-  it('the agent sends the digest its slot owes at start through its outbox, once', async () => {
-    const state = join(dir, 'state')
+  /** A state_dir whose last digest covered up to yesterday's 09:00. */
+  function stateOwingOne(name: string): void {
+    const state = join(dir, name)
     mkdirSync(state, { recursive: true, mode: 0o700 })
     const covered = { version: 1, covered: NINE - DAY_MS, sentAt: NINE - DAY_MS }
     writeFileSync(join(state, DIGEST_STATE_FILE), JSON.stringify(covered), { mode: 0o600 })
+  }
+
+  async function digestMails(baseUrl: string): Promise<SandboxRecord[]> {
+    return pollUntil('the digest mail in the sandbox', async () => {
+      const found = await records(baseUrl, 'mail')
+      return found.length > 0 ? found : undefined
+    })
+  }
+
+  it('the agent sends the digest its slot owes at start through its outbox, once', async () => {
+    stateOwingOne('state')
     const skew = NINE + 1000 - Date.now()
     const log = createAgentLogger({ level: 'silent' })
     const agent = await startAgent(config, { log, now: () => Date.now() + skew })
     try {
-      const mails = await pollUntil('the digest mail in the sandbox', async () => {
-        const found = await records(agent.endpoint.baseUrl, 'mail')
-        return found.length > 0 ? found : undefined
-      })
+      const mails = await digestMails(agent.endpoint.baseUrl)
       expect(mails).toHaveLength(1)
       expect(String(mails[0]?.record.subject)).toMatch(/^logx digest on .+: 0 new kinds, 0 regressed, 0 events/)
       expect(String(mails[0]?.record.message)).toContain('2026-12-01 09:00 to 2026-12-02 09:00 (Asia/Kolkata)')
+    } finally {
+      await agent.stop(5000)
+    }
+  }, 60_000)
+
+  it('a reload that adds digest: plans it at once', async () => {
+    stateOwingOne('reloaded')
+    const skew = NINE + 1000 - Date.now()
+    const log = createAgentLogger({ level: 'silent' })
+    const agent = await startAgent(await loadConfig('reloaded', ''), { log, now: () => Date.now() + skew })
+    try {
+      expect(await records(agent.endpoint.baseUrl, 'mail')).toEqual([])
+      expect(await agent.apply(await loadConfig('reloaded'))).toEqual([])
+      const mails = await digestMails(agent.endpoint.baseUrl)
+      expect(String(mails[0]?.record.subject)).toMatch(/^logx digest on /)
     } finally {
       await agent.stop(5000)
     }
