@@ -101,3 +101,5 @@ export { isTimeZone, localParts, utcOfWall, zonedInstant, zoneOffset } from './z
 export type { LocalParts, WallTime } from './zoned-time'
 export { handoffs, onCallAt, overlappingOverrides } from './schedule'
 export type { Handoff, LayerConfig, OnCall, OncallRef, OverrideConfig, Rotation, ScheduleConfig } from './schedule'
+export { createKindMiner } from './kinds'
+export type { KindEntry, KindMiner, KindMinerOptions, KindMinerStats, KindRef } from './kinds'

@@ -82,15 +82,19 @@ function kindOf(index: number, token: string): void {
 }
 
 function markDates(text: string, count: number): void {
-  for (let k = 0; k < count; k++) {
-    if (kinds[k] !== LITERAL) continue
-    const length = (ends[k] as number) - (starts[k] as number)
-    if (length < 3 || length > 10) continue
-    if (kinds[k - 1] !== VARIABLE && (k + 1 >= count || kinds[k + 1] !== VARIABLE)) continue
-    let word = text.slice(starts[k], ends[k]).toLowerCase()
-    if (word.endsWith(',')) word = word.slice(0, -1)
-    if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE
-  }
+  // Forwards, then backwards: `Fri Jun 24` makes `Jun` a variable first, then `Fri`.
+  for (let k = 0; k < count; k++) markDate(text, k, count)
+  for (let k = count - 1; k >= 0; k--) markDate(text, k, count)
+}
+
+function markDate(text: string, k: number, count: number): void {
+  if (kinds[k] !== LITERAL) return
+  const length = (ends[k] as number) - (starts[k] as number)
+  if (length < 3 || length > 10) return
+  if (kinds[k - 1] !== VARIABLE && (k + 1 >= count || kinds[k + 1] !== VARIABLE)) return
+  let word = text.slice(starts[k], ends[k]).toLowerCase()
+  if (word.endsWith(',')) word = word.slice(0, -1)
+  if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE
 }
 
 function joinForm(text: string, count: number, dropLeading: boolean): string {

@@ -28,6 +28,7 @@ export function eventForm(line: AlertLine): string {
   const stack = err === undefined ? '' : stringOf(err.stack)
   if (stack !== '') {
     const frames = stackFingerprint(stack).map((frame) => frame.replaceAll(' ', '_'))
+    // A text trace's message is its exception's (alerts/trace.ts), not the log line's before it.
     const message = line.json ? line.msg : stringOf(err?.message) || firstLine(line.msg)
     return [typed + maskedForm(message, false), ...frames].join(FORM_SEP)
   }

@@ -40,7 +40,9 @@ function jsOrJavaFrame(line: string): string | undefined {
   if (m === null) return undefined
   const fn = m[1] ?? ''
   const file = (m[2] ?? '').replace(/:\d+$/, '')
-  return fn === '' ? file : `${fn}(${file.replace(/\(.*$/, '')})`
+  if (fn !== '') return `${fn}(${file})`
+  // Java's `pkg.Class.method(File.java:12)`: no blank before the parenthesis.
+  return file.includes('(') ? `${file})` : file
 }
 
 function frames(stack: string): string[] {
@@ -60,7 +62,9 @@ function frames(stack: string): string[] {
       const line = lines[i] as string
       if (line.startsWith('goroutine ') || line.startsWith('/') || line === '' || line.startsWith('panic')) continue
       const file = lines[i + 1]?.startsWith('/') === true ? (lines[i + 1] as string).replace(/:\d+.*$/, '') : ''
-      found.push(`${line.replace(/\(.*\)$/, '')}(${file})`)
+      // `main.(*Server).handle(0xc000...)`: the arguments (the last parenthesis) change every run.
+      const args = line.endsWith(')') ? line.lastIndexOf('(') : -1
+      found.push(`${args > 0 ? line.slice(0, args) : line}(${file})`)
     }
     return found
   }

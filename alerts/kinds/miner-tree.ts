@@ -124,12 +124,17 @@ export class KindTree {
     const tokens = formTokens(form)
     const leaf = leafKey(tokens)
     const kinds = this.leaves.get(leaf) ?? []
-    const scan = kinds.length > LEAF_SCAN ? kinds.slice(0, LEAF_SCAN) : kinds
+    const scan = kinds.length > LEAF_SCAN ? kinds.slice(0, LEAF_SCAN) : [...kinds]
+    // As Drain descends its tree: a kind whose second token became `<*>` is in the leaf of `<*>`.
+    if (tokens[1] !== undefined && tokens[1] !== WILDCARD) {
+      const wider = this.leaves.get(`${tokens.length}\u0000${tokens[0] ?? ''}\u0000${WILDCARD}`)
+      if (wider !== undefined) scan.push(...wider.slice(0, LEAF_SCAN))
+    }
     const best = bestOf(scan, tokens)
     const placement =
       best === undefined ? undefined : fitsAll(best.tokens, tokens) ? join(best) : this.merge(scan, best, tokens)
     const placed = placement ?? this.create(tokens, form, leaf)
-    if (!placed.created && kinds[0] !== placed.kind) moveToFront(kinds, placed.kind)
+    if (!placed.created) this.refile(placed.kind)
     this.remember(form, placed.kind)
     return placed
   }
@@ -192,6 +197,20 @@ export class KindTree {
     survivor.template = templateOf(survivor.tokens)
     survivor.aliases.push(this.newId(survivor.template))
     return { kind: survivor, created: false, generalised: true, absorbed }
+  }
+
+  /** The kind first in its leaf (most recently matched), in the leaf its template keys now. */
+  private refile(kind: TreeKind): void {
+    const key = leafKey(kind.tokens)
+    if (key !== kind.leaf) {
+      this.remove(kind)
+      kind.alive = true
+      kind.leaf = key
+      this.add(kind)
+      return
+    }
+    const kinds = this.leaves.get(key)
+    if (kinds !== undefined && kinds[0] !== kind) moveToFront(kinds, kind)
   }
 
   private remember(form: string, kind: TreeKind): void {

@@ -1,0 +1,81 @@
+// The miner's first step: each kind of variable masked, the head of an unknown layout skipped, and
+// the cuts that keep hostile input cheap.
+import { describe, expect, it } from 'vitest'
+import { maskedForm } from '../../../alerts/kinds/miner-form'
+import { headEnd } from '../../../alerts/kinds/miner-head'
+import { MAX_MESSAGE, MAX_TOKENS } from '../../../alerts/kinds/miner-mask'
+
+const form = (message: string): string => maskedForm(message, false)
+
+describe('masks', () => {
+  it.each([
+    ['numbers', 'retry 3 of 10 failed', 'retry <*> of <*> failed'],
+    ['hex', 'bad pointer 0x7fed806eb5d in frame', 'bad pointer <*> in frame'],
+    ['a UUID', 'job 9bc36dd9-91c5-447d-96ea-a692162415ae done', 'job <*> done'],
+    ['an IP and port', 'connect to 10.251.73.220:50010 refused', 'connect to <*> refused'],
+    ['an IPv6 address', 'peer fe80::1ff:fe23:4567:890a gone', 'peer <*> gone'],
+    ['a MAC address', 'lease for 00:11:43:e3:ba:c3 expired', 'lease for <*> expired'],
+    ['a path', 'cannot open /var/log/app.log now', 'cannot open <*> now'],
+    ['a Windows path', 'loaded C:\\Windows\\winsxs\\core.dll ok', 'loaded <*> ok'],
+    ['a package path', 'start com.tencent.mm/.ui.LauncherUI now', 'start <*> now'],
+    ['a URL', 'fetch https://example.com/a?b=c failed', 'fetch <*> failed'],
+    ['an e-mail address', 'mail to ops@example.com bounced', 'mail to <*> bounced'],
+    ['a duration', 'took 250ms to answer', 'took <*> to answer'],
+    ['a block id', 'block blk_-6952295868487656571 terminating', 'block <*> terminating'],
+    ['a request id', 'request req-38101a0b done', 'request <*> done'],
+    ['a value after its name', 'uid=0 euid=12 tty=NODEVssh', 'uid=<*> euid=<*> tty=NODEVssh'],
+    ['a date with month and day names', 'at Fri Jun 24 18:55:11 2005 ok', 'at <*> ok'],
+  ])('%s', (_, message, expected) => {
+    expect(form(message)).toBe(expected)
+  })
+
+  it('a quoted string is one place, its own variables masked, blanks inside kept together', () => {
+    expect(form('10.0.0.1 "GET /v2/servers HTTP/1.1" status: 200')).toBe('<*> "GET\u0001<*>" status: <*>')
+    expect(form(`tag="View Lock", name=x`)).toBe('tag="View\u0001Lock", name=x')
+    // An apostrophe inside a word opens nothing.
+    expect(form(`don't retry 'now'`)).toBe(`don't retry 'now'`)
+  })
+
+  it('a run of variables is one, and a text line may drop a variable before its first word', () => {
+    expect(form('from 1.2.3.4 5.6.7.8 at 9')).toBe('from <*> at <*>')
+    expect(maskedForm('dn228 session closed', true)).toBe('session closed')
+    expect(maskedForm('dn228 session closed', false)).toBe('<*> session closed')
+  })
+
+  it('a bracketed variable keeps its brackets, so "(host)" and "()" meet at one place', () => {
+    expect(form('connection from 1.2.3.4 (dsl-1.example.net) at x')).toBe('connection from <*> (<*>) at x')
+  })
+})
+
+describe('the head of a layout no rule knows', () => {
+  it.each([
+    ['- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond[2915]: session closed', 'crond[2915]:'],
+    ['2024-01-02T03:04:05.678Z 4242 worker started', 'worker started'],
+    ['[12:01:01] 77 - cache warmed up', 'cache warmed up'],
+  ])('%s', (line, message) => {
+    expect(line.slice(headEnd(line)).startsWith(message)).toBe(true)
+  })
+
+  it('a line that is all head is its own message', () => {
+    expect(headEnd('2024-01-02 03:04:05 42')).toBe(0)
+  })
+
+  it('prose is not taken for head', () => {
+    expect(headEnd('connection refused by peer')).toBe(0)
+  })
+})
+
+describe('hostile input', () => {
+  it('a 10 MB line is mined from its first MAX_MESSAGE characters only, quickly', () => {
+    const huge = `start ${'x1 '.repeat(3_500_000)}`
+    const masked = maskedForm(huge, false)
+    expect(masked.split(' ').length).toBeLessThanOrEqual(MAX_TOKENS)
+    expect(masked.length).toBeLessThan(MAX_MESSAGE)
+  })
+
+  it('an unclosed quote and binary bytes are words like any other', () => {
+    expect(form('"'.repeat(10_000)).length).toBeLessThanOrEqual(MAX_MESSAGE)
+    const binary = String.fromCharCode(...Array.from({ length: 512 }, (_, i) => (i * 37) % 256))
+    expect(typeof form(binary)).toBe('string')
+  })
+})
