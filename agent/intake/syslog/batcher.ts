@@ -1,7 +1,9 @@
 // Between a syslog source's sockets and the alert path: frames from every connection and datagram are
 // queued and handed to the sink in batches, one journal write per batch, so a busy source costs one
-// fsync per batch rather than per line. The queue is bounded: past `maxQueued` events (or while the
+// fsync per batch rather than per line. The queue is bounded: past `maxQueued` frames (or while the
 // sink says it is busy) `full` is true, a TCP connection pauses its socket and UDP drops (at-most-once).
+// Frames wait as their text and are parsed only when their batch goes to the sink: a waiting string is
+// one small object for the collector to move, a parsed event a dozen.
 //
 // When the sink refuses a batch as busy (IntakeBusyError), the batch is kept and offered again after
 // the retry-after it names: the lines were read, and TCP senders were told nothing else. Any other
@@ -19,14 +21,16 @@ export interface BatcherOptions {
   sink: IntakeSink
   log: IntakeLog
   metrics: IntakeCounters
-  /** Events queued past which `full` is true. */
+  /** Frames queued past which `full` is true. */
   maxQueued: number
+  /** A frame's text to the event the sink takes. */
+  toEvent(frame: string): IntakeEvent
   /** The longest a refused-as-busy batch waits before it is offered again, whatever Retry-After says. */
   maxRetryDelayMs?: number
 }
 
 export class SyslogBatcher {
-  private queue: IntakeEvent[] = []
+  private queue: string[] = []
   private flushing: Promise<void> | undefined
   private readonly waiting = new Set<() => void>()
   private retryTimer: NodeJS.Timeout | undefined
@@ -41,10 +45,10 @@ export class SyslogBatcher {
     return this.queue.length >= this.options.maxQueued || this.options.sink.busy()
   }
 
-  /** Queues events for the alert path (after a check of `full` by the caller). */
-  add(events: readonly IntakeEvent[]): void {
-    if (events.length === 0) return
-    for (const event of events) this.queue.push(event)
+  /** Queues frames for the alert path (after a check of `full` by the caller). */
+  add(frames: readonly string[]): void {
+    if (frames.length === 0) return
+    for (const frame of frames) this.queue.push(frame)
     this.flushing ??= this.flushAll().finally(() => {
       this.flushing = undefined
     })
@@ -72,9 +76,9 @@ export class SyslogBatcher {
 
   private async flushAll(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue
+      const frames = this.queue
       this.queue = []
-      await this.deliver(batch)
+      await this.deliver(frames.map(this.options.toEvent))
       this.wakeWaiting()
     }
   }

@@ -4,12 +4,13 @@
 import type { StreamIntakeContext, StreamIntakeFactory, RunningStreamIntake } from '../types'
 import { SyslogBatcher } from './batcher'
 import { listenTcp, type TcpListener } from './tcp-listener'
+import { syslogEvent } from './syslog-event'
 import { listenUdp, type UdpListener } from './udp-listener'
 
 export { parseSyslog, syslogEvent } from './syslog-event'
 export type { SyslogMessage } from './message'
 
-/** Events queued for the alert path past which TCP pauses and UDP drops. */
+/** Frames queued for the alert path past which TCP pauses and UDP drops. */
 export const SYSLOG_MAX_QUEUED = 20_000
 
 const DEFAULT_SYSLOG = { tcp: true, udp: true, maxLineBytes: 64 * 1024 }
@@ -18,7 +19,8 @@ export const createSyslogIntake: StreamIntakeFactory = async (context: StreamInt
   const { source, sink, log, metrics } = context
   const settings = source.intake.syslog ?? DEFAULT_SYSLOG
   const { host, port } = source.intake.listen
-  const batcher = new SyslogBatcher({ source: source.name, sink, log, metrics, maxQueued: SYSLOG_MAX_QUEUED })
+  const toEvent = (frame: string) => syslogEvent(frame, source.name)
+  const batcher = new SyslogBatcher({ source: source.name, sink, log, metrics, maxQueued: SYSLOG_MAX_QUEUED, toEvent })
   const common = { source: source.name, host, maxLineBytes: settings.maxLineBytes, batcher, log, metrics }
   let tcp: TcpListener | undefined
   let udp: UdpListener | undefined

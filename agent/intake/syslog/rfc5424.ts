@@ -22,22 +22,28 @@ const NIL = '-'
 export function parse5424(text: string, priority: number, at: number): SyslogMessage | undefined {
   if (text.charCodeAt(at) !== 49 /* 1 */ || text.charCodeAt(at + 1) !== SPACE) return undefined
   const message = plainMessage('5424', priority, '')
-  let cursor = at + 2
-  const fields: Array<string | undefined> = []
-  for (let field = 0; field < 5; field++) {
-    const end = text.indexOf(' ', cursor)
-    if (end === -1) {
-      fields.push(nilOrText(text.slice(cursor)))
-      cursor = text.length
-      break
-    }
-    fields.push(nilOrText(text.slice(cursor, end)))
-    cursor = end + 1
-  }
-  ;[message.timestamp, message.hostname, message.appName, message.procId, message.msgId] = fields
-  if (fields.length < 5 || cursor >= text.length) return message
+  // The header is read field by field at `cursor` (module state: the parse is synchronous).
+  cursor = at + 2
+  message.timestamp = headerField(text)
+  message.hostname = headerField(text)
+  message.appName = headerField(text)
+  message.procId = headerField(text)
+  message.msgId = headerField(text)
+  if (cursor >= text.length) return message
   readDataAndMessage(text, cursor, message)
   return message
+}
+
+let cursor = 0
+
+/** Rule 2: the next header field from `cursor` (undefined past the end or for `-`); `cursor` past its space. */
+function headerField(text: string): string | undefined {
+  if (cursor >= text.length) return undefined
+  let end = text.indexOf(' ', cursor)
+  if (end === -1) end = text.length
+  const field = nilOrText(text.slice(cursor, end))
+  cursor = end + 1
+  return field
 }
 
 function nilOrText(field: string): string | undefined {
@@ -50,7 +56,7 @@ function readDataAndMessage(text: string, at: number, message: SyslogMessage): v
     message.message = messageText(text, at + 1)
     return
   }
-  const data = Object.create(null) as Record<string, Record<string, string>>
+  const data: Record<string, Record<string, string>> = {}
   let cursor = at
   while (text.charCodeAt(cursor) === 91 /* [ */) {
     const end = readElement(text, cursor + 1, data)
@@ -84,8 +90,7 @@ function readElement(text: string, at: number, data: Record<string, Record<strin
   while (cursor < text.length && !isNameEnd(text.charCodeAt(cursor))) cursor++
   const id = text.slice(at, cursor)
   if (id === '') return -1
-  // Null-prototype records: an SD-ID or parameter named `__proto__` stays a plain key.
-  const params = data[id] ?? (Object.create(null) as Record<string, string>)
+  const params = Object.hasOwn(data, id) ? (data[id] as Record<string, string>) : {}
   while (text.charCodeAt(cursor) === SPACE) {
     const nameStart = cursor + 1
     const equals = text.indexOf('="', nameStart)
@@ -94,12 +99,21 @@ function readElement(text: string, at: number, data: Record<string, Record<strin
     if (name === '' || /[ \]"]/.test(name)) return -1
     const value = readValue(text, equals + 2)
     if (value === undefined) return -1
-    params[name] = value.text
+    setOwn(params, name, value.text)
     cursor = value.end
   }
   if (text.charCodeAt(cursor) !== 93 /* ] */) return -1
-  data[id] = params
+  setOwn(data, id, params)
   return cursor + 1
+}
+
+/**
+ * A plain object (a null-prototype one is a slow dictionary in V8) whose key `__proto__` is still an own
+ * data property, never the prototype.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true })
+  else target[key] = value
 }
 
 function isNameEnd(code: number): boolean {
@@ -108,6 +122,11 @@ function isNameEnd(code: number): boolean {
 
 /** A quoted value from after its opening quote (rule 3): its text unescaped and where it ends, past `"`. */
 function readValue(text: string, at: number): { text: string; end: number } | undefined {
+  const quote = text.indexOf('"', at)
+  if (quote === -1) return undefined
+  // Most values have no escapes: one slice, no walk.
+  const backslash = text.indexOf('\\', at)
+  if (backslash === -1 || backslash > quote) return { text: text.slice(at, quote), end: quote + 1 }
   let value = ''
   let chunkStart = at
   for (let cursor = at; cursor < text.length; cursor++) {

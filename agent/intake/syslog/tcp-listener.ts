@@ -6,10 +6,9 @@ import { createServer as createPlainServer, type Server, type Socket } from 'nod
 import { createServer as createTlsServer } from 'node:tls'
 import type { IntakeTlsConfig } from '../../config/types'
 import { IntakeError, IntakeErrorCodes } from '../errors'
-import type { IntakeCounters, IntakeEvent, IntakeLog } from '../types'
+import type { IntakeCounters, IntakeLog } from '../types'
 import type { SyslogBatcher } from './batcher'
 import { SyslogFramer } from './framing'
-import { syslogEvent } from './syslog-event'
 
 export interface TcpListenerOptions {
   source: string
@@ -79,9 +78,9 @@ function readConnection(socket: Socket, options: TcpListenerOptions): void {
   const framer = new SyslogFramer(options.maxLineBytes)
   let cut = 0
   const take = (frames: readonly Buffer[]): void => {
-    const events: IntakeEvent[] = new Array<IntakeEvent>(frames.length)
-    for (let i = 0; i < frames.length; i++) events[i] = syslogEvent((frames[i] as Buffer).toString('utf8'), source)
-    batcher.add(events)
+    const texts = new Array<string>(frames.length)
+    for (let i = 0; i < frames.length; i++) texts[i] = (frames[i] as Buffer).toString('utf8')
+    batcher.add(texts)
   }
   socket.on('data', (chunk: Buffer) => {
     const out = framer.push(chunk)

@@ -6,7 +6,6 @@ import { isIP } from 'node:net'
 import { IntakeError, IntakeErrorCodes } from '../errors'
 import type { IntakeCounters, IntakeLog } from '../types'
 import type { SyslogBatcher } from './batcher'
-import { syslogEvent } from './syslog-event'
 
 export interface UdpListenerOptions {
   source: string
@@ -37,7 +36,7 @@ export async function listenUdp(options: UdpListenerOptions): Promise<UdpListene
       return
     }
     const bytes = datagram.length > options.maxLineBytes ? datagram.subarray(0, options.maxLineBytes) : datagram
-    batcher.add([syslogEvent(bytes.toString('utf8'), source)])
+    batcher.add([bytes.toString('utf8')])
   })
   const port = await bind(socket, options)
   socket.on('error', (error) => options.log.warn({ source, err: error.message }, 'syslog UDP socket error'))
