@@ -278,6 +278,14 @@ export type ChannelConfig =
 
 export type ChannelType = ChannelConfig['type']
 
+/** `kinds`: the kind table's bound and a first start's learning (rules on kinds, alerts/kinds). */
+export interface KindsConfig {
+  /** Kinds kept per source. */
+  max: number
+  /** How long a first start records kinds without paging them as new. */
+  learnMs: number
+}
+
 export interface AgentConfig {
   /** The file it was loaded from (for messages), as given. */
   file: string
@@ -302,6 +310,8 @@ export interface AgentConfig {
   cluster?: ClusterConfig
   /** The digest's schedule and channels; undefined (absent): no digest. */
   digest?: DigestConfig
+  /** The kind table's bound and learning; the normalizer always fills it in (defaults). */
+  kinds?: KindsConfig
   /** Every secret value, for scrubbing rendered messages and logs. */
   secrets: Secret[]
 }

@@ -9,6 +9,7 @@ import { normalizeChannels } from './channels'
 import { normalizeCluster } from './cluster'
 import { normalizeConsole } from './console'
 import { normalizeDigest } from './digest'
+import { normalizeKinds } from './kinds'
 import { normalizeInhibit } from './inhibit'
 import { createPresence, crmWritten, normalizeMessaging } from './messaging'
 import { createPeopleDirectory, normalizePeople } from './people'
@@ -124,6 +125,7 @@ export function normalizeAgentConfig(
     console: consoleConfig,
     ...(cluster === undefined ? {} : { cluster }),
     ...(digest === undefined ? {} : { digest }),
+    kinds: normalizeKinds(w.kinds),
     // The Redis password and TLS key are scrubbed like every other secret.
     secrets: [
       ...secretsOf(messaging, consoleConfig),

@@ -10,6 +10,7 @@ import { parseDuration } from '../values/duration'
 import { ConfigErrorCodes } from '../errors'
 import { toFieldMatches } from '../values/field-match'
 import { normalizeActiveHours } from './active-hours'
+import { normalizeKindRule } from './kinds'
 import type { PeopleDirectory } from './people'
 import type { ScheduleDirectory } from './schedules'
 import { resolveNames } from './references'
@@ -174,6 +175,7 @@ function normalizeRule(
   scope: RuleScope,
   ctx: CheckContext,
 ): RuleConfig {
+  const kinds = normalizeKindRule(rule, path, ctx)
   const message = rule.message === undefined ? undefined : parseRegex(rule.message, true)
   const threshold = rule.threshold
   const withinMs = ms(threshold?.within)
@@ -201,6 +203,8 @@ function normalizeRule(
     incident: rule.incident ?? false,
     title: rule.title,
     absent: absence(rule, path, ctx),
+    // Only on a rule on kinds: others read as they did before kinds existed.
+    ...(kinds === undefined ? {} : { kinds }),
   }
 }
 

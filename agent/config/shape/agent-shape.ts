@@ -118,6 +118,17 @@ export const agentShape: ObjectShape = object(
       consoleShape,
       'the web console (incidents, ack, resolve, silences) and its HTTP API, served on metrics.listen',
     ),
+    kinds: field(
+      object({
+        max: field({ kind: 'integer', min: 1 }, 'error kinds kept per source; past it the least recently seen goes', {
+          default: 10_000,
+        }),
+        learn: field(duration, 'a first start records the kinds it sees this long without paging them as new', {
+          default: '1h',
+        }),
+      }),
+      'error kinds: the templates lines are mined into, for rules on kinds (kind, spike, ratio)',
+    ),
     digest: field(digestShape, 'a summary of the error kinds and incidents of each period, sent on a schedule'),
     cluster: field(
       clusterShape,

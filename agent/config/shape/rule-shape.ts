@@ -20,6 +20,53 @@ import {
 } from './shape-parts'
 
 /**
+ * The keys of a rule on kinds (the templates its lines are mined into, alerts/kinds): `kind: new` or
+ * `regressed` and their options, or `spike`, or `ratio`. The YAML's only: a kind needs the agent's
+ * kind table (learning, kept across restarts, shared by a fleet), which a transport target has not.
+ */
+const kindRuleFields = {
+  kind: field(
+    { kind: 'enum', values: ['new', 'regressed'] },
+    'a rule on error kinds: new pages a kind the first time it is seen (not while a first start learns, ' +
+      'kinds.learn); regressed pages a kind back after its incident resolved, after quiet or after a deploy',
+  ),
+  min_count: field({ kind: 'integer', min: 1 }, 'kind: new: page a new kind only once seen this often', {
+    default: 1,
+  }),
+  within: field(duration, 'kind: new: the time min_count lines must fall within; default: since first seen'),
+  quiet: field(duration, 'kind: regressed: a kind back after this long without a line of it pages', {
+    default: '7d',
+  }),
+  deploys: field(
+    object({
+      source: field(names('source names'), 'sources whose lines mark deploys; default: every source'),
+      match: required(matchers, 'dot path -> value (or "/pattern/flags") of a line that marks a deploy'),
+    }),
+    'kind: regressed: lines that mark a deploy; a kind whose incident resolved pages when back after the next ' +
+      'deploy of its source (lines before it are the old version draining)',
+  ),
+  spike: field(
+    object({
+      factor: required({ kind: 'integer', min: 2 }, 'how many times the baseline rate is a spike'),
+      baseline: required(duration, 'the time before the window whose rate is the baseline'),
+      window: field(duration, 'the time whose lines are compared with the baseline', { default: '1m' }),
+      min: field({ kind: 'integer', min: 1 }, 'fewest lines in the window that can be a spike', { default: 1 }),
+    }),
+    "a kind's rate (with group_by, a group's) against its own baseline: pages at factor times its rate",
+  ),
+  ratio: field(
+    object({
+      above: required(string(), 'a percentage ("5%"): pages when the matching share is above it'),
+      within: required(duration, 'the time the share is taken over'),
+      min_lines: field({ kind: 'integer', min: 1 }, 'fewest lines of the source in the window to say', {
+        default: 100,
+      }),
+    }),
+    "the share of the source's lines that this rule selects (the reader counts every line), per source",
+  ),
+}
+
+/**
  * A rule's keys. The YAML's rules acknowledge (`ack_timeout`), reach people (an escalation step's
  * `people`, `oncall` and `active_hours`) and watch for silence (`absent`); a transport target's do
  * none of it (nothing acknowledges its incidents, it has no people or schedules, and nothing ticks
@@ -104,6 +151,7 @@ export const ruleFields = (yaml: boolean): ObjectShape =>
             'an absence rule: an incident opens when no line it selects arrived for `for`, per group key, and ' +
               'resolves when lines return',
           ),
+          ...kindRuleFields,
         }
       : {}),
   })

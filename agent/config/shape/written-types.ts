@@ -165,6 +165,13 @@ export interface RuleInput {
   incident?: boolean
   title?: string
   absent?: { for: DurationInput }
+  kind?: 'new' | 'regressed'
+  min_count?: number
+  within?: DurationInput
+  quiet?: DurationInput
+  deploys?: { source?: string | string[]; match: Record<string, MatchValueInput> }
+  spike?: { factor: number; baseline: DurationInput; window?: DurationInput; min?: number }
+  ratio?: { above: string; within: DurationInput; min_lines?: number }
 }
 
 export interface SilenceInput {
@@ -240,4 +247,5 @@ export interface AgentConfigInput {
   console?: ConsoleInput
   cluster?: ClusterInput
   digest?: DigestInput
+  kinds?: { max?: number; learn?: DurationInput }
 }

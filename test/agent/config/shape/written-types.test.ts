@@ -47,7 +47,9 @@ const written = {
     console: true,
     cluster: true,
     digest: true,
+    kinds: true,
   } satisfies KeysOf<AgentConfigInput>,
+  kinds: { max: true, learn: true } satisfies KeysOf<NonNullable<AgentConfigInput['kinds']>>,
   schedule: { time_zone: true, layers: true, overrides: true } satisfies KeysOf<ScheduleInput>,
   layer: {
     name: true,
@@ -121,7 +123,17 @@ const written = {
     incident: true,
     title: true,
     absent: true,
+    kind: true,
+    min_count: true,
+    within: true,
+    quiet: true,
+    deploys: true,
+    spike: true,
+    ratio: true,
   } satisfies KeysOf<RuleInput>,
+  deploys: { source: true, match: true } satisfies KeysOf<NonNullable<RuleInput['deploys']>>,
+  spike: { factor: true, baseline: true, window: true, min: true } satisfies KeysOf<NonNullable<RuleInput['spike']>>,
+  ratio: { above: true, within: true, min_lines: true } satisfies KeysOf<NonNullable<RuleInput['ratio']>>,
   absent: { for: true } satisfies KeysOf<NonNullable<RuleInput['absent']>>,
   escalate: {
     after: true,
@@ -210,6 +222,9 @@ describe('written types and the loader shape', () => {
     expect(keys(written.override)).toEqual(fields(asObject(schedule.fields.overrides?.shape)))
     expect(keys(written.inhibit)).toEqual(fields(asObject(agentShape.fields.inhibit?.shape)))
     expect(keys(written.absent)).toEqual(fields(asObject(ruleShape.fields.absent?.shape)))
+    expect(keys(written.kinds)).toEqual(fields(asObject(agentShape.fields.kinds?.shape)))
+    for (const key of ['deploys', 'spike', 'ratio'] as const)
+      expect(keys(written[key]), key).toEqual(fields(asObject(ruleShape.fields[key]?.shape)))
     const step = asObject(ruleShape.fields.escalate?.shape)
     expect(keys(written.activeHours)).toEqual(fields(asObject(step.fields.active_hours?.shape)))
     if (channelShape.kind !== 'tagged') throw new Error('channels are a tagged union')
