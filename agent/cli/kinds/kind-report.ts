@@ -15,7 +15,7 @@ import { terminalText } from '../terminal-text'
 import { cut, formatTable } from '../text-table'
 
 export const SAMPLE_MAX = 1024
-export const TALLY_MAX = 100_000
+export const TALLY_MAX = 20_000
 
 export interface LinePlace {
   file: string

@@ -71,7 +71,7 @@ describe('kinds report', () => {
     ])
     expect(tally.unlisted()).toBe(3)
     const text = describeKinds({ files: ['x'], lines: 6, events: 6, kinds: tally.rows(), unlisted: 3 }, 100)
-    expect(text).toMatch(/\n\(3 event\(s\) of kinds past the first 100000 not listed\)\n$/)
+    expect(text).toMatch(/\n\(3 event\(s\) of kinds past the first 20000 not listed\)\n$/)
   })
 
   it('the table: file:line with several files, each sample under its row, its control characters escaped', () => {
