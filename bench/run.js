@@ -58,6 +58,12 @@ const BENCHES = [
     quick: ['--rounds', '3', '--lines', '100000'],
   },
   {
+    name: 'kinds',
+    what: 'the kinds miner: GA/FGA of `kinds --per-line` on loghub beside Drain3, lines/s, memory of 10,000 kinds',
+    quick: ['--rounds', '3', '--repeat', '10'],
+    needs: ['python3'],
+  },
+  {
     name: 'candidates',
     what: "the agent's per-candidate-line path (pre-filter kept line -> parse -> engine)",
     quick: ['--lines', '3000', '--rounds', '3'],
