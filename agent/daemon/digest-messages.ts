@@ -14,7 +14,11 @@
 // 5. The known secrets are cut out of every text, as from every rendered message.
 // 6. The incident is keyed by the period's end and the channel, so a fleet's agents name the same
 //    digest alike and one of them sends it.
-import type { Delivery, IncidentSnapshot, Notice } from '../../alerts'
+// 7. A channel that reaches whoever is on call (`oncall`) sends to the person on call at the digest's
+//    time, as a page would (none on call: the channel gets nothing). Active hours are not applied:
+//    the digest's own `at` says when it goes out.
+import type { Delivery, IncidentSnapshot, Notice, ScheduleConfig } from '../../alerts'
+import { onCallAt } from '../../alerts/schedule'
 import type { Digest, DigestView } from '../../alerts/kinds'
 import { digestHtmlWithin, digestShort, digestSubject, digestText } from '../../alerts/kinds'
 import { MAX_VARIABLE, scrubSecrets } from '../../alerts/render'
@@ -78,23 +82,39 @@ function messageOf(channel: ChannelConfig, digest: Digest, view: DigestView): De
   }
 }
 
+export interface DigestRouting {
+  notify: readonly string[]
+  channels: readonly ChannelConfig[]
+  /** The config's schedules, for channels that reach whoever is on call. */
+  schedules?: readonly ScheduleConfig[] | undefined
+  secrets: readonly string[]
+}
+
+/** Rule 7: the person on call a channel reaches at `at`; undefined: its own recipients; null: nobody. */
+function onCallPeople(channel: ChannelConfig, routing: DigestRouting, at: number): string[] | undefined | null {
+  const ref = channel.oncall
+  if (ref === undefined) return undefined
+  const schedule = routing.schedules?.find((s) => s.name === ref.schedule)
+  const who = schedule === undefined ? undefined : onCallAt(schedule, ref.layer, at)
+  return who === undefined ? null : [who.user]
+}
+
 /** One delivery per channel named that can carry the digest, secrets cut out (rule 5). */
-export function digestDeliveries(
-  digest: Digest,
-  view: DigestView,
-  parts: { notify: readonly string[]; channels: readonly ChannelConfig[]; secrets: readonly string[] },
-): Delivery[] {
+export function digestDeliveries(digest: Digest, view: DigestView, routing: DigestRouting): Delivery[] {
   const deliveries: Delivery[] = []
-  for (const name of parts.notify) {
-    const channel = parts.channels.find((c) => c.name === name)
+  for (const name of routing.notify) {
+    const channel = routing.channels.find((c) => c.name === name)
     const message = channel === undefined ? undefined : messageOf(channel, digest, view)
     if (channel === undefined || message === undefined) continue
+    const people = onCallPeople(channel, routing, digest.to)
+    if (people === null) continue
     const incident = digestIncident(digest, name, digestSubject(digest, view))
     const notice: Notice = { kind: 'digest', at: digest.to, incident, newCount: 0, channels: [name], channel: name }
+    if (people !== undefined) notice.people = people
     deliveries.push({
       notice: { ...notice, channel: name },
       channelType: channel.type,
-      message: scrubSecrets(message, parts.secrets),
+      message: scrubSecrets(message, routing.secrets),
     })
   }
   return deliveries

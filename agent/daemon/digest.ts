@@ -84,7 +84,12 @@ export function createDigestSender(options: DigestSenderOptions): DigestSender {
     const deliveries = digestDeliveries(
       told,
       { timeZone: digest.timeZone, host },
-      { notify: digest.notify, channels: config.channels, secrets: config.secrets.map((s) => s.reveal()) },
+      {
+        notify: digest.notify,
+        channels: config.channels,
+        schedules: config.schedules,
+        secrets: config.secrets.map((s) => s.reveal()),
+      },
     )
     path.dispatcher.dispatch(deliveries, new Set())
     counts.sent++

@@ -94,6 +94,28 @@ describe('digestDeliveries', () => {
   })
 })
 
+describe('digestDeliveries to whoever is on call', () => {
+  const onCall = config(`  oncall-mail: { type: mail, from: logx@example.com, oncall: ops }
+people:
+  asha: { email: asha@example.com }
+  ravi: { email: ravi@example.com }
+schedules:
+  ops:
+    time_zone: Asia/Kolkata
+    layers:
+      - { name: days, users: [asha, ravi], rotation: daily, handoff: "09:00", start: "2026-12-01" }
+`)
+
+  it('rule 7: a channel on call sends to the person on call at the digest time; none on call: nothing', () => {
+    const routing = { notify: ['oncall-mail'], channels: onCall.channels, schedules: onCall.schedules, secrets: [] }
+    // 09:00 on 2 December: the second day of the rotation, ravi's.
+    const deliveries = digestDeliveries(digest, view, routing)
+    expect(deliveries.map((d) => [d.notice.channel, d.notice.people])).toEqual([['oncall-mail', ['ravi']]])
+    // A schedule that says nobody (here: not known any more): the channel gets nothing.
+    expect(digestDeliveries(digest, view, { ...routing, schedules: [] })).toEqual([])
+  })
+})
+
 describe('digestIncidentsOf', () => {
   const open = {
     key: 'errors:1',
