@@ -10,7 +10,8 @@
 // 5. an AnyValue is an object with one of stringValue, boolValue, intValue, doubleValue, arrayValue,
 //    kvlistValue, bytesValue (base64); an empty object is null.
 import { payloadError } from '../errors'
-import type { OtlpAttributes, OtlpRecord, OtlpResourceLogs, OtlpScopeLogs, OtlpValue } from './otlp-types'
+import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpScopeLogs } from './otlp-types'
+import type { OtlpValue } from './otlp-types'
 
 type Json = Record<string, unknown>
 
@@ -111,11 +112,12 @@ function severity(value: unknown, path: string): number {
 }
 
 function attributes(value: unknown, path: string): OtlpAttributes {
-  const result = Object.create(null) as OtlpAttributes
+  const result: OtlpAttributes = {}
   array(value, path).forEach((item, i) => {
     const pair = object(item, `${path}[${i}]`)
     const key = string(pair.key, `${path}[${i}].key`)
-    result[key] = pair.value === undefined || pair.value === null ? null : anyValue(pair.value, `${path}[${i}].value`)
+    const value = pair.value === undefined || pair.value === null ? null : anyValue(pair.value, `${path}[${i}].value`)
+    setOwn(result, key, value)
   })
   return result
 }

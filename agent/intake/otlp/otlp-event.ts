@@ -16,7 +16,7 @@
 //    instead, so a sender cannot forge them.
 import { levelOfWord, type AlertLine } from '../../../alerts'
 import type { IntakeEvent } from '../types'
-import type { OtlpAttributes, OtlpRecord, OtlpResourceLogs, OtlpValue } from './otlp-types'
+import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpValue } from './otlp-types'
 
 const RESERVED = new Set([
   'msg',
@@ -88,9 +88,9 @@ function resourceFields(resource: OtlpAttributes): Record<string, unknown> {
 
 function recordLine(record: OtlpRecord, resource: Record<string, unknown>, scope: string, source: string): AlertLine {
   const fields: Record<string, unknown> = {}
-  const moved = Object.create(null) as Record<string, unknown>
+  const moved: Record<string, unknown> = {}
   const put = (key: string, value: OtlpValue): void => {
-    if (RESERVED.has(key) || key === '__proto__') moved[key] = value
+    if (RESERVED.has(key) || key === '__proto__') setOwn(moved, key, value)
     else fields[key] = value
   }
   for (const key of Object.keys(record.attributes)) put(key, record.attributes[key] as OtlpValue)

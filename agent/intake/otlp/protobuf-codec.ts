@@ -4,7 +4,7 @@
 import { Root, type INamespace, type Message } from 'protobufjs/light'
 import { payloadError } from '../errors'
 import schema from './otlp-schema.json'
-import type { OtlpAttributes, OtlpRecord, OtlpResourceLogs, OtlpValue } from './otlp-types'
+import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpValue } from './otlp-types'
 
 const root = Root.fromJSON(schema as INamespace)
 const requestType = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest')
@@ -72,10 +72,10 @@ function hex(value: unknown): string {
 }
 
 function attributesOf(pairs: Fields[]): OtlpAttributes {
-  const attributes = Object.create(null) as OtlpAttributes
+  const attributes: OtlpAttributes = {}
   for (const pair of pairs) {
     const value = pair.value as Fields | null | undefined
-    attributes[String(pair.key ?? '')] = value === null || value === undefined ? null : anyValue(value)
+    setOwn(attributes, String(pair.key ?? ''), value === null || value === undefined ? null : anyValue(value))
   }
   return attributes
 }
