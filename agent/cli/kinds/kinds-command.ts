@@ -37,7 +37,8 @@ export interface KindsArgs {
 }
 
 /**
- * Kinds the CLI's miner keeps per source: the agent's default `kinds.max`, so a file is mined as the
+ * Kinds the CLI's miner keeps per source (the config's `kinds.max` when --config is given): the
+ * agent's default, so a file is mined as the
  * agent would mine it, in bounded memory (a file of random lines evicts, as in the agent).
  */
 export const CLI_MAX_KINDS = 10_000
@@ -104,7 +105,7 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
   if (cannot !== undefined) return fail(cannot)
   const config = await loadConfig(args, io)
   if (typeof config === 'number') return config
-  const miner = createKindMiner({ max: CLI_MAX_KINDS })
+  const miner = createKindMiner({ max: config?.kinds?.max ?? CLI_MAX_KINDS })
   const output = createChunkedOutput(io.stdout)
   const tally = createKindTally()
   let lines = 0
