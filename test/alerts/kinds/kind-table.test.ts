@@ -47,6 +47,13 @@ describe('kind table', () => {
     expect(table.observe(ref('c'), line('c'), T0 + HOUR_MS, 'h').entry.learned).toBe(false)
   })
 
+  it('with learnFrom (kept by the store), a restarted table goes on learning until learnFrom + learnMs', () => {
+    const table = createKindTable({ max: 10, learnMs: HOUR_MS, learnFrom: T0 })
+    table.restore([{ ...createKindTable({ max: 1, learnMs: 0 }).observe(ref('a'), line('a'), T0, 'h').entry }])
+    expect(table.observe(ref('b'), line('b'), T0 + HOUR_MS - 1, 'h').entry.learned).toBe(true)
+    expect(table.observe(ref('c'), line('c'), T0 + HOUR_MS, 'h').entry.learned).toBe(false)
+  })
+
   it('merge: counts add, first/last take min/max, and a kind is new only the first time the table knows it', () => {
     const table = createKindTable({ max: 10, learnMs: 0 })
     expect(table.merge(delta('a', T0 + 60_000, 3, 'web-2'), T0 + 60_000).isNew).toBe(true)
