@@ -142,7 +142,7 @@ function memory() {
     const { createKindMiner } = require(${JSON.stringify(join(root, 'dist', 'alerts', 'kinds', 'index.js'))})
     const { parseLine } = require(${JSON.stringify(join(root, 'dist', 'alerts', 'line.js'))})
     const word = (i) => i.toString(26).replace(/./g, (c) => String.fromCharCode(97 + parseInt(c, 26)))
-    const text = (i) => 'ERROR ' + word(i + 1000) + 'Handler failed to open ' + word(i) + ' at /srv/' + i + '.db in 30 ms'
+    const text = (i) => 'ERROR ' + word(i + 1000) + 'Handler failed to open ' + word(i) + ' at /srv/' + i + ' now'
     const lines = Array.from({ length: 10000 }, (_, i) => parseLine(text(i), 'app'))
     const miner = createKindMiner({ max: 10000 })
     gc(); const before = process.memoryUsage().heapUsed
