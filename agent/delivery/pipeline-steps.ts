@@ -150,7 +150,8 @@ export function ingest(p: PipelineState, line: AlertLine, now: number): void {
   try {
     // Absence rules see every line they select first (a key that came back resolves its incident).
     handle(p, engine.observeAbsence(line, now), now)
-    selected = engine.select(line)
+    // With `now`: rules on kinds mine and decide here (alerts/kinds/kind-rules.ts).
+    selected = engine.select(line, undefined, now)
   } catch (err) {
     failed(p, line, {}, err)
     return
