@@ -28,6 +28,7 @@ const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/outbox/README.md': ['.'],
   'agent/prefilter/README.md': ['.'],
   'agent/incidents/README.md': ['.'],
+  'agent/intake/README.md': ['*.ts'],
   'agent/kinds/README.md': ['.'],
   'agent/storage/README.md': ['.'],
   'agent/sandbox/README.md': ['.'],
