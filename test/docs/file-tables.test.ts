@@ -29,6 +29,7 @@ const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/prefilter/README.md': ['.'],
   'agent/incidents/README.md': ['.'],
   'agent/intake/README.md': ['*.ts'],
+  'agent/intake/alertmanager/README.md': ['.'],
   'agent/kinds/README.md': ['.'],
   'agent/storage/README.md': ['.'],
   'agent/sandbox/README.md': ['.'],
