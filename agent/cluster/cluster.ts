@@ -13,6 +13,7 @@ import { afterSend, countClaim, degradedClaim, noClaims, type ClaimCounts } from
 import { createDegradedMarks } from './degraded-marks'
 import { ClusterError, ClusterErrorCodes } from './errors'
 import { listIncidents, listSilences } from './fleet-incidents'
+import { createFleetKinds } from './fleet-kinds'
 import { createFleetLeads } from './fleet-leads'
 import { createIncidentFlusher } from './incident-flush'
 import { createKeys, type Keys } from './keys'
@@ -129,6 +130,7 @@ export function createCluster(config: ClusterConfig, options: ClusterOptions): C
     agentId,
     leaseMs: config.leaseMs,
     leads: createFleetLeads(link, keys, agentId, config.leaseMs, log),
+    kinds: createFleetKinds({ link, keys, agentId, log }),
     async start() {
       await link.start()
       flusher.start()

@@ -5,6 +5,9 @@ import type { FleetSeen as EngineFleetSeen } from '../../alerts'
 import type { Claim, FleetNotice, PeopleAction } from '../delivery/fleet/types'
 import type { SharedLeads } from '../delivery/record/lead-map'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
+import type { KindEntry } from '../../alerts/kinds/types'
+import type { KeptKinds } from '../kinds/kept-kinds'
+import type { KindStore } from '../kinds/types'
 
 export type { Claim, FleetNotice } from '../delivery/fleet/types'
 export type { ClusterConfig } from '../config/types'
@@ -73,8 +76,24 @@ export interface ClusterStats {
   reconnects: number
 }
 
+export interface FleetKindsStats {
+  claims: { won: number; known: number; degraded: number }
+  published: number
+  merged: number
+}
+
+export interface FleetKinds {
+  /** A kind this agent met first: claimed on Redis (never rejects, never waits the line path). */
+  claim(entry: KindEntry): void
+  /** This agent's counts published, the others' merged into `kept`; the cursor kept in `store`. */
+  exchange(kept: KeptKinds, store: Pick<KindStore, 'fleetCursor' | 'setFleetCursor'>, now: number): Promise<void>
+  stats(): FleetKindsStats
+}
+
 export interface Cluster {
   readonly agentId: string
+  /** The fleet's kinds: claims of new kinds, counts exchanged (fleet-kinds.ts). */
+  readonly kinds: FleetKinds
   /** One lead per incident across the fleet (fleet-leads.ts). */
   readonly leads: SharedLeads
   /** Connects. Rejects only with LOGX_CLUSTER_ERR_AUTH; an unreachable Redis starts degraded. */

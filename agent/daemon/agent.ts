@@ -14,6 +14,7 @@ import type { AlertSetup } from '../delivery/types'
 import { clockOf, envNumber } from './agent-env'
 import type { Fleet } from './fleet'
 import { acquireInstanceLock } from './instance-lock'
+import { createAgentKinds, kindsSettingsOf, type AgentKinds } from './kinds'
 import { prepareStateDir } from './state-dir'
 import type { AgentLogger } from './logger'
 import type { MessagingEndpoint } from './messaging-endpoint'
@@ -68,6 +69,7 @@ async function startAlertSide(
   log: AgentLogger,
   now: () => number,
   undo: UndoStack,
+  kinds: AgentKinds,
 ): Promise<AlertSide> {
   const [{ startMessagingEndpoint }, { createAlertPath }, { setupOfConfig }, { startMissedCallAcks }] =
     await Promise.all([
@@ -82,8 +84,9 @@ async function startAlertSide(
   const fleet =
     config.cluster === undefined ? undefined : await (await import('./fleet.js')).startFleet(config.cluster, log, now)
   if (fleet !== undefined) undo.push(() => fleet.close())
+  if (fleet !== undefined) kinds.joinFleet(fleet.cluster.kinds)
   const path = createAlertPath({
-    setup: setupOfConfig(config, endpoint.secrets),
+    setup: kinds.setupWith(setupOfConfig(config, endpoint.secrets), config),
     statePath: join(config.stateDir, 'incidents.json'),
     timelinePath: join(config.stateDir, 'timeline.jsonl'),
     silencesPath: join(config.stateDir, 'silences.json'),
@@ -113,7 +116,8 @@ async function startAlertSide(
       log,
       now,
     })
-  return { endpoint, fleet, path, setupOf: (next) => setupOfConfig(next, endpoint.secrets), startAcks }
+  const setupOf = (next: AgentConfig): AlertSetup => kinds.setupWith(setupOfConfig(next, endpoint.secrets), next)
+  return { endpoint, fleet, path, setupOf, startAcks }
 }
 
 /** The start's steps in order; each pushes its undo once it has made what the undo takes apart. */
@@ -123,6 +127,9 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   undo.push(prepareStateDir(config.stateDir, log))
   const lock = acquireInstanceLock(config.stateDir)
   undo.push(() => lock.release())
+  // The kinds first: an engine is handed the table restored from state_dir.
+  const kinds = createAgentKinds({ stateDir: config.stateDir, host: hostname(), log, now, settings: kindsSettingsOf })
+  undo.push(() => kinds.stop())
   // The readers start first and read while the rest starts; they handle lines once it has.
   const readers = createSourceReaders({ stateDir: config.stateDir, log, now, tap: options.tap })
   undo.push(async () => {
@@ -133,7 +140,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   for (const source of config.sources) if (source.type === 'file') await readers.start(source)
   // No turn of the event loop is given to the readers here: reading 4 MB ahead while the rest
   // loads cost 5% of throughput and 3 MB of peak RSS on agentbench; they read while it waits.
-  const { endpoint, fleet, path, setupOf, startAcks } = await startAlertSide(config, log, now, undo)
+  const { endpoint, fleet, path, setupOf, startAcks } = await startAlertSide(config, log, now, undo, kinds)
   readers.open(path)
   const acks = startAcks(config, path)
   undo.push(() => acks.stop())
@@ -157,6 +164,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     log,
     now,
     sandboxStats: endpoint.sandboxStats,
+    kinds,
   })
   undo.push(() => metrics.removeConsoleFiles())
   await metrics.start()
@@ -173,12 +181,11 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   clock.unref()
   undo.push(() => clearInterval(clock))
   const { createDigestSender } = await import('./digest.js')
-  // The kind table's entries: none until the agent keeps a table.
   const digest = createDigestSender({
     config: () => live.config,
     stateDir: config.stateDir,
     path,
-    kinds: () => [],
+    kinds: () => kinds.entries(),
     log,
     now,
   })
@@ -198,6 +205,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
     digest,
     counters,
     setupOf,
+    kinds,
   })
 }
 

@@ -10,6 +10,7 @@ import { createConsoleHandler } from './console/index'
 import { consoleAccess, loginUrl, removeConsoleFiles, writeConsoleAddress, type ConsoleAccess } from './console-access'
 import { createConsoleBackend } from './console-backend'
 import type { Fleet } from './fleet'
+import type { AgentKinds } from './kinds'
 import type { AgentLogger } from './logger'
 import { startMetricsServer, type Metric, type MetricsServer } from './metrics-server'
 import type { StoreStats } from '../sandbox/types'
@@ -43,6 +44,8 @@ export interface MetricsEndpointOptions {
   sandboxStats?: (() => StoreStats) | undefined
   /** `logx-agent test-page` through the console (closed with the endpoint). */
   testPages?: TestPages | undefined
+  /** The kind table (issue #29): its metrics, and the console's kinds. */
+  kinds?: AgentKinds | undefined
 }
 
 /** The embedded sandbox's store: a page flooding it shows here before memory runs out. */
@@ -70,6 +73,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
   const { pipeline, dispatcher } = path
   const loadedAt = now()
   const backend = createConsoleBackend(path, config, () => loadedAt, now, fleet, options.testPages)
+  if (options.kinds !== undefined) backend.kinds = options.kinds
   // The token is made (or read) when a console is first served, once per start: a reload that moves
   // the console keeps it. An agent without metrics.listen serves none, and makes no token.
   const servesConsole = config().console.enabled
@@ -93,6 +97,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
       acks: options.acks,
     }),
     ...(fleet?.metrics() ?? []),
+    ...(options.kinds?.metrics() ?? []),
     ...(options.sandboxStats === undefined ? [] : sandboxMetrics(options.sandboxStats())),
   ]
   const health = () => {

@@ -7,6 +7,7 @@ import type { AgentCounters } from './agent-metrics'
 import type { DigestSender } from './digest'
 import type { Fleet } from './fleet'
 import type { InstanceLock } from './instance-lock'
+import type { AgentKinds } from './kinds'
 import type { AgentLogger } from './logger'
 import type { MessagingEndpoint } from './messaging-endpoint'
 import type { MetricsEndpoint } from './metrics-endpoint'
@@ -32,6 +33,8 @@ export interface RunningAgent {
   readonly counters: AgentCounters
   /** The alert path's rules, channels and silences of a config (loaded with the alert path). */
   readonly setupOf: (config: AgentConfig) => AlertSetup
+  /** The kind table kept in state_dir (issue #29): `kinds.entries()` for the console and the digest. */
+  readonly kinds: AgentKinds
 }
 
 export interface StopResult {

@@ -24,6 +24,7 @@ export async function stopAgent(
   for (const reader of agent.readers.running) await step(`closing source ${reader.name}`, () => reader.close())
   await step('stopping the missed-call poller', () => acks.stop())
   await step('flushing the engine', () => pipeline.flush(agent.now()))
+  await step('writing the kinds', () => agent.kinds.stop())
   let result: StopResult = { drained: false, pending: dispatcher.stats().depth }
   await step('draining the outbox', async () => {
     result = await dispatcher.drain(drainTimeoutMs)

@@ -38,6 +38,12 @@ export interface KeptKinds {
   entries(): KindEntry[]
   /** Writes the counts that moved since the last flush (and learned kinds) to the store. */
   flush(): void
+  /**
+   * A fleet shares counts: from the call on, what this agent's own lines add to each kind is kept
+   * until takeLocal() hands it over (and forgets it) as deltas for the other agents.
+   */
+  shareCounts(): void
+  takeLocal(): KindDelta[]
   stats(): KeptKindsStats
 }
 
@@ -64,6 +70,21 @@ export function keepKinds(options: KeptKindsOptions): KeptKinds {
   seedMiner(miner, restoredEntries)
   let bySource = countBySource(restoredEntries)
   let created = 0
+  // This agent's own counts since the last takeLocal(), by id (only while a fleet shares them).
+  let local: Map<string, KindDelta> | undefined
+
+  function countLocal(seen: KindSeen, line: AlertLine, now: number, host: string): void {
+    const delta = local?.get(seen.entry.id)
+    if (delta !== undefined) {
+      delta.count++
+      delta.at = now
+      // A template generalised since: the other agents get the kind's template as it stands.
+      delta.template = seen.entry.template
+      return
+    }
+    const { id, source, template, level, sample } = seen.entry
+    local?.set(id, { id, source, template, level, at: now, count: 1, host, sample: sample || line.raw.slice(0, 1024) })
+  }
 
   function write(act: () => void): void {
     try {
@@ -85,8 +106,11 @@ export function keepKinds(options: KeptKindsOptions): KeptKinds {
 
   const kept: KindTable = {
     ...table,
-    observe: (ref: KindRef, line: AlertLine, now: number, host: string) =>
-      met(table.observe(ref, line, now, host), true),
+    observe(ref: KindRef, line: AlertLine, now: number, host: string) {
+      const seen = met(table.observe(ref, line, now, host), true)
+      if (local !== undefined) countLocal(seen, line, now, host)
+      return seen
+    },
     merge: (delta: KindDelta, now: number) => met(table.merge(delta, now), false),
   }
 
@@ -98,6 +122,15 @@ export function keepKinds(options: KeptKindsOptions): KeptKinds {
       const entries = table.entries()
       bySource = countBySource(entries)
       write(() => store.flush(entries))
+    },
+    shareCounts() {
+      local ??= new Map()
+    },
+    takeLocal() {
+      if (local === undefined || local.size === 0) return []
+      const deltas = [...local.values()]
+      local = new Map()
+      return deltas
     },
     stats() {
       const { kinds, evicted } = table.stats()

@@ -7,6 +7,8 @@
 //   ["n", id, lastSeen, count, tail]  a kind's counts moved: count and lastSeen set, and the hourly
 //                                  buckets from tail's first hour on set to tail (a storm of lines
 //                                  costs a few bytes a kind each flush, not the whole kind)
+//   ["f", cursor]                  how far the fleet's kind counts were merged (a Redis stream id), so
+//                                  a restart does not merge them twice
 //
 // Every record sets rather than adds, so a record replayed twice (a compaction racing a kill leaves
 // the old file or the new, never both) changes nothing more.
@@ -17,7 +19,10 @@ export const KINDS_FILE_VERSION = 1
 export const HOURS_KEPT = 168
 
 export type KindRecord =
-  readonly ['v', number, number] | readonly ['k', KindEntry] | readonly ['n', string, number, number, HourlyCounts]
+  | readonly ['v', number, number]
+  | readonly ['k', KindEntry]
+  | readonly ['n', string, number, number, HourlyCounts]
+  | readonly ['f', string]
 
 const isString = (value: unknown): value is string => typeof value === 'string'
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
@@ -75,6 +80,7 @@ export function recordOf(value: unknown): KindRecord | undefined {
     const entry = entryOf(a)
     return entry === undefined ? undefined : ['k', entry]
   }
+  if (tag === 'f' && isString(a) && value.length === 2) return ['f', a]
   if (tag === 'n' && isString(a) && isNumber(b) && isNumber(c) && isHourly(d) && value.length === 5) {
     return ['n', a, b, c, d]
   }
@@ -95,6 +101,8 @@ export interface KindsRead {
   kinds: Map<string, KindEntry>
   startedAt: number | undefined
   version: number | undefined
+  /** The fleet's cursor (`f`), when one was written. */
+  cursor?: string | undefined
 }
 
 /** Applies one record to what was read so far; false for a record this version does not take. */
@@ -103,6 +111,10 @@ export function applyRecord(read: KindsRead, record: KindRecord): boolean {
     if (record[1] > KINDS_FILE_VERSION) return false
     read.version = record[1]
     read.startedAt = record[2]
+    return true
+  }
+  if (record[0] === 'f') {
+    read.cursor = record[1]
     return true
   }
   if (record[0] === 'k') {

@@ -53,6 +53,7 @@ class FileKindStore implements KindStore {
   readonly firstStart: boolean
   readonly damaged: boolean
   private writes = { appended: 0, compactions: 0 }
+  private cursor: { value: string | undefined; written: boolean }
 
   constructor(
     private readonly file: string,
@@ -62,16 +63,31 @@ class FileKindStore implements KindStore {
     now: number,
   ) {
     this.kinds = read.kinds
+    this.cursor = { value: read.cursor, written: true }
     this.damaged = damaged
     this.firstStart = read.startedAt === undefined && read.kinds.size === 0 && !damaged
     // A damaged file lost kinds it cannot name: learning starts over, from now.
     this.learningSince = damaged || read.startedAt === undefined ? now : read.startedAt
     for (const entry of read.kinds.values()) this.marks.set(entry.id, markOf(entry))
-    const version: KindRecord = ['v', KINDS_FILE_VERSION, this.learningSince]
+    const version = this.head()
     if (read.startedAt !== this.learningSince || compactAtOpen(journal.lines, read.kinds.size)) {
-      this.write(() => journal.compact([version, ...[...read.kinds.values()].map((e) => ['k', e] as const)]))
+      this.write(() => journal.compact([...version, ...[...read.kinds.values()].map((e) => ['k', e] as const)]))
       this.writes.compactions++
     }
+  }
+
+  /** What a compacted file starts with: its version and first start, and the fleet's cursor. */
+  private head(): KindRecord[] {
+    const version: KindRecord = ['v', KINDS_FILE_VERSION, this.learningSince]
+    return this.cursor.value === undefined ? [version] : [version, ['f', this.cursor.value]]
+  }
+
+  get fleetCursor(): string | undefined {
+    return this.cursor.value
+  }
+
+  setFleetCursor(cursor: string): void {
+    if (cursor !== this.cursor.value) this.cursor = { value: cursor, written: false }
   }
 
   restored(): KindEntry[] {
@@ -104,10 +120,12 @@ class FileKindStore implements KindStore {
     // An evicted kind is left out of the next compaction; its mark goes now.
     if (present.size !== this.marks.size)
       for (const id of this.marks.keys()) if (!present.has(id)) this.marks.delete(id)
+    // The cursor after the counts it covers: a kill between them merges nothing twice.
+    if (!this.cursor.written && this.cursor.value !== undefined) records.push(['f', this.cursor.value])
+    this.cursor.written = true
     if (records.length === 0) return
     if (writeMode(this.journal.lines, records.length, all.length) === 'compact') {
-      const version: KindRecord = ['v', KINDS_FILE_VERSION, this.learningSince]
-      this.write(() => this.journal.compact([version, ...all.map((entry) => ['k', entry] as const)]))
+      this.write(() => this.journal.compact([...this.head(), ...all.map((entry) => ['k', entry] as const)]))
       this.writes.compactions++
     } else {
       this.write(() => this.journal.append(records))
@@ -141,6 +159,8 @@ function memoryKindStore(now: number): KindStore {
   return {
     learningSince: now,
     firstStart: true,
+    fleetCursor: undefined,
+    setFleetCursor: () => {},
     damaged: false,
     restored: () => [],
     added: () => {},

@@ -28,6 +28,10 @@ export interface KindStore {
   readonly learningSince: number
   /** The file was damaged at open (kept aside, said): kinds it lost are learned again, not paged as new. */
   readonly damaged: boolean
+  /** How far the fleet's kind counts were merged (a Redis stream id), as last written. */
+  readonly fleetCursor: string | undefined
+  /** Kept with the next flush, after the counts merged up to it. */
+  setFleetCursor(cursor: string): void
   /** New kinds, appended with one write before this returns: call it before their page reaches the outbox. */
   added(entries: readonly KindEntry[]): void
   /** What moved of `entries` (every kind the table holds) since the last write, or the file compacted to them. */

@@ -26,6 +26,8 @@ export interface EngineParts {
   secrets: readonly string[]
   /** Incidents held at once; default: the engine's (10 000). */
   maxIncidents?: number | undefined
+  /** Rules on kinds: the bound, the learning, and the agent's one miner and table (agent/daemon/kinds.ts). */
+  kinds?: AlertEngineOptions['kinds']
 }
 
 /** The options of alerts' createAlertEngine; `now` is when silences without a start begin. */
@@ -39,6 +41,7 @@ export function engineOptionsOf(parts: EngineParts, now: number): AlertEngineOpt
     redact: parts.redact,
     secrets: parts.secrets,
     maxIncidents: parts.maxIncidents,
+    kinds: parts.kinds,
     now,
   }
 }
