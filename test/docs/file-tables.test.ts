@@ -30,6 +30,8 @@ const README_SCOPES: Readonly<Record<string, readonly string[]>> = {
   'agent/incidents/README.md': ['.'],
   'agent/intake/README.md': ['*.ts'],
   'agent/intake/alertmanager/README.md': ['.'],
+  'agent/intake/otlp/README.md': ['.'],
+  'agent/intake/syslog/README.md': ['.'],
   'agent/kinds/README.md': ['.'],
   'agent/storage/README.md': ['.'],
   'agent/sandbox/README.md': ['.'],
