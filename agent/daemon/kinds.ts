@@ -82,6 +82,14 @@ export function createAgentKinds(options: AgentKindsOptions): AgentKinds {
     return kept
   }
 
+  function sync(): void {
+    try {
+      store?.fsync()
+    } catch (err) {
+      onError(err)
+    }
+  }
+
   function flush(): void {
     if (kept === undefined) return
     if (fleet !== undefined && store !== undefined && !exchanging) {
@@ -92,6 +100,8 @@ export function createAgentKinds(options: AgentKindsOptions): AgentKinds {
     }
     failedNow = false
     kept.flush()
+    // What was appended since (new kinds, counts) reaches the disk, not only the page cache.
+    sync()
     if (!failedNow) failing = false
   }
 
@@ -105,13 +115,7 @@ export function createAgentKinds(options: AgentKindsOptions): AgentKinds {
     },
     entries: () => kept?.entries() ?? [],
     flush,
-    sync() {
-      try {
-        store?.fsync()
-      } catch (err) {
-        onError(err)
-      }
-    },
+    sync,
     metrics: () => (kept === undefined ? [] : kindMetrics(kept, fleet)),
     joinFleet(link) {
       fleet = link
