@@ -28,7 +28,7 @@
 //    cannot be told from a silent agent: the time it was down never counts. Keys of rules that are
 //    gone, are no longer absence rules or group by other fields are dropped.
 import { compilePath, type PathGetter } from './dot-path'
-import { hash53 } from './fingerprint'
+import { hash53 } from './hash53'
 import { evictFrom, lineEnds, movesOnLine, restoredLastSeen, tickStep } from './absence-decisions'
 import { absenceLine, define } from './absence-line'
 import type { AlertLine } from './line'

@@ -2,7 +2,7 @@
 // record under `kind` (so `{{kind.template}}`, `{{kind.count}}`, `{{kind.first_seen}}`, `{{kind.hosts}}`
 // and `{{kind.id}}` render, and a silence `kind=<id>` matches: labels.ts reads the id), the incident
 // keys of rules on kinds, and their default titles.
-import { hash53 } from '../fingerprint'
+import { hash53 } from '../hash53'
 import { levelLabel } from '../levels'
 import type { AlertLine } from '../line'
 import type { KindRuleConfig } from './kind-rules-config'
