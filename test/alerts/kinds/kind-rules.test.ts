@@ -1,7 +1,7 @@
 // Rules on kinds through the engine, with a fake clock: lines in, pages out (alerts/kinds/kind-rules.ts).
 import { describe, expect, it } from 'vitest'
 import { createAlertEngine, type AlertEngine } from '../../../alerts/engine'
-import { hash53 } from '../../../alerts/fingerprint'
+import { hash53 } from '../../../alerts/hash53'
 import type { KindRuleConfig } from '../../../alerts/kinds/kind-rules-config'
 import type { KindEngineOptions } from '../../../alerts/kinds/kind-rules-engine'
 import type { KindMiner } from '../../../alerts/kinds/types'
