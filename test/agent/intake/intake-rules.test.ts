@@ -94,7 +94,7 @@ describe('intake sink', () => {
     const ingested: string[] = []
     let synced = 0
     const sink = createIntakeSink({
-      pipeline: { ingest: (line) => void ingested.push(line.msg) } as unknown as AlertPipeline,
+      pipeline: { ingest: (line: { msg: string }) => void ingested.push(line.msg) } as unknown as AlertPipeline,
       dispatcher: {
         stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth }),
         syncAsync: async () => {
