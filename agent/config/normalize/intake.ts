@@ -36,6 +36,8 @@ const FILE_KEYS = [
 ] as const
 /** Keys of intakeFields that a file source takes too (with its own meaning). */
 const SHARED_WITH_FILES: ReadonlySet<string> = new Set(['max_line_bytes'])
+/** Rule 5: a syslog header alone may take most of a smaller bound. */
+const MIN_SYSLOG_LINE_BYTES = 64
 const PATH_TYPES: ReadonlySet<string> = new Set(['alertmanager', 'grafana', 'http'])
 
 export function isIntakeType(type: string | undefined): type is IntakeTypeName {
@@ -126,6 +128,12 @@ function syslogOf(source: SourceInput, path: readonly Segment[], ctx: CheckConte
   if (source.tls !== undefined && protocol !== 'tcp')
     ctx.report(ConfigErrorCodes.CONFLICT, [...path, 'protocol'], 'with tls a syslog source listens on tcp only')
   const maxLineBytes = source.max_line_bytes ?? INTAKE_DEFAULTS.maxLineBytes
+  if (maxLineBytes < MIN_SYSLOG_LINE_BYTES)
+    ctx.report(
+      ConfigErrorCodes.VALUE,
+      [...path, 'max_line_bytes'],
+      `a syslog source's max_line_bytes must be at least ${MIN_SYSLOG_LINE_BYTES}, got ${maxLineBytes}`,
+    )
   return { tcp: protocol !== 'udp', udp: protocol !== 'tcp', maxLineBytes }
 }
 

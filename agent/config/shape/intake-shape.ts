@@ -96,11 +96,7 @@ export const intakeFields: Record<string, Field> = {
       'UDP (at-most-once: a datagram the agent cannot take is lost), or both on the same port. With tls: tcp',
     { default: 'both' },
   ),
-  max_line_bytes: field(
-    { kind: 'integer', min: 64 },
-    'syslog sources: the longest message in bytes; a longer one is cut to this (said on the agent log)',
-    { default: INTAKE_DEFAULTS.maxLineBytes },
-  ),
+  // max_line_bytes is the file sources' key (source-shape.ts); a syslog source reads it as its message bound.
   // otlp (agent/intake/otlp/): its keys here.
 }
 

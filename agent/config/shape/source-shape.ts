@@ -97,9 +97,12 @@ export const sourceShape: ObjectShape = object({
       'saved cursor)',
     { default: 'end' },
   ),
-  max_line_bytes: field({ kind: 'integer', min: 1 }, 'longer lines are cut to this (and counted)', {
-    default: 262_144,
-  }),
+  max_line_bytes: field(
+    { kind: 'integer', min: 1 },
+    'longer lines are cut to this (and counted); a syslog source cuts longer messages to it (default 65536 there, ' +
+      'at least 64)',
+    { default: 262_144 },
+  ),
   sync_reads: field(
     { kind: 'boolean' },
     "read on the agent's own thread (fastest from the page cache); false reads on the thread pool, so a stalled " +

@@ -104,6 +104,7 @@ const written = {
     severity_label: true,
     severity_levels: true,
     send_resolved: true,
+    protocol: true,
   } satisfies KeysOf<SourceInput>,
   rule: {
     name: true,
