@@ -53,7 +53,7 @@ describe('syslog source keys', () => {
 
   it('refuses a max_line_bytes under 64 on a syslog source (a file source may go lower)', () => {
     expect(problems('  - { name: net, type: syslog, listen: "127.0.0.1:5514", max_line_bytes: 16 }\n')).toEqual([
-      "1:72 sources[0].max_line_bytes: a syslog source's max_line_bytes must be at least 64, got 16",
+      "2:74 sources[0].max_line_bytes: a syslog source's max_line_bytes must be at least 64, got 16",
     ])
     expect(problems('  - { name: app, paths: [app.log], max_line_bytes: 16 }\n')).toEqual([])
   })
