@@ -19,6 +19,7 @@ import { createChunkedOutput } from './chunked-output'
 import { createKindTally, describeKinds, kindsJson, reportRows } from './kind-report'
 import { liveKinds } from './live-kinds'
 import { mineFile, type MineSource } from './mine-files'
+import { createPerLineIds, type PerLineLimits } from './per-line-ids'
 
 export interface KindsArgs {
   files: string[]
@@ -43,6 +44,15 @@ export interface KindsArgs {
  */
 export const CLI_MAX_KINDS = 10_000
 const FORMATS: readonly string[] = ['auto', 'json', 'text']
+
+/**
+ * What `--per-line` holds before it resolves and writes (per-line-ids.ts): ids, at most 4 per kind
+ * kept (a kind, its aliases, the kinds it absorbed), about 100 bytes each; lines, 4 bytes each (a
+ * 100 MB file of 100-byte lines holds 1 M lines: 4 MB).
+ */
+export function perLineLimits(maxKinds: number): PerLineLimits {
+  return { maxIds: Math.max(1 << 16, 4 * maxKinds), maxLines: 1 << 23 }
+}
 
 type Checked = { ok: true; minLevel: number | undefined } | { ok: false; message: string }
 
@@ -105,8 +115,10 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
   if (cannot !== undefined) return fail(cannot)
   const config = await loadConfig(args, io)
   if (typeof config === 'number') return config
-  const miner = createKindMiner({ max: config?.kinds?.max ?? CLI_MAX_KINDS })
+  const maxKinds = config?.kinds?.max ?? CLI_MAX_KINDS
+  const miner = createKindMiner({ max: maxKinds })
   const output = createChunkedOutput(io.stdout)
+  const perLine = createPerLineIds(miner, output, perLineLimits(maxKinds))
   const tally = createKindTally()
   let lines = 0
   let events = 0
@@ -121,18 +133,20 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
       (event) => {
         lines += event.lines
         events++
-        if (args.perLine) output.push(`${event.ref.id}\n`.repeat(event.lines))
+        if (args.perLine) perLine.add(event.line.source, event.ref.id, event.lines)
         else tally.add(event.ref, event.line.level, event.line.raw, { file, line: event.lineNo })
       },
-      (bytes) => {
+      async (bytes) => {
         read += bytes
         bar.update(read)
-        return output.flushIfFull()
+        if (perLine.full()) await perLine.write()
+        await output.flushIfFull()
       },
     )
     bar.done()
   }
-  if (!args.perLine) {
+  if (args.perLine) await perLine.write()
+  else {
     const kinds = reportRows(tally.rows(), checked.minLevel)
     const report = { files: args.files, lines, events, kinds, unlisted: tally.unlisted() }
     output.push(args.json ? kindsJson(report) : describeKinds(report, outputWidth(io.stdout)))

@@ -79,6 +79,17 @@ describe('kinds FILE...', () => {
     expect(ids[0]).not.toBe(ids[1])
   })
 
+  it('--per-line gives a line mined before a later merge the id its kind has at the end', async () => {
+    // `alice` and `bob` are two kinds until `carol` shows a third value there: the three merge, and
+    // bob's line, mined before, answers the surviving kind's id, as the later lines do.
+    const lines = ['session of alice opened', 'session of bob opened', 'session of carol opened']
+    const out = await cli(['kinds', '--per-line', file('merge.log', `${lines.join('\n')}\n`)])
+    expect(out.code).toBe(0)
+    const ids = out.stdout.trimEnd().split('\n')
+    expect(ids).toHaveLength(3)
+    expect(new Set(ids).size).toBe(1)
+  })
+
   it('--per-line holds across 1 MiB reads and lines cut at the cap', async () => {
     const long = `ERROR ${'x'.repeat(2 * 1024 * 1024)}`
     const many = Array.from(
