@@ -40,7 +40,10 @@ export function createPerLineIds(miner: KindMiner, output: ChunkedOutput, limits
 
   const indexOf = (source: string | undefined, id: string): number => {
     let bySource = indexBySource.get(source)
-    if (bySource === undefined) indexBySource.set(source, (bySource = new Map()))
+    if (bySource === undefined) {
+      bySource = new Map<string, number>()
+      indexBySource.set(source, bySource)
+    }
     let index = bySource.get(id)
     if (index === undefined) {
       index = ids.length
