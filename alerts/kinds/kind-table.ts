@@ -180,8 +180,12 @@ export function createKindTable(options: KindTableOptions): KindTable {
 
   return {
     observe,
-    merge: (delta, now) =>
-      seen({ ...delta, sample: delta.sample.slice(0, MAX_SAMPLE) }, delta.at, delta.count, delta.host, now),
+    merge(delta, now) {
+      // Only an entry's fields: a delta's at, count and host would ride along into kinds.jsonl.
+      const { id, source, template, level } = delta
+      const fresh = { id, source, template, level, sample: delta.sample.slice(0, MAX_SAMPLE) }
+      return seen(fresh, delta.at, delta.count, delta.host, now)
+    },
     get: (id) => byId.get(id),
     entries() {
       const all = [...byId.values()].sort((a, b) => a.lastSeen - b.lastSeen)

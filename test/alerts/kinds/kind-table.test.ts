@@ -66,6 +66,16 @@ describe('kind table', () => {
     expect(older.entry.sample).toBe('sample of a')
   })
 
+  it("merge: the entry holds only a kind entry's fields, none of the delta's at, count or host", () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    table.merge(delta('a', T0, 3, 'web-2'), T0)
+    const [entry] = table.entries()
+    const fields = ['id', 'source', 'template', 'aliases', 'level', 'firstSeen', 'lastSeen', 'lastResolved']
+    fields.push('count', 'hourly', 'hosts', 'sample', 'incident', 'learned')
+    expect(Object.keys(entry ?? {}).sort()).toEqual(fields.sort())
+    expect(entry).toMatchObject({ count: 3, hosts: ['web-2'], firstSeen: T0 })
+  })
+
   it('bounded per source: past max the least recently seen kind of that source is evicted and counted', () => {
     const table = createKindTable({ max: 2, learnMs: 0 })
     table.observe(ref('a'), line('a'), T0, 'h')
