@@ -23,7 +23,7 @@ buildSync({
   // OpenTelemetry is an optional peer the app provides: resolved from node_modules at run time. The
   // bundle runs as a vm.Script, where Node 20 loses the dynamic import() callback once a code cache
   // is used, so import() becomes require() (the commands' lazy modules are inside the bundle).
-  external: ['@opentelemetry/api', '@redis/client'],
+  external: ['@opentelemetry/api', '@redis/client', 'protobufjs'],
   supported: { 'dynamic-import': false },
   logLevel: 'error',
   legalComments: 'none',
