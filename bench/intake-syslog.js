@@ -59,6 +59,12 @@ async function metricValue(metricsUrl, name) {
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
 }
 
+/** LOGX_BENCH_CPU_PROF=<dir>: the agent writes a .cpuprofile there as it stops (node --cpu-prof). */
+function profileArgs() {
+  const dir = process.env.LOGX_BENCH_CPU_PROF
+  return dir === undefined || dir === '' ? [] : ['--cpu-prof', '--cpu-prof-dir', dir]
+}
+
 async function runAgentSide(bytes, lines) {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-syslog-'))
   const port = await freePort()
@@ -72,7 +78,7 @@ rules:
   - { name: errors, source: net, level: error, group_by: [app_name], notify: [sms] }
 metrics: { listen: 127.0.0.1:0 }
 `)
-  const agent = startAgent(config)
+  const agent = startAgent(config, { extraNodeArgs: profileArgs() })
   try {
     const metricsUrl = await agent.banner
     const started = performance.now()

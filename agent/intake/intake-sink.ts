@@ -34,6 +34,7 @@ export function createIntakeSink(options: IntakeSinkOptions): IntakeSink {
   const busy = (): boolean => dispatcher.stats().depth >= options.maxQueued
   return {
     busy,
+    lowestLevel: () => pipeline.lowestLevel(),
     async accept(events: readonly IntakeEvent[]) {
       if (busy()) throw new IntakeBusyError(retryAfter)
       const at = now()

@@ -41,6 +41,11 @@ export interface IntakeSink {
   accept(events: readonly IntakeEvent[]): Promise<void>
   /** The outbox is past its bound: a stream intake pauses its sockets until this is false. */
   busy(): boolean
+  /**
+   * The lowest level any rule takes (pipeline.lowestLevel()): an event below it cannot page, so an
+   * intake may drop it before it parses it, as a tailed file's byte pre-filter does.
+   */
+  lowestLevel(): number
 }
 
 /** What a request looks like to a decoder: never its token (the framework checked it and keeps it). */

@@ -45,6 +45,19 @@ export class SyslogBatcher {
     return this.queue.length >= this.options.maxQueued || this.options.sink.busy()
   }
 
+  /** The lowest level any rule takes: a frame below it is dropped unparsed (frame-filter.ts). */
+  lowestLevel(): number {
+    return this.options.sink.lowestLevel()
+  }
+
+  /**
+   * Frames read and dropped below every rule: taken, as a tailed file's pre-filtered lines are, and
+   * counted so; nothing of them is queued or journaled.
+   */
+  passed(count: number): void {
+    if (count > 0) this.options.metrics.accepted(count)
+  }
+
   /** Queues frames for the alert path (after a check of `full` by the caller). */
   add(frames: readonly string[]): void {
     if (frames.length === 0) return

@@ -12,13 +12,22 @@
 //    and the rest of it is skipped as it arrives, so a connection holds at most `maxFrameBytes` of an
 //    unfinished frame whatever the sender does;
 // 5. what is left at the end of a connection (a last line without LF) is one more frame when there is
-//    any (`finish`); an octet-counted frame cut short by the close is dropped (counted in `cut`).
+//    any (`finish`); an octet-counted frame cut short by the close is dropped (counted in `cut`);
+// 6. a frame the framer's `keep` refuses (frame-filter.ts: below every rule) is counted in `dropped` and
+//    never handed back: no Buffer view is made of it.
 
 export interface FramerOutput {
   frames: Buffer[]
+  /** Frames `keep` refused (rule 6) since the last push. */
+  dropped: number
   /** Frames over the bound cut (rule 4) or cut short by the close (rule 5) since the last push. */
   cut: number
 }
+
+/** Whether the frame in `bytes[start, end)` is handed back (rule 6). */
+export type FrameKeep = (bytes: Buffer, start: number, end: number) => boolean
+
+const keepAll: FrameKeep = () => true
 
 export type Framing = 'unknown' | 'newline' | 'octet-counting' | 'broken'
 
@@ -37,7 +46,10 @@ export class SyslogFramer {
   /** Newline framing: skipping the rest of a frame that was cut (rule 4). */
   private skippingLine = false
 
-  constructor(private readonly maxFrameBytes: number) {}
+  constructor(
+    private readonly maxFrameBytes: number,
+    private readonly keep: FrameKeep = keepAll,
+  ) {}
 
   get mode(): Framing {
     return this.framing
@@ -45,7 +57,7 @@ export class SyslogFramer {
 
   /** Bytes read from the connection -> the frames they finish (rules 1-4). */
   push(chunk: Buffer): FramerOutput {
-    const out: FramerOutput = { frames: [], cut: 0 }
+    const out: FramerOutput = { frames: [], dropped: 0, cut: 0 }
     if (chunk.length === 0 || this.framing === 'broken') return out
     if (this.framing === 'unknown') {
       const first = chunk[0] as number
@@ -58,8 +70,8 @@ export class SyslogFramer {
 
   /** The connection ended: its last unfinished frame (rule 5). */
   finish(): FramerOutput {
-    const out: FramerOutput = { frames: [], cut: 0 }
-    if (this.framing === 'newline' && this.pending.length > 0 && !this.skippingLine) out.frames.push(this.pending)
+    const out: FramerOutput = { frames: [], dropped: 0, cut: 0 }
+    if (this.framing === 'newline' && this.pending.length > 0 && !this.skippingLine) this.emit(this.pending, out)
     if (this.framing === 'octet-counting' && this.remaining > 0) out.cut++
     this.pending = Buffer.alloc(0)
     this.remaining = 0
@@ -75,18 +87,35 @@ export class SyslogFramer {
         return
       }
       if (this.skippingLine) this.skippingLine = false
-      else this.endLine(chunk.subarray(start, end), out)
+      else if (this.pending.length > 0) this.endLine(chunk.subarray(start, end), out)
+      else this.endWholeLine(chunk, start, end, out)
       start = end + 1
     }
   }
 
+  /** A line that began in an earlier chunk: its held bytes and `tail`. */
   private endLine(tail: Buffer, out: FramerOutput): void {
-    const line = this.pending.length === 0 ? tail : Buffer.concat([this.pending, tail])
+    const line = Buffer.concat([this.pending, tail])
     this.pending = Buffer.alloc(0)
-    if (line.length > this.maxFrameBytes) {
+    this.endWholeLine(line, 0, line.length, out)
+  }
+
+  /** A line wholly in `bytes[start, end)`: the common case, looked at (rule 6) before any view is made. */
+  private endWholeLine(bytes: Buffer, start: number, end: number, out: FramerOutput): void {
+    const length = end - start
+    if (length > this.maxFrameBytes) {
       out.cut++
-      out.frames.push(line.subarray(0, this.maxFrameBytes))
-    } else if (line.length > 1 || (line.length === 1 && line[0] !== 13)) out.frames.push(line)
+      this.emit(bytes.subarray(start, start + this.maxFrameBytes), out)
+    } else if (length > 1 || (length === 1 && bytes[start] !== 13)) {
+      if (this.keep(bytes, start, end)) out.frames.push(bytes.subarray(start, end))
+      else out.dropped++
+    }
+  }
+
+  /** Rule 6 for a frame already in a Buffer of its own. */
+  private emit(frame: Buffer, out: FramerOutput): void {
+    if (this.keep(frame, 0, frame.length)) out.frames.push(frame)
+    else out.dropped++
   }
 
   private keepPartialLine(part: Buffer, out: FramerOutput): void {
@@ -97,7 +126,7 @@ export class SyslogFramer {
       return
     }
     out.cut++
-    out.frames.push(Buffer.concat([this.pending, part]).subarray(0, this.maxFrameBytes))
+    this.emit(Buffer.concat([this.pending, part]).subarray(0, this.maxFrameBytes), out)
     this.pending = Buffer.alloc(0)
     this.skippingLine = true
   }
@@ -134,11 +163,12 @@ export class SyslogFramer {
   private readBody(chunk: Buffer, at: number, out: FramerOutput): number {
     const take = Math.min(this.remaining, chunk.length - at)
     const room = this.maxFrameBytes - this.pending.length
-    const piece = chunk.subarray(at, at + take)
     const whole = this.remaining === take
-    if (whole && this.pending.length === 0 && take <= this.maxFrameBytes) out.frames.push(piece)
-    else {
-      if (room > 0) this.pending = Buffer.concat([this.pending, piece.subarray(0, room)])
+    if (whole && this.pending.length === 0 && take <= this.maxFrameBytes) {
+      if (this.keep(chunk, at, at + take)) out.frames.push(chunk.subarray(at, at + take))
+      else out.dropped++
+    } else {
+      if (room > 0) this.pending = Buffer.concat([this.pending, chunk.subarray(at, at + Math.min(take, room))])
       if (whole) this.endCounted(out)
     }
     this.remaining -= take
@@ -146,7 +176,7 @@ export class SyslogFramer {
   }
 
   private endCounted(out: FramerOutput): void {
-    out.frames.push(this.pending)
+    this.emit(this.pending, out)
     this.pending = Buffer.alloc(0)
     if (this.frameLength > this.maxFrameBytes) out.cut++
   }

@@ -8,6 +8,7 @@ import type { IntakeTlsConfig } from '../../config/types'
 import { IntakeError, IntakeErrorCodes } from '../errors'
 import type { IntakeCounters, IntakeLog } from '../types'
 import type { SyslogBatcher } from './batcher'
+import { mayPage } from './frame-filter'
 import { SyslogFramer } from './framing'
 
 export interface TcpListenerOptions {
@@ -75,7 +76,9 @@ function listen(server: Server, options: TcpListenerOptions): Promise<number> {
 /** One connection: frames -> events -> the batcher, paused while the batcher is full. */
 function readConnection(socket: Socket, options: TcpListenerOptions): void {
   const { batcher, source, log, metrics } = options
-  const framer = new SyslogFramer(options.maxLineBytes)
+  // Read once a chunk: a reload that changes the rules applies from the next read on.
+  let lowest = batcher.lowestLevel()
+  const framer = new SyslogFramer(options.maxLineBytes, (bytes, start, end) => mayPage(bytes, start, end, lowest))
   let cut = 0
   const take = (frames: readonly Buffer[]): void => {
     const texts = new Array<string>(frames.length)
@@ -83,8 +86,10 @@ function readConnection(socket: Socket, options: TcpListenerOptions): void {
     batcher.add(texts)
   }
   socket.on('data', (chunk: Buffer) => {
+    lowest = batcher.lowestLevel()
     const out = framer.push(chunk)
     cut += out.cut
+    batcher.passed(out.dropped)
     take(out.frames)
     if (framer.mode === 'broken') {
       metrics.refused(400)
@@ -100,6 +105,7 @@ function readConnection(socket: Socket, options: TcpListenerOptions): void {
   socket.on('end', () => {
     const out = framer.finish()
     cut += out.cut
+    batcher.passed(out.dropped)
     take(out.frames)
     socket.end()
   })

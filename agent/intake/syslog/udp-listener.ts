@@ -6,6 +6,7 @@ import { isIP } from 'node:net'
 import { IntakeError, IntakeErrorCodes } from '../errors'
 import type { IntakeCounters, IntakeLog } from '../types'
 import type { SyslogBatcher } from './batcher'
+import { mayPage } from './frame-filter'
 
 export interface UdpListenerOptions {
   source: string
@@ -36,7 +37,8 @@ export async function listenUdp(options: UdpListenerOptions): Promise<UdpListene
       return
     }
     const bytes = datagram.length > options.maxLineBytes ? datagram.subarray(0, options.maxLineBytes) : datagram
-    batcher.add([bytes.toString('utf8')])
+    if (mayPage(bytes, 0, bytes.length, batcher.lowestLevel())) batcher.add([bytes.toString('utf8')])
+    else batcher.passed(1)
   })
   const port = await bind(socket, options)
   socket.on('error', (error) => options.log.warn({ source, err: error.message }, 'syslog UDP socket error'))

@@ -20,6 +20,7 @@ const SPAN = 'eee19b7ec3c1b174'
 const events: IntakeEvent[] = []
 const sink: IntakeSink = {
   busy: () => false,
+  lowestLevel: () => 0,
   accept(batch) {
     events.push(...batch)
     return Promise.resolve()

@@ -12,7 +12,7 @@ import type { IntakeSourceConfig, IntakeTlsConfig } from '../../../agent/config/
 import { createSecret } from '../../../agent/config/values/secret'
 import { IntakeBusyError } from '../../../agent/intake/errors'
 import { createSyslogIntake, SYSLOG_MAX_QUEUED } from '../../../agent/intake/syslog'
-import type { IntakeEvent, IntakeSink, RunningStreamIntake } from '../../../agent/intake/types'
+import type { IntakeCounters, IntakeEvent, IntakeSink, RunningStreamIntake } from '../../../agent/intake/types'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 
@@ -27,6 +27,8 @@ interface RecordingSink extends IntakeSink {
   events: IntakeEvent[]
   /** While true, busy() says so and accept() refuses as the real sink does past the outbox's bound. */
   busyNow: boolean
+  /** What lowestLevel() says: 0 keeps every frame. */
+  lowest: number
   refusedBusy: number
   largestBatch: number
 }
@@ -35,9 +37,11 @@ function recordingSink(): RecordingSink {
   const sink: RecordingSink = {
     events: [],
     busyNow: false,
+    lowest: 0,
     refusedBusy: 0,
     largestBatch: 0,
     busy: () => sink.busyNow,
+    lowestLevel: () => sink.lowest,
     accept(events) {
       sink.largestBatch = Math.max(sink.largestBatch, events.length)
       if (sink.busyNow) {
@@ -52,7 +56,7 @@ function recordingSink(): RecordingSink {
 }
 
 const silentLog = { info() {}, warn() {}, error() {} }
-const counters = () => ({ request() {}, accepted() {}, refused() {} })
+const counters = (): IntakeCounters => ({ request() {}, accepted() {}, refused() {} })
 const running: RunningStreamIntake[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((intake) => intake.close()))
@@ -62,6 +66,7 @@ interface StartOptions {
   protocol?: 'tcp' | 'udp' | 'both'
   maxLineBytes?: number
   tls?: IntakeTlsConfig
+  accepted?: { count: number }
 }
 
 async function start(sink: IntakeSink, options: StartOptions = {}): Promise<{ port: number; urls: string[] }> {
@@ -80,7 +85,13 @@ async function start(sink: IntakeSink, options: StartOptions = {}): Promise<{ po
       syslog: { tcp: protocol !== 'udp', udp: protocol !== 'tcp', maxLineBytes: options.maxLineBytes ?? 65536 },
     },
   } as unknown as IntakeSourceConfig
-  const intake = await createSyslogIntake({ source, sink, log: silentLog, metrics: counters() })
+  const metrics = counters()
+  const tally = options.accepted
+  if (tally !== undefined)
+    metrics.accepted = (events: number) => {
+      tally.count += events
+    }
+  const intake = await createSyslogIntake({ source, sink, log: silentLog, metrics })
   running.push(intake)
   const port = Number(new URL(intake.urls[0] as string).port)
   return { port, urls: [...intake.urls] }
@@ -143,6 +154,34 @@ describe.skipIf(!hasLogger)('syslog intake with logger', () => {
     await pollUntil('both frames', () => sink.events.length >= 2)
     expect(sink.events[0]?.line.raw).toHaveLength(200)
     expect(messages(sink)[1]).toBe('after')
+  })
+})
+
+describe('syslog intake below every rule', () => {
+  it('drops frames below the lowest level unparsed over both framings and UDP, and counts them taken', async () => {
+    const sink = recordingSink()
+    sink.lowest = 50
+    const accepted = { count: 0 }
+    const { port } = await start(sink, { accepted })
+    const lines = Array.from({ length: 300 }, (_, i) => `<${i % 3 === 0 ? 11 : 14}>1 - h app - - - line ${i}\n`)
+    const newline = await openTcp(port)
+    newline.end(lines.join('') + 'no priority at all\n')
+    const counted = await openTcp(port)
+    const frames = ['<12>1 - h app - - - a warning', '<10>1 - h app - - - critical', '<9999>1 - h - - - - odd']
+    counted.end(frames.map((frame) => `${Buffer.byteLength(frame)} ${frame}`).join(''))
+    await logger(port, '--udp', '--rfc5424', '-p', 'user.info', 'quiet')
+    await logger(port, '--udp', '--rfc5424', '-p', 'user.err', 'loud')
+    await pollUntil('every line counted', () => accepted.count === 301 + 3 + 2)
+    // Errors (severity <= 3) and what has no readable PRI reach the alert path; the rest never do.
+    expect(sink.events.filter((event) => event.line.msg.startsWith('line '))).toHaveLength(100)
+    expect(new Set(messages(sink))).toEqual(
+      new Set(
+        [...Array.from({ length: 100 }, (_, i) => `line ${i * 3}`), 'no priority at all', 'critical'].concat([
+          '<9999>1 - h - - - - odd',
+          'loud',
+        ]),
+      ),
+    )
   })
 })
 
