@@ -148,6 +148,20 @@ export class KindTree {
     return kind
   }
 
+  /** The bound's eviction: out of its leaf and, when it is there, its own form out of the exact map. */
+  evict(kind: TreeKind): void {
+    this.remove(kind)
+    const form = kind.tokens.join(FORM_SEP)
+    if (this.exact.get(form) === kind) this.exact.delete(form)
+  }
+
+  /** What the tree holds (a test of the bound counts these). */
+  sizes(): { leaves: number; leafKinds: number; exactForms: number } {
+    let leafKinds = 0
+    for (const kinds of this.leaves.values()) leafKinds += kinds.length
+    return { leaves: this.leaves.size, leafKinds, exactForms: this.exact.size }
+  }
+
   remove(kind: TreeKind): void {
     kind.alive = false
     const kinds = this.leaves.get(kind.leaf)

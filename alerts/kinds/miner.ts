@@ -43,7 +43,17 @@ interface SourceKinds {
   last: TreeKind | undefined
 }
 
-export function createKindMiner(options: KindMinerOptions): KindMiner {
+/** What the miner holds, summed over its sources: a test of the bound counts these, not bytes. */
+export interface KindMinerSizes {
+  recent: number
+  ids: number
+  aliases: number
+  leaves: number
+  leafKinds: number
+  exactForms: number
+}
+
+export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(): KindMinerSizes } {
   const max = Math.max(1, Math.floor(options.max))
   const sources = new Map<string, SourceKinds>()
   const totals: KindMinerStats = { kinds: 0, evicted: 0, mined: 0 }
@@ -75,7 +85,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner {
   }
 
   function evict(kinds: SourceKinds, kind: TreeKind): void {
-    kinds.tree.remove(kind)
+    kinds.tree.evict(kind)
     kinds.recent.delete(kind.id)
     kinds.ids.delete(kind.id)
     for (const alias of kind.aliases) kinds.ids.delete(alias)
@@ -118,5 +128,18 @@ export function createKindMiner(options: KindMinerOptions): KindMiner {
       return sources.get(source ?? '')?.ids.get(id)?.id
     },
     stats: () => ({ ...totals }),
+    sizes() {
+      const sum: KindMinerSizes = { recent: 0, ids: 0, aliases: 0, leaves: 0, leafKinds: 0, exactForms: 0 }
+      for (const kinds of sources.values()) {
+        const tree = kinds.tree.sizes()
+        sum.recent += kinds.recent.size
+        sum.ids += kinds.ids.size
+        for (const kind of kinds.recent.values()) sum.aliases += kind.aliases.length
+        sum.leaves += tree.leaves
+        sum.leafKinds += tree.leafKinds
+        sum.exactForms += tree.exactForms
+      }
+      return sum
+    },
   }
 }
