@@ -176,12 +176,14 @@ function batchHandler(
   let filterLevel = NaN
   return function handle(batch: LineBatch): boolean {
     const pipeline = options.pipeline()
-    const lowest = pipeline.lowestLevel()
+    const lowest = pipeline.lowestLevel(source.name)
     if (lowest !== filterLevel) {
       filter = createCandidateFilter(lowest)
       filterLevel = lowest
     }
     const at = now()
+    // Ratio rules divide by every line read, so the count is taken before the filter drops any.
+    pipeline.countLines(source.name, batch.lineCount, at)
     if (events !== undefined) {
       // The tap gets events, as they end (ingestEvent), and with it on, every line may start one.
       if (isContainerFormat(source.format)) return events.container(batch, at)

@@ -4,6 +4,7 @@
 // by a fresh engine, and written before the lines behind it are committed. The pipeline's state is
 // one object (`PipelineState`); each thing it does is a function of it (pipeline-steps.ts).
 import { retentionOf } from '../incidents/page-record'
+import { deployThreshold } from '../prefilter/deploy-threshold'
 import {
   createPipelineState,
   current,
@@ -39,8 +40,10 @@ export function createAlertPipeline(options: AlertPipelineOptions): AlertPipelin
   install(p, options.setup, options.now, options.engine)
 
   return {
-    lowestLevel: () => p.setup.lowest,
+    lowestLevel: (source) =>
+      source === undefined ? p.setup.lowest : deployThreshold(p.setup.rulesByName.values(), source, p.setup.lowest),
     ingest: (line, now) => ingest(p, line, now),
+    countLines: (source, n, now) => current(p).countLines(source, n, now),
     seenElsewhere(seen, now) {
       const engine = current(p)
       handle(

@@ -100,9 +100,17 @@ export interface PipelineStats {
 }
 
 export interface AlertPipeline {
-  /** The lowest level any rule takes: the byte pre-filter's threshold. */
-  lowestLevel(): number
+  /**
+   * The byte pre-filter's threshold: the lowest level any rule takes; for `source`, lower when a
+   * regressed rule watches its deploy lines (agent/prefilter/deploy-threshold.ts).
+   */
+  lowestLevel(source?: string): number
   ingest(line: AlertLine, now: number): void
+  /**
+   * `n` lines of `source` were read, every one of them, before any filter: what `ratio` rules divide
+   * by. The readers call it once per batch; without a kind rule it does nothing.
+   */
+  countLines(source: string | undefined, n: number, now: number): void
   tick(now: number): void
   /** Shutdown: incidents still in group_wait fire now rather than never. */
   flush(now: number): void

@@ -38,6 +38,8 @@ export function createIntakeSink(options: IntakeSinkOptions): IntakeSink {
     async accept(events: readonly IntakeEvent[]) {
       if (busy()) throw new IntakeBusyError(retryAfter)
       const at = now()
+      // Ratio rules divide by every event received (the batch is of one source).
+      if (events.length > 0) pipeline.countLines(events[0]?.line.source, events.length, at)
       for (const event of events) {
         if (event.resolves === true) endIncident(pipeline, state, event, at)
         else pipeline.ingest(event.line, at)

@@ -33,7 +33,10 @@ export interface JournaldReaderOptions {
   /** A source of `type: journald` (its `journald` set). */
   source: SourceConfig
   stateDir: string
-  pipeline: () => { ingest(line: AlertLine, now: number): void }
+  pipeline: () => {
+    ingest(line: AlertLine, now: number): void
+    countLines(source: string | undefined, n: number, now: number): void
+  }
   log: JournaldLog
   now?: () => number
   tap?: { write(source: string, batch: LineBatch): void } | undefined
@@ -131,6 +134,8 @@ function handle(journal: Journal, batch: LineBatch): void {
   options.tap?.write(name, batch)
   const pipeline = options.pipeline()
   const at = journal.now()
+  // Ratio rules divide by every entry read, skipped ones too.
+  pipeline.countLines(name, batch.lineCount, at)
   let notEntries = 0
   for (const line of batch.lines) {
     state.linesRead++

@@ -33,6 +33,7 @@ it('reads before `ready`, and hands nothing to the pipeline until it resolves', 
   const pipeline = {
     lowestLevel: () => 50,
     ingest: (line: AlertLine) => void ingested.push(line),
+    countLines: () => {},
   } as unknown as AlertPipeline
   let markReady = (): void => {}
   const ready = new Promise<void>((resolve) => (markReady = resolve))

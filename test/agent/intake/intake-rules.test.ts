@@ -94,7 +94,10 @@ describe('intake sink', () => {
     const ingested: string[] = []
     let synced = 0
     const sink = createIntakeSink({
-      pipeline: { ingest: (line: { msg: string }) => void ingested.push(line.msg) } as unknown as AlertPipeline,
+      pipeline: {
+        ingest: (line: { msg: string }) => void ingested.push(line.msg),
+        countLines: () => {},
+      } as unknown as AlertPipeline,
       dispatcher: {
         stats: () => ({ sent: {}, failed: {}, retried: 0, dead: 0, depth }),
         syncAsync: async () => {

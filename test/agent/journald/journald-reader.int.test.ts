@@ -66,7 +66,7 @@ describe.skipIf(skip)('a journald source reading a journal file', () => {
     h.reader = await startJournaldReader({
       source: config,
       stateDir: state,
-      pipeline: () => ({ ingest: (line) => void h.lines.push(line) }),
+      pipeline: () => ({ ingest: (line) => void h.lines.push(line), countLines: () => {} }),
       log: {
         info: () => {},
         warn: (_o, msg) => void h.warnings.push(msg),
