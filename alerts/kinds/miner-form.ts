@@ -4,7 +4,16 @@
 // The steps: (1) find the tokens and whether each may hold a variable (a digit, `/`, `@`, `\`, a
 // quote); (2) mask those (maskToken); (3) a month or weekday next to a variable is a variable
 // (rule 7); (4) join, runs of `<*>` as one (rule 6), a leading `<*>` dropped when asked.
-import { maskQuotedToken, maskToken, MAX_MESSAGE, MAX_TOKENS, QUOTED_BLANK, quoteEnd, WILDCARD } from './miner-mask'
+import {
+  isJoiner,
+  maskQuotedToken,
+  maskToken,
+  MAX_MESSAGE,
+  MAX_TOKENS,
+  QUOTED_BLANK,
+  quoteEnd,
+  WILDCARD,
+} from './miner-mask'
 
 /** Between the tokens of a form. */
 export const FORM_SEP = ' '
@@ -19,6 +28,15 @@ const MONTHS_AND_DAYS = new Set(
     'october november december mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday'
   ).split(' '),
 )
+
+/** A word's first three letters, lower-cased, as one number: a month or day name is looked up only then. */
+function prefixKey(text: string, at: number): number {
+  return (
+    ((text.charCodeAt(at) | 0x20) << 16) | ((text.charCodeAt(at + 1) | 0x20) << 8) | (text.charCodeAt(at + 2) | 0x20)
+  )
+}
+
+const DATE_PREFIXES = new Set([...MONTHS_AND_DAYS].map((name) => prefixKey(name, 0)))
 
 // Reused between calls: the miner is synchronous, so one line is in here at a time.
 const starts = new Int32Array(MAX_TOKENS)
@@ -69,11 +87,26 @@ function scanTokens(text: string): number {
     starts[count] = start
     ends[count] = i
     if (quoted) kindOf(count, maskQuotedToken(text, start, i))
-    else if (suspect) kindOf(count, maskToken(text.slice(start, i)))
+    else if (suspect) kindOf(count, maskSpan(text, start, i))
     else kinds[count] = LITERAL
     count++
   }
   return count
+}
+
+/**
+ * maskToken of `text` from `start` to `end`, without cutting the token out in the common case: a token
+ * with a digit and no joiner (`12`, `0x1f`, `blk_-42`, `10.0.0.1`) is one part holding a digit, which
+ * maskToken makes `<*>` whatever else it holds (a path or hex groups are `<*>` too).
+ */
+function maskSpan(text: string, start: number, end: number): string {
+  let digit = false
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) digit = true
+    else if (isJoiner(c)) return maskToken(text.slice(start, end))
+  }
+  return digit ? WILDCARD : maskToken(text.slice(start, end))
 }
 
 function kindOf(index: number, token: string): void {
@@ -92,6 +125,7 @@ function markDate(text: string, k: number, count: number): void {
   const length = (ends[k] as number) - (starts[k] as number)
   if (length < 3 || length > 10) return
   if (kinds[k - 1] !== VARIABLE && (k + 1 >= count || kinds[k + 1] !== VARIABLE)) return
+  if (!DATE_PREFIXES.has(prefixKey(text, starts[k] as number))) return
   let word = text.slice(starts[k], ends[k]).toLowerCase()
   if (word.endsWith(',')) word = word.slice(0, -1)
   if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE

@@ -12,19 +12,28 @@ const MONTHS_AND_DAYS = new Set(
 )
 const MAX_HEAD_FIELDS = 12
 
-function isHeadField(field: string, next: string): boolean {
-  if (field === '-') return true
-  if (MONTHS_AND_DAYS.has(field.toLowerCase())) return /\d/.test(next)
+function isHeadField(line: string, at: number, end: number, nextAt: number, nextEnd: number): boolean {
+  if (end - at === 1 && line.charCodeAt(at) === 45 /* - */) return true
+  // Month and day names are three letters: no string is cut out for any other field.
+  if (end - at === 3 && MONTHS_AND_DAYS.has(line.slice(at, end).toLowerCase())) return hasDigit(line, nextAt, nextEnd)
   let digit = false
   let lowerRun = 0
-  for (let i = 0; i < field.length; i++) {
-    const c = field.charCodeAt(i)
+  for (let i = at; i < end; i++) {
+    const c = line.charCodeAt(i)
     if (c >= 48 && c <= 57) digit = true
     if (c >= 97 && c <= 122) {
       if (++lowerRun >= 3) return false
     } else lowerRun = 0
   }
   return digit
+}
+
+function hasDigit(line: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = line.charCodeAt(i)
+    if (c >= 48 && c <= 57) return true
+  }
+  return false
 }
 
 /** Where the message of a line with an unknown head starts (0: no head found). */
@@ -34,8 +43,8 @@ export function headEnd(line: string): number {
     while (at < line.length && line.charCodeAt(at) <= 32) at++
     const end = fieldEnd(line, at)
     if (end === at) break
-    const nextEnd = fieldEnd(line, skipBlanks(line, end))
-    if (!isHeadField(line.slice(at, end), line.slice(skipBlanks(line, end), nextEnd))) break
+    const nextAt = skipBlanks(line, end)
+    if (!isHeadField(line, at, end, nextAt, fieldEnd(line, nextAt))) break
     at = end
   }
   while (at < line.length && line.charCodeAt(at) <= 32) at++

@@ -28,7 +28,7 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57
 const isBlank = (c: number): boolean => c <= 32
 
 /** Punctuation that separates a name from its value inside one token. */
-function isJoiner(c: number): boolean {
+export function isJoiner(c: number): boolean {
   // = : , ; ( ) [ ] { } < > |
   return (
     c === 61 ||

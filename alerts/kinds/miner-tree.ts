@@ -36,6 +36,10 @@ export interface TreeKind {
   alive: boolean
   /** The kind this one was absorbed into. */
   into?: TreeKind | undefined
+  /** The bound's order of last seen (miner-recent.ts). */
+  listed?: boolean
+  older?: TreeKind | undefined
+  newer?: TreeKind | undefined
 }
 
 export interface Placement {

@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto'
 import type { AlertLine } from '../line'
 import { eventForm } from './miner-message'
+import { RecentKinds } from './miner-recent'
 import { KindTree, type TreeKind } from './miner-tree'
 import type { KindMiner, KindMinerOptions, KindMinerStats, KindRef } from './types'
 
@@ -35,12 +36,10 @@ export function kindId(source: string | undefined, template: string): string {
 
 interface SourceKinds {
   tree: KindTree
-  /** Kinds by id, least recently seen first (a Map keeps insertion order; a touch re-inserts). */
-  recent: Map<string, TreeKind>
+  /** Kinds least recently seen first. */
+  recent: RecentKinds
   /** Every id (own and alias) to its kind. */
   ids: Map<string, TreeKind>
-  /** The kind seen last: the most recent in `recent` already. */
-  last: TreeKind | undefined
 }
 
 /** What the miner holds, summed over its sources: a test of the bound counts these, not bytes. */
@@ -64,9 +63,8 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
     if (found === undefined) {
       found = {
         tree: new KindTree(4 * max + 1024, (template) => kindId(source, template)),
-        recent: new Map(),
+        recent: new RecentKinds(),
         ids: new Map(),
-        last: undefined,
       }
       sources.set(key, found)
     }
@@ -74,19 +72,18 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
   }
 
   function admit(kinds: SourceKinds, kind: TreeKind): void {
-    kinds.recent.set(kind.id, kind)
+    kinds.recent.touch(kind)
     kinds.ids.set(kind.id, kind)
     for (const alias of kind.aliases) kinds.ids.set(alias, kind)
     totals.kinds++
     while (kinds.recent.size > max) {
-      const oldest = kinds.recent.values().next().value as TreeKind
-      evict(kinds, oldest)
+      evict(kinds, kinds.recent.first() as TreeKind)
     }
   }
 
   function evict(kinds: SourceKinds, kind: TreeKind): void {
     kinds.tree.evict(kind)
-    kinds.recent.delete(kind.id)
+    kinds.recent.delete(kind)
     kinds.ids.delete(kind.id)
     for (const alias of kind.aliases) kinds.ids.delete(alias)
     totals.kinds--
@@ -101,18 +98,13 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
       const kind = placed.kind
       if (placed.created) admit(kinds, kind)
       else {
-        // Re-inserted as the most recent; a run of one kind (the usual) skips the Map's work.
-        if (kinds.last !== kind) {
-          kinds.recent.delete(kind.id)
-          kinds.recent.set(kind.id, kind)
-        }
+        kinds.recent.touch(kind)
         for (const gone of placed.absorbed) {
-          kinds.recent.delete(gone.id)
+          kinds.recent.delete(gone)
           totals.kinds--
         }
         if (placed.generalised) for (const alias of kind.aliases) kinds.ids.set(alias, kind)
       }
-      kinds.last = kind
       const alias = kind.aliases[kind.aliases.length - 1]
       return { id: kind.id, template: kind.template, created: placed.created, aliasOf: alias }
     },
