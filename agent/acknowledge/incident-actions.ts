@@ -3,7 +3,8 @@
 // change runs on the engine through the pipeline, so what it sends (the CRM activity saying who, how
 // and when; a re-page) is journaled like every notice, and the incident state keeps it across a
 // restart or a SIGKILL. A missed call is used once: its id is written with the acknowledgement
-// (call-acknowledger.ts); silences are silence-actions.ts; what an action means is action-rules.ts.
+// (call-acknowledger.ts); silences are silence-actions.ts; what an action means is action-rules.ts;
+// resolves by an alert's sender, shared with the fleet like a resolve by hand, are source-resolves.ts.
 import type { AckOutcome, Actor, AlertEngine } from '../../alerts'
 import type { AlertPipeline, DeliveryLog } from '../delivery/types'
 import type { IncidentState } from '../incidents/incident-state'
@@ -11,6 +12,7 @@ import type { RuntimeSilences } from '../incidents/runtime-silences'
 import { doneWord, keyNamed, refusal } from './action-rules'
 import { createCallAcknowledger } from './call-acknowledger'
 import { createSilenceActions } from './silence-actions'
+import { createSourceResolves } from './source-resolves'
 import type { IncidentActions, ManualAction, PeopleAction } from './types'
 
 export type { ActionOutcome, IncidentActions, ManualAction, MissedCallStats, PeopleAction } from './types'
@@ -33,6 +35,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
   const calls = createCallAcknowledger(pipeline, state, log)
   const silences = createSilenceActions(pipeline, options.silences, log)
   let shared: (action: PeopleAction) => void = () => {}
+  const sourceResolves = createSourceResolves(pipeline, state, (action) => shared(action))
   const manual: Record<string, number> = {}
 
   function act(key: string, action: ManualAction, actor: Actor, now: number): ReturnType<IncidentActions['act']> {
@@ -53,6 +56,7 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
   function applyShared(action: PeopleAction, now: number): void {
     if (action.type === 'silence') return silences.put(action.silence, now)
     if (action.type === 'expire-silence') return silences.remove(action.silenceId, now)
+    if (action.type === 'source-resolve') return sourceResolves.applyShared(action, now)
     const { key, actor, at } = action
     // Its time is the fleet's: an ack_timeout counts from when it was acknowledged, wherever.
     const outcome = pipeline.change(now, (engine) => ({
@@ -90,6 +94,9 @@ export function createIncidentActions(options: IncidentActionsOptions): Incident
       if (removed !== undefined) shared({ type: 'expire-silence', silenceId: id, at: now })
       return removed
     },
+    sourceResolved: (resolve, now) => sourceResolves.resolve({ type: 'source-resolve', ...resolve }, now),
+    staleFiring: (key, startedAt, now) => sourceResolves.staleFiring(key, startedAt, now),
+    rememberedResolves: () => sourceResolves.remembered(),
     setCallers: (personOf, ackAll) => calls.setCallers(personOf, ackAll),
     applyShared,
     onAction(listener) {

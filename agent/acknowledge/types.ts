@@ -30,6 +30,15 @@ export interface IncidentActions {
   silences(now: number): RuntimeSilence[]
   addSilence(request: SilenceRequest, now: number): { ok: true; silence: RuntimeSilence } | { ok: false; error: string }
   expireSilence(id: string, now: number): RuntimeSilence | undefined
+  /**
+   * An alert's sender said `key` ended (source-resolves.ts): resolved here if open, remembered, and
+   * shared with the fleet so the agent holding it resolves it; true when it was open here.
+   */
+  sourceResolved(resolve: { key: string; notify: boolean; endedAt: number; at: number }, now: number): boolean
+  /** A firing of `key` whose alert started at `startedAt` is one a remembered resolve ended (resolved-memory.ts). */
+  staleFiring(key: string, startedAt: number | undefined, now: number): boolean
+  /** How many such resolves are remembered. */
+  rememberedResolves(): number
   /** Whom a missed call's number belongs to, and whether one call acknowledges all of theirs. */
   setCallers(personOf: (caller: string) => string | undefined, ackAll: boolean): void
   /**

@@ -1,5 +1,5 @@
 // A shared action as the fields of one `P actions` stream entry, and back (pure):
-//   { id, agent, type, key?, actor?, silence?, silenceId?, at }   (actor and silence as JSON)
+//   { id, agent, type, key?, actor?, silence?, silenceId?, notify?, endedAt?, at }   (actor, silence as JSON)
 // An entry that is not a well-formed action (another version, a hand-made XADD) reads as undefined.
 import type { ReceivedAction, SharedAction } from './types'
 import type { RuntimeSilence } from '../incidents/runtime-silences'
@@ -18,6 +18,9 @@ export function encodeAction(action: SharedAction, id: string, agent: string): s
       break
     case 'expire-silence':
       fields.push('silenceId', action.silenceId)
+      break
+    case 'source-resolve':
+      fields.push('key', action.key, 'notify', action.notify ? '1' : '0', 'endedAt', String(action.endedAt))
       break
   }
   fields.push('at', String(action.at))
@@ -55,6 +58,14 @@ function silenceOf(value: unknown): RuntimeSilence | undefined {
   return value as unknown as RuntimeSilence
 }
 
+function sourceResolveOf(f: Map<string, string>, at: number, id: string, agent: string): ReceivedAction | undefined {
+  const key = f.get('key')
+  const notify = f.get('notify')
+  const endedAt = Number(f.get('endedAt'))
+  if (key === undefined || (notify !== '1' && notify !== '0') || !Number.isFinite(endedAt)) return undefined
+  return { type: 'source-resolve', key, notify: notify === '1', endedAt, at, id, agent }
+}
+
 /** The stream entry's flat field list as an action, or undefined. */
 export function decodeAction(flat: readonly string[]): ReceivedAction | undefined {
   const f = new Map<string, string>()
@@ -80,6 +91,8 @@ export function decodeAction(flat: readonly string[]): ReceivedAction | undefine
       const silenceId = f.get('silenceId')
       return silenceId === undefined ? undefined : { type, silenceId, at, id, agent }
     }
+    case 'source-resolve':
+      return sourceResolveOf(f, at, id, agent)
     default:
       return undefined
   }

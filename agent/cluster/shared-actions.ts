@@ -14,7 +14,7 @@ import type { DeliveryLog } from '../delivery/types'
 export const MAX_PENDING_ACTIONS = 1_000
 const BLOCK_MS = 2_000
 
-// A resolve by hand closes the incident's generation (as a won resolved claim does).
+// A resolve (by hand or by the alert's sender) closes the incident's generation (as a won resolved claim does).
 const CLOSE_GENERATION = `
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if gen then redis.call('HSET', KEYS[1], 'pgen', gen) end
@@ -52,6 +52,7 @@ export function actionCommands(keys: Keys, action: SharedAction, id: string, age
       break
     }
     case 'resolve':
+    case 'source-resolve':
       commands.push(['EVAL', CLOSE_GENERATION, '1', keys.incident(action.key)])
       break
     case 'silence':

@@ -6,6 +6,7 @@ import type { AlertPipeline, Dispatcher } from '../delivery/types'
 import type { SourceReader } from '../events/types'
 import type { TailStats } from '../tail'
 import type { IncidentState } from '../incidents/incident-state'
+import type { IncidentActions } from '../acknowledge'
 import type { IntakeHost, RunningIntake } from '../intake'
 import { envNumber } from './agent-env'
 import { DaemonError, DaemonErrorCodes } from './errors'
@@ -16,6 +17,8 @@ export interface IntakePath {
   pipeline: AlertPipeline
   dispatcher: Dispatcher
   state: IncidentState
+  /** Resolves by an alert's sender, shared with the fleet (agent/acknowledge/source-resolves.ts). */
+  actions?: Pick<IncidentActions, 'sourceResolved' | 'staleFiring' | 'rememberedResolves'> | undefined
 }
 
 /** The outbox's in-memory window (outbox-settings.ts): past it, the intake answers 503. */
@@ -59,7 +62,7 @@ export function createIntakeReaders(log: AgentLogger, now: () => number): Intake
   async function hostFor(path: IntakePath): Promise<IntakeHost> {
     const { createIntakeHost, createIntakeSink } = await import('../intake/index.js')
     const maxQueued = envNumber('LOGX_AGENT_OUTBOX_MEMORY_ITEMS') ?? DEFAULT_MAX_QUEUED
-    const sink = createIntakeSink({ ...path, now, maxQueued })
+    const sink = createIntakeSink({ ...path, resolver: path.actions, now, maxQueued })
     return createIntakeHost({ sink, log, now })
   }
   return {

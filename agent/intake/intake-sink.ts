@@ -5,13 +5,13 @@
 // 1. Past the outbox's bound (`maxQueued` notifications waiting), accept() takes nothing and rejects
 //    with IntakeBusyError: the sender retries after `retryAfterSeconds`, and memory does not grow.
 // 2. An event that `resolves` ends its incident (alertmanager/end-incident.ts); any other goes
-//    through the pipeline as a tailed line does.
+//    through the pipeline as a tailed line does, unless it is a late firing of a resolved alert.
 // 3. The events of one accept() are handled in order at one `now`, then one fsync covers them all;
 //    concurrent accept() calls share fsyncs (dispatcher.syncAsync()).
 // 4. A failure of the alert path (a state write) rejects: the sender gets a 5xx and sends again.
 import type { AlertPipeline, Dispatcher } from '../delivery/types'
 import type { IncidentState } from '../incidents/incident-state'
-import { endIncident } from './alertmanager/end-incident'
+import { endIncident, staleFiring, type IntakeResolver } from './alertmanager/end-incident'
 import { IntakeBusyError } from './errors'
 import type { IntakeEvent, IntakeSink } from './types'
 
@@ -19,6 +19,8 @@ export interface IntakeSinkOptions {
   pipeline: AlertPipeline
   dispatcher: Pick<Dispatcher, 'stats' | 'syncAsync'>
   state: IncidentState
+  /** Resolves shared with the fleet, and late firings of resolved alerts dropped (end-incident.ts). */
+  resolver?: IntakeResolver | undefined
   now: () => number
   /** Rule 1: notifications waiting in the outbox at which the intake stops taking events. */
   maxQueued: number
@@ -41,8 +43,8 @@ export function createIntakeSink(options: IntakeSinkOptions): IntakeSink {
       // Ratio rules divide by every event received (the batch is of one source).
       if (events.length > 0) pipeline.countLines(events[0]?.line.source, events.length, at)
       for (const event of events) {
-        if (event.resolves === true) endIncident(pipeline, state, event, at)
-        else pipeline.ingest(event.line, at)
+        if (event.resolves === true) endIncident(pipeline, state, event, at, options.resolver)
+        else if (!staleFiring(pipeline, options.resolver, event, at)) pipeline.ingest(event.line, at)
       }
       await dispatcher.syncAsync()
     },

@@ -11,6 +11,8 @@ export type PeopleAction =
   | { type: ManualAction; key: string; actor: Actor; at: number }
   | { type: 'silence'; silence: RuntimeSilence; at: number }
   | { type: 'expire-silence'; silenceId: string; at: number }
+  /** An alert's sender said it ended (Alertmanager's resolved): every agent holding `key` resolves it. */
+  | { type: 'source-resolve'; key: string; notify: boolean; endedAt: number; at: number }
 
 /** One outbox item of a notice, as the fleet knows it: the same on every agent that decided it. */
 export interface FleetNotice {

@@ -134,6 +134,7 @@ describe('action entries', () => {
       { type: 'resolve' as const, key: 'k', actor: { by: 'asha', via: 'console' as const, detail: 'done' }, at: 6 },
       { type: 'silence' as const, silence, at: 7 },
       { type: 'expire-silence' as const, silenceId: 's1', at: 8 },
+      { type: 'source-resolve' as const, key: 'k', notify: false, endedAt: 9, at: 10 },
     ]
     for (const action of actions)
       expect(decodeAction(encodeAction(action, 'id1', 'a'))).toEqual({ ...action, id: 'id1', agent: 'a' })
