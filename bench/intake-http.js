@@ -13,6 +13,7 @@ const { mkdtempSync, rmSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 const { startAgent } = require('./agent-process')
+const { profileArgs } = require('./intake-profile')
 
 /** A free port on 127.0.0.1, known before the agent starts. */
 function freePort() {
@@ -67,7 +68,7 @@ rules:
   - { name: errors, source: bench, level: error, group_by: [service], notify: [sms] }
 metrics: { listen: 127.0.0.1:0 }
 `)
-  const agent = startAgent(config)
+  const agent = startAgent(config, { extraNodeArgs: profileArgs() })
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: clients })
   const batches = Math.ceil(events / batch)
   const bodies = Array.from({ length: batches }, (_, b) => batchOf(b * batch, Math.min(batch, events - b * batch)))

@@ -12,6 +12,7 @@ const { mkdtempSync, rmSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 const { startAgent, waitFor } = require('./agent-process')
+const { profileArgs } = require('./intake-profile')
 
 const GOAL_RECORDS_PER_S = 50_000
 const BATCH = 2048
@@ -78,7 +79,7 @@ rules:
   - { name: errors, source: otel, level: error, group_by: [service], notify: [sms] }
 metrics: { listen: 127.0.0.1:0 }
 `)
-  const agent = startAgent(config)
+  const agent = startAgent(config, { extraNodeArgs: profileArgs() })
   try {
     const metricsUrl = await agent.banner
     const started = performance.now()

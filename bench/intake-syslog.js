@@ -14,6 +14,7 @@ const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require('
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
 const { startAgent, waitFor } = require('./agent-process')
+const { profileArgs } = require('./intake-profile')
 
 const GOAL_LINES_PER_S = 200_000
 const hasRsyslog = spawnSync('rsyslogd', ['-v']).status === 0
@@ -57,12 +58,6 @@ async function metricValue(metricsUrl, name) {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text()
   const line = text.split('\n').find((l) => l.startsWith(name))
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
-}
-
-/** LOGX_BENCH_CPU_PROF=<dir>: the agent writes a .cpuprofile there as it stops (node --cpu-prof). */
-function profileArgs() {
-  const dir = process.env.LOGX_BENCH_CPU_PROF
-  return dir === undefined || dir === '' ? [] : ['--cpu-prof', '--cpu-prof-dir', dir]
 }
 
 async function runAgentSide(bytes, lines) {

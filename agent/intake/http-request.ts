@@ -102,6 +102,7 @@ function routeOf(context: RequestContext, request: IncomingMessage, response: Se
 async function take(context: RequestContext, route: IntakeRoute, request: IncomingMessage, response: ServerResponse) {
   const path = new URL(request.url ?? '/', 'http://intake').pathname
   const intake = requestOf(request, path)
+  intake.lowestLevel = context.sink.lowestLevel()
   route.counters.request()
   // The rate limit first: a client guessing tokens is slowed down as much as one sending events.
   const rate = route.limiter.take(intake.remoteAddress, context.now())
@@ -117,8 +118,9 @@ async function take(context: RequestContext, route: IntakeRoute, request: Incomi
   if (context.sink.busy()) throw new IntakeBusyError(5)
   const events = await route.handler.decode(body, intake)
   await context.sink.accept(events)
-  route.counters.accepted(events.length)
-  send(response, 200, route.handler.reply?.(events.length, intake) ?? jsonReply({ accepted: events.length }))
+  const accepted = events.length + (intake.passed ?? 0)
+  route.counters.accepted(accepted)
+  send(response, 200, route.handler.reply?.(accepted, intake) ?? jsonReply({ accepted }))
 }
 
 export async function handleIntakeRequest(

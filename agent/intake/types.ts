@@ -58,6 +58,13 @@ export interface IntakeRequest {
   headers: IncomingHttpHeaders
   /** The client's address, as rate limits and logs see it. */
   remoteAddress: string
+  /**
+   * The lowest level any rule takes (IntakeSink.lowestLevel()): a decoder may leave out the events
+   * below it, which could not page, and say how many in `passed`; undefined: keep every event.
+   */
+  lowestLevel?: number | undefined
+  /** Set by a decoder: events it took but left out as below every rule; counted as accepted. */
+  passed?: number | undefined
 }
 
 /** A reply body a handler chooses (OTLP's ExportLogsServiceResponse, its Status on a refusal). */

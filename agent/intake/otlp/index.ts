@@ -45,7 +45,8 @@ export const createOtlpIntake: HttpIntakeFactory = (source: IntakeSourceConfig):
         request.contentType === OTLP_PROTOBUF
           ? (await loadProtobuf()).decodeProtobufRequest(body)
           : decodeJsonRequest(body)
-      const { events, rejected, rejection } = otlpEvents(logs, source.name)
+      const { events, rejected, rejection, passed } = otlpEvents(logs, source.name, request.lowestLevel)
+      request.passed = passed
       if (rejected > 0) refusedByRequest.set(request, { rejected, message: rejection ?? '' })
       return events
     },

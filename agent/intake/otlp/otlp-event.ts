@@ -13,7 +13,10 @@
 //    scope's name is `scope`, an event name `event_name`, severityText `severity_text`;
 // 6. an attribute or body field whose name is one the record sets itself (msg, level, time, trace_id,
 //    span_id, service, hostname, resource, scope, event_name, severity_text) is kept under `attributes`
-//    instead, so a sender cannot forge them.
+//    instead, so a sender cannot forge them;
+// 7. a record whose level (rule 1) is below `lowest`, the lowest level any rule takes, is counted in
+//    `passed` and becomes no event: it could not page, and most records are such (the file path's
+//    byte pre-filter drops its lines the same way). A record without a level is kept.
 import { levelOfWord, type AlertLine } from '../../../alerts'
 import type { IntakeEvent } from '../types'
 import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpValue } from './otlp-types'
@@ -39,6 +42,8 @@ export interface OtlpEvents {
   events: IntakeEvent[]
   /** Records refused by rule 4. */
   rejected: number
+  /** Records taken but below every rule (rule 7). */
+  passed: number
   /** Why the first was refused, for the partial-success message. */
   rejection: string | undefined
 }
@@ -50,8 +55,8 @@ export function levelOfSeverity(severityNumber: number, severityText: string): n
 }
 
 /** Every record of the request, as events of source `source`, and the ones refused (rule 4). */
-export function otlpEvents(request: readonly OtlpResourceLogs[], source: string): OtlpEvents {
-  const result: OtlpEvents = { events: [], rejected: 0, rejection: undefined }
+export function otlpEvents(request: readonly OtlpResourceLogs[], source: string, lowest = -Infinity): OtlpEvents {
+  const result: OtlpEvents = { events: [], rejected: 0, passed: 0, rejection: undefined }
   for (const resourceLogs of request) {
     const resource = resourceFields(resourceLogs.resource)
     for (const scope of resourceLogs.scopes) {
@@ -60,6 +65,11 @@ export function otlpEvents(request: readonly OtlpResourceLogs[], source: string)
         if (problem !== undefined) {
           result.rejected++
           result.rejection ??= `${record.path}: ${problem}`
+          continue
+        }
+        const level = levelOfSeverity(record.severityNumber, record.severityText)
+        if (level !== undefined && level < lowest) {
+          result.passed++
           continue
         }
         result.events.push({ line: recordLine(record, resource, scope.scopeName, source) })

@@ -41,6 +41,20 @@ function payloadErrorOf(body: string): string {
 }
 
 describe('otlpEvents', () => {
+  it('rule 7: records below the lowest level are counted as passed, not made events; no level is kept', () => {
+    const records = [
+      { severityNumber: 9, body: { stringValue: 'served' } },
+      { severityNumber: 17, body: { stringValue: 'failed' } },
+      { severityNumber: 0, severityText: 'INFO', body: { stringValue: 'by its text' } },
+      { body: { stringValue: 'no level' } },
+      { severityNumber: 9, traceId: 'nothex', body: { stringValue: 'bad id' } },
+    ]
+    const result = otlpEvents(decodeJsonRequest(jsonExport(records)), 'otel', 50)
+    expect(result.events.map((event) => event.line.msg)).toEqual(['failed', 'no level'])
+    expect(result).toMatchObject({ passed: 2, rejected: 1 })
+    expect(otlpEvents(decodeJsonRequest(jsonExport(records)), 'otel')).toMatchObject({ passed: 0 })
+  })
+
   it('rule 1: severityNumber ranges to levels, 0 from severityText', () => {
     const levels = [1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24].map((n) => levelOfSeverity(n, ''))
     expect(levels).toEqual([10, 10, 20, 20, 30, 30, 40, 40, 50, 50, 60, 60])
