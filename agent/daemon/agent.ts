@@ -131,7 +131,7 @@ async function startSteps(config: AgentConfig, options: AgentOptions, undo: Undo
   const kinds = createAgentKinds({ stateDir: config.stateDir, host: hostname(), log, now, settings: kindsSettingsOf })
   undo.push(() => kinds.stop())
   // The readers start first and read while the rest starts; they handle lines once it has.
-  const readers = createSourceReaders({ stateDir: config.stateDir, log, now, tap: options.tap })
+  const readers = createSourceReaders({ stateDir: config.stateDir, log, now, tap: options.tap, kinds })
   undo.push(async () => {
     // A reader waiting for the alert path must see the start fail before it is closed.
     readers.abandon()

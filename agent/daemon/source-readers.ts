@@ -6,6 +6,7 @@ import type { AlertPipeline, Dispatcher } from '../delivery/types'
 import type { SourceReader } from '../events/types'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import { createIntakeReaders, type IntakePath } from './intake-readers'
+import type { AgentKinds } from './kinds'
 import type { AgentLogger } from './logger'
 import { planSourceChanges } from './source-changes'
 import { startSourceReader } from './source-reader'
@@ -33,6 +34,26 @@ export interface SourceReadersOptions {
   log: AgentLogger
   now: () => number
   tap: Tap | undefined
+  /** The agent's kinds: a kind new in the lines a checkpoint commits is on disk before it (kinds.ts). */
+  kinds?: Pick<AgentKinds, 'sync'> | undefined
+}
+
+/**
+ * What a checkpoint write waits for: the kinds, then the outbox. A power cut after the checkpoint and
+ * before the kinds' fsync would lose a new kind for good: its lines are not read again, so it would be
+ * met again later as new. kinds.sync() does nothing when nothing was appended.
+ */
+function checkpointSyncs(kinds: Pick<AgentKinds, 'sync'> | undefined) {
+  return {
+    onLoop(dispatcher: Dispatcher | undefined): void {
+      kinds?.sync()
+      dispatcher?.sync()
+    },
+    offLoop(dispatcher: Dispatcher | undefined): Promise<void> | undefined {
+      kinds?.sync()
+      return dispatcher?.syncAsync()
+    },
+  }
 }
 
 export function createSourceReaders(options: SourceReadersOptions): SourceReaders {
@@ -42,6 +63,7 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
   let dispatcher: Dispatcher | undefined
   let alertPath: IntakePath | undefined
   const intakes = createIntakeReaders(log, options.now)
+  const syncs = checkpointSyncs(options.kinds)
   let open = (): void => {}
   let abandon: (err: Error) => void = () => {}
   const ready = new Promise<void>((resolve, reject) => {
@@ -61,13 +83,17 @@ export function createSourceReaders(options: SourceReadersOptions): SourceReader
       now: options.now,
       tap: options.tap,
       // Checkpoints are fsynced: the alerts of the lines they commit must be on disk first.
-      beforeCheckpointWrite: () => dispatcher?.sync(),
+      beforeCheckpointWrite: () => syncs.onLoop(dispatcher),
     }
     // A file checkpoint waits for the outbox's fsync on libuv's threads: done on the event loop, it
     // held the alerts of lines read meanwhile for its few milliseconds, every checkpoint. Before
     // `ready` nothing was handled, so there is nothing to sync.
     if (source.type !== 'journald')
-      return startSourceReader({ ...readerOptions, ready, beforeCheckpointWrite: () => dispatcher?.syncAsync() })
+      return startSourceReader({
+        ...readerOptions,
+        ready,
+        beforeCheckpointWrite: () => syncs.offLoop(dispatcher),
+      })
     // Loaded only by configs that read the journal; it starts once the alert path is there.
     const { startJournaldReader } = await import('../journald/journald-reader.js')
     try {
