@@ -117,6 +117,7 @@ async function take(context: RequestContext, route: IntakeRoute, request: Incomi
   const body = await readBody(request, route.config.intake.maxBodyBytes)
   if (context.sink.busy()) throw new IntakeBusyError(5)
   const events = await route.handler.decode(body, intake)
+  if (intake.passed !== undefined) context.sink.countPassed(route.config.name, intake.passed)
   await context.sink.accept(events)
   const accepted = events.length + (intake.passed ?? 0)
   route.counters.accepted(accepted)

@@ -37,6 +37,9 @@ export function createIntakeSink(options: IntakeSinkOptions): IntakeSink {
   return {
     busy,
     lowestLevel: () => pipeline.lowestLevel(),
+    countPassed(source, count) {
+      if (count > 0) pipeline.countLines(source, count, now())
+    },
     async accept(events: readonly IntakeEvent[]) {
       if (busy()) throw new IntakeBusyError(retryAfter)
       const at = now()

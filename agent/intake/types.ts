@@ -46,6 +46,8 @@ export interface IntakeSink {
    * intake may drop it before it parses it, as a tailed file's byte pre-filter does.
    */
   lowestLevel(): number
+  /** `count` events of `source` read and left out below every rule: still lines ratio rules divide by. */
+  countPassed(source: string, count: number): void
 }
 
 /** What a request looks like to a decoder: never its token (the framework checked it and keeps it). */

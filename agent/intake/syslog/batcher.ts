@@ -55,7 +55,9 @@ export class SyslogBatcher {
    * counted so; nothing of them is queued or journaled.
    */
   passed(count: number): void {
-    if (count > 0) this.options.metrics.accepted(count)
+    if (count === 0) return
+    this.options.sink.countPassed(this.options.source, count)
+    this.options.metrics.accepted(count)
   }
 
   /** Queues frames for the alert path (after a check of `full` by the caller). */

@@ -21,6 +21,7 @@ const events: IntakeEvent[] = []
 const sink: IntakeSink = {
   busy: () => false,
   lowestLevel: () => 0,
+  countPassed() {},
   accept(batch) {
     events.push(...batch)
     return Promise.resolve()

@@ -42,6 +42,7 @@ function recordingSink(): RecordingSink {
     largestBatch: 0,
     busy: () => sink.busyNow,
     lowestLevel: () => sink.lowest,
+    countPassed() {},
     accept(events) {
       sink.largestBatch = Math.max(sink.largestBatch, events.length)
       if (sink.busyNow) {
