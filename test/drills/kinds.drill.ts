@@ -41,8 +41,11 @@ const KINDS = [
   'disk /var/lib/data at 97 percent',
   'TLS handshake with 192.168.4.2 failed: certificate expired',
 ]
-const lineOf = (msg: string, n: number): string =>
-  `${JSON.stringify({ level: 50, time: Date.now(), msg: msg.replace(/\d+/, String(Number(/\d+/.exec(msg)?.[0] ?? 0) + n)) })}\n`
+/** The kind's message with its first number moved by `n`: the same kind, another line. */
+function lineOf(msg: string, n: number): string {
+  const shifted = msg.replace(/\d+/, (first) => String(Number(first) + n))
+  return `${JSON.stringify({ level: 50, time: Date.now(), msg: shifted })}\n`
+}
 
 async function drained(agent: RunningAgent, linesRead: number): Promise<void> {
   await pollUntil(
@@ -167,7 +170,9 @@ test('kinds: 300,000 distinct lines, binary and 10 MB lines: bounded, evictions 
       duplicated: 0,
       peakRssMb: peak,
       timeMs: Date.now() - started,
-      notes: `${newKinds} kinds met, ${kinds} held (max ${KINDS_MAX}), ${evicted} evicted, 10 binary and 10 10 MB lines`,
+      notes:
+        `${newKinds} kinds met, ${kinds} held (max ${KINDS_MAX}), ${evicted} evicted, ` +
+        '10 binary and 10 10 MB lines',
     })
     expect(health.ok).toBe(true)
     expect(kinds).toBeLessThanOrEqual(KINDS_MAX)
