@@ -6,7 +6,8 @@ import { createKindMiner } from '../../../alerts/kinds/miner'
 import { parseLine } from '../../../alerts/line'
 
 const MAX = 1000
-const LINES = 1_000_000
+// 200 times the bound: a leak of evicted forms shows long before (the drill floods a million lines).
+const LINES = 200_000
 
 /** A word of letters only (nothing for the masking to make `<*>`), distinct for each n. */
 function letters(n: number): string {
@@ -27,7 +28,7 @@ function hostile(i: number): string {
   return `ERROR ${words.join(' ')}`
 }
 
-describe('the miner on a million distinct random lines', () => {
+describe('the miner on 200,000 distinct random lines', () => {
   it('keeps kinds, ids, leaves and remembered forms within the bound, and counts the evictions', () => {
     const miner = createKindMiner({ max: MAX })
     for (let i = 0; i < LINES; i++) {
