@@ -2,8 +2,9 @@
 // `<state_dir>/kinds.jsonl` (agent/kinds), handed to every engine the agent makes (a reload's too, so
 // a reload forgets no kind), written every few seconds and at stop, read by the console and the
 // digest (`entries()`), counted in /metrics, and shared with a fleet when `cluster:` is set.
-// Nothing is opened, mined or written while no rule is on kinds: the first config with one (at start
-// or at a reload) opens the file, and a first start learns from then.
+// Nothing is opened, mined or written while no rule is on kinds and no digest lists them: the first
+// config with either (at start or at a reload) opens the file, and a first start learns from then.
+// With a digest and no kind rule, the lines some rule selects are mined.
 import { join } from 'node:path'
 import { createKindMiner, createKindTable } from '../../alerts/kinds'
 import type { KindEntry } from '../../alerts/kinds/types'
@@ -50,6 +51,8 @@ export function kindsSettingsOf(config: AgentConfig): { max: number; learnMs: nu
 }
 
 const hasKindRule = (config: AgentConfig): boolean => config.rules.some((rule) => rule.kinds !== undefined)
+/** The digest lists kinds: with `digest:` and no kind rule, the lines rules select are mined for it. */
+const keepsKinds = (config: AgentConfig): boolean => hasKindRule(config) || config.digest !== undefined
 
 export function createAgentKinds(options: AgentKindsOptions): AgentKinds {
   const { log, now } = options
@@ -107,10 +110,11 @@ export function createAgentKinds(options: AgentKindsOptions): AgentKinds {
 
   return {
     setupWith(setup, config) {
-      if (!hasKindRule(config)) return setup
+      if (!keepsKinds(config)) return setup
       const agentKinds = kept ?? open(config)
       const { max, learnMs } = options.settings(config)
-      const kinds = { max, learnMs, host: options.host, miner: agentKinds.miner, table: agentKinds.table }
+      const { miner, table } = agentKinds
+      const kinds = { max, learnMs, host: options.host, miner, table, mineSelected: !hasKindRule(config) }
       return { ...setup, kinds }
     },
     entries: () => kept?.entries() ?? [],

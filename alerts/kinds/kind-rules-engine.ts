@@ -24,19 +24,22 @@ export interface KindEngineOptions {
   miner?: KindMiner | undefined
   /** Default: createKindTable({ max, learnMs }); the agent's store restores it. */
   table?: KindTable | undefined
+  /** With no rule on kinds: mine the lines any rule selects all the same (the agent's digest reads them). */
+  mineSelected?: boolean | undefined
 }
 
 export const DEFAULT_KINDS_MAX = 10_000
 export const DEFAULT_KINDS_LEARN_MS = 3_600_000
 
 export function kindRulesFor(rules: readonly Rule[], options: KindEngineOptions = {}): KindRules | undefined {
-  if (!rules.some((rule) => rule.kinds !== undefined)) return undefined
+  if (options.mineSelected !== true && !rules.some((rule) => rule.kinds !== undefined)) return undefined
   const max = options.max ?? DEFAULT_KINDS_MAX
   return createKindRules(rules, {
     miner: options.miner ?? createKindMiner({ max }),
     table: options.table ?? createKindTable({ max, learnMs: options.learnMs ?? DEFAULT_KINDS_LEARN_MS }),
     host: options.host,
     maxKeys: max,
+    mineSelected: options.mineSelected,
   })
 }
 

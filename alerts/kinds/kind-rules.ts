@@ -26,6 +26,11 @@ export interface KindRulesOptions {
   host?: string | undefined
   /** Kinds (or groups) each rule keeps state for; default 10 000. */
   maxKeys?: number | undefined
+  /**
+   * With no rule on kinds, the lines any rule selects are mined still (a digest reads the table);
+   * without it, no kind rule means nothing is mined.
+   */
+  mineSelected?: boolean | undefined
 }
 
 /** What a kind rule that takes a line makes of it: the incident key and the line with its kind. */
@@ -95,7 +100,8 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
     if (rule.kinds === undefined) continue
     watches.push({ rule, config: rule.kinds, decider: createKindDeciders(rule, rule.kinds, maxKeys) })
   }
-  if (watches.length === 0) return undefined
+  const mineSelected = watches.length === 0 && options.mineSelected === true
+  if (watches.length === 0 && !mineSelected) return undefined
   const deploys = deployWatchers(watches)
   const deployAt = new Map<string | undefined, number>()
   const openKinds = new Map<string, string>()
@@ -103,6 +109,11 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
 
   function see(line: AlertLine, now: number, isOpen: (key: string) => boolean) {
     for (const watcher of deploys) if (isDeploy(watcher, line)) deployAt.set(line.source, now)
+    if (mineSelected) {
+      if (rules.some((rule) => rule.absent === undefined && ruleSelects(rule, line)))
+        table.observe(miner.mine(line), line, now, hostOf(line, options.host))
+      return undefined
+    }
     const selecting = watches.filter((w) => ruleSelects(w.rule, line))
     if (selecting.length === 0) return undefined
     const host = hostOf(line, options.host)
