@@ -11,7 +11,10 @@ const FLOORS = [
     paths: ['agent/acknowledge/', 'agent/cluster/', 'agent/intake/', 'agent/transports/', 'agent/journald/'],
   },
   { name: 'delivery', paths: ['agent/delivery/'] },
-  { name: 'incidents-prefilter-events', paths: ['agent/incidents/', 'agent/kinds/', 'agent/prefilter/', 'agent/events/'] },
+  {
+    name: 'incidents-prefilter-events',
+    paths: ['agent/incidents/', 'agent/kinds/', 'agent/prefilter/', 'agent/events/'],
+  },
   {
     name: 'tail-outbox-messaging-sandbox-config',
     paths: ['agent/tail/', 'agent/outbox/', 'agent/messaging/', 'agent/sandbox/', 'agent/config/'],
