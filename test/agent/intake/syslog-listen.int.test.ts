@@ -15,11 +15,11 @@ import { createSyslogIntake, SYSLOG_MAX_QUEUED } from '../../../agent/intake/sys
 import type { IntakeCounters, IntakeEvent, IntakeSink, RunningStreamIntake } from '../../../agent/intake/types'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
+import { hasOpenssl, makePki } from '../../helpers/test-pki'
 
 const run = promisify(execFile)
 const hasLogger = spawnSync('logger', ['--version']).status === 0
 const hasRsyslog = spawnSync('rsyslogd', ['-v']).status === 0
-const hasOpenssl = spawnSync('openssl', ['version']).status === 0
 if (!hasLogger) console.warn('SKIPPED: syslog intake tests with logger: util-linux `logger` not found (apt bsdutils)')
 if (!hasRsyslog) console.warn('SKIPPED: syslog intake test with rsyslog: `rsyslogd` not found (apt rsyslog)')
 
@@ -289,72 +289,4 @@ function openTcp(port: number): Promise<Socket> {
     const socket = connect(port, '127.0.0.1', () => resolve(socket))
     socket.once('error', reject)
   })
-}
-
-interface Pki {
-  caCert: string
-  serverCert: string
-  serverKey: string
-  clientCert: string
-  clientKey: string
-}
-
-/** A CA, a server certificate for localhost and a client certificate, made with openssl. */
-function makePki(dir: string): Pki {
-  const openssl = (...args: string[]) => {
-    const result = spawnSync('openssl', args, { cwd: dir })
-    if (result.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${result.stderr.toString()}`)
-  }
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=logx test CA',
-  )
-  for (const name of ['server', 'client']) {
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      name === 'server' ? '/CN=localhost' : '/CN=sender',
-    )
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '1',
-    )
-  }
-  const read = (name: string) => readFileSync(join(dir, name), 'utf8')
-  return {
-    caCert: read('ca.pem'),
-    serverCert: read('server.pem'),
-    serverKey: read('server.key'),
-    clientCert: read('client.pem'),
-    clientKey: read('client.key'),
-  }
 }
