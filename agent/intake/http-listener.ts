@@ -81,7 +81,9 @@ export async function startHttpListener(options: HttpListenerOptions): Promise<H
   server.on('clientError', (_err, socket) => socket.destroy())
   port = await listen(server, config.intake.listen, config.name)
   const { host } = config.intake.listen
-  const origin = `${config.intake.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const scheme = config.intake.tls === undefined ? 'http' : 'https'
+  // An IPv6 literal is bracketed in a URL.
+  const origin = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
   return {
     origin,
     address: { host, port },
