@@ -102,7 +102,7 @@ function routeOf(context: RequestContext, request: IncomingMessage, response: Se
 async function take(context: RequestContext, route: IntakeRoute, request: IncomingMessage, response: ServerResponse) {
   const path = new URL(request.url ?? '/', 'http://intake').pathname
   const intake = requestOf(request, path)
-  intake.lowestLevel = context.sink.lowestLevel()
+  intake.lowestLevel = context.sink.lowestLevel(route.config.name)
   route.counters.request()
   // The rate limit first: a client guessing tokens is slowed down as much as one sending events.
   const rate = route.limiter.take(intake.remoteAddress, context.now())

@@ -36,7 +36,7 @@ export function createIntakeSink(options: IntakeSinkOptions): IntakeSink {
   const busy = (): boolean => dispatcher.stats().depth >= options.maxQueued
   return {
     busy,
-    lowestLevel: () => pipeline.lowestLevel(),
+    lowestLevel: (source) => pipeline.lowestLevel(source),
     countPassed(source, count) {
       if (count > 0) pipeline.countLines(source, count, now())
     },

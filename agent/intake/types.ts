@@ -42,10 +42,11 @@ export interface IntakeSink {
   /** The outbox is past its bound: a stream intake pauses its sockets until this is false. */
   busy(): boolean
   /**
-   * The lowest level any rule takes (pipeline.lowestLevel()): an event below it cannot page, so an
-   * intake may drop it before it parses it, as a tailed file's byte pre-filter does.
+   * The lowest level any rule takes for `source` (pipeline.lowestLevel(source)): an event below it cannot
+   * page, so an intake may drop it before it parses it, as a tailed file's byte pre-filter does. Lower
+   * than the rules' levels when a regressed rule watches the source's deploy lines (usually info).
    */
-  lowestLevel(): number
+  lowestLevel(source: string): number
   /** `count` events of `source` read and left out below every rule: still lines ratio rules divide by. */
   countPassed(source: string, count: number): void
 }
@@ -61,7 +62,7 @@ export interface IntakeRequest {
   /** The client's address, as rate limits and logs see it. */
   remoteAddress: string
   /**
-   * The lowest level any rule takes (IntakeSink.lowestLevel()): a decoder may leave out the events
+   * The lowest level any rule takes for the source (IntakeSink.lowestLevel): a decoder may leave out the events
    * below it, which could not page, and say how many in `passed`; undefined: keep every event.
    */
   lowestLevel?: number | undefined

@@ -45,9 +45,9 @@ export class SyslogBatcher {
     return this.queue.length >= this.options.maxQueued || this.options.sink.busy()
   }
 
-  /** The lowest level any rule takes: a frame below it is dropped unparsed (frame-filter.ts). */
+  /** The lowest level any rule takes for this source: a frame below it is dropped unparsed (frame-filter.ts). */
   lowestLevel(): number {
-    return this.options.sink.lowestLevel()
+    return this.options.sink.lowestLevel(this.options.source)
   }
 
   /**
