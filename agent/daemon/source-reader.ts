@@ -3,12 +3,15 @@
 // notifications (and pending incidents) are journaled synchronously: a crash re-reads uncommitted
 // lines (at-least-once), never skips one. With `multiline` or a container format, lines are events
 // first (agent/events/): a batch is committed only up to what is still held (an event a later line
-// may continue, a part of a split line), so a crash inside an event re-reads it whole.
+// may continue, a part of a split line), so a crash inside an event re-reads it whole. A batch of
+// single lines with more candidates than a slice goes over a slice at a time, each committed
+// through its last line, the event loop turning between them (batch-slices.ts).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AlertLine } from '../../alerts'
 import type { SourceConfig } from '../config/types'
-import { createLineBatch, createTailer, type LineBatch, type Tailer } from '../tail'
+import { createLineBatch, createTailer, type LineBatch, type Tailer, type TailLine } from '../tail'
+import { lineEndOffset } from '../tail/batch'
 import { compileGlob } from '../tail/glob'
 import { toAlertLine } from '../events/alert-line'
 import { eventAlertLine } from '../events/event-line'
@@ -17,6 +20,7 @@ import { createSourceEvents, isContainerFormat, type SourceEvents } from '../eve
 import { createCandidateFilter, type CandidateFilter } from '../prefilter/candidate-filter'
 import type { AlertPipeline } from '../delivery/types'
 import type { SourceReader } from '../events/types'
+import { linesThrough, sliceEnd, turnOfTheLoop } from './batch-slices'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import type { AgentLogger } from './logger'
 import type { Tap } from './tap'
@@ -158,23 +162,84 @@ function sourceEventsOf(
   })
 }
 
+/** A batch handed over in slices (batch-slices.ts): its candidates and where the next slice starts. */
+interface SliceRest {
+  readonly candidates: readonly TailLine[]
+  readonly next: number
+}
+
+/** True: the batch went through; false: a line could not be handled (the source stops); else, more slices. */
+type Handled = boolean | SliceRest
+
+interface BatchHandler {
+  (batch: LineBatch): Handled
+  /** The next slice of a batch the handler gave back a SliceRest for. */
+  rest(batch: LineBatch, rest: SliceRest): Handled
+}
+
 /**
- * The batch handler: the lines of one batch through the filter and the pipeline; false when a line
- * could not be handled (the source stops). Synchronous and apart from the read loop: V8 optimizes
- * this small function, not a much larger async one, whose compilation on a fresh agent costs more
- * than it saves.
+ * The candidates of one batch from `from` through the end of their slice, into the pipeline. What was
+ * skipped is said where it is (file, and the offset just past the line): one line per cut line, one
+ * per slice for lines that are not the JSON they look like.
+ */
+function ingestSlice(
+  options: SourceReaderOptions,
+  state: ReaderState,
+  batch: LineBatch,
+  candidates: readonly TailLine[],
+  from: number,
+): Handled {
+  const { source, log } = options
+  const debug = log.isLevelEnabled('debug')
+  const at = (options.now ?? Date.now)()
+  const end = sliceEnd(from, candidates.length)
+  let notParsed = 0
+  let firstNotParsed = 0
+  for (let i = from; i < end; i++) {
+    const tailLine = candidates[i] as TailLine
+    const data = tailLine.data
+    const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
+    if (debug)
+      log.debug(
+        { source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation },
+        'candidate line',
+      )
+    if (tailLine.truncated)
+      log.warn(
+        { source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length },
+        `line longer than max_line_bytes (${source.maxLineBytes}) cut: ` +
+          `its first ${data.length} bytes are read, the rest skipped`,
+      )
+    if (parsed.parseError && data[0] === OPEN_BRACE) {
+      state.parseErrors++
+      if (notParsed++ === 0) firstNotParsed = tailLine.offset
+    }
+    if (!ingestInto(options, state, parsed.line, at)) return false
+  }
+  if (notParsed > 0)
+    log.warn(
+      { source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed },
+      `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`,
+    )
+  return end < candidates.length ? { candidates, next: end } : true
+}
+
+/**
+ * The batch handler: the lines of one batch through the filter and the pipeline, a big batch a
+ * slice at a time (batch-slices.ts). Synchronous and apart from the read loop: V8 optimizes this
+ * small function, not a much larger async one, whose compilation on a fresh agent costs more than
+ * it saves.
  */
 function batchHandler(
   options: SourceReaderOptions,
   state: ReaderState,
   events: SourceEvents | undefined,
   now: () => number,
-): (batch: LineBatch) => boolean {
-  const { source, log } = options
-  const debug = log.isLevelEnabled('debug')
+): BatchHandler {
+  const { source } = options
   let filter: CandidateFilter | undefined
   let filterLevel = NaN
-  return function handle(batch: LineBatch): boolean {
+  function handle(batch: LineBatch): Handled {
     const pipeline = options.pipeline()
     const lowest = pipeline.lowestLevel(source.name)
     if (lowest !== filterLevel) {
@@ -195,37 +260,17 @@ function batchHandler(
     const { candidates, notJson } = (filter as CandidateFilter)(batch)
     if (source.format === 'json') state.parseErrors += notJson
     if (events !== undefined) return events.lines(batch, candidates, at)
-    // What was skipped is said where it is (file, and the offset just past the line): one line per
-    // cut line, one per batch for lines that are not the JSON they look like.
-    let notParsed = 0
-    let firstNotParsed = 0
-    for (const tailLine of candidates) {
-      const data = tailLine.data
-      const parsed = toAlertLine(data.toString('utf8'), source.format, source.name)
-      if (debug)
-        log.debug(
-          { source: source.name, path: batch.path, offset: tailLine.offset, generation: batch.generation },
-          'candidate line',
-        )
-      if (tailLine.truncated)
-        log.warn(
-          { source: source.name, path: batch.path, endOffset: tailLine.offset, keptBytes: data.length },
-          `line longer than max_line_bytes (${source.maxLineBytes}) cut: ` +
-            `its first ${data.length} bytes are read, the rest skipped`,
-        )
-      if (parsed.parseError && data[0] === OPEN_BRACE) {
-        state.parseErrors++
-        if (notParsed++ === 0) firstNotParsed = tailLine.offset
-      }
-      if (!ingestInto(options, state, parsed.line, at)) return false
-    }
-    if (notParsed > 0)
-      log.warn(
-        { source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed },
-        `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`,
-      )
-    return true
+    return ingestSlice(options, state, batch, candidates, 0)
   }
+  handle.rest = (batch: LineBatch, rest: SliceRest): Handled =>
+    ingestSlice(options, state, batch, rest.candidates, rest.next)
+  return handle
+}
+
+/** Rule 3 of batch-slices.ts: the batch's lines through the last candidate handed over. */
+function linesHandled(batch: LineBatch, rest: SliceRest): number | undefined {
+  const last = rest.candidates[rest.next - 1] as TailLine
+  return linesThrough(batch.lineCount, (index) => lineEndOffset(batch, index), last.offset)
 }
 
 export async function startSourceReader(options: SourceReaderOptions): Promise<SourceReader> {
@@ -253,7 +298,15 @@ export async function startSourceReader(options: SourceReaderOptions): Promise<S
       return
     }
     for await (const batch of tailer) {
-      if (!handle(batch)) return
+      let handled = handle(batch)
+      while (typeof handled === 'object') {
+        const lines = linesHandled(batch, handled)
+        if (lines !== undefined) commit(batch, lines)
+        await turnOfTheLoop()
+        if (state.closing) return
+        handled = handle.rest(batch, handled)
+      }
+      if (!handled) return
       // With events, handle() commits each batch as far as its events are ended.
       if (events === undefined) commit(batch)
     }
