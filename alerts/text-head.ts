@@ -100,6 +100,20 @@ function layoutStart(line: string): number | undefined {
 }
 
 /**
+ * Where rule 2's RFC 3164 or syslog-file header (`<PRI>` optional, the stamp, the host) ends, which is
+ * where that layout's message starts, with the program's tag; -1 for a line of no such header. The kinds
+ * miner (alerts/kinds/miner-head.ts) asks it to tell a syslog message from other layouts' messages.
+ */
+export function syslogHeaderEnd(line: string): number {
+  const pri = line.charCodeAt(0) === 60 /* < */ ? endOf(PRI, line, 0) : -1
+  const at = pri === -1 ? 0 : pri
+  const first = line.charCodeAt(at)
+  if (isUpper(first)) return endOf(SYSLOG_STAMP_HOST, line, at)
+  if (isDigitCode(first) && line.charCodeAt(at + 10) === 84 /* T */) return endOf(RFC3339_HOST_TAG, line, at)
+  return -1
+}
+
+/**
  * How long RFC 5424's STRUCTURED-DATA at line[at] is (`-` or `[...]` elements, `\\]` escaped inside),
  * with the space and BOM after it.
  */

@@ -1,16 +1,37 @@
-// The head of a plain-text line no known layout matched (alerts/text-head.ts read it whole): the
-// fields a log writer puts before the message, judged by what they look like, not by any format.
-// Rules, in order, each skipping one field with the blanks after it, while the line lasts:
+// The head of a plain-text line: the fields a log writer puts before the message, which the miner
+// leaves out so that a kind is the message the program wrote.
+// A line no known layout matched (alerts/text-head.ts read it whole) is judged by what its fields look
+// like, not by any format. Rules, in order, each skipping one field with the blanks after it, while the
+// line lasts:
 //  1. A field holding a digit and no lower-case run of three letters: a timestamp or date in any
 //     shape (`2005.06.03`, `15:42:50.675872`, `1117838570`, `[10/Oct/2000:13:55:36`), a pid, a
 //     host or node name with numbers (`R02-M1-N0`, `dn228`), a `-` placeholder.
 //  2. A month or weekday name (`Jun`, `Tue`) before a field of rule 1.
 //  3. A lone `-` or a field in brackets holding a digit (`[2915]`, `[12:01:01]`).
 // The message starts at the first field none of these take; a line all head is its own message.
+// A syslog line (RFC 3164, or a syslog file: text-head's rule 2, the stamp and host) has a message that
+// starts with the TAG, the name of the program that wrote it, which alerts keep and the miner does not
+// (the same event written by `sshd(pam_unix)` and `gdm(pam_unix)` is one kind):
+//  4. The TAG is the message's first field when it ends in `:` before a blank: a name of letters,
+//     digits, `.`, `_`, `-` and `/` (`rpc.statd`, `/usr/sbin/cron`), with an optional parenthesised
+//     sub-name (`sshd(pam_unix)`, as Linux-PAM's modules write it) and an optional `[pid]`.
+//  5. A name holding blanks (macOS: `Microsoft Word[2312]:`) is a TAG only before its `[pid]`:
+//     without one, words before a colon are the message's (`Out of memory: Kill process 42`).
+//  6. A TAG with nothing after it is kept: a line all head is its own message.
+// Only the syslog layouts lose it: in other layouts `word: ` is the message's own (`onStart: `).
+import { syslogHeaderEnd } from '../text-head'
+
 const MONTHS_AND_DAYS = new Set(
   'jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun'.split(' '),
 )
 const MAX_HEAD_FIELDS = 12
+// Rules 4 and 5, at the message's start. RFC 3164 bounds a TAG at 32 characters; real ones run
+// longer (a daemon's full path), so the name may have 64, and a name with blanks four words.
+const TAG_NAME = String.raw`[\w./-]{1,64}`
+const TAG = new RegExp(
+  `(?:${TAG_NAME}(?:\\(${TAG_NAME}\\))?(?:\\[\\d+\\])?|${TAG_NAME}(?: ${TAG_NAME}){1,3}\\[\\d+\\]):(?=[ \\t])`,
+  'y',
+)
 
 function isHeadField(line: string, at: number, end: number, nextAt: number, nextEnd: number): boolean {
   if (end - at === 1 && line.charCodeAt(at) === 45 /* - */) return true
@@ -61,4 +82,25 @@ function fieldEnd(line: string, at: number): number {
   let i = at
   while (i < line.length && line.charCodeAt(i) > 32) i++
   return i
+}
+
+/**
+ * The text the miner groups a plain-text line by: `message` is the line's message as
+ * alerts/text-head.ts found it (the whole line when no layout matched it).
+ */
+export function minedText(line: string, message: string): string {
+  if (message === line) return line.slice(headEnd(line))
+  const at = line.length - message.length
+  // A syslog message is a suffix after a blank; other layouts' messages are not looked at again.
+  if (at <= 0 || line.charCodeAt(at - 1) !== 32 || syslogHeaderEnd(line) !== at) return message
+  const end = tagEnd(line, at)
+  return end === at ? message : line.slice(end)
+}
+
+/** Where the message after a syslog TAG at `at` starts (rules 4-6), or `at`. */
+function tagEnd(line: string, at: number): number {
+  TAG.lastIndex = at
+  if (!TAG.test(line)) return at
+  const after = skipBlanks(line, TAG.lastIndex)
+  return after >= line.length ? at : after
 }

@@ -6,7 +6,7 @@ import { findLevel } from '../../alerts/detect-level'
 import { fingerprint } from '../../alerts/fingerprint'
 import { parseLine } from '../../alerts/line'
 import { renderMessage } from '../../alerts/render'
-import { textMessage } from '../../alerts/text-head'
+import { syslogHeaderEnd, textMessage } from '../../alerts/text-head'
 import { channelOf, createTestEngine, ruleOf, snapshotOf } from './helpers'
 
 const corpus = join(__dirname, '..', 'fixtures', 'corpus', 'loghub')
@@ -161,5 +161,25 @@ describe('plain-text lines in alerts', () => {
     const sshA = parseLine('<11>Nov 25 10:00:01 web-1 sshd[123]: fatal: timeout before authentication for 1.2.3.4')
     const sshB = parseLine('<11>Nov 26 11:20:02 web-1 sshd[4567]: fatal: timeout before authentication for 5.6.7.8')
     expect(fingerprint(rule, sshA)).toBe(fingerprint(rule, sshB))
+  })
+})
+
+describe("syslogHeaderEnd: where rule 2's syslog header ends (the miner drops the tag after it)", () => {
+  it.each([
+    ['Jun 14 15:16:01 combo sshd(pam_unix)[19939]: authentication failure', 'sshd(pam_unix)[19939]:'],
+    ['<11>Nov 25 10:00:01 web-1 sshd[123]: fatal: timeout', 'sshd[123]:'],
+    ['2024-03-01T10:00:01.5+01:00 web-1 cron[77]: job done', 'cron[77]:'],
+  ])('%s', (line, tag) => {
+    expect(line.slice(syslogHeaderEnd(line)).startsWith(tag)).toBe(true)
+    expect(syslogHeaderEnd(line)).toBe(line.length - textMessage(line, undefined).length)
+  })
+
+  it.each([
+    '<165>1 2003-10-11T22:14:15.003Z host app 1234 ID47 - message',
+    '2015-10-18 18:01:47,978 INFO [main] org.apache.Foo: started',
+    '03-17 16:13:38.811  1702  2395 D WindowManager: opening app',
+    'just words',
+  ])('%s has none', (line) => {
+    expect(syslogHeaderEnd(line)).toBe(-1)
   })
 })
