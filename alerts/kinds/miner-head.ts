@@ -14,7 +14,8 @@
 // (the same event written by `sshd(pam_unix)` and `gdm(pam_unix)` is one kind):
 //  4. The TAG is the message's first field when it ends in `:` before a blank: a name of letters,
 //     digits, `.`, `_`, `-` and `/` (`rpc.statd`, `/usr/sbin/cron`), with an optional parenthesised
-//     sub-name (`sshd(pam_unix)`, as Linux-PAM's modules write it) and an optional `[pid]`.
+//     sub-name (`sshd(pam_unix)`, as Linux-PAM's modules write it) and an optional `[pid]`, which
+//     macOS may follow with the responsible process in brackets (`sandboxd[129] ([31211]):`).
 //  5. A name holding blanks (macOS: `Microsoft Word[2312]:`) is a TAG only before its `[pid]`:
 //     without one, words before a colon are the message's (`Out of memory: Kill process 42`).
 //  6. A TAG with nothing after it is kept: a line all head is its own message.
@@ -28,10 +29,11 @@ const MAX_HEAD_FIELDS = 12
 // Rules 4 and 5, at the message's start. RFC 3164 bounds a TAG at 32 characters; real ones run
 // longer (a daemon's full path), so the name may have 64, and a name with blanks four words.
 const TAG_NAME = String.raw`[\w./-]{1,64}`
-const TAG = new RegExp(
-  `(?:${TAG_NAME}(?:\\(${TAG_NAME}\\))?(?:\\[\\d+\\])?|${TAG_NAME}(?: ${TAG_NAME}){1,3}\\[\\d+\\]):(?=[ \\t])`,
-  'y',
-)
+const PID = String.raw`\[\d+\]`
+const RESPONSIBLE = String.raw`(?: \([\w./ -]{0,64}${PID}\))?`
+const ONE_WORD_TAG = String.raw`${TAG_NAME}(?:\(${TAG_NAME}\))?(?:${PID}${RESPONSIBLE})?`
+const WORDS_TAG = String.raw`${TAG_NAME}(?: ${TAG_NAME}){1,3}${PID}${RESPONSIBLE}`
+const TAG = new RegExp(String.raw`(?:${ONE_WORD_TAG}|${WORDS_TAG}):(?=[ \t])`, 'y')
 
 function isHeadField(line: string, at: number, end: number, nextAt: number, nextEnd: number): boolean {
   if (end - at === 1 && line.charCodeAt(at) === 45 /* - */) return true

@@ -7,7 +7,7 @@ import { parseLine } from '../../../alerts/line'
 const mined = (raw: string): string => minedText(raw, parseLine(raw, 'app').msg)
 
 describe('the TAG of a syslog message', () => {
-  it('rule 4: a name, a parenthesised sub-name and a [pid] before the colon are head', () => {
+  it('rule 4: a name, a parenthesised sub-name, a [pid] and a responsible process before the colon are head', () => {
     expect(mined('Jun 14 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown')).toBe(
       'check pass; user unknown',
     )
@@ -17,6 +17,9 @@ describe('the TAG of a syslog message', () => {
     expect(mined('Jul 27 14:41:59 combo rpc.statd[1634]: Version 1.0.6 Starting')).toBe('Version 1.0.6 Starting')
     expect(mined('Jun 19 04:09:02 combo cups: cupsd startup succeeded')).toBe('cupsd startup succeeded')
     expect(mined('<11>Nov 25 10:00:01 web-1 /usr/sbin/cron[77]: job done')).toBe('job done')
+    expect(mined('Jul  1 09:29:02 mac-1 sandboxd[129] ([31211]): QQ(31211) deny mach-lookup')).toBe(
+      'QQ(31211) deny mach-lookup',
+    )
     expect(mined('2024-03-01T10:00:01.5Z web-1 sshd[123]: Accepted publickey for deploy')).toBe(
       'Accepted publickey for deploy',
     )
