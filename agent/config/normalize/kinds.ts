@@ -10,11 +10,13 @@ import {
   DEFAULT_SPIKE_WINDOW_MS,
   type KindRuleConfig,
 } from '../../../alerts/kinds'
+import type { DeployWatch } from '../../../alerts/kinds/kind-rules-config'
 import type { CheckContext } from '../load/check-context'
 import type { Segment } from '../load/yaml-source'
 import { ConfigErrorCodes } from '../errors'
 import { parseDuration } from '../values/duration'
 import { toFieldMatches } from '../values/field-match'
+import { resolveNames } from './references'
 import type { KindsConfig } from '../types'
 import type { AgentConfigInput, RuleInput } from '../shape/written-types'
 
@@ -69,21 +71,31 @@ function kindKeys(rule: RuleInput, path: readonly Segment[], ctx: CheckContext):
   return given
 }
 
-function spikeOf(spike: NonNullable<RuleInput['spike']>, path: readonly Segment[], ctx: CheckContext) {
+/** The spike's durations, each said where it is wrong: both longer than 0, the window shorter than the baseline. */
+function spikeTimes(spike: NonNullable<RuleInput['spike']>, path: readonly Segment[], ctx: CheckContext) {
   const baselineMs = parseDuration(spike.baseline)
   const windowMs = spike.window === undefined ? DEFAULT_SPIKE_WINDOW_MS : parseDuration(spike.window)
+  const at = (key: string): Segment[] => [...path, 'spike', key]
   // A duration the shape refused is reported already.
   if (baselineMs === undefined || windowMs === undefined) return undefined
-  if (windowMs <= 0 || windowMs >= baselineMs) {
-    const at = spike.window === undefined ? 'baseline' : 'window'
-    ctx.report(
-      ConfigErrorCodes.VALUE,
-      [...path, 'spike', at],
-      'the window must be longer than 0 and shorter than the baseline',
-    )
-    return undefined
+  if (baselineMs <= 0) ctx.report(ConfigErrorCodes.VALUE, at('baseline'), 'must be longer than 0')
+  if (windowMs <= 0) ctx.report(ConfigErrorCodes.VALUE, at('window'), 'must be longer than 0')
+  if (baselineMs <= 0 || windowMs <= 0) return undefined
+  if (windowMs < baselineMs) return { baselineMs, windowMs }
+  if (spike.window === undefined) {
+    ctx.report(ConfigErrorCodes.VALUE, at('baseline'), 'must be longer than the window (1m when not given)')
+  } else {
+    const baseline = ctx.show(at('baseline'), spike.baseline)
+    ctx.report(ConfigErrorCodes.VALUE, at('window'), `must be shorter than the baseline (${baseline})`)
   }
-  const config: KindRuleConfig = { type: 'spike', factor: spike.factor, baselineMs, windowMs, min: spike.min ?? 1 }
+  return undefined
+}
+
+function spikeOf(spike: NonNullable<RuleInput['spike']>, path: readonly Segment[], ctx: CheckContext) {
+  const times = spikeTimes(spike, path, ctx)
+  // A factor or min the shape refused is reported already.
+  if (times === undefined || spike.factor === undefined) return undefined
+  const config: KindRuleConfig = { type: 'spike', factor: spike.factor, ...times, min: spike.min ?? 1 }
   return config
 }
 
@@ -108,6 +120,7 @@ export function normalizeKindRule(
   rule: RuleInput,
   path: readonly Segment[],
   ctx: CheckContext,
+  sources: readonly string[] | undefined,
 ): KindRuleConfig | undefined {
   misplaced(rule, path, ctx)
   const given = kindKeys(rule, path, ctx)
@@ -119,16 +132,19 @@ export function normalizeKindRule(
     if (withinMs === 0) ctx.report(ConfigErrorCodes.VALUE, [...path, 'within'], 'must be longer than 0')
     return { type: 'new', minCount: rule.min_count ?? 1, withinMs: withinMs === 0 ? undefined : withinMs }
   }
-  const deploys = rule.deploys
-  return {
-    type: 'regressed',
-    quietMs: (rule.quiet === undefined ? undefined : parseDuration(rule.quiet)) ?? DEFAULT_QUIET_MS,
-    deploys:
-      deploys === undefined
-        ? undefined
-        : {
-            sources: deploys.source === undefined ? undefined : [deploys.source].flat(),
-            match: toFieldMatches(deploys.match),
-          },
-  }
+  const quietMs = (rule.quiet === undefined ? undefined : parseDuration(rule.quiet)) ?? DEFAULT_QUIET_MS
+  return { type: 'regressed', quietMs, deploys: deploysOf(rule.deploys, path, ctx, sources) }
+}
+
+/** `deploys:`: its sources must be declared ones, as a rule's `source` (references.ts says which are). */
+function deploysOf(
+  deploys: RuleInput['deploys'],
+  path: readonly Segment[],
+  ctx: CheckContext,
+  sources: readonly string[] | undefined,
+): DeployWatch | undefined {
+  if (deploys === undefined) return undefined
+  const at = [...path, 'deploys', 'source']
+  const named = deploys.source === undefined ? undefined : resolveNames(deploys.source, at, 'source', sources, ctx)
+  return { sources: named, match: toFieldMatches(deploys.match) }
 }

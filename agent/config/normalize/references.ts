@@ -6,6 +6,18 @@ import { ConfigErrorCodes } from '../errors'
 import { listItems, type Located } from '../shape/written-list'
 import type { Segment } from '../load/yaml-source'
 
+/** Names a refusal lists at most: a config with hundreds of sources gets the first ones and a count. */
+const MAX_LISTED = 10
+
+/** A near miss's ` (did you mean "x"?)`; else the names that are declared, so the reader need not look them up. */
+function hint(name: string, declared: readonly string[]): string {
+  const near = suggestion(name, declared)
+  if (near !== '') return near
+  if (declared.length === 0) return ' (none is declared)'
+  const more = declared.length > MAX_LISTED ? `, ... (${declared.length} in all)` : ''
+  return ` (known: ${declared.slice(0, MAX_LISTED).join(', ')}${more})`
+}
+
 /**
  * The names in `value` (one or a list) with their paths. The ones not in `declared` are reported
  * (undefined: any name goes).
@@ -24,7 +36,7 @@ export function resolveLocated(
       ctx.report(
         ConfigErrorCodes.UNKNOWN_REFERENCE,
         item.path,
-        `unknown ${kind} "${item.value}"${suggestion(item.value, declared)}`,
+        `unknown ${kind} "${item.value}"${hint(item.value, declared)}`,
       )
   }
   return names

@@ -175,7 +175,7 @@ function normalizeRule(
   scope: RuleScope,
   ctx: CheckContext,
 ): RuleConfig {
-  const kinds = normalizeKindRule(rule, path, ctx)
+  const kinds = normalizeKindRule(rule, path, ctx, scope.sources)
   const message = rule.message === undefined ? undefined : parseRegex(rule.message, true)
   const threshold = rule.threshold
   const withinMs = ms(threshold?.within)

@@ -10,6 +10,7 @@ import { suggestion } from './did-you-mean'
 import { DURATION_HINT, parseDuration } from '../values/duration'
 import { interpolateEnv } from '../load/env-reference'
 import { ConfigErrorCodes } from '../errors'
+import { checkNumber } from './check-number'
 import { describeShape, fileKey, objectKeys, orList, type Field, type ObjectShape, type Shape } from './shape'
 import type { DurationShape, EitherShape, EnumShape, IntegerShape, ListShape } from './shape'
 import type { MapShape, ScalarShape, StringShape, TaggedShape } from './shape'
@@ -34,6 +35,7 @@ function families(shape: Shape): Set<Family> {
     case 'enum':
       return new Set(['string', 'number'])
     case 'integer':
+    case 'number':
       return new Set(['number'])
     case 'duration':
       return new Set(['string', 'number'])
@@ -86,6 +88,8 @@ function checkValue(shape: Shape, value: unknown, at: readonly Segment[], ctx: C
       return checkString(shape, value, at, ctx)
     case 'integer':
       return checkInteger(shape, value, at, ctx)
+    case 'number':
+      return checkNumber(shape, value, at, ctx, (written) => text(written, at, ctx)) ?? INVALID
     case 'boolean':
       return typeof value === 'boolean' ? value : expected(shape, value, at, ctx)
     case 'enum':

@@ -53,6 +53,11 @@ export function toJsonSchema(shape: Shape): JsonSchema {
       if (shape.max !== undefined) integer.maximum = shape.max
       return describe({ anyOf: [integer, ENV_REFERENCE] }, shape.description)
     }
+    case 'number': {
+      const number: JsonSchema = { type: 'number' }
+      if (shape.above !== undefined) number.exclusiveMinimum = shape.above
+      return describe({ anyOf: [number, ENV_REFERENCE] }, shape.description)
+    }
     case 'boolean':
       return describe({ type: 'boolean' }, shape.description)
     case 'enum':

@@ -47,9 +47,14 @@ const kindRuleFields = {
   ),
   spike: field(
     object({
-      factor: required({ kind: 'integer', min: 2 }, 'how many times the baseline rate is a spike'),
-      baseline: required(duration, 'the time before the window whose rate is the baseline'),
-      window: field(duration, 'the time whose lines are compared with the baseline', { default: '1m' }),
+      factor: required(
+        { kind: 'number', above: 1 },
+        'how many times the baseline rate is a spike: a number above 1 (1.5 is half as many lines again)',
+      ),
+      baseline: required(duration, 'the time before the window whose rate is the baseline; longer than the window'),
+      window: field(duration, 'the time whose lines are compared with the baseline; longer than 0', {
+        default: '1m',
+      }),
       min: field({ kind: 'integer', min: 1 }, 'fewest lines in the window that can be a spike', { default: 1 }),
     }),
     "a kind's rate (with group_by, a group's) against its own baseline: pages at factor times its rate",

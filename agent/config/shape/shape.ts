@@ -32,6 +32,12 @@ export interface IntegerShape extends Described {
   max?: number
 }
 
+/** A number, fractions allowed (`spike.factor: 1.5`); `above` is exclusive: the value must be greater. */
+export interface NumberShape extends Described {
+  kind: 'number'
+  above?: number
+}
+
 export interface BooleanShape extends Described {
   kind: 'boolean'
 }
@@ -104,6 +110,7 @@ export interface EitherShape extends Described {
 export type Shape =
   | StringShape
   | IntegerShape
+  | NumberShape
   | BooleanShape
   | EnumShape
   | DurationShape
@@ -139,6 +146,8 @@ export function describeShape(shape: Shape): string {
       return 'a string'
     case 'integer':
       return 'an integer'
+    case 'number':
+      return shape.above === undefined ? 'a number' : `a number above ${shape.above}`
     case 'boolean':
       return 'true or false'
     case 'enum':

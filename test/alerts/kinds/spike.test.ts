@@ -22,5 +22,8 @@ describe('spike decisions', () => {
     expect(isSpike(input({ current: 25, baseline: 300 }))).toBe(true)
     expect(isSpike(input({ current: 24, baseline: 300 }))).toBe(false)
     expect(isSpike(input({ current: 20, baseline: 0 }))).toBe(true)
+    // A factor with a fraction (a noisy kind): 1.5 times 40 a window is 60.
+    expect(isSpike(input({ factor: 1.5, current: 60, baseline: 2400 }))).toBe(true)
+    expect(isSpike(input({ factor: 1.5, current: 59, baseline: 2400 }))).toBe(false)
   })
 })

@@ -55,6 +55,38 @@ describe('rules on kinds in the config', () => {
     expect(configOf(yaml).kinds).toEqual({ max: 10_000, learnMs: 3_600_000 })
   })
 
+  it('takes a spike factor above 1 with a fraction (1.5), from the YAML or the environment', () => {
+    const spikeYaml = (factor: string) =>
+      'sources: [{ name: app, paths: ./app.log }]\nchannels: { ops: { type: sms, numbers: ["919800000001"] } }\n' +
+      `rules:\n  - name: bursts\n    spike: { factor: ${factor}, baseline: 1h, window: 5m, min: 3 }\n`
+    const expected = { type: 'spike', factor: 1.5, baselineMs: 3_600_000, windowMs: 300_000, min: 3 }
+    expect(configOf(spikeYaml('1.5')).rules[0]?.kinds).toEqual(expected)
+    const env = { ...testEnv, LOGX_TEST_FACTOR: '1.5' }
+    const fromEnv = parseAgentConfig(spikeYaml('"${LOGX_TEST_FACTOR}"'), 'kinds.yaml', { env, cwd: '/srv/app' })
+    expect(fromEnv.ok && fromEnv.config.rules[0]?.kinds).toEqual(expected)
+    for (const bad of ['1', '0.5', '-2', '.inf', '"1.5x"']) {
+      const result = parseAgentConfig(spikeYaml(bad), 'kinds.yaml', { env: testEnv, cwd: '/srv/app' })
+      expect(result.ok, bad).toBe(false)
+      if (!result.ok)
+        expect(result.problems.map((p) => `${p.path}: ${p.message}`)[0], bad).toMatch(
+          /^rules\[0\]\.spike\.factor: expected a number above 1, got /,
+        )
+    }
+  })
+
+  it('refuses deploys of a source that is not declared, naming the key and the sources there are', () => {
+    const yaml =
+      'sources: [{ name: app, paths: ./app.log }, { name: web, paths: ./web.log }]\n' +
+      'channels: { ops: { type: sms, numbers: ["919800000001"] } }\n' +
+      'rules:\n  - name: back\n    kind: regressed\n    deploys: { source: nosuch, match: { msg: "/starting/" } }\n'
+    const result = parseAgentConfig(yaml, 'kinds.yaml', { env: testEnv, cwd: '/srv/app' })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.problems.map((p) => [p.line, p.col, p.path, p.message])).toEqual([
+      [6, 24, 'rules[0].deploys.source', 'unknown source "nosuch" (known: app, web)'],
+    ])
+  })
+
   it('reads percentages above 0 and below 100 only', () => {
     expect(parsePercent('5%')).toBe(0.05)
     expect(parsePercent(' 0.5 % ')).toBe(0.005)
