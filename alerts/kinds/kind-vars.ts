@@ -67,9 +67,12 @@ export function kindIdOf(record: Readonly<Record<string, unknown>>): string | un
   return typeof id === 'string' ? id : undefined
 }
 
-/** An incident key of a rule on kinds: the rule and what it groups by (a kind id, a source). */
+/**
+ * An incident key of a rule on kinds: the rule and what it groups by (a kind id, a source), written
+ * `<rule>:<hash>` as every incident key is (fingerprint.ts): the console, digest and fleet read the rule from it.
+ */
 export function kindIncidentKey(ruleName: string, by: 'kind' | 'source', value: string | undefined): string {
-  return hash53(`${ruleName}\u0000${by}\u0000${value ?? ''}`)
+  return `${ruleName}:${hash53(`${ruleName}\u0000${by}\u0000${value ?? ''}`)}`
 }
 
 const TITLES: Readonly<Record<KindRuleConfig['type'], string>> = {

@@ -50,10 +50,16 @@ metrics: { listen: 127.0.0.1:0 }
   expect(refusedKind?.new).toBe(true)
   expect(refusedKind?.hourly).toHaveLength(24)
   expect(refusedKind?.hourly[23]).toBe(3)
-  // The incident link of the page opens it by this key.
-  const opened = await agent.console(`/api/incidents/${encodeURIComponent(refusedKind?.incident ?? '')}`)
+  // The incident link of the page opens it by this key: the incident table's whole key (`<rule>:<hash>`),
+  // the id the incidents list shows, not a part of it.
+  const key = refusedKind?.incident ?? ''
+  expect(key).toMatch(/^new-errors:[0-9a-f]+$/)
+  const listed = (await (await agent.console('/api/incidents')).json()) as { incidents: { id: string }[] }
+  expect(listed.incidents.map((i) => i.id)).toContain(key)
+  const opened = await agent.console(`/api/incidents/${encodeURIComponent(key)}`)
   expect(opened.status).toBe(200)
-  expect(((await opened.json()) as { incident: { rule: string } }).incident.rule).toBe('new-errors')
+  const { incident } = (await opened.json()) as { incident: { id: string; rule: string } }
+  expect(incident).toMatchObject({ id: key, rule: 'new-errors' })
   expect(diskKind?.count).toBe(1)
 
   let stdout = ''
