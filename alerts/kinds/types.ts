@@ -69,7 +69,21 @@ export interface KindEntry {
   incident: string | undefined
   /** Seen while learning (`kinds.learn` after a first start): recorded, never paged as new. */
   learned: boolean
+  /**
+   * Whether a `kind: new` rule paged it: distinct from known, so a kind known but still counting toward
+   * a rule's `min_count` pages when it gets there, after a restart too. false: met here, not paged yet;
+   * undefined (a kinds file written before this field): taken as already handled.
+   */
+  paged?: boolean | undefined
+  /**
+   * The times of its lines each `kind: new` rule counts toward its `min_count` while it waits, by rule
+   * name (`[rule, times]`, times oldest first); undefined: no rule waits on it.
+   */
+  pending?: PendingNew[] | undefined
 }
+
+/** One `kind: new` rule's count toward its `min_count`: its name and the times of the lines it counts. */
+export type PendingNew = [rule: string, times: number[]]
 
 /** A kind's counts as one host adds them, for a fleet to merge (counts add up; first/last take min/max). */
 export interface KindDelta {
