@@ -2,38 +2,22 @@
 // persistence. Started and restarted on the same port; ready when it says "Ready to accept
 // connections" (no sleeps). Where redis-server is not installed, describeWithRedis skips the suite and
 // says so in one loud line (CI installs it: .ci/run).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
-import { describe } from 'vitest'
+import { join } from 'node:path'
+import {
+  describeWithProgram,
+  findExecutable,
+  freePort,
+  pathCandidates,
+  startServerProcess,
+  type ServerProcess,
+} from './server-process'
 
-function findRedisServer(): string | undefined {
-  const dirs = ['/usr/bin', ...(process.env.PATH ?? '').split(delimiter).filter((d) => d !== '')]
-  for (const dir of dirs) {
-    const path = join(dir, 'redis-server')
-    try {
-      accessSync(path, constants.X_OK)
-      return path
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined
-}
-
-export const redisServerPath: string | undefined = findRedisServer()
+export const redisServerPath: string | undefined = findExecutable(pathCandidates('redis-server'))
 
 export function describeWithRedis(name: string, fn: () => void): void {
-  if (redisServerPath === undefined) {
-    console.warn(
-      `\n!!! SKIPPED "${name}": redis-server is not installed (apt-get install redis-server); CI runs these suites !!!\n`,
-    )
-    describe.skip(name, fn)
-    return
-  }
-  describe(name, fn)
+  describeWithProgram({ path: redisServerPath, name: 'redis-server', aptPackage: 'redis-server' }, name, fn)
 }
 
 export interface RedisServer {
@@ -56,19 +40,6 @@ export interface RedisServerOptions {
   requirePass?: string
   /** TLS only, with this certificate and key (PEM files); clients are not asked for one. */
   tls?: { certFile: string; keyFile: string }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
 }
 
 function argsFor(port: number, dir: string, options: RedisServerOptions): string[] {
@@ -96,40 +67,21 @@ function argsFor(port: number, dir: string, options: RedisServerOptions): string
   return args
 }
 
-/** Spawns redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
-function launch(args: string[]): Promise<ChildProcess> {
+/** Starts redis-server and resolves once it accepts connections; rejects with its output if it exits first. */
+function launch(args: string[]): Promise<ServerProcess> {
   if (redisServerPath === undefined) return Promise.reject(new Error('redis-server is not installed'))
-  const child = spawn(redisServerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      if (output.includes('Ready to accept connections')) {
-        child.stdout?.off('data', onData)
-        // Keep draining, or a chatty server would block on a full pipe.
-        child.stdout?.resume()
-        child.off('exit', onExit)
-        resolve(child)
-      }
-    }
-    const onExit = (code: number | null): void =>
-      reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`))
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-    child.once('exit', onExit)
-    child.once('error', reject)
+  return startServerProcess({
+    name: 'redis-server',
+    path: redisServerPath,
+    args,
+    ready: /Ready to accept connections/,
   })
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => child.once('exit', () => resolve()))
 }
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'logx-redis-'))
   let port = options.port ?? (await freePort())
-  let child: ChildProcess | undefined
+  let child: ServerProcess | undefined
   // A free port can be taken between the probe and the listen: try another (never for a given port).
   for (let attempt = 0; child === undefined; attempt++) {
     try {
@@ -142,21 +94,17 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       port = await freePort()
     }
   }
-  let current: ChildProcess = child
+  let current: ServerProcess = child
   const server: RedisServer = {
     port,
     url: `${options.tls === undefined ? 'redis' : 'rediss'}://127.0.0.1:${port}`,
     dir,
-    pid: current.pid as number,
-    async kill(signal = 'SIGKILL') {
-      const done = exited(current)
-      current.kill(signal)
-      await done
-    },
+    pid: current.pid,
+    kill: (signal = 'SIGKILL') => current.stop(signal),
     async restart() {
       await server.kill('SIGKILL')
       current = await launch(argsFor(port, dir, options))
-      server.pid = current.pid as number
+      server.pid = current.pid
     },
     async stop() {
       await server.kill('SIGKILL')

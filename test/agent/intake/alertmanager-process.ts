@@ -2,50 +2,21 @@
 // port and storage directory, HA gossip off, one route to a webhook receiver (the agent), ready when
 // /-/ready answers. Where the binary is not installed, describeWithAlertmanager skips the suite and
 // says so in one loud line (CI installs it: .ci/run).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, constants, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe } from 'vitest'
-import { pollUntil } from '../../helpers/poll-until'
+import { describeWithProgram, findExecutable, freePort, startServerProcess } from '../../helpers/server-process'
 
-function findAlertmanager(): string | undefined {
-  for (const path of ['/usr/bin/prometheus-alertmanager', '/usr/local/bin/alertmanager']) {
-    try {
-      accessSync(path, constants.X_OK)
-      return path
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined
-}
+// The intake's suites take their ports from here too.
+export { freePort }
 
-export const alertmanagerPath: string | undefined = findAlertmanager()
+export const alertmanagerPath: string | undefined = findExecutable([
+  '/usr/bin/prometheus-alertmanager',
+  '/usr/local/bin/alertmanager',
+])
 
 export function describeWithAlertmanager(name: string, fn: () => void): void {
-  if (alertmanagerPath === undefined) {
-    console.warn(
-      `\n!!! SKIPPED "${name}": Alertmanager is not installed (apt-get install prometheus-alertmanager); ` +
-        'CI runs this suite !!!\n',
-    )
-    describe.skip(name, fn)
-    return
-  }
-  describe(name, fn)
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
+  const program = { path: alertmanagerPath, name: 'Alertmanager', aptPackage: 'prometheus-alertmanager' }
+  describeWithProgram(program, name, fn)
 }
 
 export interface AlertmanagerOptions {
@@ -90,11 +61,6 @@ receivers:
 ${hooks.join('')}`
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => child.once('exit', () => resolve()))
-}
-
 export async function startAlertmanager(options: AlertmanagerOptions): Promise<RunningAlertmanager> {
   if (alertmanagerPath === undefined) throw new Error('Alertmanager is not installed')
   const dir = options.dir
@@ -109,13 +75,11 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<R
     // An empty address turns the HA gossip off: a test's Alertmanager is alone.
     '--cluster.listen-address=',
   ]
-  const child = spawn(alertmanagerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()))
-  await pollUntil(`Alertmanager ready on ${url}`, async () => {
-    if (child.exitCode !== null) throw new Error(`Alertmanager exited (${child.exitCode}):\n${output}`)
-    return (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok === true
+  const server = await startServerProcess({
+    name: 'Alertmanager',
+    path: alertmanagerPath,
+    args,
+    ready: async () => (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok === true,
   })
   return {
     url,
@@ -127,10 +91,7 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<R
       })
       if (!response.ok) throw new Error(`Alertmanager refused the alerts: ${response.status} ${await response.text()}`)
     },
-    output: () => output,
-    async stop() {
-      child.kill('SIGTERM')
-      await exited(child)
-    },
+    output: server.output,
+    stop: () => server.stop('SIGTERM'),
   }
 }
