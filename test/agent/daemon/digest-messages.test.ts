@@ -5,11 +5,13 @@ import { formatProblem, parseAgentConfig, type AgentConfig } from '../../../agen
 import { digestIncidentsOf } from '../../../agent/daemon/digest-incidents'
 import { DIGEST_RULE, digestDeliveries } from '../../../agent/daemon/digest-messages'
 import type { TimelineEntry } from '../../../agent/incidents/incident-timeline'
-
-const H = 3_600_000
-const TO = Date.UTC(2026, 11, 2, 3, 30)
-const FROM = TO - 24 * H
-const view = { timeZone: 'Asia/Kolkata', host: 'web-1' }
+import {
+  DIGEST_FROM as FROM,
+  DIGEST_TO as TO,
+  DIGEST_VIEW as view,
+  HOUR_MS as H,
+  kindEntry,
+} from '../../helpers/digest-fixtures'
 
 function config(channels: string): AgentConfig {
   const yaml = `sources: [{ name: app, paths: [/tmp/none/*.log] }]\nchannels:\n${channels}`
@@ -26,25 +28,8 @@ const channels = config(`  mail: { type: mail, from: logx@example.com, to: ops@e
   voice: { type: voice, receivers: [{ label: ops, number: "919800000001" }], audio: { firing: [a.mp3] } }
 `).channels
 
-function kind(id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry {
-  return {
-    id,
-    source: 'app',
-    template,
-    aliases: [],
-    level: 50,
-    firstSeen: FROM + H,
-    lastSeen: FROM + 2 * H,
-    lastResolved: undefined,
-    count: 4,
-    hourly: [[FROM + H, 4]],
-    hosts: ['web-1'],
-    sample: '',
-    incident: undefined,
-    learned: false,
-    ...extra,
-  }
-}
+const kind = (id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry =>
+  kindEntry(id, template, { count: 4, hourly: [[FROM + H, 4]], ...extra })
 
 const digest = digestOf([kind('a', 'login failed for key sk-SECRET-123 <*>')], [], { from: FROM, to: TO })
 const deliver = (notify: string[], secrets: string[] = []) =>

@@ -4,31 +4,16 @@ import { digestSubject, localTime } from '../../../alerts/kinds/digest-format'
 import { DIGEST_HTML_MAX_BYTES, digestHtml, digestHtmlWithin, hourlyBar } from '../../../alerts/kinds/digest-html'
 import { digestShort, digestText } from '../../../alerts/kinds/digest-text'
 import type { KindEntry } from '../../../alerts/kinds/types'
+import {
+  DIGEST_FROM as FROM,
+  DIGEST_TO as TO,
+  DIGEST_VIEW as view,
+  HOUR_MS as H,
+  kindEntry,
+} from '../../helpers/digest-fixtures'
 
-const H = 3_600_000
-const FROM = Date.UTC(2026, 11, 1, 3, 30)
-const TO = FROM + 24 * H
-const view = { timeZone: 'Asia/Kolkata', host: 'web-1' }
-
-function kind(id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry {
-  return {
-    id,
-    source: 'app',
-    template,
-    aliases: [],
-    level: 50,
-    firstSeen: FROM + H,
-    lastSeen: FROM + 2 * H,
-    lastResolved: undefined,
-    count: 12,
-    hourly: [[Math.floor(FROM / H) * H + 2 * H, 12]],
-    hosts: ['web-1'],
-    sample: '',
-    incident: undefined,
-    learned: false,
-    ...extra,
-  }
-}
+const kind = (id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry =>
+  kindEntry(id, template, { count: 12, hourly: [[Math.floor(FROM / H) * H + 2 * H, 12]], ...extra })
 
 const hostile = kind('x', `<script>alert("x")</script> & <img src=http://evil.example/a.png> 'q'`)
 const incident: DigestIncidentInput = {

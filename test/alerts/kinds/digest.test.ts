@@ -8,31 +8,12 @@ import {
   type DigestIncidentInput,
 } from '../../../alerts/kinds/digest'
 import type { KindEntry } from '../../../alerts/kinds/types'
+import { DIGEST_FROM as FROM, DIGEST_TO as TO, HOUR_MS as H, kindEntry } from '../../helpers/digest-fixtures'
 
-const H = 3_600_000
-const FROM = Date.UTC(2026, 11, 1, 3, 30) // 09:00 in Asia/Kolkata
-const TO = FROM + 24 * H
 const hour = (at: number): number => Math.floor(at / H) * H
 
-function kind(id: string, extra: Partial<KindEntry> = {}): KindEntry {
-  return {
-    id,
-    source: 'app',
-    template: `template ${id}`,
-    aliases: [],
-    level: 50,
-    firstSeen: FROM - 10 * 24 * H,
-    lastSeen: FROM + H,
-    lastResolved: undefined,
-    count: 100,
-    hourly: [],
-    hosts: ['web-1'],
-    sample: '',
-    incident: undefined,
-    learned: false,
-    ...extra,
-  }
-}
+const kind = (id: string, extra: Partial<KindEntry> = {}): KindEntry =>
+  kindEntry(id, `template ${id}`, { firstSeen: FROM - 10 * 24 * H, lastSeen: FROM + H, count: 100, ...extra })
 
 const incident = (key: string, firstSeen: number, lastSeen: number): DigestIncidentInput => ({
   key,
