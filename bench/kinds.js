@@ -7,7 +7,9 @@
 //    `logx-agent kinds --per-line` on loghub's nine labelled 2k sets, whole lines in, beside Drain3
 //    (`python3 ../shared/drain3-peer/run.py`, its example masking) in the same run, per set and mean.
 //    Linux, Mac, OpenSSH and Thunderbird are held out: scored and printed, never tuned on (their
-//    labels came into the corpus after the miner's rules were written, to keep it honest).
+//    labels came into the corpus after the miner's rules were written, to keep it honest), with one
+//    exception: the syslog TAG rule (alerts/kinds/miner-head.ts rules 4-6) was written from the
+//    syslog formats with Linux's GA (0.621) as its check, so Linux is no longer strictly held out.
 //    HPC, HealthApp and Proxifier are a second held-out group, fresh: copied in and scored before
 //    any rule was changed after them, their labels never looked at; their figures are the honest
 //    estimate of the miner on labelled logs nobody here has seen.
@@ -165,7 +167,7 @@ function main() {
   const scores = SETS.map((name) => scoreSet(name, corpus))
   const mean = printScores('grouping, nine labelled loghub sets (whole lines in)', scores)
   const heldOut = printScores(
-    'held out: Linux, Mac, OpenSSH, Thunderbird (never tuned on)',
+    "held out: Linux, Mac, OpenSSH, Thunderbird (never tuned on; Linux's GA checked the syslog TAG rule)",
     HELD_OUT.map((name) => scoreSet(name, labels)),
   )
   const fresh = printScores(

@@ -87,16 +87,15 @@ function fieldEnd(line: string, at: number): number {
 }
 
 /**
- * The text the miner groups a plain-text line by: `message` is the line's message as
- * alerts/text-head.ts found it (the whole line when no layout matched it).
+ * Where, in `message`, the text the miner groups a plain-text line by starts: `message` is the line's
+ * message as alerts/text-head.ts found it (the whole line when no layout matched it).
  */
-export function minedText(line: string, message: string): string {
-  if (message === line) return line.slice(headEnd(line))
+export function messageHeadEnd(line: string, message: string): number {
+  if (message === line) return headEnd(line)
   const at = line.length - message.length
   // A syslog message is a suffix after a blank; other layouts' messages are not looked at again.
-  if (at <= 0 || line.charCodeAt(at - 1) !== 32 || syslogHeaderEnd(line) !== at) return message
-  const end = tagEnd(line, at)
-  return end === at ? message : line.slice(end)
+  if (at <= 0 || line.charCodeAt(at - 1) !== 32 || syslogHeaderEnd(line) !== at) return 0
+  return tagEnd(line, at) - at
 }
 
 /** Where the message after a syslog TAG at `at` starts (rules 4-6), or `at`. */

@@ -1,10 +1,13 @@
 // miner-head.ts rules 4-6: the TAG of a syslog message is head for the miner (rules 1-3, the head of a
-// line no layout matched, are in miner-mask.test.ts). `minedText` is handed what parseLine found.
+// line no layout matched, are in miner-mask.test.ts). `messageHeadEnd` is handed what parseLine found.
 import { describe, expect, it } from 'vitest'
-import { minedText } from '../../../alerts/kinds/miner-head'
+import { messageHeadEnd } from '../../../alerts/kinds/miner-head'
 import { parseLine } from '../../../alerts/line'
 
-const mined = (raw: string): string => minedText(raw, parseLine(raw, 'app').msg)
+const mined = (raw: string): string => {
+  const message = parseLine(raw, 'app').msg
+  return message.slice(messageHeadEnd(raw, message))
+}
 
 describe('the TAG of a syslog message', () => {
   it('rule 4: a name, a parenthesised sub-name, a [pid] and a responsible process before the colon are head', () => {
