@@ -6,7 +6,6 @@ import type { IntakeSourceConfig } from '../../config/types'
 import type { HttpIntakeFactory, HttpIntakeHandler, IntakeReply, IntakeRequest } from '../types'
 import { decodeJsonRequest } from './json-codec'
 import { otlpEvents } from './otlp-event'
-import type { OtlpResourceLogs } from './otlp-types'
 
 export { levelOfSeverity, otlpEvents } from './otlp-event'
 
@@ -41,12 +40,12 @@ export const createOtlpIntake: HttpIntakeFactory = (source: IntakeSourceConfig):
     paths: source.intake.paths,
     contentTypes: [OTLP_PROTOBUF, OTLP_JSON],
     async decode(body, request) {
-      const logs: OtlpResourceLogs[] =
+      const decoded =
         request.contentType === OTLP_PROTOBUF
-          ? (await loadProtobuf()).decodeProtobufRequest(body)
-          : decodeJsonRequest(body)
-      const { events, rejected, rejection, passed } = otlpEvents(logs, source.name, request.lowestLevel)
-      request.passed = passed
+          ? (await loadProtobuf()).decodeProtobufRequest(body, request.lowestLevel)
+          : { logs: decodeJsonRequest(body), passed: 0 }
+      const { events, rejected, rejection, passed } = otlpEvents(decoded.logs, source.name, request.lowestLevel)
+      request.passed = decoded.passed + passed
       if (rejected > 0) refusedByRequest.set(request, { rejected, message: rejection ?? '' })
       return events
     },

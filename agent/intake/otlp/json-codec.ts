@@ -10,7 +10,14 @@
 // 5. an AnyValue is an object with one of stringValue, boolValue, intValue, doubleValue, arrayValue,
 //    kvlistValue, bytesValue (base64); an empty object is null.
 import { payloadError } from '../errors'
-import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpScopeLogs } from './otlp-types'
+import {
+  millisOfNanoText,
+  setOwn,
+  type OtlpAttributes,
+  type OtlpRecord,
+  type OtlpResourceLogs,
+  type OtlpScopeLogs,
+} from './otlp-types'
 import type { OtlpValue } from './otlp-types'
 
 type Json = Record<string, unknown>
@@ -52,8 +59,9 @@ function scopeLogs(value: unknown, path: string): OtlpScopeLogs {
 function logRecord(value: unknown, path: string): OtlpRecord {
   const record = object(value, path)
   return {
-    timeUnixNano: nanos(record.timeUnixNano, `${path}.timeUnixNano`),
-    observedTimeUnixNano: nanos(record.observedTimeUnixNano, `${path}.observedTimeUnixNano`),
+    timeMs:
+      millis(record.timeUnixNano, `${path}.timeUnixNano`) ??
+      millis(record.observedTimeUnixNano, `${path}.observedTimeUnixNano`),
     severityNumber: severity(record.severityNumber, `${path}.severityNumber`),
     severityText: string(record.severityText, `${path}.severityText`),
     body: record.body === undefined || record.body === null ? undefined : anyValue(record.body, `${path}.body`),
@@ -97,10 +105,9 @@ function int64(value: unknown, path: string): number | string {
   throw payloadError(path, 'expected an integer (a number or decimal text)')
 }
 
-function nanos(value: unknown, path: string): string | undefined {
-  if (value === undefined || value === null) return undefined
-  const text = String(int64(value, path))
-  return text === '0' ? undefined : text
+function millis(nanos: unknown, path: string): number | undefined {
+  if (nanos === undefined || nanos === null) return undefined
+  return millisOfNanoText(String(int64(nanos, path)))
 }
 
 function severity(value: unknown, path: string): number {

@@ -16,7 +16,8 @@
 //    instead, so a sender cannot forge them;
 // 7. a record whose level (rule 1) is below `lowest`, the lowest level any rule takes, is counted in
 //    `passed` and becomes no event: it could not page, and most records are such (the file path's
-//    byte pre-filter drops its lines the same way). A record without a level is kept.
+//    byte pre-filter drops its lines the same way). A record without a level is kept. The protobuf
+//    decoder applies it (belowLowest) before it builds a record, after rule 4's id lengths.
 import { levelOfWord, type AlertLine } from '../../../alerts'
 import type { IntakeEvent } from '../types'
 import { setOwn, type OtlpAttributes, type OtlpRecord, type OtlpResourceLogs, type OtlpValue } from './otlp-types'
@@ -48,10 +49,21 @@ export interface OtlpEvents {
   rejection: string | undefined
 }
 
+const LEVEL_OF_QUARTER = [10, 20, 30, 40, 50, 60]
+
 /** Rule 1. */
 export function levelOfSeverity(severityNumber: number, severityText: string): number | undefined {
-  if (severityNumber >= 1 && severityNumber <= 24) return [10, 20, 30, 40, 50, 60][(severityNumber - 1) >> 2]
+  if (severityNumber >= 1 && severityNumber <= 24) return LEVEL_OF_QUARTER[(severityNumber - 1) >> 2]
   return severityText === '' ? undefined : levelOfWord(severityText)
+}
+
+/**
+ * Rule 7's test, for a decoder that applies it before it builds a record (protobuf-codec.ts): the
+ * record's level is known and below `lowest`.
+ */
+export function belowLowest(severityNumber: number, severityText: string, lowest: number): boolean {
+  const level = levelOfSeverity(severityNumber, severityText)
+  return level !== undefined && level < lowest
 }
 
 /** Every record of the request, as events of source `source`, and the ones refused (rule 4). */
@@ -67,8 +79,7 @@ export function otlpEvents(request: readonly OtlpResourceLogs[], source: string,
           result.rejection ??= `${record.path}: ${problem}`
           continue
         }
-        const level = levelOfSeverity(record.severityNumber, record.severityText)
-        if (level !== undefined && level < lowest) {
+        if (belowLowest(record.severityNumber, record.severityText, lowest)) {
           result.passed++
           continue
         }
@@ -108,8 +119,7 @@ function recordLine(record: OtlpRecord, resource: Record<string, unknown>, scope
   const level = levelOfSeverity(record.severityNumber, record.severityText)
   const out: Record<string, unknown> = { level, msg, ...fields, ...resource }
   if (level === undefined) delete out.level
-  const time = millis(record.timeUnixNano ?? record.observedTimeUnixNano)
-  if (time !== undefined) out.time = time
+  if (record.timeMs !== undefined) out.time = record.timeMs
   if (record.traceId !== '') out.trace_id = record.traceId
   if (record.spanId !== '') out.span_id = record.spanId
   if (scope !== '') out.scope = scope
@@ -129,10 +139,4 @@ function messageOf(body: OtlpValue | undefined, put: (key: string, value: OtlpVa
   }
   const text = body.message ?? body.msg
   return typeof text === 'string' ? text : JSON.stringify(body)
-}
-
-/** Nanoseconds (decimal text) to milliseconds. */
-function millis(nanos: string | undefined): number | undefined {
-  if (nanos === undefined) return undefined
-  return Number(BigInt(nanos) / 1_000_000n)
 }

@@ -17,9 +17,11 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: T): voi
 }
 
 export interface OtlpRecord {
-  /** Nanoseconds since the epoch as decimal text; undefined when 0 (unknown). */
-  timeUnixNano: string | undefined
-  observedTimeUnixNano: string | undefined
+  /**
+   * Milliseconds since the epoch, from timeUnixNano or, when that is 0, observedTimeUnixNano (exact:
+   * nanoseconds cut to whole milliseconds); undefined when both are 0 (unknown).
+   */
+  timeMs: number | undefined
   /** 0 (unspecified) to 24. */
   severityNumber: number
   severityText: string
@@ -42,4 +44,12 @@ export interface OtlpScopeLogs {
 export interface OtlpResourceLogs {
   resource: OtlpAttributes
   scopes: OtlpScopeLogs[]
+}
+
+/** Nanoseconds since the epoch as decimal text (a JSON int64), to whole milliseconds; 0 is unknown. */
+export function millisOfNanoText(text: string): number | undefined {
+  const nanos = Number(text)
+  if (nanos === 0) return undefined
+  // Past 2^53 a number is not exact, but its text is: cut the last six digits instead.
+  return Number.isSafeInteger(nanos) ? Math.trunc(nanos / 1_000_000) : Number(text.slice(0, -6))
 }

@@ -207,12 +207,36 @@ describe('decodeProtobufRequest', () => {
         },
       ],
     })
-    const { events } = otlpEvents(decodeProtobufRequest(body), 'otel')
+    const { events } = otlpEvents(decodeProtobufRequest(body).logs, 'otel')
     expect(events[0]?.line).toMatchObject({
       level: 60,
       msg: 'down',
       record: { n: 7, time: 1764644970123, trace_id: TRACE, span_id: SPAN, service: 'checkout', scope: 'orders' },
     })
+  })
+
+  it('leaves records below the lowest level out unbuilt, counted; a bad id is built to be refused', () => {
+    const record = (severityNumber: number, msg: string, traceId = Buffer.from(TRACE, 'hex')) => ({
+      timeUnixNano: '18446744073709551615',
+      severityNumber,
+      body: { stringValue: msg },
+      traceId,
+    })
+    const body = encodeProtobufRequest({
+      resourceLogs: [
+        {
+          scopeLogs: [
+            { logRecords: [record(9, 'served'), record(17, 'failed'), record(9, 'bad id', Buffer.from('ab', 'hex'))] },
+          ],
+        },
+      ],
+    })
+    const decoded = decodeProtobufRequest(body, 50)
+    expect(decoded.passed).toBe(1)
+    const result = otlpEvents(decoded.logs, 'otel', 50)
+    // The largest fixed64, cut to milliseconds exactly (a double would round it up to ...552).
+    expect(result.events.map((event) => [event.line.msg, event.line.record.time])).toEqual([['failed', 18446744073709]])
+    expect(result.rejection).toBe('resourceLogs[0].scopeLogs[0].logRecords[2]: traceId is not 16 bytes of hex')
   })
 
   it('refuses bytes that are not a request', () => {
