@@ -10,27 +10,16 @@
 // Usage: npm run build && node bench/intake-alertmanager.js [--samples 500] [--warmup 50]
 //   [--format text|json]; bench/intake.js runs it as its Alertmanager case (runAlertmanagerCase).
 const http = require('node:http')
-const { mkdtempSync, rmSync, writeFileSync } = require('node:fs')
-const { tmpdir } = require('node:os')
 const { join } = require('node:path')
-const { root, startAgent, waitFor } = require('./agent-process')
+const { root, waitFor } = require('./agent-process')
+const common = require('./intake-common')
+const { oneSourceConfig, post, startIntakeAgent } = common
 
 const GOAL_P99_MS = 20
 const API_KEY = 'bench'
 
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]
-
-/** A free port on 127.0.0.1 for the source to listen on (the bench needs to know it before the agent starts). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = require('node:net').createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]
 
 function webhook(name) {
   const alert = {
@@ -56,40 +45,22 @@ function webhook(name) {
   })
 }
 
-/** One POST over a keep-alive agent, as Alertmanager sends it; resolves with the status. */
-function post(agent, port, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { agent, host: '127.0.0.1', port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } },
-      (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode))
-      },
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
 /** Runs the case; returns { p50, p99, max, samples, lost } in ms. */
 async function runAlertmanagerCase({ samples = 500, warmup = 50 } = {}) {
   const { startSandbox } = require(join(root, 'dist', 'agent', 'sandbox'))
   const sandbox = await startSandbox({ port: 0, apiKey: API_KEY })
-  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-am-'))
-  const port = await freePort()
-  const config = join(dir, 'agent.yaml')
-  writeFileSync(config, `messaging:\n  base_url: ${sandbox.info.baseUrl}\n  api_key: ${API_KEY}
-state_dir: ${join(dir, 'state')}
-sources:
-  # The bench posts faster than the per-client default (200 a second): the limit is not what it measures.
-  - { name: prometheus, type: alertmanager, listen: "127.0.0.1:${port}", rate_limit: { requests: 100000, per: 1s } }
-channels:
-  sms: { type: sms, numbers: [919800000001] }
-rules:
-  - { name: alerts, source: prometheus, title: "{{labels.alertname}} {{annotations.summary}}", notify: [sms] }
-metrics: { listen: 127.0.0.1:0 }
-`)
-  const agent = startAgent(config)
+  // The bench posts faster than the per-client default rate limit (200 a second): not what it measures.
+  const agent = await startIntakeAgent(
+    'am',
+    (port, state) => oneSourceConfig(
+      state,
+      `{ name: prometheus, type: alertmanager, listen: "127.0.0.1:${port}", ` +
+        'rate_limit: { requests: 100000, per: 1s } }',
+      '{ name: alerts, source: prometheus, title: "{{labels.alertname}} {{annotations.summary}}", notify: [sms] }',
+      `messaging:\n  base_url: ${sandbox.info.baseUrl}\n  api_key: ${API_KEY}\n`,
+    ),
+    { profile: false },
+  )
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const arrived = new Map()
   const off = sandbox.store.subscribe((event) => {
@@ -106,7 +77,7 @@ metrics: { listen: 127.0.0.1:0 }
     for (let i = 0; i < warmup + samples; i++) {
       const name = `AM-${String(i).padStart(6, '0')}-${run}`
       const sent = performance.now()
-      const status = await post(keepAlive, port, webhook(name))
+      const status = await post(keepAlive, agent.port, '/', 'application/json', webhook(name))
       const answered = performance.now()
       if (status !== 200) throw new Error(`the agent answered ${status} to a webhook`)
       try {
@@ -125,7 +96,6 @@ metrics: { listen: 127.0.0.1:0 }
     keepAlive.destroy()
     await agent.stop()
     await sandbox.close()
-    rmSync(dir, { recursive: true, force: true })
   }
   return {
     p50: percentile(ms, 50),
@@ -140,17 +110,11 @@ metrics: { listen: 127.0.0.1:0 }
 }
 
 async function main() {
-  const args = process.argv.slice(2)
-  const option = (name, fallback) => {
-    const i = args.indexOf(`--${name}`)
-    return i === -1 ? fallback : args[i + 1]
-  }
+  const option = common.commandOptions()
   const samples = Number(option('samples', '500'))
   const warmup = Number(option('warmup', '50'))
-  if (!(Number.isInteger(samples) && samples > 0 && Number.isInteger(warmup) && warmup >= 0)) {
-    console.error('intake-alertmanager: --samples and --warmup take whole numbers')
-    process.exit(2)
-  }
+  common.requireWholeNumbers([samples], 'intake-alertmanager: --samples and --warmup take whole numbers')
+  common.requireWholeNumbers([warmup], 'intake-alertmanager: --samples and --warmup take whole numbers', 0)
   const r = await runAlertmanagerCase({ samples, warmup })
   if (option('format', 'text') === 'json') {
     console.log(JSON.stringify(r))
@@ -163,9 +127,6 @@ async function main() {
   if (r.lost > 0) process.exit(1)
 }
 
-if (require.main === module) main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+common.runWhenMain(module, main)
 
 module.exports = { runAlertmanagerCase, GOAL_P99_MS }

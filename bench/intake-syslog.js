@@ -13,8 +13,9 @@ const { spawn, spawnSync } = require('node:child_process')
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
 const { join } = require('node:path')
-const { startAgent, waitFor } = require('./agent-process')
-const { profileArgs } = require('./intake-profile')
+const { waitFor } = require('./agent-process')
+const common = require('./intake-common')
+const { eventsTaken, fmt, freePort, oneSourceConfig, startIntakeAgent } = common
 
 const GOAL_LINES_PER_S = 200_000
 const hasRsyslog = spawnSync('rsyslogd', ['-v']).status === 0
@@ -30,17 +31,6 @@ function makeLines(count) {
   return Buffer.from(parts.join(''))
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /** The sender both sides get: one connection, the bytes in 64 KiB writes, waiting for drain. */
 async function send(port, bytes) {
   const socket = net.connect(port, '127.0.0.1')
@@ -54,37 +44,21 @@ async function send(port, bytes) {
   await new Promise((resolve) => socket.end(resolve))
 }
 
-async function metricValue(metricsUrl, name) {
-  const text = await (await fetch(`${metricsUrl}/metrics`)).text()
-  const line = text.split('\n').find((l) => l.startsWith(name))
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1))
-}
-
 async function runAgentSide(bytes, lines) {
-  const dir = mkdtempSync(join(tmpdir(), 'logx-bench-syslog-'))
-  const port = await freePort()
-  const config = join(dir, 'agent.yaml')
-  writeFileSync(config, `state_dir: ${join(dir, 'state')}
-sources:
-  - { name: net, type: syslog, listen: "127.0.0.1:${port}", protocol: tcp }
-channels:
-  sms: { type: sms, numbers: [919800000001] }
-rules:
-  - { name: errors, source: net, level: error, group_by: [app_name], notify: [sms] }
-metrics: { listen: 127.0.0.1:0 }
-`)
-  const agent = startAgent(config, { extraNodeArgs: profileArgs() })
+  const agent = await startIntakeAgent('syslog', (port, state) => oneSourceConfig(
+    state,
+    `{ name: net, type: syslog, listen: "127.0.0.1:${port}", protocol: tcp }`,
+    '{ name: errors, source: net, level: error, group_by: [app_name], notify: [sms] }',
+  ))
   try {
     const metricsUrl = await agent.banner
     const started = performance.now()
-    await send(port, bytes)
-    const name = 'logx_agent_intake_events_total{source="net"}'
-    await waitFor(async () => (await metricValue(metricsUrl, name)) >= lines, 120_000, 20)
+    await send(agent.port, bytes)
+    await eventsTaken(metricsUrl, 'net', lines)
     const seconds = (performance.now() - started) / 1000
     return { linesPerS: lines / seconds, seconds, peakRssMb: agent.hwmMb() }
   } finally {
     await agent.stop()
-    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -111,7 +85,8 @@ async function runRsyslogSide(bytes) {
     }
   }
   try {
-    await waitFor(() => spawnSync('ss', ['-ltn', `sport = :${port}`]).stdout.toString().includes(`:${port}`), 10_000, 10)
+    const listening = () => spawnSync('ss', ['-ltn', `sport = :${port}`]).stdout.toString().includes(`:${port}`)
+    await waitFor(listening, 10_000, 10)
     const started = performance.now()
     await send(port, bytes)
     await waitFor(() => size() >= bytes.length, 120_000, 10)
@@ -138,31 +113,21 @@ async function runSyslogCase({ lines = 1_000_000 } = {}) {
 }
 
 async function main() {
-  const args = process.argv.slice(2)
-  const option = (name, fallback) => {
-    const i = args.indexOf(`--${name}`)
-    return i === -1 ? fallback : args[i + 1]
-  }
+  const option = common.commandOptions()
   const lines = Number(option('lines', '1000000'))
-  if (!(Number.isInteger(lines) && lines > 0)) {
-    console.error('intake-syslog: --lines takes a whole number')
-    process.exit(2)
-  }
+  common.requireWholeNumbers([lines], 'intake-syslog: --lines takes a whole number')
   if (!hasRsyslog) console.error('intake-syslog: rsyslogd not found (apt rsyslog): no peer this run')
   const r = await runSyslogCase({ lines })
   if (option('format', 'text') === 'json') return console.log(JSON.stringify(r))
-  const fmt = (n) => Math.round(n).toLocaleString('en-US')
   const peer = r.rsyslog === undefined ? 'no peer' : `rsyslog imtcp -> omfile ${fmt(r.rsyslog.linesPerS)} lines/s ` +
     `(peak RSS ${r.rsyslog.peakRssMb.toFixed(0)} MB)`
-  const met = r.agent.linesPerS >= GOAL_LINES_PER_S && (r.rsyslog === undefined || r.agent.linesPerS > r.rsyslog.linesPerS)
+  const ahead = r.rsyslog === undefined || r.agent.linesPerS > r.rsyslog.linesPerS
+  const met = r.agent.linesPerS >= GOAL_LINES_PER_S && ahead
   console.log(`syslog over TCP, ${fmt(r.lines)} RFC 5424 lines (1% errors) into the alert path: ` +
     `logx ${fmt(r.agent.linesPerS)} lines/s (peak RSS ${r.agent.peakRssMb.toFixed(0)} MB); ${peer}; ` +
     `goal >= ${fmt(GOAL_LINES_PER_S)} lines/s and ahead of rsyslog: ${met ? 'met' : 'NOT met'}`)
 }
 
-if (require.main === module) main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+common.runWhenMain(module, main)
 
 module.exports = { runSyslogCase, GOAL_LINES_PER_S }

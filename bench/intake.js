@@ -12,7 +12,7 @@
 //   --quick: small settings (what `npm run bench` uses)
 const { reportSummary } = require('./summary')
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US')
+const { fmt } = require('./intake-common')
 
 /** name -> { run(quick) -> result, line(result) -> text, rows(result) -> summary rows }. */
 const CASES = {
@@ -48,8 +48,17 @@ const CASES = {
   // The OTLP case (H8): bench/intake-otlp.js.
   otlp: {
     run: (quick) => require('./intake-otlp').runOtlpCase(quick ? { records: 20_000 } : {}),
-    line: (r) => `otlp: ${fmt(r.recordsPerS)} records/s (peak RSS ${r.peakRssMb.toFixed(0)} MB)`,
-    rows: (r) => [{ case: 'OTLP/HTTP protobuf', logx: Math.round(r.recordsPerS), unit: 'records/s', better: 'higher' }],
+    line: (r) => `otlp: ${fmt(r.recordsPerS)} records/s from ${r.senders} senders, agent CPU ` +
+      `${r.agentCpuUsPerRecord.toFixed(1)} us/record (peak RSS ${r.peakRssMb.toFixed(0)} MB)`,
+    rows: (r) => [
+      { case: 'OTLP/HTTP protobuf', logx: Math.round(r.recordsPerS), unit: 'records/s', better: 'higher' },
+      {
+        case: 'OTLP agent CPU per record',
+        logx: Number(r.agentCpuUsPerRecord.toFixed(1)),
+        unit: 'us',
+        better: 'lower',
+      },
+    ],
   },
 }
 
