@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
+  agentConfig,
   createWorkspace,
-  messagingYaml,
   records,
   recordsWhen,
   startAgentProcess,
@@ -22,30 +22,28 @@ const ASHA = '919800000001'
 
 // The sandbox runs in its own process, so its records outlive the agent's SIGKILL.
 function config(ws: Workspace, sandbox: SandboxProcess): string {
-  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - name: app
-    paths: [${ws.logs}/*.log]
-    start_at: beginning
-people:
-  asha: { phone: "${ASHA}" }
-  ravi: { phone: "919800000003" }
-channels:
-  oncall-sms: { type: sms, people: [asha] }
-  oncall-voice: { type: voice, people: [ravi], audio: [alert.mp3] }
-acknowledge:
-  missed_call_number: "15550199999"
-  poll_interval: 1s
-rules:
+  return agentConfig(ws, {
+    api: sandbox.api,
+    channels: [
+      'oncall-sms: { type: sms, people: [asha] }',
+      'oncall-voice: { type: voice, people: [ravi], audio: [alert.mp3] }',
+    ],
+    rules: `
   - name: db
     notify: [oncall-sms]
     escalate:
       - after: 12s
         notify: oncall-voice
     ack_timeout: 4s
-    incident: true
-metrics: { listen: 127.0.0.1:0 }
-`
+    incident: true`,
+    sections: `people:
+  asha: { phone: "${ASHA}" }
+  ravi: { phone: "919800000003" }
+acknowledge:
+  missed_call_number: "15550199999"
+  poll_interval: 1s
+`,
+  })
 }
 
 interface TimelineEntry {

@@ -4,26 +4,18 @@
 // every API request, the banner's one-time login URL opens one session, and a graceful stop takes
 // both files away.
 import { afterAll, expect, it } from 'vitest'
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { createWorkspace, messagingYaml, startAgentProcess, type RunningAgent, type Workspace } from './helpers'
+import { agentConfig, startAgentInWorkspace, type AgentInWorkspace } from './helpers'
 
-let ws: Workspace | undefined
-let agent: RunningAgent | undefined
-afterAll(async () => {
-  await agent?.kill('SIGKILL')
-  ws?.remove()
-})
+let started: AgentInWorkspace | undefined
+afterAll(() => started?.stop())
 
 it('writes where the console is and a token only its owner reads; changes need it; a stop removes both', async () => {
-  ws = createWorkspace()
-  mkdirSync(ws.logs, { recursive: true })
-  ws.writeConfig(`${messagingYaml()}state_dir: ${ws.state}
-sources: [{ name: app, paths: [${ws.logs}/*.log] }]
-channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
-metrics: { listen: 127.0.0.1:0 }
-`)
-  agent = await startAgentProcess(ws.config)
+  started = await startAgentInWorkspace((ws) =>
+    agentConfig(ws, { sources: `  - { name: app, paths: [${ws.logs}/*.log] }` }),
+  )
+  const { ws, agent } = started
   const addressFile = join(ws.state, 'console.json')
   const address = JSON.parse(readFileSync(addressFile, 'utf8')) as { url: string; pid: number; key: string }
   expect(address.url).toBe(agent.metricsUrl)
@@ -37,7 +29,7 @@ metrics: { listen: 127.0.0.1:0 }
   expect(agent.output()).not.toContain(token)
 
   const silence = (headers: Record<string, string>) =>
-    fetch(`${agent?.metricsUrl}/api/silences`, {
+    fetch(`${agent.metricsUrl}/api/silences`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ matchers: { rule: 'errors' }, duration: '1h' }),
@@ -52,7 +44,7 @@ metrics: { listen: 127.0.0.1:0 }
   // The banner's one-time login URL opens one session, once.
   const code = /console: \S+\/#login=([A-Za-z0-9_-]+)/.exec(agent.output())?.[1] ?? ''
   const login = () =>
-    fetch(`${agent?.metricsUrl}/api/login`, {
+    fetch(`${agent.metricsUrl}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code }),
@@ -65,7 +57,6 @@ metrics: { listen: 127.0.0.1:0 }
   expect((await login()).status).toBe(401)
 
   expect(await agent.kill('SIGINT')).toBe(0)
-  agent = undefined
   expect(existsSync(join(ws.state, 'console.json'))).toBe(false)
   expect(existsSync(tokenFile)).toBe(false)
   // The silence made at run time outlives the agent.

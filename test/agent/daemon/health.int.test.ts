@@ -3,35 +3,18 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  createWorkspace,
-  messagingYaml,
-  recordsWhen,
-  smsTexts,
-  startAgentProcess,
-  type RunningAgent,
-  type Workspace,
-} from './helpers'
+import { agentConfig, recordsWhen, smsTexts, startAgentInWorkspace, type AgentInWorkspace } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
 
 describe('/health', () => {
-  let ws: Workspace | undefined
-  let agent: RunningAgent | undefined
-
-  afterAll(async () => {
-    await agent?.kill('SIGKILL')
-    ws?.remove()
-  })
+  let started: AgentInWorkspace | undefined
+  afterAll(() => started?.stop())
 
   it('turns 503 naming the source when its state cannot be written', async () => {
-    ws = createWorkspace()
-    mkdirSync(ws.logs, { recursive: true })
-    ws.writeConfig(`${messagingYaml()}state_dir: ${ws.state}
-sources: [{ name: app, paths: [${ws.logs}/*.log] }]
-channels: { oncall-sms: { type: sms, numbers: [919800000001] } }
-metrics: { listen: 127.0.0.1:0 }
-`)
-    agent = await startAgentProcess(ws.config)
+    started = await startAgentInWorkspace((ws) =>
+      agentConfig(ws, { sources: `  - { name: app, paths: [${ws.logs}/*.log] }` }),
+    )
+    const { ws, agent } = started
     const healthy = await fetch(`${agent.metricsUrl}/health`)
     expect(healthy.status).toBe(200)
     expect(await healthy.json()).toMatchObject({ ok: true, sources: 1, failed: [] })
@@ -39,15 +22,14 @@ metrics: { listen: 127.0.0.1:0 }
     // A directory where the state file goes: every write of the state fails.
     mkdirSync(join(ws.state, 'incidents.json'))
     appendFileSync(join(ws.logs, 'app.log'), `${JSON.stringify({ level: 50, msg: 'papa failed' })}\n`)
-    const running = agent
     const body = await pollUntil('an unhealthy agent', async () => {
-      const response = await fetch(`${running.metricsUrl}/health`)
+      const response = await fetch(`${agent.metricsUrl}/health`)
       return response.status === 503
         ? ((await response.json()) as { ok: boolean; failed: { source: string; failure: string }[] })
         : undefined
     })
     expect(body.ok).toBe(false)
     expect(body.failed).toEqual([{ source: 'app', failure: expect.stringContaining('incidents.json') }])
-    await recordsWhen(running.baseUrl, 'papa', (all) => smsTexts(all).some((t) => t.includes('papa')))
+    await recordsWhen(agent.baseUrl, 'papa', (all) => smsTexts(all).some((t) => t.includes('papa')))
   })
 })

@@ -3,7 +3,7 @@
 // logs/, a state directory and a config whose ports are all 0.
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { requireBuild } from '../../helpers/build'
@@ -58,6 +58,38 @@ export function messagingYaml(api?: RemoteApi): string {
   ].join('\n')
 }
 
+/** The channel most end-to-end tests page through (the sandbox's first number). */
+export const ONCALL_SMS_CHANNEL = 'oncall-sms: { type: sms, numbers: [919800000001] }'
+
+/** An agent's config in parts, each YAML as it stands under its key (list items, channel lines). */
+export interface AgentConfigParts {
+  /** Where messaging goes: the embedded sandbox when absent. */
+  api?: RemoteApi
+  /** `sources:` list items; default: `app` tailing the workspace's logs/*.log from the beginning. */
+  sources?: string
+  /** Lines under `channels:`; default: ONCALL_SMS_CHANNEL alone. */
+  channels?: readonly string[]
+  /** `rules:` list items; none: the config has no `rules:`. */
+  rules?: string
+  /** YAML appended at the top level (`people:`, `acknowledge:`, a fleet's `cluster:`). */
+  sections?: string
+}
+
+const TAIL_APP_LOGS = (ws: Workspace): string => `  - name: app\n    paths: [${ws.logs}/*.log]\n    start_at: beginning`
+
+const listItems = (yaml: string): string => `${yaml.replace(/^\n+/, '').trimEnd()}\n`
+
+/** The config of an end-to-end test: its state in the workspace, metrics and console on a free port. */
+export function agentConfig(ws: Workspace, parts: AgentConfigParts = {}): string {
+  const channels = (parts.channels ?? [ONCALL_SMS_CHANNEL]).map((line) => `  ${line}\n`).join('')
+  const rules = parts.rules === undefined ? '' : `rules:\n${listItems(parts.rules)}`
+  return `${messagingYaml(parts.api)}state_dir: ${ws.state}
+sources:
+${listItems(parts.sources ?? TAIL_APP_LOGS(ws))}channels:
+${channels}${rules}metrics: { listen: 127.0.0.1:0 }
+${parts.sections ?? ''}`
+}
+
 /**
  * The config most end-to-end tests run: `app` tailing the workspace's logs/*.log from the
  * beginning, an `oncall-sms` channel, the rules given (YAML list items), and metrics on a free port.
@@ -70,19 +102,8 @@ export function smsRulesConfig(
   api?: RemoteApi,
   more: { channels?: string[]; sections?: string } = {},
 ): string {
-  const channels = ['oncall-sms: { type: sms, numbers: [919800000001] }', ...(more.channels ?? [])]
-    .map((line) => `  ${line}\n`)
-    .join('')
-  return `${messagingYaml(api)}state_dir: ${ws.state}
-sources:
-  - name: app
-    paths: [${ws.logs}/*.log]
-    start_at: beginning
-channels:
-${channels}rules:
-${rules.replace(/^\n+/, '').trimEnd()}
-metrics: { listen: 127.0.0.1:0 }
-${more.sections ?? ''}`
+  const channels = [ONCALL_SMS_CHANNEL, ...(more.channels ?? [])]
+  return agentConfig(ws, { api, rules, channels, sections: more.sections })
 }
 
 export interface RunningAgent {
@@ -154,6 +175,42 @@ export async function startAgentProcess(config: string, env: NodeJS.ProcessEnv =
       if (exitCode === undefined) spawned.child.kill(signal)
       return spawned.exited
     },
+  }
+}
+
+export interface AgentInWorkspace {
+  ws: Workspace
+  agent: RunningAgent
+  /** SIGKILLs the agent (if it still runs) and removes the workspace. */
+  stop(): Promise<void>
+}
+
+/**
+ * A workspace with its logs/ folder, `prepare` run on it (files the agent must find at start), the
+ * config `configOf` makes written, and an agent started on it. If the agent does not start, the
+ * workspace is removed before the error goes on.
+ */
+export async function startAgentInWorkspace(
+  configOf: (ws: Workspace) => string,
+  prepare: (ws: Workspace) => void = () => {},
+): Promise<AgentInWorkspace> {
+  const ws = createWorkspace()
+  try {
+    mkdirSync(ws.logs, { recursive: true })
+    prepare(ws)
+    ws.writeConfig(configOf(ws))
+    const agent = await startAgentProcess(ws.config)
+    return {
+      ws,
+      agent,
+      async stop() {
+        await agent.kill('SIGKILL')
+        ws.remove()
+      },
+    }
+  } catch (err) {
+    ws.remove()
+    throw err
   }
 }
 
