@@ -3,26 +3,27 @@
 // incidents show which host saw what; an ack on one agent stops the escalation on both; a silence
 // made on one holds on the other; /health and /metrics say the fleet's state.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
+import { agentFleet, clusterYaml } from '../../helpers/agent-fleet'
+import { freePort } from '../../helpers/free-port'
 import {
-  createWorkspace,
   metric,
   records,
   recordsWhen,
   smsRulesConfig,
   smsTexts,
-  startAgentProcess,
+  startAgentInWorkspace,
   startSandboxProcess,
+  type AgentInWorkspace,
   type RunningAgent,
   type SandboxProcess,
   type Workspace,
 } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
 
-function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agentId: string): string {
+function config(ws: Workspace, sandbox: SandboxProcess, cluster: string): string {
   const rules = `
   - name: storm
     group_by: [msg]
@@ -53,18 +54,16 @@ function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, agen
       - after: 3s
         notify: lead-sms
 `
-  const cluster = `cluster:
-  agent_id: ${agentId}
-  redis:
-    url: ${redis.url}
-  lease: 2s
-  heartbeat: 200ms
-  flush: 50ms
-`
   return smsRulesConfig(ws, rules, sandbox.api, {
     channels: ['lead-sms: { type: sms, numbers: [919800000002] }'],
     sections: cluster,
   })
+}
+
+/** The log each agent tails, there (empty) before the agent starts. */
+function emptyAppLog(ws: Workspace): void {
+  mkdirSync(ws.logs, { recursive: true })
+  appendFileSync(join(ws.logs, 'app.log'), '')
 }
 
 const line = (msg: string): string => `${JSON.stringify({ level: 50, time: Date.now(), msg })}\n`
@@ -81,30 +80,14 @@ async function incidents(agent: RunningAgent): Promise<Summary[]> {
 }
 
 describeWithRedis('a fleet of two agents on one Redis', () => {
-  let redis: RedisServer
-  let sandbox: SandboxProcess
-  const spaces: Workspace[] = []
-  const agents: RunningAgent[] = []
-
-  beforeAll(async () => {
-    redis = await startRedisServer()
-    sandbox = await startSandboxProcess()
-    for (const id of ['web-1', 'web-2']) {
-      const ws = createWorkspace()
-      mkdirSync(ws.logs, { recursive: true })
-      appendFileSync(join(ws.logs, 'app.log'), '')
-      ws.writeConfig(config(ws, sandbox, redis, id))
-      spaces.push(ws)
-      agents.push(await startAgentProcess(ws.config))
-    }
-  }, 60_000)
-
-  afterAll(async () => {
-    for (const agent of agents) await agent.kill('SIGKILL')
-    await sandbox?.close()
-    await redis?.stop()
-    for (const ws of spaces) ws.remove()
+  const fleet = agentFleet({
+    ids: ['web-1', 'web-2'],
+    configOf: ({ ws, sandbox, cluster }) => config(ws, sandbox, cluster),
+    prepare: emptyAppLog,
   })
+  const { agents, workspaces: spaces } = fleet
+  beforeAll(() => fleet.start(), 60_000)
+  afterAll(() => fleet.stop())
 
   /** A change through an agent's console API, with the token its owner reads. */
   const post = (i: number, path: string, body: unknown): Promise<Response> => {
@@ -135,7 +118,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
       return (await metric(a.metricsUrl, name)) + (await metric(b.metricsUrl, name))
     }
     await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       '20 pages',
       (all) => smsTexts(all).filter((t) => t.includes('order')).length >= 20,
     )
@@ -147,13 +130,13 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
       },
       { timeoutMs: 30_000 },
     )
-    const sms = (await records(sandbox.api.baseUrl, 'sms')).filter((r) => String(r.record.sms).includes('order'))
+    const sms = (await records(fleet.sandbox.api.baseUrl, 'sms')).filter((r) => String(r.record.sms).includes('order'))
     expect(sms).toHaveLength(20)
     expect(new Set(smsTexts(sms)).size).toBe(20)
     expect(new Set(sms.map((r) => r.record.idempotency_key)).size).toBe(20)
     // One lead per incident, whichever agent recorded it first; every page sent is an activity on it.
     const crm = await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       '20 leads and their activities',
       (all) => all.filter((r) => r.kind === 'activity').length >= 40,
     )
@@ -186,7 +169,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     appendBoth(line('db down') + line('cache down'))
     const [a, b] = agents as [RunningAgent, RunningAgent]
     await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       'the db and cache pages',
       (all) => smsTexts(all).filter((t) => /db down|cache down/.test(t)).length >= 2,
     )
@@ -200,7 +183,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     )
     // The cache incident escalates after 3 s (the event awaited); the db one, acknowledged, does not.
     const all = await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       'the cache escalation',
       (list) =>
         list.some(
@@ -231,7 +214,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     })
     // Only web-2 sees this one: silenced there, so no page at all; the next one (another rule) pages.
     appendFileSync(join((spaces[1] as Workspace).logs, 'app.log'), line('order 99 failed') + line('cache warm failed'))
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the page after the silenced line', (list) =>
+    const all = await recordsWhen(fleet.sandbox.api.baseUrl, 'the page after the silenced line', (list) =>
       smsTexts(list).some((t) => t.includes('cache warm failed')),
     )
     expect(smsTexts(all).filter((t) => t.includes('order 99'))).toEqual([])
@@ -239,7 +222,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
 
   it("a threshold counts both hosts' lines: two on each, four in the fleet, one page", async () => {
     appendBoth(line('slow query on orders') + line('slow query on orders'))
-    const all = await recordsWhen(sandbox.api.baseUrl, 'the threshold page', (list) =>
+    const all = await recordsWhen(fleet.sandbox.api.baseUrl, 'the threshold page', (list) =>
       smsTexts(list).some((t) => t.includes('slow query')),
     )
     expect(smsTexts(all).filter((t) => t.includes('slow query'))).toHaveLength(1)
@@ -261,7 +244,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     const [a, b] = agents as [RunningAgent, RunningAgent]
     appendFileSync(join((spaces[0] as Workspace).logs, 'app.log'), line('disk full on /data'))
     await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       'the disk page and its lead',
       (all) =>
         all.some((r) => r.kind === 'lead' && String(r.record.name).includes('disk full')) &&
@@ -273,7 +256,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     )
     await a.kill('SIGKILL')
     const all = await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       'the escalation by web-2',
       (list) =>
         list.some(
@@ -290,7 +273,7 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
     expect(leads).toHaveLength(1)
     // The escalation's activity (made by web-2) is on the lead web-1 created.
     const crm = await recordsWhen(
-      sandbox.api.baseUrl,
+      fleet.sandbox.api.baseUrl,
       'the escalation recorded',
       (list) =>
         list.filter((r) => r.kind === 'activity' && String(r.record.lead_id) === String(leads[0]?.record.lead_id))
@@ -303,26 +286,22 @@ describeWithRedis('a fleet of two agents on one Redis', () => {
 describeWithRedis('an agent of a fleet started while Redis is down', () => {
   let sandbox: SandboxProcess
   let redis: RedisServer | undefined
-  let ws: Workspace
-  let agent: RunningAgent | undefined
+  let started: AgentInWorkspace | undefined
 
   afterAll(async () => {
-    await agent?.kill('SIGKILL')
+    await started?.stop()
     await sandbox?.close()
     await redis?.stop()
-    ws?.remove()
   })
 
   it('starts degraded and pages on its own, then joins the fleet when Redis comes', async () => {
     const port = await freePort()
     sandbox = await startSandboxProcess()
-    ws = createWorkspace()
-    mkdirSync(ws.logs, { recursive: true })
-    appendFileSync(join(ws.logs, 'app.log'), '')
-    ws.writeConfig(config(ws, sandbox, { url: `redis://127.0.0.1:${port}` } as RedisServer, 'web-9'))
-    agent = await startAgentProcess(ws.config)
+    const cluster = clusterYaml('web-9', `redis://127.0.0.1:${port}`)
+    started = await startAgentInWorkspace((ws) => config(ws, sandbox, cluster), emptyAppLog)
+    const { ws, agent } = started
     const health = async (): Promise<{ ok: boolean; status: string; cluster: { reason?: string } }> =>
-      (await fetch(`${(agent as RunningAgent).metricsUrl}/health`)).json() as never
+      (await fetch(`${agent.metricsUrl}/health`)).json() as never
     expect(await health()).toMatchObject({ ok: true, status: 'degraded' })
     expect((await health()).cluster.reason).toMatch(/Redis/)
     appendFileSync(join(ws.logs, 'app.log'), line('order 500 failed'))
@@ -335,18 +314,7 @@ describeWithRedis('an agent of a fleet started while Redis is down', () => {
     })
     // The page sent meanwhile is written to the shared log once Redis is back (just after it is up).
     await pollUntil('the page sent meanwhile to be merged', async () =>
-      (await metric((agent as RunningAgent).metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined,
+      (await metric(agent.metricsUrl, 'logx_agent_cluster_merged_total')) >= 1 ? true : undefined,
     )
   })
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}

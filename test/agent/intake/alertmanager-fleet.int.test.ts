@@ -5,75 +5,32 @@
 // the same alert (its old startsAt) then reaching B does not open the incident again; a new firing
 // of it (a later startsAt) does.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../helpers/redis-server'
-import {
-  createWorkspace,
-  messagingYaml,
-  metric,
-  records,
-  recordsWhen,
-  smsTexts,
-  startAgentProcess,
-  startSandboxProcess,
-  type RunningAgent,
-  type SandboxProcess,
-  type Workspace,
-} from '../daemon/helpers'
+import { describeWithRedis } from '../../helpers/redis-server'
+import { agentConfig, metric, records, recordsWhen, smsTexts, type RunningAgent } from '../daemon/helpers'
+import { agentFleet, type FleetMember } from '../../helpers/agent-fleet'
 import { pollUntil } from '../../helpers/poll-until'
 import { alert, alertmanagerBody } from './alertmanager-fixtures'
-import { freePort } from './alertmanager-process'
 
-function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, id: string, port: number): string {
-  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - { name: prom, type: alertmanager, listen: "127.0.0.1:${port}" }
-channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-rules:
+const config = ({ ws, sandbox, cluster, port }: FleetMember): string =>
+  agentConfig(ws, {
+    api: sandbox.api,
+    sources: `  - { name: prom, type: alertmanager, listen: "127.0.0.1:${port}" }`,
+    rules: `
   - name: prom
     source: prom
     title: "{{labels.alertname}} on {{labels.instance}}"
-    notify: oncall-sms
-metrics: { listen: 127.0.0.1:0 }
-cluster:
-  agent_id: ${id}
-  redis:
-    url: ${redis.url}
-  lease: 2s
-  heartbeat: 200ms
-  flush: 50ms
-`
-}
+    notify: oncall-sms`,
+    sections: cluster,
+  })
 
 /** The incidents open on this agent's own engine (the console would list the fleet's too). */
 const openHere = (agent: RunningAgent): Promise<number> => metric(agent.metricsUrl, 'logx_agent_incidents_open')
 
 describeWithRedis('an alertmanager source on a fleet behind one address', () => {
-  let redis: RedisServer
-  let sandbox: SandboxProcess
-  const spaces: Workspace[] = []
-  const agents: RunningAgent[] = []
-  const urls: string[] = []
-
-  beforeAll(async () => {
-    redis = await startRedisServer()
-    sandbox = await startSandboxProcess()
-    for (const id of ['lb-1', 'lb-2']) {
-      const ws = createWorkspace()
-      const port = await freePort()
-      ws.writeConfig(config(ws, sandbox, redis, id, port))
-      spaces.push(ws)
-      agents.push(await startAgentProcess(ws.config))
-      urls.push(`http://127.0.0.1:${port}/`)
-    }
-  }, 60_000)
-
-  afterAll(async () => {
-    for (const agent of agents) await agent.kill('SIGKILL')
-    await sandbox?.close()
-    await redis?.stop()
-    for (const ws of spaces) ws.remove()
-  })
+  const fleet = agentFleet({ ids: ['lb-1', 'lb-2'], configOf: config })
+  const { agents, urls } = fleet
+  beforeAll(() => fleet.start(), 60_000)
+  afterAll(() => fleet.stop())
 
   const post = async (i: number, alerts: Record<string, unknown>[]): Promise<void> => {
     const response = await fetch(urls[i] as string, {
@@ -84,7 +41,7 @@ describeWithRedis('an alertmanager source on a fleet behind one address', () => 
     expect(response.status).toBe(200)
   }
   const texts = async (word: string): Promise<string[]> =>
-    smsTexts(await records(sandbox.api.baseUrl, 'sms')).filter((t) => t.includes(word))
+    smsTexts(await records(fleet.sandbox.api.baseUrl, 'sms')).filter((t) => t.includes(word))
 
   it('a resolve that reaches the other agent resolves the incident, and RESOLVED goes out once', async () => {
     const [a, b] = agents as [RunningAgent, RunningAgent]
@@ -92,19 +49,21 @@ describeWithRedis('an alertmanager source on a fleet behind one address', () => 
     const startsAt = new Date(Date.now() - 60_000).toISOString()
     const firing = alert(labels, { startsAt, fingerprint: 'f00dfeed00000001' })
     await post(0, [firing])
-    await recordsWhen(sandbox.api.baseUrl, 'the page', (all) => smsTexts(all).some((t) => t.includes('DiskFull')))
+    await recordsWhen(fleet.sandbox.api.baseUrl, 'the page', (all) => smsTexts(all).some((t) => t.includes('DiskFull')))
     expect(await openHere(a)).toBe(1)
     expect(await openHere(b)).toBe(0)
 
     await post(1, [{ ...firing, status: 'resolved', endsAt: new Date().toISOString() }])
     await pollUntil("A's incident resolved by B's resolve", async () => (await openHere(a)) === 0)
-    await recordsWhen(sandbox.api.baseUrl, 'RESOLVED', (all) => smsTexts(all).some((t) => t.includes('RESOLVED')))
+    await recordsWhen(fleet.sandbox.api.baseUrl, 'RESOLVED', (all) => smsTexts(all).some((t) => t.includes('RESOLVED')))
 
     // The firing webhook again, late (the same startsAt), now at B: stale, nothing opens. Then another
     // alert at B, whose page says every earlier request was taken (each 200 comes after its events).
     await post(1, [firing])
     await post(1, [alert({ ...labels, alertname: 'CpuHot' }, { fingerprint: 'f00dfeed00000002' })])
-    await recordsWhen(sandbox.api.baseUrl, 'the second page', (all) => smsTexts(all).some((t) => t.includes('CpuHot')))
+    await recordsWhen(fleet.sandbox.api.baseUrl, 'the second page', (all) =>
+      smsTexts(all).some((t) => t.includes('CpuHot')),
+    )
     expect(await openHere(b)).toBe(1)
 
     const disk = await texts('DiskFull')
