@@ -4,19 +4,11 @@
 // all resolve at Alertmanager. Checked from the sandbox's side (its own process): each incident paged
 // once and "RESOLVED" once, though both agents got every firing and every resolved webhook.
 import { expect, test } from 'vitest'
-import {
-  createWorkspace,
-  messagingYaml,
-  metric,
-  startAgentProcess,
-  startSandboxProcess,
-  type RunningAgent,
-  type SandboxProcess,
-  type Workspace,
-} from '../agent/daemon/helpers'
-import { alertmanagerPath, freePort, startAlertmanager } from '../agent/intake/alertmanager-process'
+import { agentConfig, metric, type RunningAgent } from '../agent/daemon/helpers'
+import { alertmanagerPath, startAlertmanager } from '../agent/intake/alertmanager-process'
+import { agentFleet, type FleetMember } from '../helpers/agent-fleet'
 import { pollUntil } from '../helpers/poll-until'
-import { redisServerPath, startRedisServer, type RedisServer } from '../helpers/redis-server'
+import { redisServerPath } from '../helpers/redis-server'
 import { tempDir } from '../helpers/temp-dir'
 import { smsRecords, tallyPages } from './lib/fleet'
 import { peakRssOf, recordDrill } from './lib/report'
@@ -29,29 +21,17 @@ const DEGRADED_SENDS = 'logx_agent_cluster_degraded_sends_total'
 const names = Array.from({ length: ALERTS }, (_, i) => `am-${String(i).padStart(3, '0')}`)
 const nameOf = (sms: string): string | undefined => /am-\d{3}/.exec(sms)?.[0]
 
-function config(ws: Workspace, sandbox: SandboxProcess, redis: RedisServer, id: string, port: number): string {
-  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - name: prometheus
-    type: alertmanager
-    listen: 127.0.0.1:${port}
-channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-rules:
+function config({ ws, sandbox, cluster, port }: FleetMember): string {
+  return agentConfig(ws, {
+    api: sandbox.api,
+    sources: `  - { name: prometheus, type: alertmanager, listen: "127.0.0.1:${port}" }`,
+    rules: `
   - name: alerts
     source: prometheus
     title: "{{labels.alertname}} on {{labels.instance}}"
-    notify: oncall-sms
-metrics: { listen: 127.0.0.1:0 }
-cluster:
-  agent_id: ${id}
-  redis:
-    url: ${redis.url}
-  lease: 2s
-  heartbeat: 200ms
-  flush: 50ms
-  command_timeout: 3s
-`
+    notify: oncall-sms`,
+    sections: cluster,
+  })
 }
 
 /** Every agent decided every notice it claimed: won, lost to the other, or sent without Redis. */
@@ -75,25 +55,15 @@ if (skip)
   'intake fleet: alerts sent to both agents of a fleet page once per incident, and resolve once',
   async ({ task }) => {
     const started = Date.now()
-    const redis = await startRedisServer()
-    const sandbox = await startSandboxProcess()
-    const agents: RunningAgent[] = []
-    const workspaces: Workspace[] = []
+    // Commands wait up to 3 s for Redis: on two shared cores a busy storm must not fail a claim open.
+    const fleet = agentFleet({ ids: ['am-1', 'am-2'], configOf: config, cluster: { commandTimeout: '3s' } })
+    const agents = fleet.agents
     const dir = tempDir('intake-fleet')
     let alertmanager: Awaited<ReturnType<typeof startAlertmanager>> | undefined
     try {
-      const urls: string[] = []
-      // One at a time: on two cores, parallel starts only race each other.
-      for (const id of ['am-1', 'am-2']) {
-        const ws = createWorkspace()
-        workspaces.push(ws)
-        const port = await freePort()
-        ws.writeConfig(config(ws, sandbox, redis, id, port))
-        agents.push(await startAgentProcess(ws.config))
-        urls.push(`http://127.0.0.1:${port}/`)
-      }
-      alertmanager = await startAlertmanager({ dir, webhooks: urls })
-      const base = sandbox.api.baseUrl
+      await fleet.start()
+      alertmanager = await startAlertmanager({ dir, webhooks: fleet.urls })
+      const base = fleet.sandbox.api.baseUrl
       const alerts = names.map((alertname, i) => ({
         labels: { alertname, severity: 'critical', instance: `db${i}:9100` },
         annotations: { summary: `disk full on db${i}` },
@@ -137,10 +107,7 @@ if (skip)
       expect(resolved.duplicated).toBe(0)
     } finally {
       await alertmanager?.stop()
-      for (const agent of agents) await agent.kill('SIGKILL')
-      await sandbox.close()
-      await redis.stop()
-      for (const ws of workspaces) ws.remove()
+      await fleet.stop()
     }
   },
   240_000,

@@ -3,11 +3,10 @@
 // outlives every agent. The intake answers 2xx only once the events are in the outbox's journal
 // (fsynced), so each accepted event's page must arrive after the restarts. events = events accepted
 // (answered 2xx); lost = accepted events without a page (must be 0); duplicated = pages beyond one.
-import { createServer } from 'node:net'
 import { expect, test } from 'vitest'
 import {
+  agentConfig,
   createWorkspace,
-  messagingYaml,
   records,
   recordsWhen,
   startAgentProcess,
@@ -16,37 +15,18 @@ import {
   type SandboxProcess,
   type Workspace,
 } from '../agent/daemon/helpers'
+import { freePort } from '../helpers/free-port'
 import { recordDrill } from './lib/report'
 
 const ROUNDS = 8
 const EVENTS_PER_POST = 3
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-}
-
 function config(ws: Workspace, sandbox: SandboxProcess, port: number): string {
-  return `${messagingYaml(sandbox.api)}state_dir: ${ws.state}
-sources:
-  - name: api
-    type: http
-    listen: 127.0.0.1:${port}
-channels:
-  oncall-sms: { type: sms, numbers: [919800000001] }
-rules:
-  - name: errors
-    level: error
-    group_by: [msg]
-    notify: oncall-sms
-metrics: { listen: 127.0.0.1:0 }
-`
+  return agentConfig(ws, {
+    api: sandbox.api,
+    sources: `  - { name: api, type: http, listen: "127.0.0.1:${port}" }`,
+    rules: '  - { name: errors, level: error, group_by: [msg], notify: oncall-sms }',
+  })
 }
 
 /** A page, not the RESOLVED notice an incident sends when it goes quiet (it names the event too). */
