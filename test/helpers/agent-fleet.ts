@@ -3,14 +3,8 @@
 // workspace with its `cluster:` section and a port free for an intake source. Agents start one at a
 // time: on two cores, parallel starts only race each other. Stopping takes down whatever started,
 // also after a start that failed half-way.
-import {
-  createWorkspace,
-  startAgentProcess,
-  startSandboxProcess,
-  type RunningAgent,
-  type SandboxProcess,
-  type Workspace,
-} from '../agent/daemon/helpers'
+import { createWorkspace, startAgentProcess, startSandboxProcess } from '../agent/daemon/helpers'
+import type { RunningAgent, SandboxProcess, Workspace } from '../agent/daemon/helpers'
 import { freePort } from './free-port'
 import { startRedisServer, type RedisServer } from './redis-server'
 

@@ -4,9 +4,10 @@
 import type { KindEntry } from '../../alerts/kinds/types'
 
 export const HOUR_MS = 3_600_000
-export const DIGEST_FROM = Date.UTC(2026, 11, 1, 3, 30)
-export const DIGEST_TO = DIGEST_FROM + 24 * HOUR_MS
-export const DIGEST_VIEW = { timeZone: 'Asia/Kolkata', host: 'web-1' }
+const from = Date.UTC(2026, 11, 1, 3, 30)
+
+/** The period a digest covers, and the zone and host it is told for. */
+export const DIGEST_DAY = { from, to: from + 24 * HOUR_MS, view: { timeZone: 'Asia/Kolkata', host: 'web-1' } }
 
 /** A kind entry as the store keeps it; `extra` sets what the test is about (count, hourly, incident). */
 export function kindEntry(id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry {
@@ -16,8 +17,8 @@ export function kindEntry(id: string, template: string, extra: Partial<KindEntry
     template,
     aliases: [],
     level: 50,
-    firstSeen: DIGEST_FROM + HOUR_MS,
-    lastSeen: DIGEST_FROM + 2 * HOUR_MS,
+    firstSeen: from + HOUR_MS,
+    lastSeen: from + 2 * HOUR_MS,
     lastResolved: undefined,
     count: 1,
     hourly: [],

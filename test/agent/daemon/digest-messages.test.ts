@@ -5,13 +5,9 @@ import { formatProblem, parseAgentConfig, type AgentConfig } from '../../../agen
 import { digestIncidentsOf } from '../../../agent/daemon/digest-incidents'
 import { DIGEST_RULE, digestDeliveries } from '../../../agent/daemon/digest-messages'
 import type { TimelineEntry } from '../../../agent/incidents/incident-timeline'
-import {
-  DIGEST_FROM as FROM,
-  DIGEST_TO as TO,
-  DIGEST_VIEW as view,
-  HOUR_MS as H,
-  kindEntry,
-} from '../../helpers/digest-fixtures'
+import { DIGEST_DAY, HOUR_MS as H, kindEntry } from '../../helpers/digest-fixtures'
+
+const { from: FROM, to: TO, view } = DIGEST_DAY
 
 function config(channels: string): AgentConfig {
   const yaml = `sources: [{ name: app, paths: [/tmp/none/*.log] }]\nchannels:\n${channels}`

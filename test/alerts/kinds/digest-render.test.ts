@@ -4,13 +4,9 @@ import { digestSubject, localTime } from '../../../alerts/kinds/digest-format'
 import { DIGEST_HTML_MAX_BYTES, digestHtml, digestHtmlWithin, hourlyBar } from '../../../alerts/kinds/digest-html'
 import { digestShort, digestText } from '../../../alerts/kinds/digest-text'
 import type { KindEntry } from '../../../alerts/kinds/types'
-import {
-  DIGEST_FROM as FROM,
-  DIGEST_TO as TO,
-  DIGEST_VIEW as view,
-  HOUR_MS as H,
-  kindEntry,
-} from '../../helpers/digest-fixtures'
+import { DIGEST_DAY, HOUR_MS as H, kindEntry } from '../../helpers/digest-fixtures'
+
+const { from: FROM, to: TO, view } = DIGEST_DAY
 
 const kind = (id: string, template: string, extra: Partial<KindEntry> = {}): KindEntry =>
   kindEntry(id, template, { count: 12, hourly: [[Math.floor(FROM / H) * H + 2 * H, 12]], ...extra })

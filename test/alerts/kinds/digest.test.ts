@@ -8,7 +8,9 @@ import {
   type DigestIncidentInput,
 } from '../../../alerts/kinds/digest'
 import type { KindEntry } from '../../../alerts/kinds/types'
-import { DIGEST_FROM as FROM, DIGEST_TO as TO, HOUR_MS as H, kindEntry } from '../../helpers/digest-fixtures'
+import { DIGEST_DAY, HOUR_MS as H, kindEntry } from '../../helpers/digest-fixtures'
+
+const { from: FROM, to: TO } = DIGEST_DAY
 
 const hour = (at: number): number => Math.floor(at / H) * H
 
