@@ -78,6 +78,8 @@ export function decodeProtobufRequest(body: Buffer, lowest = -Infinity): Decoded
       const taken = (scopeLogs.logRecords as (OtlpRecord | undefined)[] | undefined) ?? []
       taken.forEach((record, l) => {
         if (record === undefined) return void decoded.passed++
+        // A protobufjs whose ScopeLogs decoder no longer calls the type's decode would hand its own objects.
+        if (typeof record.path !== 'string') throw new Error('protobufjs decoded a LogRecord past its hook')
         record.path = `resourceLogs[${r}].scopeLogs[${s}].logRecords[${l}]`
         records.push(record)
       })
