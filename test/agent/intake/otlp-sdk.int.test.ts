@@ -18,10 +18,17 @@ import schema from '../../../agent/intake/otlp/otlp-schema.json'
 const TRACE = '5b8efff798038103d269b633813fc60c'
 const SPAN = 'eee19b7ec3c1b174'
 const events: IntakeEvent[] = []
+/** What the sink says is the lowest level any rule takes; the sources it was asked for; what was passed. */
+const levels = { lowest: 0, askedFor: new Set<string>(), passed: new Map<string, number>() }
 const sink: IntakeSink = {
   busy: () => false,
-  lowestLevel: () => 0,
-  countPassed() {},
+  lowestLevel(source) {
+    levels.askedFor.add(source)
+    return levels.lowest
+  },
+  countPassed(source, count) {
+    levels.passed.set(source, (levels.passed.get(source) ?? 0) + count)
+  },
   accept(batch) {
     events.push(...batch)
     return Promise.resolve()
@@ -97,6 +104,40 @@ describe('the OTLP intake with the OpenTelemetry JS SDK', () => {
     await emitWith(new ProtoExporter({ url, compression: 'gzip' as never }), 'payment failed (proto, gzip)')
     for (const msg of ['payment failed (proto)', 'payment failed (proto, gzip)']) {
       expect(eventWith(msg)?.line.record).toMatchObject({ level: 50, trace_id: TRACE, service: 'checkout' })
+    }
+  })
+})
+
+describe('records below every rule', () => {
+  it("are counted for the source's ratio rules and never made events (protobuf and JSON)", async () => {
+    levels.lowest = 40
+    try {
+      const provider = new LoggerProvider({
+        processors: [new SimpleLogRecordProcessor({ exporter: new ProtoExporter({ url }) })],
+      })
+      const logger = provider.getLogger('orders')
+      logger.emit({ severityNumber: SeverityNumber.INFO, body: 'served (proto)' })
+      logger.emit({ severityNumber: SeverityNumber.WARN, body: 'slow (proto)' })
+      await provider.forceFlush()
+      await provider.shutdown()
+      const json = {
+        resourceLogs: [
+          { scopeLogs: [{ logRecords: [{ severityNumber: 9, body: { stringValue: 'served (json)' } }] }] },
+        ],
+      }
+      const response = await fetch(url, {
+        method: 'POST',
+        body: JSON.stringify(json),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(response.status).toBe(200)
+      expect(levels.askedFor).toEqual(new Set(['otel']))
+      expect(levels.passed.get('otel')).toBe(2)
+      expect(eventWith('served (proto)')).toBeUndefined()
+      expect(eventWith('served (json)')).toBeUndefined()
+      expect(eventWith('slow (proto)')?.line.level).toBe(40)
+    } finally {
+      levels.lowest = 0
     }
   })
 })
