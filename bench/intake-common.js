@@ -44,11 +44,14 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
 }
 
+/** The embedded sandbox on a port of its own: its default one (4010) may be another agent's. */
+const OWN_SANDBOX = 'messaging: { sandbox: { listen: "127.0.0.1:0" } }\n'
+
 /**
- * The config of every intake case: `head` (e.g. a messaging block), one source, an SMS channel, one rule
- * and metrics on loopback (the benches read their counters there).
+ * The config of every intake case: `head` (a messaging block; default: the embedded sandbox on a free
+ * port), one source, an SMS channel, one rule and metrics on loopback (the benches read their counters).
  */
-function oneSourceConfig(state, source, rule, head = '') {
+function oneSourceConfig(state, source, rule, head = OWN_SANDBOX) {
   return `${head}state_dir: ${state}
 sources:
   - ${source}
