@@ -11,10 +11,8 @@ import {
   recordsWhen,
   startAgentProcess,
   startSandboxProcess,
-  type RunningAgent,
-  type SandboxProcess,
-  type Workspace,
 } from '../agent/daemon/helpers'
+import type { RunningAgent, SandboxProcess, Workspace } from '../agent/daemon/helpers'
 import { freePort } from '../helpers/free-port'
 import { recordDrill } from './lib/report'
 

@@ -5,17 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  agentConfig,
-  createWorkspace,
-  records,
-  recordsWhen,
-  startAgentProcess,
-  startSandboxProcess,
-  type RunningAgent,
-  type SandboxProcess,
-  type Workspace,
-} from './helpers'
+import { agentConfig, createWorkspace, records, recordsWhen, startAgentProcess, startSandboxProcess } from './helpers'
+import type { RunningAgent, SandboxProcess, Workspace } from './helpers'
 import { pollUntil } from '../../helpers/poll-until'
 
 const ASHA = '919800000001'
