@@ -4,7 +4,10 @@
 // `kind: new` page in the same call, after the answer, and the page reaches the outbox after the
 // engine returns: so the kind is on disk no later than its page, and a restart reading the same
 // lines again finds it known. A kind learned (kinds.learn) is never paged: it waits for the next
-// flush with the counts. Counts are written by flush() (the daemon's timer and its stop).
+// flush with the counts. Counts are written by flush() (the daemon's timer and its stop). What a
+// `kind: new` rule counts toward its min_count, and its page, are written as the rule decides (before
+// the page reaches the outbox, before the checkpoint commits the lines counted): a restart or a
+// SIGKILL neither loses a count nor pages a kind twice.
 import type { KindSeen, KindTable } from '../../alerts/kinds/kind-table'
 import type { KindDelta, KindEntry, KindMiner, KindRef } from '../../alerts/kinds/types'
 import type { AlertLine } from '../../alerts/line'
@@ -112,6 +115,14 @@ export function keepKinds(options: KeptKindsOptions): KeptKinds {
       return seen
     },
     merge: (delta: KindDelta, now: number) => met(table.merge(delta, now), false),
+    waiting(id: string, rule: string, times: readonly number[]) {
+      table.waiting(id, rule, times)
+      write(() => store.waiting(id, rule, times))
+    },
+    paged(id: string) {
+      table.paged(id)
+      write(() => store.paged(id))
+    },
   }
 
   return {

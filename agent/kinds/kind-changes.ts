@@ -2,8 +2,9 @@
 // a mark per kind and acts on the answer.
 //
 //   1. A kind never written (or written before the mark was dropped) is written whole.
-//   2. A kind whose template, aliases, level, hosts, incident, last resolve or learned mark changed is
-//      written whole: those change seldom (a generalised template, a new host, a resolve).
+//   2. A kind whose template, aliases, level, hosts, incident, last resolve, learned or paged mark changed
+//      is written whole: those change seldom (a generalised template, a new host, a resolve). What a
+//      `kind: new` rule counts (pending) is not looked at: the store writes it as the rule decides.
 //   3. Else a kind whose count or last-seen time moved is written as its counts: count, last seen,
 //      and the hourly buckets from the last one written on (earlier buckets cannot have moved).
 //   4. Else nothing is written of it.
@@ -18,6 +19,7 @@ export interface WrittenMark {
   incident: string | undefined
   lastResolved: number | undefined
   learned: boolean
+  paged: boolean | undefined
   count: number
   lastSeen: number
   /** The hour of the last hourly bucket written; undefined when there was none. */
@@ -37,6 +39,7 @@ export function markOf(entry: KindEntry): WrittenMark {
     incident: entry.incident,
     lastResolved: entry.lastResolved,
     learned: entry.learned,
+    paged: entry.paged,
     count: entry.count,
     lastSeen: entry.lastSeen,
     lastHour: entry.hourly[entry.hourly.length - 1]?.[0],
@@ -50,7 +53,8 @@ function describedAlike(entry: KindEntry, mark: WrittenMark): boolean {
     entry.level === mark.level &&
     entry.incident === mark.incident &&
     entry.lastResolved === mark.lastResolved &&
-    entry.learned === mark.learned
+    entry.learned === mark.learned &&
+    entry.paged === mark.paged
   )
 }
 

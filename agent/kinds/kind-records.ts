@@ -9,10 +9,15 @@
 //                                  costs a few bytes a kind each flush, not the whole kind)
 //   ["f", cursor]                  how far the fleet's kind counts were merged (a Redis stream id), so
 //                                  a restart does not merge them twice
+//   ["w", id, rule, times]         a `kind: new` rule's count toward its min_count: the times of the
+//                                  kind's lines it counts, set for that rule
+//   ["p", id]                      a `kind: new` rule paged the kind: paged set, nothing pending
+//
+// A kind whole without `paged` (a file written before the mark) is taken as paged: it was handled.
 //
 // Every record sets rather than adds, so a record replayed twice (a compaction racing a kill leaves
 // the old file or the new, never both) changes nothing more.
-import type { HourlyCounts, KindEntry } from '../../alerts/kinds/types'
+import type { HourlyCounts, KindEntry, PendingNew } from '../../alerts/kinds/types'
 
 export const KINDS_FILE_VERSION = 1
 /** Hourly buckets kept: 7 days. */
@@ -23,6 +28,8 @@ export type KindRecord =
   | readonly ['k', KindEntry]
   | readonly ['n', string, number, number, HourlyCounts]
   | readonly ['f', string]
+  | readonly ['w', string, string, number[]]
+  | readonly ['p', string]
 
 const isString = (value: unknown): value is string => typeof value === 'string'
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
@@ -30,6 +37,10 @@ const isStringArray = (value: unknown): value is string[] => Array.isArray(value
 const isHourly = (value: unknown): value is HourlyCounts =>
   Array.isArray(value) &&
   value.every((pair) => Array.isArray(pair) && pair.length === 2 && isNumber(pair[0]) && isNumber(pair[1]))
+const isNumbers = (value: unknown): value is number[] => Array.isArray(value) && value.every(isNumber)
+const isPending = (value: unknown): value is PendingNew[] =>
+  Array.isArray(value) &&
+  value.every((pair) => Array.isArray(pair) && pair.length === 2 && isString(pair[0]) && isNumbers(pair[1]))
 const optional = <T>(value: unknown, check: (v: unknown) => v is T): boolean => value === undefined || check(value)
 
 /** A kind as read from JSON (where undefined fields are left out), or undefined when it is not one. */
@@ -51,7 +62,9 @@ export function entryOf(value: unknown): KindEntry | undefined {
     isStringArray(e.hosts) &&
     isString(e.sample) &&
     optional(e.incident, isString) &&
-    typeof e.learned === 'boolean'
+    typeof e.learned === 'boolean' &&
+    optional(e.paged, (v): v is boolean => typeof v === 'boolean') &&
+    optional(e.pending, isPending)
   if (!whole) return undefined
   return {
     id: e.id as string,
@@ -68,6 +81,9 @@ export function entryOf(value: unknown): KindEntry | undefined {
     sample: e.sample as string,
     incident: e.incident as string | undefined,
     learned: e.learned as boolean,
+    // Rule of the file: a kind written before the mark was handled then.
+    paged: (e.paged as boolean | undefined) ?? true,
+    pending: e.pending as PendingNew[] | undefined,
   }
 }
 
@@ -81,6 +97,8 @@ export function recordOf(value: unknown): KindRecord | undefined {
     return entry === undefined ? undefined : ['k', entry]
   }
   if (tag === 'f' && isString(a) && value.length === 2) return ['f', a]
+  if (tag === 'w' && isString(a) && isString(b) && isNumbers(c) && value.length === 4) return ['w', a, b, c]
+  if (tag === 'p' && isString(a) && value.length === 2) return ['p', a]
   if (tag === 'n' && isString(a) && isNumber(b) && isNumber(c) && isHourly(d) && value.length === 5) {
     return ['n', a, b, c, d]
   }
@@ -105,6 +123,22 @@ export interface KindsRead {
   cursor?: string | undefined
 }
 
+/** A `kind: new` rule's count (`w`) or page (`p`); a kind whose whole record was lost has nothing to take it. */
+function applyNewKind(
+  read: KindsRead,
+  record: readonly ['w', string, string, number[]] | readonly ['p', string],
+): void {
+  const entry = read.kinds.get(record[1])
+  if (entry === undefined) return
+  if (record[0] === 'p') {
+    read.kinds.set(entry.id, { ...entry, paged: true, pending: undefined })
+    return
+  }
+  const [, , rule, times] = record
+  const others = (entry.pending ?? []).filter(([name]) => name !== rule)
+  read.kinds.set(entry.id, { ...entry, pending: [...others, [rule, [...times]]] })
+}
+
 /** Applies one record to what was read so far; false for a record this version does not take. */
 export function applyRecord(read: KindsRead, record: KindRecord): boolean {
   if (record[0] === 'v') {
@@ -119,6 +153,10 @@ export function applyRecord(read: KindsRead, record: KindRecord): boolean {
   }
   if (record[0] === 'k') {
     read.kinds.set(record[1].id, record[1])
+    return true
+  }
+  if (record[0] === 'w' || record[0] === 'p') {
+    applyNewKind(read, record)
     return true
   }
   const [, id, lastSeen, count, tail] = record

@@ -104,6 +104,18 @@ class FileKindStore implements KindStore {
     for (const entry of entries) this.marks.set(entry.id, markOf(entry))
   }
 
+  waiting(id: string, rule: string, times: readonly number[]): void {
+    this.write(() => this.journal.append([['w', id, rule, [...times]]]))
+    this.writes.appended++
+  }
+
+  paged(id: string): void {
+    this.write(() => this.journal.append([['p', id]]))
+    this.writes.appended++
+    const mark = this.marks.get(id)
+    if (mark !== undefined) mark.paged = true
+  }
+
   flush(entries: Iterable<KindEntry>): void {
     const records: KindRecord[] = []
     const all: KindEntry[] = []
@@ -164,6 +176,8 @@ function memoryKindStore(now: number): KindStore {
     damaged: false,
     restored: () => [],
     added: () => {},
+    waiting: () => {},
+    paged: () => {},
     flush: () => {},
     fsync: () => {},
     close: () => {},

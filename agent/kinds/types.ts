@@ -34,6 +34,10 @@ export interface KindStore {
   setFleetCursor(cursor: string): void
   /** New kinds, appended with one write before this returns: call it before their page reaches the outbox. */
   added(entries: readonly KindEntry[]): void
+  /** A `kind: new` rule's count toward its min_count (the times it counts), appended with one write. */
+  waiting(id: string, rule: string, times: readonly number[]): void
+  /** A `kind: new` rule paged the kind, appended with one write: call it before the page reaches the outbox. */
+  paged(id: string): void
   /** What moved of `entries` (every kind the table holds) since the last write, or the file compacted to them. */
   flush(entries: Iterable<KindEntry>): void
   /** fsyncs what was appended since the last fsync (before a checkpoint commits the lines behind it). */

@@ -6,9 +6,9 @@ import type { AlertLine } from '../line'
 import type { Rule } from '../rule'
 import type { KindRuleConfig } from './kind-rules-config'
 import { createWindowCounts } from './kind-rules-window'
-import type { KindSeen } from './kind-table'
+import type { KindSeen, KindTable } from './kind-table'
 import type { KindView } from './kind-vars'
-import { newKindVerdict, pendingTimes } from './new-kind'
+import { newKindStateOf, newKindVerdict, pendingTimes } from './new-kind'
 import { ratioExceeded } from './ratio'
 import { regressedVerdict } from './regressed'
 import { isSpike } from './spike'
@@ -41,19 +41,16 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
   if (oldest !== undefined) map.delete(oldest)
 }
 
-function newKind(config: Extract<KindRuleConfig, { type: 'new' }>, maxKeys: number): KindDecider {
-  const pending = new Map<string, number[]>()
+// What it counts toward min_count and its page are the table's (kept across restarts), not the rule's.
+function newKind(rule: Rule, config: Extract<KindRuleConfig, { type: 'new' }>, table: KindTable): KindDecider {
   return {
     decide({ seen, now }, open) {
-      const id = seen.entry.id
-      if (open) {
-        pending.delete(id)
-        return { take: true }
-      }
-      const input = { learned: seen.entry.learned, isNew: seen.isNew, pending: pending.get(id), now, ...config }
+      if (open) return { take: true }
+      const { entry } = seen
+      const input = { ...newKindStateOf(entry, rule.name), isNew: seen.isNew, now, ...config }
       const verdict = newKindVerdict(input)
-      if (verdict === 'wait') remember(pending, id, pendingTimes(input), maxKeys)
-      else pending.delete(id)
+      if (verdict === 'wait') table.waiting(entry.id, rule.name, pendingTimes(input))
+      if (verdict === 'page') table.paged(entry.id)
       return { take: verdict === 'page' }
     },
   }
@@ -116,10 +113,10 @@ function ratio(config: Extract<KindRuleConfig, { type: 'ratio' }>, maxKeys: numb
   }
 }
 
-export function createKindDeciders(rule: Rule, config: KindRuleConfig, maxKeys: number): KindDecider {
+export function createKindDeciders(rule: Rule, config: KindRuleConfig, maxKeys: number, table: KindTable): KindDecider {
   switch (config.type) {
     case 'new':
-      return newKind(config, maxKeys)
+      return newKind(rule, config, table)
     case 'regressed':
       return regressed(config, maxKeys)
     case 'spike':

@@ -98,7 +98,7 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
   const watches: Watch[] = []
   for (const rule of rules) {
     if (rule.kinds === undefined) continue
-    watches.push({ rule, config: rule.kinds, decider: createKindDeciders(rule, rule.kinds, maxKeys) })
+    watches.push({ rule, config: rule.kinds, decider: createKindDeciders(rule, rule.kinds, maxKeys, options.table) })
   }
   const mineSelected = watches.length === 0 && options.mineSelected === true
   if (watches.length === 0 && !mineSelected) return undefined

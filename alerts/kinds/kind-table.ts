@@ -13,6 +13,9 @@
 //   any entry ends learning (only a first start learns).
 // - `resolved(id, now)`: an incident of the kind resolved (regressed rules read `lastResolved`).
 // - `opened(id, key)`: the incident the kind opened.
+// - `waiting(id, rule, times)` / `paged(id)`: a `kind: new` rule's count toward its min_count, and its
+//   page (new-kind.ts): kept on the entry, so entries() hands them to a restart. A kind met here starts
+//   not paged (`paged: false`); a restored entry without the mark is taken as paged.
 // - Learning: a table never restored with an entry learns for `learnMs` from its first event: kinds
 //   first seen then are `learned` (recorded, never paged as new). With `learnFrom` (a store's first
 //   start), learning runs from it, restored or not: a restart while learning goes on learning.
@@ -20,7 +23,7 @@
 // Ids are global (a hash of the template): one entry per id, its source the first that showed it.
 import type { AlertLine } from '../line'
 import { addHourly, trimHourly } from './kind-table-hourly'
-import type { KindDelta, KindEntry, KindRef } from './types'
+import type { KindDelta, KindEntry, KindRef, PendingNew } from './types'
 
 export interface KindTableOptions {
   /** Kinds kept per source (`kinds.max`). */
@@ -58,6 +61,10 @@ export interface KindTable {
   restore(entries: readonly KindEntry[]): number
   resolved(id: string, now: number): boolean
   opened(id: string, incidentKey: string): void
+  /** A `kind: new` rule waits on the kind: the times it counts toward its min_count, oldest first. */
+  waiting(id: string, rule: string, times: readonly number[]): void
+  /** A `kind: new` rule paged the kind: it is new no more, and no rule counts toward it any longer. */
+  paged(id: string): void
   /** Whether kinds first seen at `now` are learned, not new. */
   learning(now: number): boolean
   stats(): KindTableStats
@@ -82,7 +89,25 @@ function copyEntry(entry: KindEntry): KindEntry {
     aliases: [...entry.aliases],
     hourly: entry.hourly.map(([hour, count]): [number, number] => [hour, count]),
     hosts: [...entry.hosts],
+    pending: entry.pending?.map(([rule, times]): PendingNew => [rule, [...times]]),
   }
+}
+
+function setIncident(entry: KindEntry | undefined, incidentKey: string): void {
+  if (entry !== undefined) entry.incident = incidentKey
+}
+
+/** A `kind: new` rule's count on the entry (the other rules' counts kept). */
+function setPending(entry: KindEntry | undefined, rule: string, times: readonly number[]): void {
+  if (entry === undefined) return
+  const others = (entry.pending ?? []).filter(([name]) => name !== rule)
+  entry.pending = [...others, [rule, [...times]]]
+}
+
+function markPaged(entry: KindEntry | undefined): void {
+  if (entry === undefined) return
+  entry.paged = true
+  entry.pending = undefined
 }
 
 type Fresh = Pick<KindEntry, 'id' | 'source' | 'template' | 'level' | 'sample'>
@@ -136,6 +161,8 @@ export function createKindTable(options: KindTableOptions): KindTable {
       hosts: [],
       incident: undefined,
       learned: learning(now),
+      paged: false,
+      pending: undefined,
     }
     byId.set(entry.id, entry)
     return entry
@@ -201,10 +228,9 @@ export function createKindTable(options: KindTableOptions): KindTable {
       entry.lastResolved = now
       return true
     },
-    opened(id, incidentKey) {
-      const entry = byId.get(id)
-      if (entry !== undefined) entry.incident = incidentKey
-    },
+    opened: (id, incidentKey) => setIncident(byId.get(id), incidentKey),
+    waiting: (id, rule, times) => setPending(byId.get(id), rule, times),
+    paged: (id) => markPaged(byId.get(id)),
     learning,
     stats: () => ({ kinds: byId.size, evicted: recency.evicted() }),
   }

@@ -18,12 +18,45 @@ const entry: KindEntry = {
   sample: 't 1',
   incident: undefined,
   learned: true,
+  paged: false,
 }
 
 describe('kinds file records', () => {
   it('a kind read back from JSON (undefined fields left out) is the kind', () => {
     const record = recordOf(JSON.parse(JSON.stringify(['k', entry])))
     expect(record).toEqual(['k', entry])
+  })
+
+  it('a kind of a file written before the paged mark is taken as paged (it was handled then)', () => {
+    const { paged: _, ...old } = entry
+    expect(recordOf(JSON.parse(JSON.stringify(['k', old])))).toEqual(['k', { ...entry, paged: true }])
+    const pending = { ...entry, pending: [['new-errors', [1, 2]]] }
+    expect(recordOf(['k', pending])).toEqual(['k', pending])
+    expect(recordOf(['k', { ...entry, pending: [['new-errors', ['1']]] }])).toBeUndefined()
+    expect(recordOf(['k', { ...entry, paged: 'yes' }])).toBeUndefined()
+  })
+
+  it("a kind: new rule's count (w) is set for its rule, its page (p) sets paged and ends every count", () => {
+    const read: KindsRead = { kinds: new Map([['a1', entry]]), startedAt: undefined, version: undefined }
+    const apply = (value: unknown) => {
+      const record = recordOf(value)
+      expect(record, JSON.stringify(value)).toBeDefined()
+      if (record !== undefined) applyRecord(read, record)
+    }
+    apply(['w', 'a1', 'r1', [10]])
+    apply(['w', 'a1', 'r2', [11]])
+    // Replayed twice (a compaction racing a kill), a record changes nothing more.
+    apply(['w', 'a1', 'r1', [10, 12]])
+    apply(['w', 'a1', 'r1', [10, 12]])
+    apply(['w', 'gone', 'r1', [10]])
+    expect(read.kinds.get('a1')?.pending).toEqual([
+      ['r2', [11]],
+      ['r1', [10, 12]],
+    ])
+    apply(['p', 'a1'])
+    expect(read.kinds.get('a1')).toMatchObject({ paged: true, pending: undefined })
+    expect(recordOf(['w', 'a1', 'r1', ['x']])).toBeUndefined()
+    expect(recordOf(['p', 'a1', 'extra'])).toBeUndefined()
   })
 
   it('what is not a record is refused (the journal keeps the file aside as damaged)', () => {

@@ -29,6 +29,7 @@ function kind(id: string, over: Partial<KindEntry> = {}): KindEntry {
     sample: `connection refused to 10.0.0.1 (${id})`,
     incident: undefined,
     learned: false,
+    paged: false,
     ...over,
   }
 }
@@ -103,6 +104,28 @@ describe('kinds kept in state_dir', () => {
     a.incident = 'new-kinds:abc'
     store.flush([a])
     expect(reopened(file).kinds.get('a1')).toEqual(a)
+  })
+
+  it("a kind: new rule's count and page are in the file when the call returns; a page is not rewritten at flush", () => {
+    const file = fileIn()
+    const store = openKindStore({ file, now: T0 })
+    const a = kind('a1')
+    store.added([a])
+    store.waiting('a1', 'new-errors', [T0, T0 + 5])
+    expect(reopened(file).kinds.get('a1')?.pending).toEqual([['new-errors', [T0, T0 + 5]]])
+    store.paged('a1')
+    expect(reopened(file).kinds.get('a1')).toMatchObject({ paged: true, pending: undefined })
+    const lines = linesOf(file).length
+    store.flush([{ ...a, paged: true }])
+    expect(linesOf(file)).toHaveLength(lines)
+    // A compaction keeps both: the count of a kind still waiting, the mark of one paged.
+    const b = kind('b2', { pending: [['new-errors', [T0 + 7]]] })
+    store.added([b])
+    for (let i = 0; i < 300; i++) store.flush([{ ...a, paged: true, count: i + 2 }, b])
+    expect(store.stats().compactions).toBeGreaterThan(0)
+    const back = reopened(file).kinds
+    expect(back.get('a1')?.paged).toBe(true)
+    expect(back.get('b2')).toMatchObject({ paged: false, pending: [['new-errors', [T0 + 7]]] })
   })
 
   it('the file is compacted to the kinds the table holds: an evicted kind goes, lines stay bounded', () => {

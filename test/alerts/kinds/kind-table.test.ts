@@ -71,9 +71,30 @@ describe('kind table', () => {
     table.merge(delta('a', T0, 3, 'web-2'), T0)
     const [entry] = table.entries()
     const fields = ['id', 'source', 'template', 'aliases', 'level', 'firstSeen', 'lastSeen', 'lastResolved']
-    fields.push('count', 'hourly', 'hosts', 'sample', 'incident', 'learned')
+    fields.push('count', 'hourly', 'hosts', 'sample', 'incident', 'learned', 'paged', 'pending')
     expect(Object.keys(entry ?? {}).sort()).toEqual(fields.sort())
     expect(entry).toMatchObject({ count: 3, hosts: ['web-2'], firstSeen: T0 })
+  })
+
+  it("a kind: new rule's count and page are the entry's, handed to a restart by entries() and restore()", () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    expect(table.observe(ref('a'), line('a'), T0, 'h').entry).toMatchObject({ paged: false, pending: undefined })
+    table.waiting('a', 'new-errors', [T0])
+    table.waiting('a', 'other', [T0 - 5])
+    table.waiting('a', 'new-errors', [T0, T0 + 1000])
+    table.waiting('nosuch', 'new-errors', [T0])
+    const restarted = createKindTable({ max: 10, learnMs: 0 })
+    restarted.restore(table.entries())
+    expect(restarted.get('a')?.pending).toEqual([
+      ['other', [T0 - 5]],
+      ['new-errors', [T0, T0 + 1000]],
+    ])
+    restarted.paged('a')
+    expect(restarted.get('a')).toMatchObject({ paged: true, pending: undefined })
+    // entries() are copies: a change to one leaves the table as it was.
+    const [copy] = table.entries()
+    copy?.pending?.[0]?.[1].push(1)
+    expect(table.get('a')?.pending?.[0]?.[1]).toEqual([T0 - 5])
   })
 
   it('bounded per source: past max the least recently seen kind of that source is evicted and counted', () => {
