@@ -44,7 +44,9 @@ describe('OTLP and syslog sources of a running agent', () => {
     ws = createWorkspace()
     otlpPort = await freePort()
     syslogPort = await freePort()
-    ws.writeConfig(`state_dir: ${ws.state}
+    // The embedded sandbox on a free port: its default (4010) may be another agent's on this machine.
+    ws.writeConfig(`messaging: { sandbox: { listen: "127.0.0.1:0" } }
+state_dir: ${ws.state}
 sources:
   - { name: otel, type: otlp, listen: "127.0.0.1:${otlpPort}" }
   - { name: net, type: syslog, listen: "127.0.0.1:${syslogPort}", protocol: tcp }
