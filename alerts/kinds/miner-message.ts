@@ -6,6 +6,7 @@
 //     knows, then miner-head.ts skips what still looks like head fields).
 import type { AlertLine } from '../line'
 import { headEnd } from './miner-head'
+import type { FormMemo } from './miner-memo'
 import { FORM_SEP, maskedForm } from './miner-form'
 import { MAX_MESSAGE } from './miner-mask'
 import { stackFingerprint } from './miner-stack'
@@ -19,23 +20,36 @@ function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
-/** The event's masked form (miner-form.ts): its tokens joined by FORM_SEP. */
-export function eventForm(line: AlertLine): string {
+/** The event's masked form (miner-form.ts): its tokens joined by FORM_SEP; `memo`: the source's (miner-memo.ts). */
+export function eventForm(line: AlertLine, memo?: FormMemo): string {
   const found = errorOf(line.record)
   const err = found !== undefined && (line.json || line.raw.includes('\n')) ? found : undefined
-  const type = err === undefined ? '' : stringOf(err.type)
-  const typed = type === '' ? '' : `${type.replaceAll(' ', '_')}:${FORM_SEP}`
   const stack = err === undefined ? '' : stringOf(err.stack)
-  if (stack !== '') {
-    const frames = stackFingerprint(stack).map((frame) => frame.replaceAll(' ', '_'))
-    // A text trace's message is its exception's (alerts/trace.ts), not the log line's before it.
-    const message = line.json ? line.msg : stringOf(err?.message) || firstLine(line.msg)
-    return [typed + maskedForm(message, false), ...frames].join(FORM_SEP)
+  // What the form is made of: the error type, the message, whether a leading `<*>` goes.
+  let type = err === undefined ? '' : stringOf(err.type)
+  let message = line.msg
+  let dropLeading = false
+  // A text trace's message is its exception's (alerts/trace.ts), not the log line's before it.
+  if (stack !== '' && !line.json) message = stringOf(err?.message) || firstLine(line.msg)
+  else if (stack === '' && !line.json) {
+    // A variable before the first word is head the rules above did not know (a host, a stamp).
+    // A text event's message is its first line's (agent/events), so it holds no line break.
+    type = ''
+    dropLeading = true
+    if (line.msg === line.raw) message = line.raw.slice(headEnd(line.raw))
   }
-  if (line.json) return typed + maskedForm(line.msg, false)
-  // A variable before the first word is head the rules above did not know (a host, a stamp).
-  // A text event's message is its first line's (agent/events), so it holds no line break.
-  return maskedForm(line.msg === line.raw ? line.raw.slice(headEnd(line.raw)) : line.msg, true)
+  const known = memo?.find(type, message, dropLeading, stack)
+  if (known !== undefined) return known
+  const form = formOf(type, message, dropLeading, stack)
+  memo?.keep(form)
+  return form
+}
+
+function formOf(type: string, message: string, dropLeading: boolean, stack: string): string {
+  const typed = type === '' ? '' : `${type.replaceAll(' ', '_')}:${FORM_SEP}`
+  if (stack === '') return typed + maskedForm(message, dropLeading)
+  const frames = stackFingerprint(stack).map((frame) => frame.replaceAll(' ', '_'))
+  return [typed + maskedForm(message, false), ...frames].join(FORM_SEP)
 }
 
 function firstLine(text: string): string {

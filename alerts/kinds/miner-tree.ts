@@ -17,6 +17,7 @@
 // distinct lines that share a leaf costs a constant per line, not one per kind.
 import { FORM_SEP, formTokens, maskedForm, templateOf } from './miner-form'
 import { WILDCARD } from './miner-mask'
+import type { KindRef } from './types'
 
 export const SIMILARITY = 0.5
 export const VARIANTS = 3
@@ -40,6 +41,8 @@ export interface TreeKind {
   listed?: boolean
   older?: TreeKind | undefined
   newer?: TreeKind | undefined
+  /** What the miner answers for a line of this kind; undefined again when the template or aliases change. */
+  ref?: KindRef | undefined
 }
 
 export interface Placement {
@@ -118,13 +121,18 @@ export class KindTree {
     private readonly newId: (template: string) => string,
   ) {}
 
-  place(form: string): Placement {
+  /** The kind of a form met before (a repeat: the common case), without the tree; undefined otherwise. */
+  known(form: string): TreeKind | undefined {
     const known = this.exact.get(form)
-    if (known !== undefined) {
-      const kind = current(known)
-      if (kind !== undefined) return { kind, created: false, generalised: false, absorbed: [] }
-      this.exact.delete(form)
-    }
+    if (known === undefined) return undefined
+    const kind = current(known)
+    if (kind === undefined) this.exact.delete(form)
+    return kind
+  }
+
+  place(form: string): Placement {
+    const kind = this.known(form)
+    if (kind !== undefined) return join(kind)
     const tokens = formTokens(form)
     const leaf = leafKey(tokens)
     const kinds = this.leaves.get(leaf) ?? []
@@ -214,6 +222,7 @@ export class KindTree {
     }
     survivor.template = templateOf(survivor.tokens)
     survivor.aliases.push(this.newId(survivor.template))
+    survivor.ref = undefined
     return { kind: survivor, created: false, generalised: true, absorbed }
   }
 

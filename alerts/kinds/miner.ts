@@ -19,6 +19,7 @@
 // id through `resolve` at the end: a line mined before a merge carries the absorbed kind's id.
 import { createHash } from 'node:crypto'
 import type { AlertLine } from '../line'
+import { FormMemo } from './miner-memo'
 import { eventForm } from './miner-message'
 import { RecentKinds } from './miner-recent'
 import { KindTree, type TreeKind } from './miner-tree'
@@ -40,6 +41,7 @@ interface SourceKinds {
   recent: RecentKinds
   /** Every id (own and alias) to its kind. */
   ids: Map<string, TreeKind>
+  memo: FormMemo
 }
 
 /** What the miner holds, summed over its sources: a test of the bound counts these, not bytes. */
@@ -50,6 +52,14 @@ export interface KindMinerSizes {
   leaves: number
   leafKinds: number
   exactForms: number
+  /** Events' forms the memos keep (miner-memo.ts, at most MEMO_MAX a source). */
+  memoForms: number
+}
+
+/** A kind's ref as it stands, made again only when its template or aliases changed (miner-tree.ts clears it). */
+function refOf(kind: TreeKind): KindRef {
+  kind.ref ??= { id: kind.id, template: kind.template, created: false, aliasOf: kind.aliases[kind.aliases.length - 1] }
+  return kind.ref
 }
 
 export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(): KindMinerSizes } {
@@ -65,6 +75,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
         tree: new KindTree(4 * max + 1024, (template) => kindId(source, template)),
         recent: new RecentKinds(),
         ids: new Map(),
+        memo: new FormMemo(),
       }
       sources.set(key, found)
     }
@@ -94,7 +105,14 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
     mine(line: AlertLine): KindRef {
       totals.mined++
       const kinds = sourceOf(line.source)
-      const placed = kinds.tree.place(eventForm(line))
+      const form = eventForm(line, kinds.memo)
+      // A repeat of a known form (most lines): its kind's ref as it stands, nothing made for the line.
+      const known = kinds.tree.known(form)
+      if (known !== undefined) {
+        kinds.recent.touch(known)
+        return refOf(known)
+      }
+      const placed = kinds.tree.place(form)
       const kind = placed.kind
       if (placed.created) admit(kinds, kind)
       else {
@@ -105,8 +123,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
         }
         if (placed.generalised) for (const alias of kind.aliases) kinds.ids.set(alias, kind)
       }
-      const alias = kind.aliases[kind.aliases.length - 1]
-      return { id: kind.id, template: kind.template, created: placed.created, aliasOf: alias }
+      return placed.created ? { ...refOf(kind), created: true } : refOf(kind)
     },
     seed(source, seeded) {
       const kinds = sourceOf(source)
@@ -121,7 +138,15 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
     },
     stats: () => ({ ...totals }),
     sizes() {
-      const sum: KindMinerSizes = { recent: 0, ids: 0, aliases: 0, leaves: 0, leafKinds: 0, exactForms: 0 }
+      const sum: KindMinerSizes = {
+        recent: 0,
+        ids: 0,
+        aliases: 0,
+        leaves: 0,
+        leafKinds: 0,
+        exactForms: 0,
+        memoForms: 0,
+      }
       for (const kinds of sources.values()) {
         const tree = kinds.tree.sizes()
         sum.recent += kinds.recent.size
@@ -130,6 +155,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
         sum.leaves += tree.leaves
         sum.leafKinds += tree.leafKinds
         sum.exactForms += tree.exactForms
+        sum.memoForms += kinds.memo.size
       }
       return sum
     },

@@ -3,6 +3,7 @@
 // weighed, at checkpoints through the flood.
 import { describe, expect, it } from 'vitest'
 import { createKindMiner } from '../../../alerts/kinds/miner'
+import { MEMO_MAX } from '../../../alerts/kinds/miner-memo'
 import { parseLine } from '../../../alerts/line'
 
 const MAX = 1000
@@ -42,6 +43,7 @@ describe('the miner on 200,000 distinct random lines', () => {
       expect(sizes.aliases).toBeLessThanOrEqual(4 * MAX)
       // An evicted kind's own form leaves the exact map with it, not at the map's next clear.
       expect(sizes.exactForms).toBeLessThanOrEqual(MAX)
+      expect(sizes.memoForms).toBeLessThanOrEqual(MEMO_MAX)
     }
     const stats = miner.stats()
     expect(stats.mined).toBe(LINES)
