@@ -33,6 +33,10 @@ export interface KindDecider {
   countLines?(source: string | undefined, n: number, now: number): void
 }
 
+// Verdicts without extras, shared: most lines of a known kind pass, and nothing is made for them.
+const TAKE: KindVerdict = Object.freeze({ take: true })
+const PASS: KindVerdict = Object.freeze({ take: false })
+
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   map.delete(key)
   map.set(key, value)
@@ -45,13 +49,16 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
 function newKind(rule: Rule, config: Extract<KindRuleConfig, { type: 'new' }>, table: KindTable): KindDecider {
   return {
     decide({ seen, now }, open) {
-      if (open) return { take: true }
+      if (open) return TAKE
       const { entry } = seen
-      const input = { ...newKindStateOf(entry, rule.name), isNew: seen.isNew, now, ...config }
+      // Fields named, not spread: this runs for every line of a known kind.
+      const { learned, paged, pending } = newKindStateOf(entry, rule.name)
+      const { minCount, withinMs } = config
+      const input = { learned, paged, pending, isNew: seen.isNew, now, minCount, withinMs }
       const verdict = newKindVerdict(input)
       if (verdict === 'wait') table.waiting(entry.id, rule.name, pendingTimes(input))
       if (verdict === 'page') table.paged(entry.id)
-      return { take: verdict === 'page' }
+      return verdict === 'page' ? TAKE : PASS
     },
   }
 }
@@ -60,7 +67,7 @@ function regressed(config: Extract<KindRuleConfig, { type: 'regressed' }>, maxKe
   const pagedAt = new Map<string, number>()
   return {
     decide({ seen, now, deployAt }, open) {
-      if (open) return { take: true }
+      if (open) return TAKE
       const { entry } = seen
       const verdict = regressedVerdict({
         ...{ isNew: seen.isNew, previousSeen: seen.previousSeen, lastResolved: entry.lastResolved },
@@ -68,7 +75,7 @@ function regressed(config: Extract<KindRuleConfig, { type: 'regressed' }>, maxKe
         ...{ now, quietMs: config.quietMs },
       })
       if (verdict.page) remember(pagedAt, entry.id, now, maxKeys)
-      return { take: verdict.page }
+      return verdict.page ? TAKE : PASS
     },
   }
 }

@@ -41,7 +41,10 @@ export interface KindTake {
 
 export interface KindRules {
   readonly table: KindTable
-  /** The kind rules' verdicts on one line; undefined when no kind rule's selection takes it (nothing mined). */
+  /**
+   * The kind rules that take the line, with their verdicts; undefined when none does (and nothing is mined
+   * when no kind rule's selection takes it).
+   */
   see(line: AlertLine, now: number, isOpen: (key: string) => boolean): Map<Rule, KindTake> | undefined
   /** `n` lines of `source` were read (every line, not only candidates): ratio rules' denominator. */
   countLines(source: string | undefined, n: number, now: number): void
@@ -55,6 +58,27 @@ interface Watch {
   rule: Rule
   config: KindRuleConfig
   decider: KindDecider
+  keys: IncidentKeys
+}
+
+/** A rule's incident keys by kind (or source), made once per kind, not per line; bounded, cleared when full. */
+class IncidentKeys {
+  private readonly known = new Map<string | undefined, string>()
+
+  constructor(private readonly max: number) {}
+
+  of(watch: Watch, line: AlertLine, kindId: string): string {
+    // A spike grouped by fields has a key per group, not per kind.
+    if (watch.config.type === 'spike' && watch.rule.groupBy !== undefined) return keyOf(watch, line, kindId)
+    const by = watch.config.type === 'ratio' ? line.source : kindId
+    let key = this.known.get(by)
+    if (key === undefined) {
+      if (this.known.size >= this.max) this.known.clear()
+      key = keyOf(watch, line, kindId)
+      this.known.set(by, key)
+    }
+    return key
+  }
 }
 
 interface DeployWatcher {
@@ -98,7 +122,8 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
   const watches: Watch[] = []
   for (const rule of rules) {
     if (rule.kinds === undefined) continue
-    watches.push({ rule, config: rule.kinds, decider: createKindDeciders(rule, rule.kinds, maxKeys, options.table) })
+    const decider = createKindDeciders(rule, rule.kinds, maxKeys, options.table)
+    watches.push({ rule, config: rule.kinds, decider, keys: new IncidentKeys(maxKeys) })
   }
   const mineSelected = watches.length === 0 && options.mineSelected === true
   if (watches.length === 0 && !mineSelected) return undefined
@@ -114,17 +139,22 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
         table.observe(miner.mine(line), line, now, hostOf(line, options.host))
       return undefined
     }
-    const selecting = watches.filter((w) => ruleSelects(w.rule, line))
-    if (selecting.length === 0) return undefined
+    // No array, key or view is made for a line no rule takes (most lines of a known kind).
+    let first = 0
+    while (first < watches.length && !ruleSelects((watches[first] as Watch).rule, line)) first++
+    if (first === watches.length) return undefined
     const host = hostOf(line, options.host)
     const seen = table.observe(miner.mine(line), line, now, host)
-    const takes = new Map<Rule, KindTake>()
-    for (const watch of selecting) {
-      const key = keyOf(watch, line, seen.entry.id)
-      const context = { seen, line, now, deployAt: deployAt.get(line.source) }
+    const context = { seen, line, now, deployAt: deployAt.get(line.source) }
+    let takes: Map<Rule, KindTake> | undefined
+    for (let i = first; i < watches.length; i++) {
+      const watch = watches[i] as Watch
+      if (i !== first && !ruleSelects(watch.rule, line)) continue
+      const key = watch.keys.of(watch, line, seen.entry.id)
       const verdict = watch.decider.decide(context, isOpen(key))
       if (!verdict.take) continue
       const view = { ...kindView(seen.entry, host, now), ...verdict.extra }
+      takes ??= new Map()
       takes.set(watch.rule, { key, line: withKind(line, view) })
     }
     return takes
