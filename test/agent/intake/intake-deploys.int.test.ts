@@ -3,12 +3,13 @@
 // (agent/prefilter/deploy-threshold.ts). Each intake asks the pipeline for the lowest level of its own
 // source (IntakeSink.lowestLevel(source)); the OTLP and syslog intakes drop records below it unparsed.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { readAgentConfig } from '../../../agent/config/load/load-config'
 import { startAgent, type Agent } from '../../../agent/daemon/agent'
 import { createAgentLogger } from '../../../agent/daemon/logger'
+import { freePort } from '../../helpers/free-port'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 import { recordsWhen, smsTexts } from '../daemon/helpers'
@@ -25,18 +26,6 @@ afterEach(async () => {
   await agent?.stop(5000)
   agent = undefined
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** An agent whose one source `app` is the intake `source` (its YAML keys past name and listen). */
 async function start(source: string): Promise<Started> {

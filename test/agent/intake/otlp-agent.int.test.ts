@@ -2,7 +2,6 @@
 // OTLP/HTTP protobuf to an `otlp` source, and `logger` sends an error over TCP to a `syslog` source;
 // each becomes an SMS in the embedded sandbox, through the same rules as a tailed file's lines.
 import { execFile, spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 import { SeverityNumber } from '@opentelemetry/api-logs'
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-proto'
@@ -17,22 +16,11 @@ import {
   type RunningAgent,
   type Workspace,
 } from '../daemon/helpers'
+import { freePort } from '../../helpers/free-port'
 
 const run = promisify(execFile)
 const hasLogger = spawnSync('logger', ['--version']).status === 0
 if (!hasLogger) console.warn('SKIPPED: the syslog half of otlp-agent.int.test.ts: `logger` not found (apt bsdutils)')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe('OTLP and syslog sources of a running agent', () => {
   let ws: Workspace
