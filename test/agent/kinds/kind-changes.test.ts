@@ -33,8 +33,11 @@ describe('what a flush writes of a kind', () => {
     expect(changeOf(kind(), undefined)).toEqual({ write: 'whole' })
   })
 
-  it('rule 2: a changed template, alias, host, incident, resolve or learned mark is written whole', () => {
+  it('rule 2: a changed template, alias, host, incident, resolve, learned or paged mark is written whole', () => {
     const mark = markOf(kind())
+    expect(changeOf(kind({ paged: !(kind().paged ?? true) }), mark).write).toBe('whole')
+    // What a kind: new rule counts is written as it decides (a `w` record), not at flush.
+    expect(changeOf(kind({ pending: [['new-errors', [1, 2]]] }), mark).write).toBe('nothing')
     expect(changeOf(kind({ template: '<*> refused to <*>' }), mark).write).toBe('whole')
     expect(changeOf(kind({ aliases: ['b2'] }), mark).write).toBe('whole')
     expect(changeOf(kind({ incident: 'r:1' }), mark).write).toBe('whole')
