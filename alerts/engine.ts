@@ -7,15 +7,15 @@
 // Absence rules (absence.ts) watch the lines they select and own none; their incidents open at a tick.
 import type { AbsenceEntry } from './absence'
 import { createAbsenceIncidents, type AbsenceIncidents } from './absence-incidents'
-import type { AckRefusal } from './acknowledgement'
 import type { RedactPath } from './dot-path'
 import { compileChannels, type Channel, type ChannelDefinition } from './channels'
+import { createPeopleActions, type AckOutcome } from './engine-actions'
 import type { InhibitRule } from './inhibition'
 import type { ScheduleConfig } from './schedule'
-import { createIncidentTable, type FleetSeen, type IncidentChange } from './incidents'
+import { createIncidentTable, type FleetSeen } from './incidents'
 import type { IncidentTable, IncidentView } from './incidents'
 import { parseLine, type AlertLine } from './line'
-import type { Actor, IncidentSnapshot, IncidentStatus, Notice } from './notice'
+import type { Actor, IncidentSnapshot, IncidentStatus } from './notice'
 import { createNotifyPath, type Delivery } from './notify-path'
 import { createKindPath, type KindEngineOptions, type RuleChoice } from './kinds/kind-rules-engine'
 import type { KindTable } from './kinds/kind-table'
@@ -25,6 +25,7 @@ import { createCensor, usableSecrets } from './secrets'
 import { createSilenceSet, type Silence, type SilenceConfig } from './silences'
 
 export type { Delivery } from './notify-path'
+export type { AckOutcome } from './engine-actions'
 
 /** The field logx-tail-filter adds to a line it passes: the name of the rule that selected it. */
 export const RULE_ANNOTATION = 'logx_rule'
@@ -55,10 +56,6 @@ export interface AlertEngineOptions {
   /** Rules on kinds (alerts/kinds): the bound, the learning, the host, the miner and table handed in. */
   kinds?: KindEngineOptions | undefined
 }
-
-/** An acknowledge, unacknowledge or resolve: what to send and the incident after it, or why not. */
-export type AckOutcome =
-  { ok: true; deliveries: Delivery[]; incident: IncidentSnapshot } | { ok: false; reason: AckRefusal }
 
 export interface AlertEngineStats {
   lines: number
@@ -200,19 +197,6 @@ function annotatedRule(byName: ReadonlyMap<string, Rule>, line: AlertLine): Rule
   return rule !== undefined && rule.absent === undefined ? rule : undefined
 }
 
-/** A missed call's acknowledgements (acknowledgement.ts, rule 7): the keys acked and their notices. */
-function acknowledgeAll(incidents: IncidentTable, person: string, actor: Actor, now: number, all: boolean) {
-  const keys: string[] = []
-  const notices: Notice[] = []
-  for (const key of incidents.acknowledgeable(person, now, all)) {
-    const change = incidents.acknowledge(key, actor, now)
-    if (!change.ok) continue
-    keys.push(key)
-    notices.push(...change.notices)
-  }
-  return { keys, notices }
-}
-
 /** Puts back the snapshots whose rule still exists, in restoreOrder; how many were restored. */
 function restoreAll(
   incidents: IncidentTable,
@@ -255,6 +239,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   const deliver = path.deliver
   const counts = { lines: 0, selected: 0 }
   const kinds = createKindPath(rules, options.kinds, (key) => incidents.get(key) !== undefined)
+  const people = createPeopleActions(incidents, absence, deliver)
 
   function parsed(input: string | AlertLine, source: string | undefined): AlertLine {
     counts.lines++
@@ -273,25 +258,6 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
   function absenceBack(line: AlertLine, now: number): Delivery[] | undefined {
     const back = absence.active ? absence.seen(line, now) : undefined
     return back === undefined ? undefined : deliver(now, back)
-  }
-
-  function changed(change: IncidentChange, now: number): AckOutcome {
-    if (!change.ok) return change
-    const deliveries = deliver(now, change.notices)
-    // Still open (not resolved): as the deliveries left it (whom the re-page reached).
-    return { ok: true, deliveries, incident: incidents.get(change.incident.key) ?? change.incident }
-  }
-
-  function acknowledgeFor(person: string, actor: Actor, now: number, all: boolean) {
-    const { keys, notices } = acknowledgeAll(incidents, person, actor, now, all)
-    return { keys, deliveries: keys.length === 0 ? [] : deliver(now, notices) }
-  }
-
-  function resolve(key: string, actor: Actor | undefined, now: number, notify?: boolean): AckOutcome {
-    const change = incidents.resolve(key, actor, now, notify)
-    // By hand: the key is no longer watched (a host taken out of service stops paging).
-    if (change.ok) absence.resolved(change.incident)
-    return changed(change, now)
   }
 
   return {
@@ -320,10 +286,7 @@ export function createAlertEngine(options: AlertEngineOptions): AlertEngine {
     flush: (now) => path.drain(now, [...incidents.tick(now), ...incidents.flush(now)]),
     addSilence: (config, now) => silences.add(config, now),
     removeSilence: (id) => silences.remove(id),
-    acknowledge: (key, actor, now) => changed(incidents.acknowledge(key, actor, now), now),
-    unacknowledge: (key, actor, now) => changed(incidents.unacknowledge(key, actor, now), now),
-    resolve,
-    acknowledgeFor,
+    ...people,
     incidents: (limit, status) => incidents.list(limit, status),
     incidentViews: (limit, status) => incidents.views(limit, status),
     countIncidents: (status) => incidents.count(status),
