@@ -9,9 +9,9 @@ import { appendDistinctLines } from '../../drills/lib/kinds-lines'
 import { pollUntil } from '../../helpers/poll-until'
 import { createWorkspace, metric, smsRulesConfig, startAgentProcess, type RunningAgent } from './helpers'
 
-// ~6 MB: past what the tailer reads ahead (16 batches of 256 KiB), so reading ends only as the
+// ~8 MB: twice what the tailer reads ahead (16 batches of 256 KiB), so reading ends only as the
 // pipeline catches up; each line a kind never met, the miner's costliest path.
-const BACKLOG_LINES = 150_000
+const BACKLOG_LINES = 200_000
 
 it('answers /metrics and /health while mining a backlog of new kinds', { timeout: 120_000 }, async () => {
   const ws = createWorkspace()
