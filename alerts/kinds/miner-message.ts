@@ -3,9 +3,9 @@
 //  2. A multi-line event with a stack (its record's `err.stack`, as alerts/trace.ts reads it): the
 //     exception type and the top in-app frames (miner-stack.ts), then the message.
 //  3. A plain-text line: its message without the head (alerts/text-head.ts finds it for the layouts it
-//     knows, then miner-head.ts skips what still looks like head fields).
+//     knows, then miner-head.ts skips a syslog TAG after them, or what still looks like head fields).
 import type { AlertLine } from '../line'
-import { headEnd } from './miner-head'
+import { messageHeadEnd } from './miner-head'
 import type { FormMemo } from './miner-memo'
 import { FORM_SEP, maskedForm } from './miner-form'
 import { MAX_MESSAGE } from './miner-mask'
@@ -36,7 +36,7 @@ export function eventForm(line: AlertLine, memo?: FormMemo): string {
     // A text event's message is its first line's (agent/events), so it holds no line break.
     type = ''
     dropLeading = true
-    if (line.msg === line.raw) message = line.raw.slice(headEnd(line.raw))
+    message = line.msg.slice(messageHeadEnd(line.raw, line.msg))
   }
   const known = memo?.find(type, message, dropLeading, stack)
   if (known !== undefined) return known

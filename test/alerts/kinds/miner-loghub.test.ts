@@ -52,16 +52,18 @@ function groupingAccuracy(predicted: readonly string[], truth: readonly string[]
   return correct / truth.length
 }
 
+function scoreSet(name: string): { name: string; ga: number; lines: number; labelled: number } {
+  const lines = readFileSync(join(corpus, name, `${name}_2k.log`), 'utf8').split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  const truth = eventIds(readFileSync(join(corpus, name, `${name}_2k.log_structured.csv`), 'utf8'))
+  const miner = createKindMiner({ max: 10_000 })
+  const ids = lines.map((line) => miner.mine(parseLine(line.replace(/\r$/, ''), name)).id)
+  const final = ids.map((id) => miner.resolve(name, id) ?? id)
+  return { name, ga: groupingAccuracy(final, truth), lines: lines.length, labelled: truth.length }
+}
+
 describe('grouping accuracy on the nine labelled loghub sets (whole lines in)', () => {
-  const scores = SETS.map((name) => {
-    const lines = readFileSync(join(corpus, name, `${name}_2k.log`), 'utf8').split('\n')
-    if (lines[lines.length - 1] === '') lines.pop()
-    const truth = eventIds(readFileSync(join(corpus, name, `${name}_2k.log_structured.csv`), 'utf8'))
-    const miner = createKindMiner({ max: 10_000 })
-    const ids = lines.map((line) => miner.mine(parseLine(line.replace(/\r$/, ''), name)).id)
-    const final = ids.map((id) => miner.resolve(name, id) ?? id)
-    return { name, ga: groupingAccuracy(final, truth), lines: lines.length, labelled: truth.length }
-  })
+  const scores = SETS.map(scoreSet)
 
   it.each(SETS)(`%s: GA >= ${SET_FLOOR}`, (name) => {
     const score = scores.find((s) => s.name === name)
@@ -71,5 +73,18 @@ describe('grouping accuracy on the nine labelled loghub sets (whole lines in)', 
 
   it(`mean GA >= ${MEAN_FLOOR}`, () => {
     expect(scores.reduce((sum, s) => sum + s.ga, 0) / scores.length).toBeGreaterThanOrEqual(MEAN_FLOOR)
+  })
+})
+
+// The four sets first held out keep a floor each too (what they reached, minus 0.02), so a rule that
+// lifts the nine by losing them fails; the three fresh sets (HPC, HealthApp, Proxifier) are only printed
+// by bench/kinds.js, never asserted, so nothing is ever fitted to them.
+const HELD_OUT_FLOORS: Record<string, number> = { Linux: 0.735, Mac: 0.826, OpenSSH: 0.98, Thunderbird: 0.956 }
+
+describe('grouping accuracy on the four held-out loghub sets', () => {
+  it.each(Object.entries(HELD_OUT_FLOORS))('%s: GA >= %s', (name, floor) => {
+    const score = scoreSet(name)
+    expect(score.lines).toBe(score.labelled)
+    expect(score.ga).toBeGreaterThanOrEqual(floor)
   })
 })
