@@ -1,21 +1,17 @@
 // Rules on kinds that need more of a file source than the lines a rule takes, in a running agent:
 // `ratio` divides by every line the reader read (countLines, before the byte pre-filter), and
 // `kind: regressed` with `deploys` sees an info-level deploy line that the pre-filter would drop.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { readAgentConfig } from '../../../agent/config/load/load-config'
-import { startAgent, type Agent } from '../../../agent/daemon/agent'
-import { createAgentLogger } from '../../../agent/daemon/logger'
+import type { Agent } from '../../../agent/daemon/agent'
+import { startInProcessAgent, type InProcessAgent } from '../../helpers/in-process-agent'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 import { recordsWhen, smsTexts } from './helpers'
 
-interface Started {
+interface Started extends InProcessAgent {
   log: string
-  state: string
-  baseUrl: string
-  console(path: string, init?: RequestInit): Promise<Response>
 }
 
 let agent: Agent | undefined
@@ -30,9 +26,9 @@ async function start(rules: string): Promise<Started> {
   mkdirSync(join(dir, 'logs'))
   const log = join(dir, 'logs', 'app.log')
   appendFileSync(log, '')
-  const file = join(dir, 'agent.yaml')
-  writeFileSync(
-    file,
+  const started = await startInProcessAgent(
+    join(dir, 'agent.yaml'),
+    state,
     `messaging: { sandbox: { listen: "127.0.0.1:0" } }
 state_dir: ${state}
 sources: [{ name: app, paths: [${join(dir, 'logs')}/*.log] }]
@@ -42,29 +38,10 @@ metrics: { listen: 127.0.0.1:0 }
 rules:
 ${rules}`,
   )
-  const loaded = await readAgentConfig(file, { env: {} })
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems))
-  const running = await startAgent(loaded.config, { log: createAgentLogger({ level: 'silent' }) })
-  agent = running
-  return {
-    log,
-    state,
-    baseUrl: running.endpoint.baseUrl,
-    console(path, init = {}) {
-      const token = readFileSync(join(state, 'console.token'), 'utf8').trim()
-      const headers = { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` }
-      return fetch(`${running.metricsUrl ?? ''}${path}`, { ...init, headers })
-    },
-  }
+  agent = started.agent
+  return { ...started, log }
 }
 
-const kindsFile = (state: string): string => {
-  try {
-    return readFileSync(join(state, 'kinds.jsonl'), 'utf8')
-  } catch {
-    return ''
-  }
-}
 const stamp = (n: number): string => `2026-12-02T10:00:${String(n).padStart(2, '0')}Z`
 
 it('a ratio rule pages when its lines are more than its share of every line of the file', async () => {
@@ -98,7 +75,7 @@ it('a regressed rule with deploys pages a resolved kind back after an info-level
   expect(resolved.status).toBe(200)
   // The kind is resolved at the engine's next tick after its incident ended, and written with the kinds:
   // a deploy before that would be one before the resolve.
-  await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(kindsFile(started.state)), { timeoutMs: 30_000 })
+  await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(started.kindsFile()), { timeoutMs: 30_000 })
   appendFileSync(started.log, `${stamp(5)} INFO starting version 2.4.1\n${refused(6)}`)
   const all = await recordsWhen(started.baseUrl, 'the regressed page', (r) => smsTexts(r).length >= 2)
   expect(smsTexts(all).at(-1)).toContain('Connection refused')

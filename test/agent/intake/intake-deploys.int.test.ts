@@ -2,23 +2,18 @@
 // info, below every rule's level, yet it must reach the engine's deploy watch, as a tailed file's does
 // (agent/prefilter/deploy-threshold.ts). Each intake asks the pipeline for the lowest level of its own
 // source (IntakeSink.lowestLevel(source)); the OTLP and syslog intakes drop records below it unparsed.
-import { readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { readAgentConfig } from '../../../agent/config/load/load-config'
-import { startAgent, type Agent } from '../../../agent/daemon/agent'
-import { createAgentLogger } from '../../../agent/daemon/logger'
+import type { Agent } from '../../../agent/daemon/agent'
 import { freePort } from '../../helpers/free-port'
+import { startInProcessAgent, type InProcessAgent } from '../../helpers/in-process-agent'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 import { recordsWhen, smsTexts } from '../daemon/helpers'
 
-interface Started {
-  state: string
-  baseUrl: string
+interface Started extends InProcessAgent {
   port: number
-  console(path: string, init?: RequestInit): Promise<Response>
 }
 
 let agent: Agent | undefined
@@ -32,9 +27,9 @@ async function start(source: string): Promise<Started> {
   const dir = tempDir('intake-deploys')
   const state = join(dir, 'state')
   const port = await freePort()
-  const file = join(dir, 'agent.yaml')
-  writeFileSync(
-    file,
+  const started = await startInProcessAgent(
+    join(dir, 'agent.yaml'),
+    state,
     `messaging: { sandbox: { listen: "127.0.0.1:0" } }
 state_dir: ${state}
 sources: [{ name: app, listen: "127.0.0.1:${port}", ${source} }]
@@ -49,28 +44,8 @@ rules:
     notify: oncall-sms
 `,
   )
-  const loaded = await readAgentConfig(file, { env: {} })
-  if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems))
-  const running = await startAgent(loaded.config, { log: createAgentLogger({ level: 'silent' }) })
-  agent = running
-  return {
-    state,
-    port,
-    baseUrl: running.endpoint.baseUrl,
-    console(path, init = {}) {
-      const token = readFileSync(join(state, 'console.token'), 'utf8').trim()
-      const headers = { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` }
-      return fetch(`${running.metricsUrl ?? ''}${path}`, { ...init, headers })
-    },
-  }
-}
-
-const kindsFile = (state: string): string => {
-  try {
-    return readFileSync(join(state, 'kinds.jsonl'), 'utf8')
-  } catch {
-    return ''
-  }
+  agent = started.agent
+  return { ...started, port }
 }
 
 /** One line in each intake's words: what `send` posts. */
@@ -96,7 +71,7 @@ async function deployThenRegression(started: Started, send: (lines: Line[]) => P
   expect(resolved.status).toBe(200)
   // The kind is resolved at the engine's next tick after its incident ended: a deploy before that
   // would be one before the resolve.
-  await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(kindsFile(started.state)), { timeoutMs: 30_000 })
+  await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(started.kindsFile()), { timeoutMs: 30_000 })
   await send([{ level: 'info', msg: 'starting version 2.4.1' }, refused(6)])
   const all = await recordsWhen(started.baseUrl, 'the regressed page', (r) => smsTexts(r).length >= 2)
   expect(smsTexts(all).at(-1)).toContain('Connection refused')
