@@ -4,30 +4,18 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { AlertLine } from '../../../alerts'
-import type { SourceConfig } from '../../../agent/config/types'
 import type { AlertPipeline } from '../../../agent/delivery/types'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { startSourceReader } from '../../../agent/daemon/source-reader'
 import { suiteTempDir } from '../../helpers/temp-dir'
+import { jsonFileSource } from './file-source'
 
 const dir = suiteTempDir('reader-ready')
 
 it('reads before `ready`, and hands nothing to the pipeline until it resolves', async () => {
   const file = join(dir, 'app.log')
   writeFileSync(file, `${JSON.stringify({ level: 50, msg: 'db down' })}\n${JSON.stringify({ level: 30, msg: 'ok' })}\n`)
-  const source: SourceConfig = {
-    name: 'app',
-    type: 'file',
-    journald: undefined,
-    paths: [file],
-    exclude: [],
-    followSymlinks: 'inside',
-    format: 'json',
-    multiline: undefined,
-    startAt: 'beginning',
-    maxLineBytes: 1024,
-    syncReads: true,
-  }
+  const source = jsonFileSource('app', file)
   const ingested: AlertLine[] = []
   // Only what a reader asks of the pipeline.
   const pipeline = {

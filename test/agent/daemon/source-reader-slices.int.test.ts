@@ -4,12 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { AlertLine } from '../../../alerts'
-import type { SourceConfig } from '../../../agent/config/types'
 import type { AlertPipeline } from '../../../agent/delivery/types'
 import { SLICE_LINES } from '../../../agent/daemon/batch-slices'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { startSourceReader } from '../../../agent/daemon/source-reader'
 import { suiteTempDir } from '../../helpers/temp-dir'
+import { jsonFileSource } from './file-source'
 
 const dir = suiteTempDir('reader-slices')
 const ERRORS = 2 * SLICE_LINES + 100
@@ -27,26 +27,10 @@ function backlog(name: string): { file: string; endOfError: (n: number) => numbe
   return { file, endOfError }
 }
 
-function sourceOf(name: string, file: string): SourceConfig {
-  return {
-    name,
-    type: 'file',
-    journald: undefined,
-    paths: [file],
-    exclude: [],
-    followSymlinks: 'inside',
-    format: 'json',
-    multiline: undefined,
-    startAt: 'beginning',
-    maxLineBytes: 1024,
-    syncReads: true,
-  }
-}
-
 async function readWith(name: string, file: string, ingest: (line: AlertLine) => void) {
   const pipeline = { lowestLevel: () => 50, ingest, countLines: () => {} } as unknown as AlertPipeline
   return startSourceReader({
-    source: sourceOf(name, file),
+    source: jsonFileSource(name, file),
     stateDir: join(dir, name),
     pipeline: () => pipeline,
     log: createAgentLogger({ destination: { write: () => true } }),

@@ -3,24 +3,20 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import type { SourceConfig } from '../../../agent/config/types'
 import type { IntakePath } from '../../../agent/daemon/intake-readers'
 import { createAgentLogger } from '../../../agent/daemon/logger'
 import { createSourceReaders } from '../../../agent/daemon/source-readers'
 import type { AlertPipeline, Dispatcher } from '../../../agent/delivery/types'
 import { pollUntil } from '../../helpers/poll-until'
 import { suiteTempDir } from '../../helpers/temp-dir'
+import { jsonFileSource } from './file-source'
 
 const dir = suiteTempDir('readers-kinds-sync')
 
 it('syncs the kinds before the outbox and before the checkpoint that commits their lines', async () => {
   const file = join(dir, 'app.log')
   writeFileSync(file, `${JSON.stringify({ level: 50, msg: 'db down' })}\n`)
-  const source: SourceConfig = {
-    ...{ name: 'app', type: 'file', journald: undefined, paths: [file], exclude: [] },
-    ...{ followSymlinks: 'inside', format: 'json', multiline: undefined, startAt: 'beginning' },
-    ...{ maxLineBytes: 1024, syncReads: true },
-  }
+  const source = jsonFileSource('app', file)
   const checkpoint = join(dir, 'state', 'checkpoints', 'app.json')
   const order: string[] = []
   const kinds = { sync: () => void order.push(existsSync(checkpoint) ? 'kinds after checkpoint' : 'kinds') }
