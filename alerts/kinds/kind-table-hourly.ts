@@ -7,10 +7,12 @@ export const HOUR_MS = 3_600_000
 export const HOURLY_BUCKETS = 168
 
 export const hourOf = (at: number): number => Math.floor(at / HOUR_MS) * HOUR_MS
+/** From the first hour kept to the last. */
+const SPAN_MS = (HOURLY_BUCKETS - 1) * HOUR_MS
 
 /** Drops the buckets older than the 168 hours ending with `now`'s hour. */
 export function trimHourly(hourly: HourlyCounts, now: number): void {
-  const oldest = hourOf(now) - (HOURLY_BUCKETS - 1) * HOUR_MS
+  const oldest = hourOf(now) - SPAN_MS
   let drop = 0
   while (drop < hourly.length && (hourly[drop]?.[0] ?? oldest) < oldest) drop++
   if (drop > 0) hourly.splice(0, drop)
@@ -22,7 +24,14 @@ export function trimHourly(hourly: HourlyCounts, now: number): void {
  */
 export function addHourly(hourly: HourlyCounts, at: number, count: number, now: number): void {
   const hour = hourOf(at)
-  if (hour < hourOf(now) - (HOURLY_BUCKETS - 1) * HOUR_MS) return
+  // Most lines: the hour of the last bucket, and nothing left to trim (the oldest bucket is within
+  // the 7 days ending with that hour): the count goes in place, with no search, splice or trim.
+  const last = hourly[hourly.length - 1]
+  if (last !== undefined && last[0] === hour && hourOf(now) === hour && (hourly[0]?.[0] ?? hour) >= hour - SPAN_MS) {
+    last[1] += count
+    return
+  }
+  if (hour < hourOf(now) - SPAN_MS) return
   let index = hourly.length - 1
   while (index >= 0 && (hourly[index]?.[0] ?? 0) > hour) index--
   const bucket = hourly[index]

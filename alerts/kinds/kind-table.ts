@@ -6,6 +6,8 @@
 // The contract (H3 codes against it):
 // - `observe(ref, line, now, host)`: one event the miner gave `ref`; returns the live entry and
 //   whether the table met the id for the first time (`isNew`), with the entry's lastSeen before it.
+//   The answer is the kind's node, reused by its next event (`observe` or `merge`): a line of a known
+//   kind allocates nothing here (fields set in place, recency a list through the nodes).
 // - `merge(delta)`: another host's counts: counts add, firstSeen takes the min, lastSeen the max,
 //   hosts join. A kind is new once for a fleet: `isNew` is true only the first time the table knows
 //   an id, whether a line here or a delta told it, so a kind first seen elsewhere is not new here.
@@ -37,13 +39,18 @@ export interface KindTableOptions {
   learnFrom?: number | undefined
 }
 
+/**
+ * The answer to one event: the kind's own record in the table, the same object for each of its events
+ * (nothing is made per line), so `isNew` and `previousSeen` hold until the kind's next event: read them
+ * in the call that got them (every caller does); keep `entry`, which stays the kind's.
+ */
 export interface KindSeen {
   /** The table's entry, live: read it, do not change it. */
-  entry: KindEntry
+  readonly entry: KindEntry
   /** The first time this table knows the id (from a line here or a fleet's delta). */
-  isNew: boolean
+  readonly isNew: boolean
   /** The entry's lastSeen before this event; undefined when new. */
-  previousSeen: number | undefined
+  readonly previousSeen: number | undefined
 }
 
 export interface KindTableStats {
@@ -112,33 +119,127 @@ function markPaged(entry: KindEntry | undefined): void {
 
 type Fresh = Pick<KindEntry, 'id' | 'source' | 'template' | 'level' | 'sample'>
 
-/** Per source, ids in recency order (a Map keeps insertion order: a seen id moves to the end), bounded. */
-function createRecency(max: number, byId: Map<string, KindEntry>) {
-  const bySource = new Map<string | undefined, Map<string, KindEntry>>()
+/**
+ * A kind the table holds: its entry, its place in its source's recency list (threaded through the
+ * nodes, so a line's touch is a few pointer moves, no Map delete and set), the last alias checked
+ * against the entry's, and the KindSeen answer of its last event. One node per kind for its life in
+ * the table: a line of a known kind makes no object.
+ */
+class KindNode implements KindSeen {
+  isNew = true
+  previousSeen: number | undefined = undefined
+  older: KindNode | undefined = undefined
+  newer: KindNode | undefined = undefined
+  listed = false
+  /** `ref.aliasOf` as last checked: the aliases are searched only when it changes. */
+  lastAlias: string | undefined = undefined
+
+  constructor(
+    readonly entry: KindEntry,
+    readonly order: RecencyList,
+  ) {}
+}
+
+/** One source's kinds, least recently seen first (the oldest is evicted past the bound). */
+class RecencyList {
+  size = 0
+  oldest: KindNode | undefined = undefined
+  private newest: KindNode | undefined = undefined
+
+  touch(node: KindNode): void {
+    if (this.newest === node) return
+    if (node.listed) this.unlink(node)
+    node.older = this.newest
+    node.newer = undefined
+    if (this.newest !== undefined) this.newest.newer = node
+    else this.oldest = node
+    this.newest = node
+    node.listed = true
+    this.size++
+  }
+
+  unlink(node: KindNode): void {
+    if (!node.listed) return
+    if (node.older !== undefined) node.older.newer = node.newer
+    else this.oldest = node.newer
+    if (node.newer !== undefined) node.newer.older = node.older
+    else this.newest = node.older
+    node.older = undefined
+    node.newer = undefined
+    node.listed = false
+    this.size--
+  }
+}
+
+/** Per source, kinds in recency order, bounded: past `max` the source's least recently seen is evicted. */
+function createRecency(max: number, byId: Map<string, KindNode>) {
+  const bySource = new Map<string | undefined, RecencyList>()
   let evicted = 0
   return {
-    touch(entry: KindEntry): void {
-      let order = bySource.get(entry.source)
+    listOf(source: string | undefined): RecencyList {
+      let order = bySource.get(source)
       if (order === undefined) {
-        order = new Map<string, KindEntry>()
-        bySource.set(entry.source, order)
+        order = new RecencyList()
+        bySource.set(source, order)
       }
-      order.delete(entry.id)
-      order.set(entry.id, entry)
+      return order
+    },
+    touch(node: KindNode): void {
+      const { order } = node
+      order.touch(node)
       if (order.size <= max) return
-      const oldest = order.keys().next().value
+      const oldest = order.oldest
       if (oldest === undefined) return
-      order.delete(oldest)
-      byId.delete(oldest)
+      order.unlink(oldest)
+      byId.delete(oldest.entry.id)
       evicted++
     },
-    forget: (entry: KindEntry) => bySource.get(entry.source)?.delete(entry.id),
     evicted: () => evicted,
   }
 }
 
+function freshEntry(fresh: Fresh, at: number, learned: boolean): KindEntry {
+  return {
+    ...fresh,
+    aliases: [],
+    firstSeen: at,
+    lastSeen: at,
+    lastResolved: undefined,
+    count: 0,
+    hourly: [],
+    hosts: [],
+    incident: undefined,
+    learned,
+    paged: false,
+    pending: undefined,
+  }
+}
+
+/** The node of a known id, its answer set for this event; undefined when the table does not know it. */
+function knownNode(byId: ReadonlyMap<string, KindNode>, id: string): KindNode | undefined {
+  const node = byId.get(id)
+  if (node === undefined) return undefined
+  node.isNew = false
+  node.previousSeen = node.entry.lastSeen
+  return node
+}
+
+/** An alias the miner gave: the aliases are searched once per change of it, not on every line. */
+function addAlias(node: KindNode, alias: string): void {
+  node.lastAlias = alias
+  if (!node.entry.aliases.includes(alias)) node.entry.aliases.push(alias)
+}
+
+function copiesByLastSeen(byId: ReadonlyMap<string, KindNode>): KindEntry[] {
+  const all = [...byId.values()].map((node) => node.entry).sort((a, b) => a.lastSeen - b.lastSeen)
+  return all.map((entry) => {
+    trimHourly(entry.hourly, entry.lastSeen)
+    return copyEntry(entry)
+  })
+}
+
 export function createKindTable(options: KindTableOptions): KindTable {
-  const byId = new Map<string, KindEntry>()
+  const byId = new Map<string, KindNode>()
   const recency = createRecency(options.max, byId)
   let learnFrom = options.learnFrom
   let restored = false
@@ -149,46 +250,35 @@ export function createKindTable(options: KindTableOptions): KindTable {
     return now < learnFrom + options.learnMs
   }
 
-  function create(fresh: Fresh, at: number, now: number): KindEntry {
-    const entry: KindEntry = {
-      ...fresh,
-      aliases: [],
-      firstSeen: at,
-      lastSeen: at,
-      lastResolved: undefined,
-      count: 0,
-      hourly: [],
-      hosts: [],
-      incident: undefined,
-      learned: learning(now),
-      paged: false,
-      pending: undefined,
-    }
-    byId.set(entry.id, entry)
-    return entry
+  function create(fresh: Fresh, at: number, now: number): KindNode {
+    const entry = freshEntry(fresh, at, learning(now))
+    const node = new KindNode(entry, recency.listOf(entry.source))
+    byId.set(entry.id, node)
+    return node
   }
 
-  function seen(fresh: Fresh, at: number, count: number, host: string, now: number): KindSeen {
-    const known = byId.get(fresh.id)
-    const entry = known ?? create(fresh, at, now)
-    const previousSeen = known?.lastSeen
-    entry.count += count
-    entry.firstSeen = Math.min(entry.firstSeen, at)
-    entry.lastSeen = Math.max(entry.lastSeen, at)
+  /** Counts an event (or a delta's `count` of them) at `at` on the node: fields set in place. */
+  function count(node: KindNode, template: string, at: number, n: number, host: string, now: number): KindSeen {
+    const { entry } = node
+    entry.count += n
+    if (at < entry.firstSeen) entry.firstSeen = at
+    if (at > entry.lastSeen) entry.lastSeen = at
     // The miner's template generalises as lines arrive; the id stays.
-    entry.template = fresh.template
-    addHourly(entry.hourly, at, count, now)
+    entry.template = template
+    addHourly(entry.hourly, at, n, now)
     addHost(entry.hosts, host)
-    recency.touch(entry)
-    return { entry, isNew: known === undefined, previousSeen }
+    recency.touch(node)
+    return node
   }
 
   function observe(ref: KindRef, line: AlertLine, now: number, host: string): KindSeen {
-    const fresh = { id: ref.id, source: line.source, template: ref.template, level: line.level, sample: '' }
-    const result = seen(fresh, now, 1, host, now)
-    if (result.isNew) result.entry.sample = line.raw.slice(0, MAX_SAMPLE)
-    if (ref.aliasOf !== undefined && !result.entry.aliases.includes(ref.aliasOf)) result.entry.aliases.push(ref.aliasOf)
-    return result
+    let node = knownNode(byId, ref.id)
+    if (node === undefined) {
+      const sample = line.raw.slice(0, MAX_SAMPLE)
+      node = create({ id: ref.id, source: line.source, template: ref.template, level: line.level, sample }, now, now)
+    }
+    if (ref.aliasOf !== undefined && ref.aliasOf !== node.lastAlias) addAlias(node, ref.aliasOf)
+    return count(node, ref.template, now, 1, host, now)
   }
 
   function restore(entries: readonly KindEntry[]): number {
@@ -196,41 +286,43 @@ export function createKindTable(options: KindTableOptions): KindTable {
     for (const saved of [...entries].sort((a, b) => a.lastSeen - b.lastSeen)) {
       const entry = copyEntry(saved)
       const previous = byId.get(entry.id)
-      if (previous !== undefined) recency.forget(previous)
-      byId.set(entry.id, entry)
-      recency.touch(entry)
+      if (previous !== undefined) previous.order.unlink(previous)
+      const node = new KindNode(entry, recency.listOf(entry.source))
+      byId.set(entry.id, node)
+      recency.touch(node)
     }
     let kept = 0
     for (const saved of entries) if (byId.has(saved.id)) kept++
     return kept
   }
 
-  return {
-    observe,
-    merge(delta, now) {
+  function merge(delta: KindDelta, now: number): KindSeen {
+    let node = knownNode(byId, delta.id)
+    if (node === undefined) {
       // Only an entry's fields: a delta's at, count and host would ride along into kinds.jsonl.
       const { id, source, template, level } = delta
-      const fresh = { id, source, template, level, sample: delta.sample.slice(0, MAX_SAMPLE) }
-      return seen(fresh, delta.at, delta.count, delta.host, now)
-    },
-    get: (id) => byId.get(id),
-    entries() {
-      const all = [...byId.values()].sort((a, b) => a.lastSeen - b.lastSeen)
-      return all.map((entry) => {
-        trimHourly(entry.hourly, entry.lastSeen)
-        return copyEntry(entry)
-      })
-    },
+      node = create({ id, source, template, level, sample: delta.sample.slice(0, MAX_SAMPLE) }, delta.at, now)
+    }
+    return count(node, delta.template, delta.at, delta.count, delta.host, now)
+  }
+
+  const entryOf = (id: string): KindEntry | undefined => byId.get(id)?.entry
+
+  return {
+    observe,
+    merge,
+    get: entryOf,
+    entries: () => copiesByLastSeen(byId),
     restore,
     resolved(id, now) {
-      const entry = byId.get(id)
+      const entry = entryOf(id)
       if (entry === undefined) return false
       entry.lastResolved = now
       return true
     },
-    opened: (id, incidentKey) => setIncident(byId.get(id), incidentKey),
-    waiting: (id, rule, times) => setPending(byId.get(id), rule, times),
-    paged: (id) => markPaged(byId.get(id)),
+    opened: (id, incidentKey) => setIncident(entryOf(id), incidentKey),
+    waiting: (id, rule, times) => setPending(entryOf(id), rule, times),
+    paged: (id) => markPaged(entryOf(id)),
     learning,
     stats: () => ({ kinds: byId.size, evicted: recency.evicted() }),
   }
