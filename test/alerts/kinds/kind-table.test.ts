@@ -1,7 +1,7 @@
 // The kind table (alerts/kinds/kind-table.ts): observe, restore, merge, eviction, hourly roll-over, learning.
 import { describe, expect, it } from 'vitest'
 import { createKindTable } from '../../../alerts/kinds/kind-table'
-import { HOUR_MS, HOURLY_BUCKETS, hourlySeries } from '../../../alerts/kinds/kind-table-hourly'
+import { addHourly, HOUR_MS, HOURLY_BUCKETS, hourlySeries } from '../../../alerts/kinds/kind-table-hourly'
 import type { KindDelta, KindRef } from '../../../alerts/kinds/types'
 import { textLine } from '../../../alerts/line'
 
@@ -127,5 +127,52 @@ describe('kind table', () => {
     expect(hourly[0]).toEqual([T0 + HOUR_MS, 1])
     expect(table.get('a')?.count).toBe(4)
     expect(hourlySeries(hourly, late, 3)).toEqual([0, 0, 1])
+  })
+
+  it("an answer is the kind's own (no object per line): another kind's event leaves it as it was", () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    const a = table.observe(ref('a'), line('a'), T0, 'h')
+    const b = table.observe(ref('b'), line('b'), T0 + 1, 'h')
+    table.merge(delta('b', T0 + 2, 1, 'h2'), T0 + 2)
+    expect(a).toMatchObject({ isNew: true, previousSeen: undefined })
+    const again = table.observe(ref('a'), line('a'), T0 + 3, 'h')
+    expect(again).toBe(a)
+    expect(again).toMatchObject({ isNew: false, previousSeen: T0 })
+    expect(again.entry).toBe(table.get('a'))
+    expect(b.entry).toBe(table.get('b'))
+  })
+
+  it('an alias is kept once, whichever order the miner gives aliases in', () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    for (const [i, aliasOf] of ['x', 'x', 'y', 'x', undefined, 'y'].entries())
+      table.observe({ ...ref('a'), aliasOf }, line('a'), T0 + i, 'h')
+    expect(table.get('a')?.aliases).toEqual(['x', 'y'])
+    const restarted = createKindTable({ max: 10, learnMs: 0 })
+    restarted.restore(table.entries())
+    restarted.observe({ ...ref('a'), aliasOf: 'y' }, line('a'), T0 + 9, 'h')
+    expect(restarted.get('a')?.aliases).toEqual(['x', 'y'])
+  })
+
+  it('restore over a known id moves it in the recency order: the bound evicts the kind least recently seen', () => {
+    const table = createKindTable({ max: 2, learnMs: 0 })
+    table.observe(ref('a'), line('a'), T0, 'h')
+    table.observe(ref('b'), line('b'), T0 + 1, 'h')
+    const [a] = table.entries()
+    expect(table.restore(a === undefined ? [] : [{ ...a, lastSeen: T0 + 2 }])).toBe(1)
+    table.observe(ref('c'), line('c'), T0 + 3, 'h')
+    expect(table.get('b')).toBeUndefined()
+    expect(table.get('a')).toBeDefined()
+    expect(table.stats()).toEqual({ kinds: 2, evicted: 1 })
+  })
+
+  it("a count in the last bucket's hour still trims a bucket older than the 7 days ending with it", () => {
+    const hourly: [number, number][] = [
+      [T0 - HOURLY_BUCKETS * HOUR_MS, 1],
+      [T0, 1],
+    ]
+    addHourly(hourly, T0 + 1000, 1, T0 + 1000)
+    expect(hourly).toEqual([[T0, 2]])
+    addHourly(hourly, T0 + 2000, 3, T0 + 2000)
+    expect(hourly).toEqual([[T0, 5]])
   })
 })
