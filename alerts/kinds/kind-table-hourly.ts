@@ -21,23 +21,30 @@ export function trimHourly(hourly: HourlyCounts, now: number): void {
 /**
  * Adds `count` to the hour of `at`; a fleet's delta may be older than the last bucket, so it goes in
  * order. A count older than the 7 days ending with `now` is left out of the buckets (the total keeps it).
+ * Returns the last bucket when the buckets now end with `now`'s hour and hold nothing older than 7 days
+ * before it: while it stays the last, a count of that hour may go straight into it (the table's nodes
+ * keep it so, without a call per line).
  */
-export function addHourly(hourly: HourlyCounts, at: number, count: number, now: number): void {
-  const hour = hourOf(at)
+export function addHourly(hourly: HourlyCounts, at: number, count: number, now: number): [number, number] | undefined {
+  // hourOf inlined: this runs on every line.
+  const hour = Math.floor(at / HOUR_MS) * HOUR_MS
   // Most lines: the hour of the last bucket, and nothing left to trim (the oldest bucket is within
   // the 7 days ending with that hour): the count goes in place, with no search, splice or trim.
   const last = hourly[hourly.length - 1]
-  if (last !== undefined && last[0] === hour && hourOf(now) === hour && (hourly[0]?.[0] ?? hour) >= hour - SPAN_MS) {
+  const nowHour = Math.floor(now / HOUR_MS) * HOUR_MS
+  if (last !== undefined && last[0] === hour && nowHour === hour && (hourly[0]?.[0] ?? hour) >= hour - SPAN_MS) {
     last[1] += count
-    return
+    return last
   }
-  if (hour < hourOf(now) - SPAN_MS) return
+  if (hour < nowHour - SPAN_MS) return undefined
   let index = hourly.length - 1
   while (index >= 0 && (hourly[index]?.[0] ?? 0) > hour) index--
   const bucket = hourly[index]
   if (bucket !== undefined && bucket[0] === hour) bucket[1] += count
   else hourly.splice(index + 1, 0, [hour, count])
   trimHourly(hourly, Math.max(now, at))
+  const end = hourly[hourly.length - 1]
+  return end !== undefined && end[0] === nowHour && hour <= nowHour ? end : undefined
 }
 
 /** The counts of the last `hours` hours ending with `now`'s, one number per hour, oldest first (sparklines). */

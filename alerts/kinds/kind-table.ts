@@ -24,7 +24,7 @@
 // - Bounded by `max` kinds per source: the least recently seen is evicted (counted in stats()).
 // Ids are global (a hash of the template): one entry per id, its source the first that showed it.
 import type { AlertLine } from '../line'
-import { addHourly, trimHourly } from './kind-table-hourly'
+import { addHourly, HOUR_MS, trimHourly } from './kind-table-hourly'
 import type { KindDelta, KindEntry, KindRef, PendingNew } from './types'
 
 export interface KindTableOptions {
@@ -82,11 +82,14 @@ export const MAX_SAMPLE = 1024
 /** Hosts kept per kind, most recent first. */
 export const MAX_HOSTS = 16
 
+/** The host moves to the front in place: a splice would make an array of the removed host on every line. */
 function addHost(hosts: string[], host: string): void {
   if (hosts[0] === host) return
-  const at = hosts.indexOf(host)
-  if (at !== -1) hosts.splice(at, 1)
-  hosts.unshift(host)
+  let at = hosts.indexOf(host)
+  // A host not listed yet takes a new place, or the oldest one's when the list is full.
+  if (at === -1) at = Math.min(hosts.length, MAX_HOSTS - 1)
+  for (; at > 0; at--) hosts[at] = hosts[at - 1] ?? host
+  hosts[0] = host
   if (hosts.length > MAX_HOSTS) hosts.length = MAX_HOSTS
 }
 
@@ -133,6 +136,8 @@ class KindNode implements KindSeen {
   listed = false
   /** `ref.aliasOf` as last checked: the aliases are searched only when it changes. */
   lastAlias: string | undefined = undefined
+  /** The entry's last hourly bucket while a count of its hour may go straight in (addHourly's answer). */
+  hourBucket: [number, number] | undefined = undefined
 
   constructor(
     readonly entry: KindEntry,
@@ -197,6 +202,8 @@ function createRecency(max: number, byId: Map<string, KindNode>) {
     evicted: () => evicted,
   }
 }
+
+const inHour = (hourStart: number, at: number): boolean => at >= hourStart && at < hourStart + HOUR_MS
 
 function freshEntry(fresh: Fresh, at: number, learned: boolean): KindEntry {
   return {
@@ -265,7 +272,11 @@ export function createKindTable(options: KindTableOptions): KindTable {
     if (at > entry.lastSeen) entry.lastSeen = at
     // The miner's template generalises as lines arrive; the id stays.
     entry.template = template
-    addHourly(entry.hourly, at, n, now)
+    const bucket = node.hourBucket
+    const hourly = entry.hourly
+    if (bucket !== undefined && inHour(bucket[0], at) && inHour(bucket[0], now) && hourly[hourly.length - 1] === bucket)
+      bucket[1] += n
+    else node.hourBucket = addHourly(hourly, at, n, now)
     addHost(entry.hosts, host)
     recency.touch(node)
     return node

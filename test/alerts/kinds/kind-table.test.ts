@@ -1,6 +1,6 @@
 // The kind table (alerts/kinds/kind-table.ts): observe, restore, merge, eviction, hourly roll-over, learning.
 import { describe, expect, it } from 'vitest'
-import { createKindTable } from '../../../alerts/kinds/kind-table'
+import { createKindTable, MAX_HOSTS } from '../../../alerts/kinds/kind-table'
 import { addHourly, HOUR_MS, HOURLY_BUCKETS, hourlySeries } from '../../../alerts/kinds/kind-table-hourly'
 import type { KindDelta, KindRef } from '../../../alerts/kinds/types'
 import { textLine } from '../../../alerts/line'
@@ -174,5 +174,52 @@ describe('kind table', () => {
     expect(hourly).toEqual([[T0, 2]])
     addHourly(hourly, T0 + 2000, 3, T0 + 2000)
     expect(hourly).toEqual([[T0, 5]])
+  })
+
+  it('hosts: at most MAX_HOSTS, most recent first; a known host moves to the front, a new one drops the oldest', () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    const hosts = Array.from({ length: MAX_HOSTS + 1 }, (_, i) => `h${i.toString()}`)
+    for (const [i, host] of hosts.entries()) table.observe(ref('a'), line('a'), T0 + i, host)
+    expect(table.get('a')?.hosts).toEqual(hosts.slice(1).reverse())
+    table.observe(ref('a'), line('a'), T0 + 100, 'h5')
+    expect(table.get('a')?.hosts).toEqual([
+      'h5',
+      ...hosts
+        .slice(1)
+        .reverse()
+        .filter((h) => h !== 'h5'),
+    ])
+    table.observe(ref('a'), line('a'), T0 + 101, 'h5')
+    expect(table.get('a')?.hosts.length).toBe(MAX_HOSTS)
+    const restarted = createKindTable({ max: 10, learnMs: 0 })
+    const [entry] = table.entries()
+    restarted.restore(entry === undefined ? [] : [{ ...entry, hosts: [...hosts, 'x', 'y'] }])
+    restarted.observe(ref('a'), line('a'), T0 + 102, 'y')
+    expect(restarted.get('a')?.hosts).toEqual(['y', ...hosts.slice(0, MAX_HOSTS - 1)])
+  })
+
+  it("a line goes into its hour's bucket after a fleet's delta moved or trimmed the buckets", () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    table.observe(ref('a'), line('a'), T0, 'h')
+    table.observe(ref('a'), line('a'), T0 + 1000, 'h')
+    // Another host's clock is 200 hours ahead: its bucket becomes the last and trims this hour's.
+    table.merge(delta('a', T0 + 200 * HOUR_MS, 3, 'h2'), T0 + 2000)
+    table.observe(ref('a'), line('a'), T0 + 3000, 'h')
+    expect(table.get('a')?.hourly).toEqual([
+      [T0, 1],
+      [T0 + 200 * HOUR_MS, 3],
+    ])
+    expect(table.get('a')?.count).toBe(6)
+  })
+
+  it("a line goes into the entry's buckets after entries() trimmed the hour it counted in last", () => {
+    const table = createKindTable({ max: 10, learnMs: 0 })
+    // A kinds file whose last seen is 300 hours past its buckets: entries() trims by it.
+    const odd = { ...table.observe(ref('x'), line('x'), T0, 'h').entry, id: 'a', lastSeen: T0 + 300 * HOUR_MS }
+    table.restore([{ ...odd, hourly: [] }])
+    table.observe(ref('a'), line('a'), T0 + 1000, 'h')
+    table.entries()
+    table.observe(ref('a'), line('a'), T0 + 2000, 'h')
+    expect(table.get('a')?.hourly).toEqual([[T0, 1]])
   })
 })
