@@ -130,7 +130,8 @@ type Fresh = Pick<KindEntry, 'id' | 'source' | 'template' | 'level' | 'sample'>
  */
 class KindNode implements KindSeen {
   isNew = true
-  previousSeen: number | undefined = undefined
+  /** The entry's lastSeen before this event: a number field, so setting it boxes no number per line. */
+  seenBefore = 0
   older: KindNode | undefined = undefined
   newer: KindNode | undefined = undefined
   listed = false
@@ -143,6 +144,10 @@ class KindNode implements KindSeen {
     readonly entry: KindEntry,
     readonly order: RecencyList,
   ) {}
+
+  get previousSeen(): number | undefined {
+    return this.isNew ? undefined : this.seenBefore
+  }
 }
 
 /** One source's kinds, least recently seen first (the oldest is evicted past the bound). */
@@ -227,7 +232,7 @@ function knownNode(byId: ReadonlyMap<string, KindNode>, id: string): KindNode | 
   const node = byId.get(id)
   if (node === undefined) return undefined
   node.isNew = false
-  node.previousSeen = node.entry.lastSeen
+  node.seenBefore = node.entry.lastSeen
   return node
 }
 
