@@ -103,6 +103,8 @@ async function main() {
       'channels: { sms: { type: sms, numbers: [919800000001] } }',
       'rules:',
       "  - { name: errors, level: error, message: 'TRAIN-', group_by: [msg], group_wait: 0s, notify: [sms] }",
+      // Rules on kinds are a path of their own (the miner, the kind table): compiled here, not at a user's start.
+      '  - { name: new-kinds, level: error, kind: new, notify: [sms] }',
       '',
     ].join('\n'))
     await trainRun(dir, config)
