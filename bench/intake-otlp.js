@@ -128,7 +128,7 @@ async function main() {
   const r = await runOtlpCase({ records, senders, warmup })
   if (option('format', 'text') === 'json') return console.log(JSON.stringify(r))
   console.log(`OTLP/HTTP protobuf from the OpenTelemetry JS SDK, ${fmt(r.records)} records (1% errors) from ` +
-    `${r.senders} senders (after ${fmt(r.warmup)} each to warm up) into the alert path: ` +
+    `${r.senders} sender${r.senders === 1 ? '' : 's'} (after ${fmt(r.warmup)} each to warm up) into the alert path: ` +
     `${fmt(r.recordsPerS)} records/s, agent CPU ` +
     `${r.agentCpuUsPerRecord.toFixed(1)} us/record, senders' CPU ${r.sendersCpuUsPerRecord.toFixed(1)} us/record ` +
     `(agent peak RSS ${r.peakRssMb.toFixed(0)} MB); ` +
