@@ -3,7 +3,7 @@
 // argument, nothing is read or written here; agent/kinds keeps `entries()` in state_dir and a fleet
 // exchanges `KindDelta`s.
 //
-// The contract (H3 codes against it):
+// The contract (agent/kinds and kind-rules.ts code against it):
 // - `observe(ref, line, now, host)`: one event the miner gave `ref`; returns the live entry and
 //   whether the table met the id for the first time (`isNew`), with the entry's lastSeen before it.
 //   The answer is the kind's node, reused by its next event (`observe` or `merge`): a line of a known
@@ -25,6 +25,7 @@
 // Ids are global (a hash of the template): one entry per id, its source the first that showed it.
 import type { AlertLine } from '../line'
 import { addHourly, HOUR_MS, trimHourly } from './kind-table-hourly'
+import { RecencyList } from './recency-list'
 import type { KindDelta, KindEntry, KindRef, PendingNew } from './types'
 
 export interface KindTableOptions {
@@ -142,7 +143,7 @@ class KindNode implements KindSeen {
 
   constructor(
     readonly entry: KindEntry,
-    readonly order: RecencyList,
+    readonly order: RecencyList<KindNode>,
   ) {}
 
   get previousSeen(): number | undefined {
@@ -150,46 +151,15 @@ class KindNode implements KindSeen {
   }
 }
 
-/** One source's kinds, least recently seen first (the oldest is evicted past the bound). */
-class RecencyList {
-  size = 0
-  oldest: KindNode | undefined = undefined
-  private newest: KindNode | undefined = undefined
-
-  touch(node: KindNode): void {
-    if (this.newest === node) return
-    if (node.listed) this.unlink(node)
-    node.older = this.newest
-    node.newer = undefined
-    if (this.newest !== undefined) this.newest.newer = node
-    else this.oldest = node
-    this.newest = node
-    node.listed = true
-    this.size++
-  }
-
-  unlink(node: KindNode): void {
-    if (!node.listed) return
-    if (node.older !== undefined) node.older.newer = node.newer
-    else this.oldest = node.newer
-    if (node.newer !== undefined) node.newer.older = node.older
-    else this.newest = node.older
-    node.older = undefined
-    node.newer = undefined
-    node.listed = false
-    this.size--
-  }
-}
-
 /** Per source, kinds in recency order, bounded: past `max` the source's least recently seen is evicted. */
 function createRecency(max: number, byId: Map<string, KindNode>) {
-  const bySource = new Map<string | undefined, RecencyList>()
+  const bySource = new Map<string | undefined, RecencyList<KindNode>>()
   let evicted = 0
   return {
-    listOf(source: string | undefined): RecencyList {
+    listOf(source: string | undefined): RecencyList<KindNode> {
       let order = bySource.get(source)
       if (order === undefined) {
-        order = new RecencyList()
+        order = new RecencyList<KindNode>()
         bySource.set(source, order)
       }
       return order
@@ -198,9 +168,9 @@ function createRecency(max: number, byId: Map<string, KindNode>) {
       const { order } = node
       order.touch(node)
       if (order.size <= max) return
-      const oldest = order.oldest
+      const oldest = order.first()
       if (oldest === undefined) return
-      order.unlink(oldest)
+      order.delete(oldest)
       byId.delete(oldest.entry.id)
       evicted++
     },
@@ -302,7 +272,7 @@ export function createKindTable(options: KindTableOptions): KindTable {
     for (const saved of [...entries].sort((a, b) => a.lastSeen - b.lastSeen)) {
       const entry = copyEntry(saved)
       const previous = byId.get(entry.id)
-      if (previous !== undefined) previous.order.unlink(previous)
+      if (previous !== undefined) previous.order.delete(previous)
       const node = new KindNode(entry, recency.listOf(entry.source))
       byId.set(entry.id, node)
       recency.touch(node)

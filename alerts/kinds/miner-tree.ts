@@ -37,7 +37,7 @@ export interface TreeKind {
   alive: boolean
   /** The kind this one was absorbed into. */
   into?: TreeKind | undefined
-  /** The bound's order of last seen (miner-recent.ts). */
+  /** The bound's order of last seen (recency-list.ts). */
   listed?: boolean
   older?: TreeKind | undefined
   newer?: TreeKind | undefined

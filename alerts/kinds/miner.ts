@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto'
 import type { AlertLine } from '../line'
 import { FormMemo } from './miner-memo'
 import { eventForm } from './miner-message'
-import { RecentKinds } from './miner-recent'
+import { RecencyList } from './recency-list'
 import { KindTree, type TreeKind } from './miner-tree'
 import type { KindMiner, KindMinerOptions, KindMinerStats, KindRef } from './types'
 
@@ -38,7 +38,7 @@ export function kindId(source: string | undefined, template: string): string {
 interface SourceKinds {
   tree: KindTree
   /** Kinds least recently seen first. */
-  recent: RecentKinds
+  recent: RecencyList<TreeKind>
   /** Every id (own and alias) to its kind. */
   ids: Map<string, TreeKind>
   memo: FormMemo
@@ -73,7 +73,7 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
     if (found === undefined) {
       found = {
         tree: new KindTree(4 * max + 1024, (template) => kindId(source, template)),
-        recent: new RecentKinds(),
+        recent: new RecencyList<TreeKind>(),
         ids: new Map(),
         memo: new FormMemo(),
       }
