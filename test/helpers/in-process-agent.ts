@@ -17,12 +17,22 @@ export interface InProcessAgent {
   kindsFile(): string
 }
 
+const started = new Set<Agent>()
+
+/** Stops every agent startInProcessAgent started and has not stopped yet (a test file's afterEach). */
+export async function stopInProcessAgents(): Promise<void> {
+  const running = [...started]
+  started.clear()
+  await Promise.all(running.map((agent) => agent.stop(5000)))
+}
+
 /** Writes `yaml` to `configFile` and starts the agent; `stateDir` is the config's `state_dir`. */
 export async function startInProcessAgent(configFile: string, stateDir: string, yaml: string): Promise<InProcessAgent> {
   writeFileSync(configFile, yaml)
   const loaded = await readAgentConfig(configFile, { env: {} })
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems))
   const agent = await startAgent(loaded.config, { log: createAgentLogger({ level: 'silent' }) })
+  started.add(agent)
   return {
     agent,
     baseUrl: agent.endpoint.baseUrl,

@@ -4,8 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import type { Agent } from '../../../agent/daemon/agent'
-import { startInProcessAgent, type InProcessAgent } from '../../helpers/in-process-agent'
+import { startInProcessAgent, stopInProcessAgents, type InProcessAgent } from '../../helpers/in-process-agent'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 import { recordsWhen, smsTexts } from './helpers'
@@ -14,11 +13,7 @@ interface Started extends InProcessAgent {
   log: string
 }
 
-let agent: Agent | undefined
-afterEach(async () => {
-  await agent?.stop(5000)
-  agent = undefined
-})
+afterEach(stopInProcessAgents)
 
 async function start(rules: string): Promise<Started> {
   const dir = tempDir('kind-rules-reading')
@@ -38,7 +33,6 @@ metrics: { listen: 127.0.0.1:0 }
 rules:
 ${rules}`,
   )
-  agent = started.agent
   return { ...started, log }
 }
 

@@ -5,9 +5,8 @@
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import type { Agent } from '../../../agent/daemon/agent'
 import { freePort } from '../../helpers/free-port'
-import { startInProcessAgent, type InProcessAgent } from '../../helpers/in-process-agent'
+import { startInProcessAgent, stopInProcessAgents, type InProcessAgent } from '../../helpers/in-process-agent'
 import { pollUntil } from '../../helpers/poll-until'
 import { tempDir } from '../../helpers/temp-dir'
 import { recordsWhen, smsTexts } from '../daemon/helpers'
@@ -16,11 +15,7 @@ interface Started extends InProcessAgent {
   port: number
 }
 
-let agent: Agent | undefined
-afterEach(async () => {
-  await agent?.stop(5000)
-  agent = undefined
-})
+afterEach(stopInProcessAgents)
 
 /** An agent whose one source `app` is the intake `source` (its YAML keys past name and listen). */
 async function start(source: string): Promise<Started> {
@@ -44,7 +39,6 @@ rules:
     notify: oncall-sms
 `,
   )
-  agent = started.agent
   return { ...started, port }
 }
 
