@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { readAgentConfig } from '../../agent/config/load/load-config'
 import { startAgent, type Agent } from '../../agent/daemon/agent'
 import { createAgentLogger } from '../../agent/daemon/logger'
+import { pollUntil } from './poll-until'
 
 export interface InProcessAgent {
   agent: Agent
@@ -15,6 +16,11 @@ export interface InProcessAgent {
   console(path: string, init?: RequestInit): Promise<Response>
   /** `state_dir/kinds.jsonl` as it is now ('' before the first write). */
   kindsFile(): string
+  /**
+   * Resolves the first listed incident by hand and waits until its kind is written resolved: the engine
+   * marks it at its next tick, so a deploy or a line sent before that would come before the resolve.
+   */
+  resolveKindIncident(): Promise<void>
 }
 
 const started = new Set<Agent>()
@@ -33,20 +39,30 @@ export async function startInProcessAgent(configFile: string, stateDir: string, 
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems))
   const agent = await startAgent(loaded.config, { log: createAgentLogger({ level: 'silent' }) })
   started.add(agent)
+  const kindsFile = (): string => {
+    try {
+      return readFileSync(join(stateDir, 'kinds.jsonl'), 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  const consoleRequest = (path: string, init: RequestInit = {}): Promise<Response> => {
+    const token = readFileSync(join(stateDir, 'console.token'), 'utf8').trim()
+    const headers = { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` }
+    return fetch(`${agent.metricsUrl ?? ''}${path}`, { ...init, headers })
+  }
   return {
     agent,
     baseUrl: agent.endpoint.baseUrl,
-    console(path, init = {}) {
-      const token = readFileSync(join(stateDir, 'console.token'), 'utf8').trim()
-      const headers = { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${token}` }
-      return fetch(`${agent.metricsUrl ?? ''}${path}`, { ...init, headers })
-    },
-    kindsFile() {
-      try {
-        return readFileSync(join(stateDir, 'kinds.jsonl'), 'utf8')
-      } catch {
-        return ''
-      }
+    console: consoleRequest,
+    kindsFile,
+    async resolveKindIncident() {
+      const listed = (await (await consoleRequest('/api/incidents')).json()) as { incidents: { id: string }[] }
+      const id = listed.incidents[0]?.id ?? ''
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }
+      const resolved = await consoleRequest(`/api/incidents/${encodeURIComponent(id)}/resolve`, init)
+      if (resolved.status !== 200) throw new Error(`resolving incident ${id}: HTTP ${resolved.status}`)
+      await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(kindsFile()), { timeoutMs: 30_000 })
     },
   }
 }

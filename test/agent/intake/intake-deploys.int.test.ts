@@ -56,16 +56,7 @@ async function deployThenRegression(started: Started, send: (lines: Line[]) => P
   const refused = (n: number): Line => ({ level: 'error', msg: `Connection refused to 10.0.0.${n}:5432` })
   await send([refused(1)])
   await recordsWhen(started.baseUrl, 'the new kind page', (r) => smsTexts(r).length === 1)
-  const listed = (await (await started.console('/api/incidents')).json()) as { incidents: { id: string }[] }
-  const resolved = await started.console(`/api/incidents/${listed.incidents[0]?.id ?? ''}/resolve`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  })
-  expect(resolved.status).toBe(200)
-  // The kind is resolved at the engine's next tick after its incident ended: a deploy before that
-  // would be one before the resolve.
-  await pollUntil('the kind resolved', () => /"lastResolved":\d/.test(started.kindsFile()), { timeoutMs: 30_000 })
+  await started.resolveKindIncident()
   await send([{ level: 'info', msg: 'starting version 2.4.1' }, refused(6)])
   const all = await recordsWhen(started.baseUrl, 'the regressed page', (r) => smsTexts(r).length >= 2)
   expect(smsTexts(all).at(-1)).toContain('Connection refused')
