@@ -6,7 +6,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { pollUntil } from '../../helpers/poll-until'
-import { createWorkspace, records, recordsWhen, smsRulesConfig, smsTexts, startAgentProcess } from './helpers'
+import { createWorkspace, metric, records, recordsWhen, smsRulesConfig, smsTexts, startAgentProcess } from './helpers'
 import { startSandboxProcess, type RunningAgent, type SandboxProcess, type Workspace } from './helpers'
 
 const RULE = `
@@ -56,6 +56,12 @@ it('a new kind pending its min_count at a SIGKILL pages once the count is met af
   const paged = await recordsWhen(sandbox.api.baseUrl, 'the new kind paged', (all) => smsTexts(all).length > 0)
   expect(smsTexts(paged)).toHaveLength(1)
   expect(smsTexts(paged)[0]).toMatch(/NEW error kind on \S+ \(\d+x in .*\): .*upstream <\*> timed out after <\*>/)
+  // The outbox is at least once: killed before it wrote the page as delivered, the restart sends it again,
+  // which is not the rule paging twice. Killed once it is empty, a second SMS can only be a second page.
+  const running = agent
+  await pollUntil('the page written as delivered', async () =>
+    (await metric(running.metricsUrl, 'logx_agent_outbox_depth')) === 0 ? true : undefined,
+  )
   await agent.kill('SIGKILL')
 
   agent = await startAgentProcess(ws.config)
