@@ -10,9 +10,11 @@
 //    labels came into the corpus after the miner's rules were written, to keep it honest), with one
 //    exception: the syslog TAG rule (alerts/kinds/miner-head.ts rules 4-6) was written from the
 //    syslog formats with Linux's GA (0.621) as its check, so Linux is no longer strictly held out.
-//    HPC, HealthApp and Proxifier are a second held-out group, fresh: copied in and scored before
-//    any rule was changed after them, their labels never looked at; their figures are the honest
-//    estimate of the miner on labelled logs nobody here has seen.
+//    HPC, HealthApp and Proxifier are a second held-out group: copied in and scored (HPC 0.509,
+//    HealthApp 1.000, Proxifier 0.000) before any rule was changed after them. Then the layouts of
+//    HPC's and Proxifier's lines (never their labels) showed two head layouts and two kinds of
+//    variable the miner did not know (alerts/kinds/miner-head.ts rules 7-8, miner-mask.ts rules 2b
+//    and 8); the rules were judged on the thirteen sets above and the three scored once after.
 // 2. Throughput on one core, in-process: the built miner on the nine sets' lines (parsed once
 //    beforehand, as the agent parses a line once), repeated; lines per second of wall time and per
 //    CPU-second (the machine may be shared), beside Drain3's lines per second on the same files.

@@ -3,7 +3,8 @@
 // as they are (most of them): the words between two variables are copied as one slice of the line.
 // The steps: (1) find the tokens and whether each may hold a variable (a digit, `/`, `@`, `\`, a
 // quote); (2) mask those (maskToken); (3) a month or weekday next to a variable is a variable
-// (rule 7); (4) join, runs of `<*>` as one (rule 6), a leading `<*>` dropped when asked.
+// (rule 7), and so is a unit of time after one (rule 8); (4) join, runs of `<*>` as one (rule 6), a
+// leading `<*>` dropped when asked.
 import {
   isJoiner,
   maskQuotedToken,
@@ -38,6 +39,14 @@ function prefixKey(text: string, at: number): number {
 
 const DATE_PREFIXES = new Set([...MONTHS_AND_DAYS].map((name) => prefixKey(name, 0)))
 
+const TIME_UNITS = new Set(
+  (
+    'ns us µs ms msec msecs millis milliseconds s sec secs second seconds min mins minute minutes ' +
+    'h hr hrs hour hours day days'
+  ).split(' '),
+)
+const MAX_UNIT_LENGTH = 13
+
 // Reused between calls: the miner is synchronous, so one line is in here at a time.
 const starts = new Int32Array(MAX_TOKENS)
 const ends = new Int32Array(MAX_TOKENS)
@@ -49,6 +58,7 @@ export function maskedForm(message: string, dropLeading: boolean): string {
   const text = message.length > MAX_MESSAGE ? message.slice(0, MAX_MESSAGE) : message
   const count = scanTokens(text)
   markDates(text, count)
+  markUnits(text, count)
   return joinForm(text, count, dropLeading)
 }
 
@@ -129,6 +139,19 @@ function markDate(text: string, k: number, count: number): void {
   let word = text.slice(starts[k], ends[k]).toLowerCase()
   if (word.endsWith(',')) word = word.slice(0, -1)
   if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE
+}
+
+/** Rule 8: a unit of time after a variable is a variable (joined with it into one `<*>`). */
+function markUnits(text: string, count: number): void {
+  for (let k = 1; k < count; k++) {
+    if (kinds[k] !== LITERAL || kinds[k - 1] !== VARIABLE) continue
+    const start = starts[k] as number
+    let end = ends[k] as number
+    if (end - start > MAX_UNIT_LENGTH) continue
+    const last = text.charCodeAt(end - 1)
+    if (last === 44 || last === 46 || last === 59) end--
+    if (TIME_UNITS.has(text.slice(start, end).toLowerCase())) kinds[k] = VARIABLE
+  }
 }
 
 function joinForm(text: string, count: number, dropLeading: boolean): string {

@@ -20,12 +20,26 @@
 //     without one, words before a colon are the message's (`Out of memory: Kill process 42`).
 //  6. A TAG with nothing after it is kept: a line all head is its own message.
 // Only the syslog layouts lose it: in other layouts `word: ` is the message's own (`onStart: `).
+// Where rules 1-3 stop in a line no layout matched, two layouts put more head fields before the
+// message; each is taken only when a message follows it:
+//  7. A program or logger name before a lone `-` (`chrome.exe - `, `app.db - `, Proxifier's and
+//     log4j's `%c - %m`), after at least one field of rules 1-3, with at most one field of rule 1
+//     between them (`chrome.exe *64 - `): a name is letters, digits, `.`, `_`, `$`, `/` and `-`, a
+//     letter among them.
+//  8. Up to four names (lower-case words, or names holding a digit: hosts, components, states,
+//     `node-12 unix.hw state_change.unavailable`) before an epoch timestamp (all digits, seconds or
+//     milliseconds since 2000 and before 2038): the writer put them in the head, the stamp ends it,
+//     and rules 1-3 go on after it (a flag, a count).
 import { syslogHeaderEnd } from '../text-head'
 
 const MONTHS_AND_DAYS = new Set(
   'jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun'.split(' '),
 )
 const MAX_HEAD_FIELDS = 12
+// Rule 8: names before the stamp, and the stamp's range (2000-01-01 to 2038-01-19) in seconds.
+const MAX_NAMES_BEFORE_STAMP = 4
+const EPOCH_FROM = 946_684_800
+const EPOCH_TO = 2_147_483_647
 // Rules 4 and 5, at the message's start. RFC 3164 bounds a TAG at 32 characters; real ones run
 // longer (a daemon's full path), so the name may have 64, and a name with blanks four words.
 const TAG_NAME = String.raw`[\w./-]{1,64}`
@@ -61,17 +75,101 @@ function hasDigit(line: string, from: number, to: number): boolean {
 
 /** Where the message of a line with an unknown head starts (0: no head found). */
 export function headEnd(line: string): number {
-  let at = 0
-  for (let n = 0; n < MAX_HEAD_FIELDS; n++) {
-    while (at < line.length && line.charCodeAt(at) <= 32) at++
+  let at = skipHeadFields(line, 0)
+  const fields = at
+  if (at < line.length) {
+    const afterStamp = namesBeforeStampEnd(line, at)
+    if (afterStamp !== -1) at = skipHeadFields(line, afterStamp)
+    else if (fields > 0) at = nameBeforeDashEnd(line, at)
+  }
+  return at >= line.length ? 0 : at
+}
+
+/** Rules 1-3 from `from`: where the first field they do not take starts (or the line's end). */
+function skipHeadFields(line: string, from: number): number {
+  let at = skipBlanks(line, from)
+  for (let n = 0; n < MAX_HEAD_FIELDS && at < line.length; n++) {
     const end = fieldEnd(line, at)
-    if (end === at) break
     const nextAt = skipBlanks(line, end)
     if (!isHeadField(line, at, end, nextAt, fieldEnd(line, nextAt))) break
-    at = end
+    at = nextAt
   }
-  while (at < line.length && line.charCodeAt(at) <= 32) at++
-  return at >= line.length ? 0 : at
+  return at
+}
+
+/** Rule 7 at the field starting at `at`: where the message after `name [field] - ` starts, else `at`. */
+function nameBeforeDashEnd(line: string, at: number): number {
+  const nameEnd = fieldEnd(line, at)
+  if (!isName(line, at, nameEnd)) return at
+  let dashAt = skipBlanks(line, nameEnd)
+  const dashEnd = fieldEnd(line, dashAt)
+  if (!isLoneDash(line, dashAt, dashEnd)) {
+    // One rule-1 field between the name and the dash.
+    if (!hasDigit(line, dashAt, dashEnd) || !isHeadField(line, dashAt, dashEnd, dashEnd, dashEnd)) return at
+    dashAt = skipBlanks(line, dashEnd)
+    if (!isLoneDash(line, dashAt, fieldEnd(line, dashAt))) return at
+  }
+  const message = skipBlanks(line, dashAt + 1)
+  return message >= line.length ? at : message
+}
+
+function isLoneDash(line: string, at: number, end: number): boolean {
+  return end - at === 1 && line.charCodeAt(at) === 45
+}
+
+/** Rule 7's name: letters, digits, `.`, `_`, `$`, `/`, `-`, a letter among them (`360AP.exe`). */
+function isName(line: string, at: number, end: number): boolean {
+  let letter = false
+  for (let i = at; i < end; i++) {
+    const c = line.charCodeAt(i)
+    if (isLetter(c)) letter = true
+    else if (!isDigitCode(c) && c !== 46 && c !== 95 && c !== 36 && c !== 47 && c !== 45) return false
+  }
+  return letter
+}
+
+/** Rule 8 at `at`: where the field after the stamp starts, or -1 when no names-and-stamp start there. */
+function namesBeforeStampEnd(line: string, at: number): number {
+  let field = at
+  for (let n = 0; n <= MAX_NAMES_BEFORE_STAMP && field < line.length; n++) {
+    const end = fieldEnd(line, field)
+    if (n > 0 && isEpochStamp(line, field, end)) {
+      const next = skipBlanks(line, end)
+      return next < line.length ? next : -1
+    }
+    if (n === MAX_NAMES_BEFORE_STAMP || !isHeadName(line, field, end)) return -1
+    field = skipBlanks(line, end)
+  }
+  return -1
+}
+
+/** Rule 8's name: lower-case letters, digits, `.`, `_`, `-`; upper-case letters only beside a digit. */
+function isHeadName(line: string, at: number, end: number): boolean {
+  let upper = false
+  for (let i = at; i < end; i++) {
+    const c = line.charCodeAt(i)
+    if (c >= 65 && c <= 90) upper = true
+    else if (!(c >= 97 && c <= 122) && !isDigitCode(c) && c !== 46 && c !== 95 && c !== 45) return false
+  }
+  return !upper || hasDigit(line, at, end)
+}
+
+function isEpochStamp(line: string, at: number, end: number): boolean {
+  const length = end - at
+  if (length !== 9 && length !== 10 && length !== 12 && length !== 13) return false
+  for (let i = at; i < end; i++) if (!isDigitCode(line.charCodeAt(i))) return false
+  const value = Number(line.slice(at, end))
+  const seconds = length > 10 ? value / 1000 : value
+  return seconds >= EPOCH_FROM && seconds <= EPOCH_TO
+}
+
+function isLetter(c: number): boolean {
+  const lower = c | 0x20
+  return lower >= 97 && lower <= 122
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57
 }
 
 function skipBlanks(line: string, at: number): number {

@@ -7,6 +7,10 @@
 //     no more than a long one, and no pattern here looks back, so no input is super-linear.
 //  2. A part holding a digit is a variable: numbers, hex, UUIDs, IPs and ports, durations (`12ms`),
 //     versions, block and request ids (`blk_-123`, `req-9f..`), dates and times.
+//  2b. A host name and its port (`www.example.com:443`, `localhost:8080`) are one variable, the name
+//     too: a lower-case DNS name of two labels or more whose last is not a source file's extension,
+//     then `:` and digits; a `,` or `;` after it stays. A place in code keeps its name: `main.go:12`
+//     by its extension, `com.x.Foo.bar:12` (a Java frame) by its capitals.
 //  3. A part that is a path (`/var/log/x`, `C:\Windows\x`, `./a/b`), a URL (`scheme://...`) or an
 //     e-mail address (`a@b.c`) is a variable.
 //  4. A quoted string (`"..."` or `'...'`, opening a token or after a joiner, blanks inside and all,
@@ -17,6 +21,8 @@
 //     runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
 //     a path with spaces) gives the template one shape.
 //  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
+//  8. A unit of time after a variable is part of the duration (`12 ms`, `<1 sec`, `3 minutes`): the
+//     same duration written `00:01` or `<1 sec` gives the template one shape.
 export const MAX_MESSAGE = 4096
 export const MAX_TOKENS = 96
 export const WILDCARD = '<*>'
@@ -66,6 +72,36 @@ function isPathLike(token: string, from: number, to: number): boolean {
   return slash && dots > 0
 }
 
+// Rule 2b: what ends a source file's name, so `Main.java:12` is not read as a host and its port.
+const SOURCE_EXTENSIONS = new Set(
+  (
+    'java kt kts scala groovy clj py pyx rb go rs js mjs cjs jsx ts tsx vue c h cc cpp cxx hpp hh m mm ' +
+    'swift cs fs vb php pl pm sh bash lua ex exs erl hrl hs ml dart r jl cr nim zig sql jsp aspx cshtml'
+  ).split(' '),
+)
+
+/** Rule 2b: `name.domain:port` or `localhost:port`, with an optional `,` or `;` after it. */
+function isHostPort(token: string): boolean {
+  let end = token.length
+  const last = token.charCodeAt(end - 1)
+  if (last === 44 || last === 59) end--
+  const colon = token.lastIndexOf(':', end - 1)
+  if (colon <= 0 || colon === end - 1) return false
+  for (let i = colon + 1; i < end; i++) if (!isDigit(token.charCodeAt(i))) return false
+  if (colon === 9 && token.startsWith('localhost')) return true
+  let dot = -1
+  let labelStart = 0
+  for (let i = 0; i < colon; i++) {
+    const c = token.charCodeAt(i)
+    if (c === 46) {
+      if (i === labelStart) return false
+      dot = i
+      labelStart = i + 1
+    } else if (!isDigit(c) && c !== 45 && c !== 95 && !(c >= 97 && c <= 122)) return false
+  }
+  return dot !== -1 && labelStart < colon && !SOURCE_EXTENSIONS.has(token.slice(dot + 1, colon).toLowerCase())
+}
+
 /** Rule 2 on one part of a token (`from`..`to`, no joiner inside but quotes). */
 function isVariablePart(token: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (isDigit(token.charCodeAt(i))) return true
@@ -88,6 +124,10 @@ function isHexGroups(token: string): boolean {
 /** One whitespace token with its variable parts masked (rules 2-4). */
 export function maskToken(token: string): string {
   if (isPathLike(token, 0, token.length) || isHexGroups(token)) return WILDCARD
+  if (isHostPort(token)) {
+    const last = token.charCodeAt(token.length - 1)
+    return last === 44 || last === 59 ? WILDCARD + token.slice(-1) : WILDCARD
+  }
   let out = ''
   let partStart = 0
   let changed = false

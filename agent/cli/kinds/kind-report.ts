@@ -8,7 +8,10 @@
 // 4. `--level L` keeps the kinds whose level is L or worse; a kind without a level is left out then;
 // 5. most events first; a tie goes to the kind seen first in the files;
 // 6. at most TALLY_MAX kinds are gathered (a file of a million distinct random lines must not hold a
-//    million rows): the events of kinds past it are counted, not listed.
+//    million rows): the events of kinds past it are counted, not listed;
+// 7. a kind the miner merged into another after some of its events (the template generalised over
+//    them) is one row with the kind it went into, under that kind's id: counts summed, first place and
+//    sample of the earliest event, last place and template of the latest, the worst level.
 import { levelLabel } from '../../../alerts'
 import type { KindRef } from '../../../alerts/kinds'
 import { terminalText } from '../terminal-text'
@@ -34,18 +37,29 @@ export interface KindRow {
   seen: number
 }
 
+/** A row as gathered: its source and when its last event came, for rule 7. */
+interface TallyRow extends KindRow {
+  source: string | undefined
+  lastSeen: number
+}
+
+/** The miner's answer to which kind an id is now (rule 7); undefined: as it was. */
+export type ResolveKind = (source: string | undefined, id: string) => string | undefined
+
 export interface KindTally {
   /** Rules 1 to 3 and 6, one event at a time. */
-  add(ref: KindRef, level: number | undefined, raw: string, at: LinePlace): void
-  rows(): KindRow[]
+  add(ref: KindRef, level: number | undefined, raw: string, at: LinePlace, source?: string): void
+  /** The rows, merged kinds folded into the kinds they went into (rule 7) when `resolve` is given. */
+  rows(resolve?: ResolveKind): KindRow[]
   /** Events of kinds past the bound (rule 6). */
   unlisted(): number
 }
 
 export function createKindTally(max = TALLY_MAX): KindTally {
-  const byId = new Map<string, KindRow>()
+  const byId = new Map<string, TallyRow>()
   let unlisted = 0
-  const first = (ref: KindRef, level: number | undefined, raw: string, at: LinePlace): KindRow => ({
+  let added = 0
+  const first = (ref: KindRef, level: number | undefined, raw: string, at: LinePlace, source?: string): TallyRow => ({
     id: ref.id,
     level,
     count: 1,
@@ -54,23 +68,51 @@ export function createKindTally(max = TALLY_MAX): KindTally {
     template: ref.template,
     sample: raw.length > SAMPLE_MAX ? raw.slice(0, SAMPLE_MAX) : raw,
     seen: byId.size,
+    source,
+    lastSeen: added,
   })
   return {
-    add(ref, level, raw, at) {
+    add(ref, level, raw, at, source) {
+      added++
       const row = byId.get(ref.id)
       if (row === undefined) {
-        if (byId.size < max) byId.set(ref.id, first(ref, level, raw, at))
+        if (byId.size < max) byId.set(ref.id, first(ref, level, raw, at, source))
         else unlisted++
         return
       }
       row.count++
       row.last = at
+      row.lastSeen = added
       row.template = ref.template
       if (level !== undefined && (row.level === undefined || level > row.level)) row.level = level
     },
-    rows: () => [...byId.values()],
+    rows: (resolve) => {
+      const rows = [...byId.values()]
+      return (resolve === undefined ? rows : foldMerged(rows, resolve)).map(kindRow)
+    },
     unlisted: () => unlisted,
   }
+}
+
+const kindRow = ({ source: _source, lastSeen: _lastSeen, ...row }: TallyRow): KindRow => row
+
+/** Rule 7: rows whose kinds are one kind now, as one row. */
+function foldMerged(rows: readonly TallyRow[], resolve: ResolveKind): TallyRow[] {
+  const byKind = new Map<string, TallyRow>()
+  for (const row of rows) {
+    const id = resolve(row.source, row.id) ?? row.id
+    const into = byKind.get(id)
+    if (into === undefined) {
+      byKind.set(id, { ...row, id })
+      continue
+    }
+    into.count += row.count
+    if (row.seen < into.seen) Object.assign(into, { seen: row.seen, first: row.first, sample: row.sample })
+    if (row.lastSeen > into.lastSeen)
+      Object.assign(into, { lastSeen: row.lastSeen, last: row.last, template: row.template })
+    if (row.level !== undefined && (into.level === undefined || row.level > into.level)) into.level = row.level
+  }
+  return [...byKind.values()]
 }
 
 /** Rules 4 and 5. */

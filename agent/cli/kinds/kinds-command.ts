@@ -134,7 +134,7 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
         lines += event.lines
         events++
         if (args.perLine) perLine.add(event.line.source, event.ref.id, event.lines)
-        else tally.add(event.ref, event.line.level, event.line.raw, { file, line: event.lineNo })
+        else tally.add(event.ref, event.line.level, event.line.raw, { file, line: event.lineNo }, event.line.source)
       },
       async (bytes) => {
         read += bytes
@@ -147,7 +147,10 @@ export async function kindsCommand(args: KindsArgs, io: CliIo, env: NodeJS.Proce
   }
   if (args.perLine) await perLine.write()
   else {
-    const kinds = reportRows(tally.rows(), checked.minLevel)
+    const kinds = reportRows(
+      tally.rows((source, id) => miner.resolve(source, id)),
+      checked.minLevel,
+    )
     const report = { files: args.files, lines, events, kinds, unlisted: tally.unlisted() }
     output.push(args.json ? kindsJson(report) : describeKinds(report, outputWidth(io.stdout)))
   }

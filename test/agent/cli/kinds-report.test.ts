@@ -7,6 +7,8 @@ import {
   SAMPLE_MAX,
   type KindRow,
 } from '../../../agent/cli/kinds/kind-report'
+import { createKindMiner } from '../../../alerts/kinds'
+import { parseLine } from '../../../alerts/line'
 
 const ref = (id: string, template = `template of ${id}`) => ({ id, template, created: false })
 const at = (line: number, file = 'app.log') => ({ file, line })
@@ -72,6 +74,48 @@ describe('kinds report', () => {
     expect(tally.unlisted()).toBe(3)
     const text = describeKinds({ files: ['x'], lines: 6, events: 6, kinds: tally.rows(), unlisted: 3 }, 100)
     expect(text).toMatch(/\n\(3 event\(s\) of kinds past the first 20000 not listed\)\n$/)
+  })
+
+  it('rule 7: a kind merged into another after some of its events is one row with it', () => {
+    const tally = createKindTally()
+    tally.add(ref('news', 'session opened for user news'), 30, 'news 1', at(17), 'auth')
+    tally.add(ref('cyrus', 'session opened for user cyrus'), 40, 'cyrus 1', at(14), 'auth')
+    tally.add(ref('cyrus', 'session opened for user <*>'), 30, 'root 1', at(92), 'auth')
+    tally.add(ref('other'), 30, 'other', at(93), 'auth')
+    const sources: (string | undefined)[] = []
+    const resolve = (source: string | undefined, id: string): string | undefined => {
+      sources.push(source)
+      return id === 'news' ? 'cyrus' : id === 'other' ? undefined : id
+    }
+    const rows = tally.rows(resolve)
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toEqual({
+      id: 'cyrus',
+      level: 40,
+      count: 3,
+      first: at(17),
+      last: at(92),
+      template: 'session opened for user <*>',
+      sample: 'news 1',
+      seen: 0,
+    })
+    expect(rows[1]).toMatchObject({ id: 'other', count: 1 })
+    expect(new Set(sources)).toEqual(new Set(['auth']))
+    // Without the miner's answer the rows are as gathered.
+    expect(tally.rows().map((r) => r.id)).toEqual(['news', 'cyrus', 'other'])
+  })
+
+  it('rule 7 end to end: `kinds` shows a user name the miner merged as one kind, not its first value', () => {
+    const tally = createKindTally()
+    const miner = createKindMiner({ max: 100 })
+    const users = ['cyrus', 'news', 'cyrus', 'news', 'root', 'cyrus']
+    users.forEach((user, i) => {
+      const raw = `Jun 15 04:06:18 combo su(pam_unix)[21416]: session opened for user ${user} by (uid=0)`
+      const line = parseLine(raw, 'auth')
+      tally.add(miner.mine(line), line.level, raw, at(i + 1), 'auth')
+    })
+    const rows = tally.rows((source, id) => miner.resolve(source, id))
+    expect(rows.map((r) => [r.count, r.template])).toEqual([[6, 'session opened for user <*> by (uid=<*>)']])
   })
 
   it('the table: file:line with several files, each sample under its row, its control characters escaped', () => {

@@ -25,6 +25,13 @@ describe('masks', () => {
     ['a request id', 'request req-38101a0b done', 'request <*> done'],
     ['a value after its name', 'uid=0 euid=12 tty=NODEVssh', 'uid=<*> euid=<*> tty=NODEVssh'],
     ['a date with month and day names', 'at Fri Jun 24 18:55:11 2005 ok', 'at <*> ok'],
+    [
+      'a host name and its port (rule 2b)',
+      'www.baidu.com:80 open through proxy.example.hk:5070,',
+      '<*> open through <*>,',
+    ],
+    ['localhost and its port (rule 2b)', 'dial localhost:6379 refused', 'dial <*> refused'],
+    ['a duration with its unit (rule 8)', 'lifetime <1 sec, took 3 minutes.', 'lifetime <*> took <*>'],
   ])('%s', (_, message, expected) => {
     expect(form(message)).toBe(expected)
   })
@@ -42,6 +49,20 @@ describe('masks', () => {
     expect(maskedForm('dn228 session closed', false)).toBe('<*> session closed')
   })
 
+  it('rule 2b: a place in code is not a host, its name stays', () => {
+    expect(form('at server.go:88 and main.py:12')).toBe('at server.go:<*> and main.py:<*>')
+    expect(form('at com.android.server.wm.WindowState.removeLocked:1554 x')).toBe(
+      'at com.android.server.wm.WindowState.removeLocked:<*> x',
+    )
+    // One label and no `localhost`: a name and its value (`retries:3`), not a host.
+    expect(form('retries:3 left')).toBe('retries:<*> left')
+  })
+
+  it('rule 8: a unit of time only after a variable; `00:01` and `<1 sec` give one shape', () => {
+    expect(form('lifetime 00:01')).toBe(form('lifetime <1 sec'))
+    expect(form('wait ms later')).toBe('wait ms later')
+  })
+
   it('a bracketed variable keeps its brackets, so "(host)" and "()" meet at one place', () => {
     expect(form('connection from 1.2.3.4 (dsl-1.example.net) at x')).toBe('connection from <*> (<*>) at x')
   })
@@ -52,6 +73,15 @@ describe('the head of a layout no rule knows', () => {
     ['- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond[2915]: session closed', 'crond[2915]:'],
     ['2024-01-02T03:04:05.678Z 4242 worker started', 'worker started'],
     ['[12:01:01] 77 - cache warmed up', 'cache warmed up'],
+    // Rule 7: a program or logger name before a lone `-`, one rule-1 field allowed between them.
+    ['[10.30 16:49:06] chrome.exe - proxy.example.hk:5070 open', 'proxy.example.hk:5070 open'],
+    ['[07.26 13:30:34] chrome.exe *64 - www.baidu.com:80 close', 'www.baidu.com:80 close'],
+    ['[07.26 17:30:16] 360AP.exe - intf.example.cn:80 close', 'intf.example.cn:80 close'],
+    ['2024-01-02 03:04:05,123 - app.db - pool exhausted', 'pool exhausted'],
+    // Rule 8: names before an epoch stamp, then rules 1-3 again (the flag after it).
+    ['134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component State Change', 'Component State'],
+    ['2569061 Interconnect-0N03 switch_module error 1074120426 1 Linkerror event', 'Linkerror event'],
+    ['2286759 full partition status 1061219795 -1 running', 'running'],
   ])('%s', (line, message) => {
     expect(line.slice(headEnd(line)).startsWith(message)).toBe(true)
   })
@@ -62,6 +92,27 @@ describe('the head of a layout no rule knows', () => {
 
   it('prose is not taken for head', () => {
     expect(headEnd('connection refused by peer')).toBe(0)
+  })
+
+  it('rule 7 needs a head field before the name, and a message after the dash', () => {
+    expect(headEnd('chrome.exe - proxy open')).toBe(0)
+    const line = '[12:01:01] worker - '
+    expect(line.slice(headEnd(line))).toBe('worker - ')
+    // A word that is not a name (a colon in it) before a dash is the message's.
+    const sentence = '[12:01:01] note: - retry'
+    expect(sentence.slice(headEnd(sentence))).toBe('note: - retry')
+  })
+
+  it('rule 8 takes a stamp only after names, only in its range, and only before a message', () => {
+    // Capitalised words are prose, not names.
+    expect(headEnd('Received block 1077804742 of size 12')).toBe(0)
+    // Nine digits that are not a time since 2000.
+    const id = '77 job queue 123456789 failed'
+    expect(id.slice(headEnd(id))).toBe('job queue 123456789 failed')
+    // Five names before the stamp are too many.
+    const many = '77 a b c d e 1077804742 1 done'
+    expect(many.slice(headEnd(many))).toBe('a b c d e 1077804742 1 done')
+    expect(headEnd('77 node status 1077804742')).toBe(3)
   })
 })
 
