@@ -3,7 +3,7 @@
 // as they are (most of them): the words between two variables are copied as one slice of the line.
 // The steps: (1) find the tokens and whether each may hold a variable (a digit, `/`, `@`, `\`, a
 // quote); (2) mask those (maskToken); (3) a month or weekday next to a variable is a variable
-// (rule 7), and so is a unit of time after one (rule 8); (4) join, runs of `<*>` as one (rule 6), a
+// (rule 7), and so is a unit of time or size after one (rule 8); (4) join, runs of `<*>` as one (rule 6), a
 // leading `<*>` dropped when asked.
 import {
   isJoiner,
@@ -39,10 +39,10 @@ function prefixKey(text: string, at: number): number {
 
 const DATE_PREFIXES = new Set([...MONTHS_AND_DAYS].map((name) => prefixKey(name, 0)))
 
-const TIME_UNITS = new Set(
+const UNITS = new Set(
   (
     'ns us µs ms msec msecs millis milliseconds s sec secs second seconds min mins minute minutes ' +
-    'h hr hrs hour hours day days'
+    'h hr hrs hour hours day days kb mb gb tb pb kib mib gib tib'
   ).split(' '),
 )
 const MAX_UNIT_LENGTH = 13
@@ -141,7 +141,7 @@ function markDate(text: string, k: number, count: number): void {
   if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE
 }
 
-/** Rule 8: a unit of time after a variable is a variable (joined with it into one `<*>`). */
+/** Rule 8: a unit of time or size after a variable is a variable (joined with it into one `<*>`). */
 function markUnits(text: string, count: number): void {
   for (let k = 1; k < count; k++) {
     if (kinds[k] !== LITERAL || kinds[k - 1] !== VARIABLE) continue
@@ -150,7 +150,7 @@ function markUnits(text: string, count: number): void {
     if (end - start > MAX_UNIT_LENGTH) continue
     const last = text.charCodeAt(end - 1)
     if (last === 44 || last === 46 || last === 59) end--
-    if (TIME_UNITS.has(text.slice(start, end).toLowerCase())) kinds[k] = VARIABLE
+    if (UNITS.has(text.slice(start, end).toLowerCase())) kinds[k] = VARIABLE
   }
 }
 

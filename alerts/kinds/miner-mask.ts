@@ -21,8 +21,9 @@
 //     runs of `<*>` tokens are one `<*>`: a variable of a varying number of words (a quoted list,
 //     a path with spaces) gives the template one shape.
 //  7. A month or weekday name next to a variable is part of a date (`Fri Jun 24 18:55:11 2005`).
-//  8. A unit of time after a variable is part of the duration (`12 ms`, `<1 sec`, `3 minutes`): the
-//     same duration written `00:01` or `<1 sec` gives the template one shape.
+//  8. A unit of time or size after a variable is part of the quantity (`12 ms`, `<1 sec`, `3 minutes`,
+//     `512 MB`), as it is written joined (`12ms`, `512MB`): the same duration written `00:01` or
+//     `<1 sec` gives the template one shape.
 export const MAX_MESSAGE = 4096
 export const MAX_TOKENS = 96
 export const WILDCARD = '<*>'

@@ -32,6 +32,7 @@ describe('masks', () => {
     ],
     ['localhost and its port (rule 2b)', 'dial localhost:6379 refused', 'dial <*> refused'],
     ['a duration with its unit (rule 8)', 'lifetime <1 sec, took 3 minutes.', 'lifetime <*> took <*>'],
+    ['a size with its unit (rule 8)', 'free 512 MB of 2 GiB', 'free <*> of <*>'],
   ])('%s', (_, message, expected) => {
     expect(form(message)).toBe(expected)
   })
