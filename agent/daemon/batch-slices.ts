@@ -2,7 +2,9 @@
 // thousands of lines), the pipeline handles a line synchronously, and a line of a kind never met
 // costs the miner tens of microseconds. A backlog handled batch after batch in one turn of the event
 // loop held /health, the console and every timer for as long as it took (over a minute for a million
-// distinct lines). So a big batch goes over in slices, the loop turning between them.
+// distinct lines). So a big batch goes over in slices, the loop turning between them. A source of
+// events (a multi-line rule, a container log) slices its batches by the same measure, its commits
+// stopping before what its events hold (agent/events/event-slices.ts).
 //
 // Rules:
 // 1. A batch of at most SLICE_LINES candidates (the lines left by the pre-filter) goes whole: no

@@ -5,7 +5,8 @@
 // first (agent/events/): a batch is committed only up to what is still held (an event a later line
 // may continue, a part of a split line), so a crash inside an event re-reads it whole. A batch of
 // single lines with more candidates than a slice goes over a slice at a time, each committed
-// through its last line, the event loop turning between them (batch-slices.ts).
+// through its last line, the event loop turning between them (batch-slices.ts); a batch of events
+// goes the same way, each slice committed through what its events let go (events/event-slices.ts).
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AlertLine } from '../../alerts'
@@ -16,11 +17,11 @@ import { compileGlob } from '../tail/glob'
 import { toAlertLine } from '../events/alert-line'
 import { eventAlertLine } from '../events/event-line'
 import type { PendingEvent } from '../events/event-stream'
-import { createSourceEvents, isContainerFormat, type SourceEvents } from '../events/source-events'
+import { createSourceEvents, isContainerFormat, type EventsRest, type SourceEvents } from '../events/source-events'
 import { createCandidateFilter, type CandidateFilter } from '../prefilter/candidate-filter'
 import type { AlertPipeline } from '../delivery/types'
 import type { SourceReader } from '../events/types'
-import { linesThrough, sliceEnd, turnOfTheLoop } from './batch-slices'
+import { linesThrough, SLICE_LINES, sliceEnd, turnOfTheLoop } from './batch-slices'
 import { DaemonError, DaemonErrorCodes } from './errors'
 import type { AgentLogger } from './logger'
 import type { Tap } from './tap'
@@ -154,6 +155,7 @@ function sourceEventsOf(
     tailer: { commit, release: (batch) => tailer.release(batch), streamOf: (batch) => tailer.streamOf(batch) },
     now,
     ingest: ingestEvent,
+    sliceLines: SLICE_LINES,
     onMalformed: (count, batch) =>
       log.warn(
         { source: source.name, path: batch.path, lines: count },
@@ -162,11 +164,15 @@ function sourceEventsOf(
   })
 }
 
-/** A batch handed over in slices (batch-slices.ts): its candidates and where the next slice starts. */
-interface SliceRest {
+/** A batch of single lines handed over in slices (batch-slices.ts): its candidates and where the next slice starts. */
+interface LinesRest {
+  readonly kind: 'lines'
   readonly candidates: readonly TailLine[]
   readonly next: number
 }
+
+/** A batch handed over in slices: of single lines, or of events (which commit their slices themselves). */
+type SliceRest = LinesRest | EventsRest
 
 /** True: the batch went through; false: a line could not be handled (the source stops); else, more slices. */
 type Handled = boolean | SliceRest
@@ -221,7 +227,7 @@ function ingestSlice(
       { source: source.name, path: batch.path, lines: notParsed, firstEndOffset: firstNotParsed },
       `${notParsed} line(s) starting with "{" are not valid JSON: read as plain text`,
     )
-  return end < candidates.length ? { candidates, next: end } : true
+  return end < candidates.length ? { kind: 'lines', candidates, next: end } : true
 }
 
 /**
@@ -263,12 +269,18 @@ function batchHandler(
     return ingestSlice(options, state, batch, candidates, 0)
   }
   handle.rest = (batch: LineBatch, rest: SliceRest): Handled =>
-    ingestSlice(options, state, batch, rest.candidates, rest.next)
+    rest.kind === 'lines'
+      ? ingestSlice(options, state, batch, rest.candidates, rest.next)
+      : (events as SourceEvents).rest(rest, now())
   return handle
 }
 
-/** Rule 3 of batch-slices.ts: the batch's lines through the last candidate handed over. */
+/**
+ * Rule 3 of batch-slices.ts: the batch's lines through the last candidate handed over; undefined for
+ * events, whose slices are committed as they are read (event-slices.ts rule 4).
+ */
 function linesHandled(batch: LineBatch, rest: SliceRest): number | undefined {
+  if (rest.kind === 'events') return undefined
   const last = rest.candidates[rest.next - 1] as TailLine
   return linesThrough(batch.lineCount, (index) => lineEndOffset(batch, index), last.offset)
 }

@@ -7,6 +7,9 @@
 //    rest of a renamed file before the new file at its path);
 // 3. when its stream has been quiet for the timeout: the last event of a quiet file, or of a file
 //    renamed away and finished, or deleted.
+// 4. Never by the timeout while a batch of its stream is handed over in slices (event-slices.ts):
+//    ending it would commit its last batch whole, lines not read yet included; its deadline then
+//    counts from its last slice.
 // A stream with nothing open is dropped once quiet as well: all it held was its mode, and the
 // lines after a pause that long start anew. No clock here: `now` is an argument.
 import { createEventStream, holds, type EventStream } from './event-stream'
@@ -23,10 +26,13 @@ export interface EventStreams {
     path: string | undefined,
     ended: (stream: EventStream) => void,
   ): EventStream
-  /** Removes and returns the streams quiet since `now - timeoutMs` (open events first among them to end). */
-  takeQuiet(now: number): EventStream[]
-  /** When the earliest stream holding something (an open event, a part of a line) times out (epoch ms). */
-  nextDeadline(): number | undefined
+  /**
+   * Removes and returns the streams quiet since `now - timeoutMs` (open events first among them to end),
+   * but `busy` (rule 4).
+   */
+  takeQuiet(now: number, busy?: EventStream): EventStream[]
+  /** When the earliest stream but `busy` holding something (an open event, a part of a line) times out (epoch ms). */
+  nextDeadline(busy?: EventStream): number | undefined
   /** Every stream, removed (the source stops). */
   takeAll(): EventStream[]
 }
@@ -67,20 +73,20 @@ export function createEventStreams(timeoutMs: number): EventStreams {
       streams.set(key, stream)
       return stream
     },
-    takeQuiet(now) {
+    takeQuiet(now, busy) {
       const quiet: EventStream[] = []
       for (const [key, stream] of streams) {
-        if (stream.lastAt + timeoutMs > now) continue
+        if (stream.lastAt + timeoutMs > now || stream === busy) continue
         streams.delete(key)
         quiet.push(stream)
       }
       for (const [followId, entry] of latest) if (!streams.has(entry.key)) latest.delete(followId)
       return quiet
     },
-    nextDeadline() {
+    nextDeadline(busy) {
       let earliest: number | undefined
       for (const stream of streams.values()) {
-        if (!holds(stream)) continue
+        if (!holds(stream) || stream === busy) continue
         const deadline = stream.lastAt + timeoutMs
         if (earliest === undefined || deadline < earliest) earliest = deadline
       }

@@ -56,6 +56,17 @@ describe('event streams', () => {
     expect(streams.takeQuiet(11_500)).toEqual([b])
     expect(endStream(b).map((e) => e.first)).toEqual(['ERROR b'])
   })
+
+  it('never takes by the timeout the stream whose batch is handed over in slices (rule 4)', () => {
+    const streams = createEventStreams(1000)
+    const busy = streams.streamOf('a', 1, 0, '/a.log', () => undefined)
+    open(busy, 'ERROR a')
+    busy.lastAt = 0
+    expect(streams.nextDeadline(busy)).toBeUndefined()
+    expect(streams.takeQuiet(5000, busy)).toEqual([])
+    expect(streams.nextDeadline()).toBe(1000)
+    expect(streams.takeQuiet(5000)).toEqual([busy])
+  })
 })
 
 describe('container batches', () => {
