@@ -64,6 +64,11 @@ const BENCHES = [
     needs: ['python3'],
   },
   {
+    name: 'kinds-agentbench',
+    what: "what kinds on cost the agent's engine per error line of agentbench's files, against kinds off",
+    quick: ['--rounds', '3'],
+  },
+  {
     name: 'candidates',
     what: "the agent's per-candidate-line path (pre-filter kept line -> parse -> engine)",
     quick: ['--lines', '3000', '--rounds', '3'],

@@ -7,7 +7,9 @@
 // flush with the counts. Counts are written by flush() (the daemon's timer and its stop). What a
 // `kind: new` rule counts toward its min_count, and its page, are written as the rule decides (before
 // the page reaches the outbox, before the checkpoint commits the lines counted): a restart or a
-// SIGKILL neither loses a count nor pages a kind twice.
+// SIGKILL neither loses a count nor pages a kind twice. Kinds the miner merged are one kind in the
+// table (kind-fold.ts): the miner is seeded with the kinds the restored table holds, each with all its
+// aliases (the ids of the kinds it absorbed too), so a line of an absorbed kind goes to its survivor.
 import type { KindSeen, KindTable } from '../../alerts/kinds/kind-table'
 import type { KindDelta, KindEntry, KindMiner, KindRef } from '../../alerts/kinds/types'
 import type { AlertLine } from '../../alerts/line'
@@ -50,11 +52,15 @@ export interface KeptKinds {
   stats(): KeptKindsStats
 }
 
+/** Seeds the kinds that are nobody's alias (a kind absorbed into another is that one's), with their aliases. */
 function seedMiner(miner: KindMiner, entries: readonly KindEntry[]): void {
+  const aliases = new Set<string>()
+  for (const entry of entries) for (const alias of entry.aliases) if (alias !== entry.id) aliases.add(alias)
   const bySource = new Map<string | undefined, { id: string; template: string; aliases: string[] }[]>()
-  for (const { id, template, aliases, source } of entries) {
+  for (const { id, template, aliases: own, source } of entries) {
+    if (aliases.has(id)) continue
     const list = bySource.get(source) ?? []
-    list.push({ id, template, aliases })
+    list.push({ id, template, aliases: own })
     bySource.set(source, list)
   }
   for (const [source, kinds] of bySource) miner.seed(source, kinds)
@@ -68,10 +74,11 @@ function countBySource(entries: readonly KindEntry[]): Map<string, number> {
 
 export function keepKinds(options: KeptKindsOptions): KeptKinds {
   const { store, table, miner } = options
-  const restoredEntries = store.restored()
-  const restored = table.restore(restoredEntries)
-  seedMiner(miner, restoredEntries)
-  let bySource = countBySource(restoredEntries)
+  const restored = table.restore(store.restored())
+  // What the table holds once restored: an absorbed kind the file still had is folded into its survivor.
+  const held = table.entries()
+  seedMiner(miner, held)
+  let bySource = countBySource(held)
   let created = 0
   // This agent's own counts since the last takeLocal(), by id (only while a fleet shares them).
   let local: Map<string, KindDelta> | undefined
@@ -115,13 +122,16 @@ export function keepKinds(options: KeptKindsOptions): KeptKinds {
       return seen
     },
     merge: (delta: KindDelta, now: number) => met(table.merge(delta, now), false),
+    // Written under the id the table holds the kind by: an absorbed kind's id answers its survivor.
     waiting(id: string, rule: string, times: readonly number[]) {
       table.waiting(id, rule, times)
-      write(() => store.waiting(id, rule, times))
+      const kind = table.get(id)?.id ?? id
+      write(() => store.waiting(kind, rule, times))
     },
     paged(id: string) {
       table.paged(id)
-      write(() => store.paged(id))
+      const kind = table.get(id)?.id ?? id
+      write(() => store.paged(kind))
     },
   }
 

@@ -8,7 +8,7 @@ import type { KindRuleConfig } from './kind-rules-config'
 import { createWindowCounts } from './kind-rules-window'
 import type { KindSeen, KindTable } from './kind-table'
 import type { KindView } from './kind-vars'
-import { newKindStateOf, newKindVerdict, pendingTimes } from './new-kind'
+import { newKindStateOf, newKindVerdict, passesOnEntry, pendingTimes } from './new-kind'
 import { ratioExceeded } from './ratio'
 import { regressedVerdict } from './regressed'
 import { isSpike } from './spike'
@@ -51,7 +51,8 @@ function newKind(rule: Rule, config: Extract<KindRuleConfig, { type: 'new' }>, t
     decide({ seen, now }, open) {
       if (open) return TAKE
       const { entry } = seen
-      // Fields named, not spread: this runs for every line of a known kind.
+      // Most lines: nothing is made for a kind learned, paged or known with nothing pending.
+      if (passesOnEntry(entry, seen.isNew)) return PASS
       const { learned, paged, pending } = newKindStateOf(entry, rule.name)
       const { minCount, withinMs } = config
       const input = { learned, paged, pending, isNew: seen.isNew, now, minCount, withinMs }

@@ -14,8 +14,8 @@ import { compileFieldMatch, matchField, type FieldMatcher } from '../matcher'
 import type { Rule } from '../rule'
 import { ruleSelects } from '../select'
 import type { KindRuleConfig } from './kind-rules-config'
-import { createKindDeciders, type KindDecider } from './kind-rules-deciders'
-import type { KindTable } from './kind-table'
+import { createKindDeciders, type KindContext, type KindDecider } from './kind-rules-deciders'
+import type { KindSeen, KindTable } from './kind-table'
 import { kindIncidentKey, kindView, withKind } from './kind-vars'
 import type { KindMiner } from './types'
 
@@ -132,8 +132,23 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
   const openKinds = new Map<string, string>()
   const { miner, table } = options
 
+  // One context, refilled for each line mined: a decider reads it within its call and keeps none of it.
+  let context: KindContext | undefined
+
+  function contextOf(seen: KindSeen, line: AlertLine, now: number): KindContext {
+    const at = deploys.length === 0 ? undefined : deployAt.get(line.source)
+    if (context === undefined) context = { seen, line, now, deployAt: at }
+    else {
+      context.seen = seen
+      context.line = line
+      context.now = now
+      context.deployAt = at
+    }
+    return context
+  }
+
   function see(line: AlertLine, now: number, isOpen: (key: string) => boolean) {
-    for (const watcher of deploys) if (isDeploy(watcher, line)) deployAt.set(line.source, now)
+    if (deploys.length > 0) for (const watcher of deploys) if (isDeploy(watcher, line)) deployAt.set(line.source, now)
     if (mineSelected) {
       if (rules.some((rule) => rule.absent === undefined && ruleSelects(rule, line)))
         table.observe(miner.mine(line), line, now, hostOf(line, options.host))
@@ -145,7 +160,7 @@ export function createKindRules(rules: readonly Rule[], options: KindRulesOption
     if (first === watches.length) return undefined
     const host = hostOf(line, options.host)
     const seen = table.observe(miner.mine(line), line, now, host)
-    const context = { seen, line, now, deployAt: deployAt.get(line.source) }
+    const context = contextOf(seen, line, now)
     let takes: Map<Rule, KindTake> | undefined
     for (let i = first; i < watches.length; i++) {
       const watch = watches[i] as Watch

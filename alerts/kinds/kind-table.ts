@@ -22,9 +22,14 @@
 //   first seen then are `learned` (recorded, never paged as new). With `learnFrom` (a store's first
 //   start), learning runs from it, restored or not: a restart while learning goes on learning.
 // - Bounded by `max` kinds per source: the least recently seen is evicted (counted in stats()).
+// - Merged kinds are one (kind-fold.ts): a ref naming the kinds the miner absorbed (`ref.absorbed`)
+//   folds their entries into its kind's, and restore folds an entry whose id is another's alias. An
+//   alias answers its kind (get, merge, resolved, opened, waiting, paged); a fold makes nothing new.
 // Ids are global (a hash of the template): one entry per id, its source the first that showed it.
 import type { AlertLine } from '../line'
+import { foldRestored, MAX_HOSTS } from './kind-fold'
 import { addHourly, HOUR_MS, trimHourly } from './kind-table-hourly'
+import { KindIndex } from './kind-table-index'
 import { RecencyList } from './recency-list'
 import type { KindDelta, KindEntry, KindRef, PendingNew } from './types'
 
@@ -65,7 +70,10 @@ export interface KindTable {
   get(id: string): KindEntry | undefined
   /** Every entry, least recently seen first (restore() puts them back in that order); copies. */
   entries(): KindEntry[]
-  /** Puts saved entries back (over any of the same id); returns how many are kept under the bound. */
+  /**
+   * Puts saved entries back (over any of the same id), an entry whose id is another's alias folded into
+   * that one (kind-fold.ts rules 10-11); returns how many kinds are kept under the bound.
+   */
   restore(entries: readonly KindEntry[]): number
   resolved(id: string, now: number): boolean
   opened(id: string, incidentKey: string): void
@@ -80,8 +88,7 @@ export interface KindTable {
 
 /** A sample is cut to this many characters. */
 export const MAX_SAMPLE = 1024
-/** Hosts kept per kind, most recent first. */
-export const MAX_HOSTS = 16
+export { MAX_HOSTS }
 
 /** The host moves to the front in place: a splice would make an array of the removed host on every line. */
 function addHost(hosts: string[], host: string): void {
@@ -152,7 +159,7 @@ class KindNode implements KindSeen {
 }
 
 /** Per source, kinds in recency order, bounded: past `max` the source's least recently seen is evicted. */
-function createRecency(max: number, byId: Map<string, KindNode>) {
+function createRecency(max: number, forget: (node: KindNode) => void) {
   const bySource = new Map<string | undefined, RecencyList<KindNode>>()
   let evicted = 0
   return {
@@ -171,7 +178,7 @@ function createRecency(max: number, byId: Map<string, KindNode>) {
       const oldest = order.first()
       if (oldest === undefined) return
       order.delete(oldest)
-      byId.delete(oldest.entry.id)
+      forget(oldest)
       evicted++
     },
     evicted: () => evicted,
@@ -198,18 +205,11 @@ function freshEntry(fresh: Fresh, at: number, learned: boolean): KindEntry {
 }
 
 /** The node of a known id, its answer set for this event; undefined when the table does not know it. */
-function knownNode(byId: ReadonlyMap<string, KindNode>, id: string): KindNode | undefined {
-  const node = byId.get(id)
+function knownNode(node: KindNode | undefined): KindNode | undefined {
   if (node === undefined) return undefined
   node.isNew = false
   node.seenBefore = node.entry.lastSeen
   return node
-}
-
-/** An alias the miner gave: the aliases are searched once per change of it, not on every line. */
-function addAlias(node: KindNode, alias: string): void {
-  node.lastAlias = alias
-  if (!node.entry.aliases.includes(alias)) node.entry.aliases.push(alias)
 }
 
 function copiesByLastSeen(byId: ReadonlyMap<string, KindNode>): KindEntry[] {
@@ -221,8 +221,8 @@ function copiesByLastSeen(byId: ReadonlyMap<string, KindNode>): KindEntry[] {
 }
 
 export function createKindTable(options: KindTableOptions): KindTable {
-  const byId = new Map<string, KindNode>()
-  const recency = createRecency(options.max, byId)
+  const kinds = new KindIndex<KindNode>()
+  const recency = createRecency(options.max, (node) => kinds.forget(node))
   let learnFrom = options.learnFrom
   let restored = false
 
@@ -235,7 +235,7 @@ export function createKindTable(options: KindTableOptions): KindTable {
   function create(fresh: Fresh, at: number, now: number): KindNode {
     const entry = freshEntry(fresh, at, learning(now))
     const node = new KindNode(entry, recency.listOf(entry.source))
-    byId.set(entry.id, node)
+    kinds.add(node)
     return node
   }
 
@@ -258,47 +258,53 @@ export function createKindTable(options: KindTableOptions): KindTable {
   }
 
   function observe(ref: KindRef, line: AlertLine, now: number, host: string): KindSeen {
-    let node = knownNode(byId, ref.id)
+    if (ref.absorbed !== undefined) kinds.foldAbsorbed(ref.id, ref.absorbed)
+    let node = knownNode(kinds.nodeOf(ref.id))
     if (node === undefined) {
       const sample = line.raw.slice(0, MAX_SAMPLE)
       node = create({ id: ref.id, source: line.source, template: ref.template, level: line.level, sample }, now, now)
     }
-    if (ref.aliasOf !== undefined && ref.aliasOf !== node.lastAlias) addAlias(node, ref.aliasOf)
+    if (ref.aliasOf !== undefined && ref.aliasOf !== node.lastAlias) kinds.addAlias(node, ref.aliasOf)
     return count(node, ref.template, now, 1, host, now)
   }
 
   function restore(entries: readonly KindEntry[]): number {
     if (entries.length > 0) restored = true
-    for (const saved of [...entries].sort((a, b) => a.lastSeen - b.lastSeen)) {
-      const entry = copyEntry(saved)
-      const previous = byId.get(entry.id)
-      if (previous !== undefined) previous.order.delete(previous)
+    const folded = foldRestored(entries.map(copyEntry))
+    for (const entry of [...folded].sort((a, b) => a.lastSeen - b.lastSeen)) {
+      const previous = kinds.byId.get(entry.id)
+      if (previous !== undefined) {
+        previous.order.delete(previous)
+        kinds.forget(previous)
+      }
       const node = new KindNode(entry, recency.listOf(entry.source))
-      byId.set(entry.id, node)
+      kinds.add(node)
       recency.touch(node)
     }
     let kept = 0
-    for (const saved of entries) if (byId.has(saved.id)) kept++
+    for (const entry of folded) if (kinds.byId.has(entry.id)) kept++
     return kept
   }
 
   function merge(delta: KindDelta, now: number): KindSeen {
-    let node = knownNode(byId, delta.id)
+    let node = knownNode(kinds.nodeOf(delta.id))
     if (node === undefined) {
       // Only an entry's fields: a delta's at, count and host would ride along into kinds.jsonl.
       const { id, source, template, level } = delta
       node = create({ id, source, template, level, sample: delta.sample.slice(0, MAX_SAMPLE) }, delta.at, now)
     }
-    return count(node, delta.template, delta.at, delta.count, delta.host, now)
+    // Counts of a kind folded here (a host whose miner has not merged it yet) leave the template as it is.
+    const template = node.entry.id === delta.id ? delta.template : node.entry.template
+    return count(node, template, delta.at, delta.count, delta.host, now)
   }
 
-  const entryOf = (id: string): KindEntry | undefined => byId.get(id)?.entry
+  const entryOf = (id: string): KindEntry | undefined => kinds.nodeOf(id)?.entry
 
   return {
     observe,
     merge,
     get: entryOf,
-    entries: () => copiesByLastSeen(byId),
+    entries: () => copiesByLastSeen(kinds.byId),
     restore,
     resolved(id, now) {
       const entry = entryOf(id)
@@ -310,6 +316,6 @@ export function createKindTable(options: KindTableOptions): KindTable {
     waiting: (id, rule, times) => setPending(entryOf(id), rule, times),
     paged: (id) => markPaged(entryOf(id)),
     learning,
-    stats: () => ({ kinds: byId.size, evicted: recency.evicted() }),
+    stats: () => ({ kinds: kinds.byId.size, evicted: recency.evicted() }),
   }
 }

@@ -12,7 +12,9 @@
 //     message is kept as it is: how far a quoted string reaches (MAX_QUOTED) depends on the length of
 //     what it spans, and the part of a token before a quoted string is copied as it is.
 //  3. The error type, whether a leading `<*>` is dropped (plain-text lines), and the stack's language
-//     are part of the key, each after its length where it could hold anything.
+//     are part of the key, each after its length where it could hold anything. An event with neither
+//     type nor stack (a plain-text line: most error lines) is looked up by its folded message alone, in
+//     the map of its dropLeading: no key is put together for it.
 //  4. A stack is kept as it is but for the `:line` or `:line:column` (a `)` after them or not) that end
 //     a line of a stack neither Python's nor Go's: each becomes `:0`. Of such a stack only the frame lines
 //     (`at ` after blanks) count (miner-stack.ts), and their fingerprint cuts those numbers off as they
@@ -51,32 +53,47 @@ export function stackKey(stack: string): string {
 }
 
 export class FormMemo {
+  /** Rule 3: events with neither type nor stack, by folded message; [dropLeading false, true]. */
+  private readonly plain = [new Map<string, string>(), new Map<string, string>()] as const
+  /** The other events, by the whole key. */
   private readonly forms = new Map<string, string>()
-  /** The key of the last find(), for the keep() after it; undefined when the event is not memoised. */
-  private key: string | undefined
+  /** The map and key of the last find(), for the keep() after it; undefined when the event is not memoised. */
+  private into: Map<string, string> | undefined
+  private key = ''
 
   constructor(private readonly max: number = MEMO_MAX) {}
 
   get size(): number {
-    return this.forms.size
+    return this.plain[0].size + this.plain[1].size + this.forms.size
   }
 
   /** The form of an event whose key equals a known one's; undefined otherwise (then keep() its form). */
   find(type: string, message: string, dropLeading: boolean, stack: string): string | undefined {
     if (message.length > MAX_MESSAGE || stack.length > MAX_MESSAGE) {
-      this.key = undefined
+      this.into = undefined
       return undefined
     }
     const folded = messageKey(message)
-    this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}${stackKey(stack)}`
-    return this.forms.get(this.key)
+    if (type === '' && stack === '') {
+      this.into = this.plain[dropLeading ? 1 : 0]
+      this.key = folded
+    } else {
+      this.into = this.forms
+      this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}${stackKey(stack)}`
+    }
+    return this.into.get(this.key)
   }
 
   /** The form of the event the last find() missed. */
   keep(form: string): void {
-    if (this.key === undefined) return
-    if (this.forms.size >= this.max) this.forms.clear()
-    this.forms.set(this.key, form)
-    this.key = undefined
+    const into = this.into
+    if (into === undefined) return
+    this.into = undefined
+    if (this.size >= this.max) {
+      this.plain[0].clear()
+      this.plain[1].clear()
+      this.forms.clear()
+    }
+    into.set(this.key, form)
   }
 }

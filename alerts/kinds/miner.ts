@@ -9,7 +9,8 @@
 //  3. The id: the first 16 hex digits of sha256(source, NUL, template) of the kind's first form,
 //     computed once per new template, never per line. When the template generalises, or absorbs
 //     another kind, the kind keeps its id (the oldest kind of a merge survives) and the new template's
-//     own id and the absorbed kind's id become aliases (`aliasOf`, `resolve`). Canonical across
+//     own id and the absorbed kind's id become aliases (`aliasOf`, `resolve`); the ref of the line
+//     that merged names the absorbed ids (`absorbed`), so a table folds their entries. Canonical across
 //     orders: the final templates, hence their ids (`aliasOf`, or `id` when none), are the same for the
 //     same lines in any order (a test shuffles; on loghub's nine sets 98-100% of lines get the same
 //     final template in five shuffles); the first-form `id` is the same wherever a group's lines mask
@@ -58,8 +59,18 @@ export interface KindMinerSizes {
 
 /** A kind's ref as it stands, made again only when its template or aliases changed (miner-tree.ts clears it). */
 function refOf(kind: TreeKind): KindRef {
-  kind.ref ??= { id: kind.id, template: kind.template, created: false, aliasOf: kind.aliases[kind.aliases.length - 1] }
+  if (kind.ref !== undefined) return kind.ref
+  const aliasOf = kind.aliases[kind.aliases.length - 1]
+  // `absorbed` listed (undefined) so that every ref, a merge's too, has one shape where the table reads it.
+  kind.ref = { id: kind.id, template: kind.template, created: false, aliasOf, absorbed: undefined }
   return kind.ref
+}
+
+/** The ids a merge made aliases of its survivor: each absorbed kind's own and its aliases (kinds it took in). */
+function absorbedIds(absorbed: readonly TreeKind[]): string[] {
+  const ids: string[] = []
+  for (const kind of absorbed) ids.push(kind.id, ...kind.aliases)
+  return ids
 }
 
 export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(): KindMinerSizes } {
@@ -123,7 +134,8 @@ export function createKindMiner(options: KindMinerOptions): KindMiner & { sizes(
         }
         if (placed.generalised) for (const alias of kind.aliases) kinds.ids.set(alias, kind)
       }
-      return placed.created ? { ...refOf(kind), created: true } : refOf(kind)
+      if (placed.created) return { ...refOf(kind), created: true }
+      return placed.absorbed.length === 0 ? refOf(kind) : { ...refOf(kind), absorbed: absorbedIds(placed.absorbed) }
     },
     seed(source, seeded) {
       const kinds = sourceOf(source)

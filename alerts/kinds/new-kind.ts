@@ -42,6 +42,14 @@ export function pendingTimes(input: NewKindInput): number[] {
   return times.length > input.minCount ? times.slice(times.length - input.minCount) : times
 }
 
+/**
+ * Rules 1 to 3 read off the entry alone: a line of a kind learned, paged, or known with nothing pending
+ * (most lines) passes without its input being made. Where it says true, newKindVerdict says 'pass'.
+ */
+export function passesOnEntry(entry: KindEntry, isNew: boolean): boolean {
+  return entry.learned || entry.paged !== false || (!isNew && entry.pending === undefined)
+}
+
 /** Rules 1 to 5. */
 export function newKindVerdict(input: NewKindInput): NewKindVerdict {
   if (input.learned) return 'pass'

@@ -18,6 +18,12 @@ export interface KindRef {
   created: boolean
   /** The id the template would have on its own, when it differs from `id` (an alias). */
   aliasOf?: string | undefined
+  /**
+   * Only on the ref of the event that merged kinds (rare: a new object then, never on a repeat): the ids
+   * of the kinds `id` absorbed with it (and their own aliases), now aliases of `id`. The table folds
+   * their entries into this kind's (kind-fold.ts).
+   */
+  absorbed?: readonly string[] | undefined
 }
 
 export interface KindMinerOptions {

@@ -68,6 +68,25 @@ describe('form memo rules', () => {
     expect(memo.find('a', '1b', false, '')).toBeUndefined()
   })
 
+  it('rule 3: an event with neither type nor stack is looked up apart, by dropLeading too', () => {
+    const memo = new FormMemo()
+    memo.find('', 'failed 1', true, '')
+    memo.keep('PLAIN')
+    expect(memo.find('', 'failed 2', true, '')).toBe('PLAIN')
+    expect(memo.find('', 'failed 2', false, '')).toBeUndefined()
+    memo.keep('KEPT')
+    expect(memo.find('T', 'failed 2', true, '')).toBeUndefined()
+    memo.keep('TYPED')
+    expect(memo.find('', 'failed 3', true, JS_STACK(1, 2))).toBeUndefined()
+    memo.keep('STACKED')
+    expect([memo.find('', 'failed 4', true, ''), memo.find('', 'failed 4', false, '')]).toEqual(['PLAIN', 'KEPT'])
+    expect([memo.find('T', 'failed 4', true, ''), memo.find('', 'failed 4', true, JS_STACK(3, 4))]).toEqual([
+      'TYPED',
+      'STACKED',
+    ])
+    expect(memo.size).toBe(4)
+  })
+
   it("rule 4: a frame line's closing numbers fold in a JavaScript or Java stack, nothing else does", () => {
     expect(afterKeeping('failed', 'failed', { stack: [JS_STACK(88, 31), JS_STACK(7, 1234)] })).toBe('FORM')
     const java = (n: string) => `java.io.IOException: boom\n\tat com.example.Foo.bar(Foo.java:${n})`
@@ -90,6 +109,15 @@ describe('form memo rules', () => {
       memo.keep('FORM')
       expect(memo.size).toBeLessThanOrEqual(3)
     }
+    // Events with types and stacks count too.
+    const stacked = new FormMemo(2)
+    for (const type of ['A', 'B', 'C']) {
+      stacked.find(type, 'failed', false, JS_STACK(1, 2))
+      stacked.keep(`F${type}`)
+      expect(stacked.size).toBeLessThanOrEqual(2)
+    }
+    expect(stacked.find('A', 'failed', false, JS_STACK(1, 2))).toBeUndefined()
+    expect(stacked.find('C', 'failed', false, JS_STACK(5, 6))).toBe('FC')
   })
 })
 

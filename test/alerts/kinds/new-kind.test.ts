@@ -1,6 +1,12 @@
 // One test per numbered rule of alerts/kinds/new-kind.ts, and what it reads of a table entry.
 import { describe, expect, it } from 'vitest'
-import { newKindStateOf, newKindVerdict, pendingTimes, type NewKindInput } from '../../../alerts/kinds/new-kind'
+import {
+  newKindStateOf,
+  newKindVerdict,
+  passesOnEntry,
+  pendingTimes,
+  type NewKindInput,
+} from '../../../alerts/kinds/new-kind'
 import type { KindEntry } from '../../../alerts/kinds/types'
 
 const input = (extra: Partial<NewKindInput>): NewKindInput => ({
@@ -52,5 +58,23 @@ describe('kind: new decisions', () => {
     expect(pendingTimes(input({ isNew: false, pending: [40_000, 95_000], minCount: 3, withinMs: 50_000 }))).toEqual([
       95_000, 100_000,
     ])
+  })
+
+  it('rules 1 to 3 read off the entry: where passesOnEntry says so, the verdict is pass', () => {
+    const pendings = [undefined, [['other', [99_000]]], [['r', [99_000]]]] as const
+    let passed = 0
+    for (const learned of [false, true])
+      for (const paged of [false, true, undefined])
+        for (const isNew of [false, true])
+          for (const pending of pendings) {
+            const known = entry({ learned, paged, pending: pending?.map(([rule, times]) => [rule, [...times]]) })
+            if (!passesOnEntry(known, isNew)) continue
+            passed++
+            expect(newKindVerdict(input({ ...newKindStateOf(known, 'r'), isNew, minCount: 2 }))).toBe('pass')
+          }
+    // The line of a kind known, not new, with nothing pending (most lines) is one of them.
+    expect(passesOnEntry(entry({ paged: false }), false)).toBe(true)
+    expect(passesOnEntry(entry({ paged: false }), true)).toBe(false)
+    expect(passed).toBeGreaterThan(20)
   })
 })
