@@ -173,7 +173,7 @@ function main() {
     HELD_OUT.map((name) => scoreSet(name, labels)),
   )
   const fresh = printScores(
-    'fresh held out: HPC, HealthApp, Proxifier (labels never looked at)',
+    "later held out: HPC, HealthApp, Proxifier (labels never looked at; HPC's and Proxifier's layouts were)",
     FRESH.map((name) => scoreSet(name, labels)),
   )
   const drainSeconds = scores.reduce((sum, s) => sum + (s.drainSeconds ?? 0), 0)
