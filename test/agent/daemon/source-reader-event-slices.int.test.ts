@@ -8,25 +8,25 @@ import { expect, it } from 'vitest'
 import { SLICE_LINES } from '../../../agent/daemon/batch-slices'
 import { suiteTempDir } from '../../helpers/temp-dir'
 import { criBacklog, multilineBacklog, rawLinesBefore, readWith, type Backlog } from './event-backlog'
+import { countLoopTurns } from '../../helpers/loop-turns'
 
 const dir = suiteTempDir('reader-event-slices')
 
 /** The events the pipeline gets, each with the turn of the event loop it came in (a setImmediate chain). */
 async function readAll(name: string, backlog: Backlog): Promise<Array<{ raw: string; turn: number }>> {
-  let turns = 0
-  let counting = true
-  const count = (): void => {
-    turns++
-    if (counting) setImmediate(count)
-  }
-  setImmediate(count)
+  const turns = countLoopTurns()
   const seen: Array<{ raw: string; turn: number }> = []
-  const reader = await readWith(dir, name, backlog.source, (line) => void seen.push({ raw: line.raw, turn: turns }))
+  const reader = await readWith(
+    dir,
+    name,
+    backlog.source,
+    (line) => void seen.push({ raw: line.raw, turn: turns.count }),
+  )
   try {
     await expect.poll(() => seen.length).toBe(backlog.events.length)
     expect(reader.failure).toBeUndefined()
   } finally {
-    counting = false
+    turns.stop()
     await reader.close()
   }
   return seen

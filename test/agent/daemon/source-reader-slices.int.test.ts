@@ -10,6 +10,7 @@ import { createAgentLogger } from '../../../agent/daemon/logger'
 import { startSourceReader } from '../../../agent/daemon/source-reader'
 import { suiteTempDir } from '../../helpers/temp-dir'
 import { jsonFileSource } from './file-source'
+import { countLoopTurns } from '../../helpers/loop-turns'
 
 const dir = suiteTempDir('reader-slices')
 const ERRORS = 2 * SLICE_LINES + 100
@@ -39,15 +40,9 @@ async function readWith(name: string, file: string, ingest: (line: AlertLine) =>
 
 it('hands a batch of more than a slice over in order, the event loop turning between slices', async () => {
   const { file } = backlog('order')
-  let turns = 0
-  let counting = true
-  const count = (): void => {
-    turns++
-    if (counting) setImmediate(count)
-  }
-  setImmediate(count)
+  const turns = countLoopTurns()
   const seen: Array<{ msg: string; turn: number }> = []
-  const reader = await readWith('order', file, (line) => void seen.push({ msg: line.msg, turn: turns }))
+  const reader = await readWith('order', file, (line) => void seen.push({ msg: line.msg, turn: turns.count }))
   try {
     await expect.poll(() => seen.length).toBe(ERRORS)
     expect(reader.stats().linesRead).toBe(2 * ERRORS)
@@ -58,7 +53,7 @@ it('hands a batch of more than a slice over in order, the event loop turning bet
     expect(seen[SLICE_LINES]!.turn).toBeGreaterThan(seen[SLICE_LINES - 1]!.turn)
     expect(seen[2 * SLICE_LINES]!.turn).toBeGreaterThan(seen[2 * SLICE_LINES - 1]!.turn)
   } finally {
-    counting = false
+    turns.stop()
     await reader.close()
   }
 })
