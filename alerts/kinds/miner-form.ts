@@ -3,8 +3,8 @@
 // as they are (most of them): the words between two variables are copied as one slice of the line.
 // The steps: (1) find the tokens and whether each may hold a variable (a digit, `/`, `@`, `\`, a
 // quote); (2) mask those (maskToken); (3) a month or weekday next to a variable is a variable
-// (rule 7), and so is a unit of time or size after one (rule 8); (4) join, runs of `<*>` as one (rule 6), a
-// leading `<*>` dropped when asked.
+// (rule 7), and so are a unit of time or size after one (rule 8) and a quantity restated in brackets
+// after one (rule 9); (4) join, runs of `<*>` as one (rule 6), a leading `<*>` dropped when asked.
 import {
   isJoiner,
   maskQuotedToken,
@@ -42,7 +42,7 @@ const DATE_PREFIXES = new Set([...MONTHS_AND_DAYS].map((name) => prefixKey(name,
 const UNITS = new Set(
   (
     'ns us µs ms msec msecs millis milliseconds s sec secs second seconds min mins minute minutes ' +
-    'h hr hrs hour hours day days kb mb gb tb pb kib mib gib tib'
+    'h hr hrs hour hours day days byte bytes kb mb gb tb pb kib mib gib tib'
   ).split(' '),
 )
 const MAX_UNIT_LENGTH = 13
@@ -59,6 +59,7 @@ export function maskedForm(message: string, dropLeading: boolean): string {
   const count = scanTokens(text)
   markDates(text, count)
   markUnits(text, count)
+  markRestated(text, count)
   return joinForm(text, count, dropLeading)
 }
 
@@ -152,6 +153,31 @@ function markUnits(text: string, count: number): void {
     if (last === 44 || last === 46 || last === 59) end--
     if (UNITS.has(text.slice(start, end).toLowerCase())) kinds[k] = VARIABLE
   }
+}
+
+/**
+ * Rule 9: a quantity restated with its unit in brackets right after one (`1190 bytes (1.16 KB)`) is part
+ * of it. Only with a unit: a bracketed `<*>` alone may be another thing (`from 10.0.0.1 (host-10-0-0-1)`).
+ */
+function markRestated(text: string, count: number): void {
+  for (let k = 1; k < count; k++) {
+    if (kinds[k] !== MASKED || kinds[k - 1] !== VARIABLE) continue
+    if (masked[k] === '(<*>' && k + 1 < count && isClosingUnit(text, k + 1)) {
+      kinds[k] = VARIABLE
+      kinds[k + 1] = VARIABLE
+    }
+  }
+}
+
+/** `KB)`, `sec),`: a unit and the bracket that closes the restatement. */
+function isClosingUnit(text: string, k: number): boolean {
+  if (kinds[k] !== LITERAL) return false
+  const start = starts[k] as number
+  let end = ends[k] as number
+  const last = text.charCodeAt(end - 1)
+  if (last === 44 || last === 46 || last === 59) end--
+  if (end - start > MAX_UNIT_LENGTH + 1 || text.charCodeAt(end - 1) !== 41 /* ) */) return false
+  return UNITS.has(text.slice(start, end - 1).toLowerCase())
 }
 
 function joinForm(text: string, count: number, dropLeading: boolean): string {

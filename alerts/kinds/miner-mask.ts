@@ -24,6 +24,8 @@
 //  8. A unit of time or size after a variable is part of the quantity (`12 ms`, `<1 sec`, `3 minutes`,
 //     `512 MB`), as it is written joined (`12ms`, `512MB`): the same duration written `00:01` or
 //     `<1 sec` gives the template one shape.
+//  9. A quantity restated with its unit in brackets right after one (`1190 bytes (1.16 KB)`, as some
+//     tools write past 1 KB) is part of it: the line with and without the restatement has one shape.
 export const MAX_MESSAGE = 4096
 export const MAX_TOKENS = 96
 export const WILDCARD = '<*>'

@@ -33,6 +33,12 @@ describe('masks', () => {
     ['localhost and its port (rule 2b)', 'dial localhost:6379 refused', 'dial <*> refused'],
     ['a duration with its unit (rule 8)', 'lifetime <1 sec, took 3 minutes.', 'lifetime <*> took <*>'],
     ['a size with its unit (rule 8)', 'free 512 MB of 2 GiB', 'free <*> of <*>'],
+    ['a count of bytes (rule 8)', 'wrote 451 bytes, 1 byte left', 'wrote <*> left'],
+    [
+      'a quantity restated in brackets (rule 9)',
+      'sent 1190 bytes (1.16 KB), took 2 s (2.00 sec).',
+      'sent <*> took <*>',
+    ],
   ])('%s', (_, message, expected) => {
     expect(form(message)).toBe(expected)
   })
@@ -62,6 +68,16 @@ describe('masks', () => {
   it('rule 8: a unit of time only after a variable; `00:01` and `<1 sec` give one shape', () => {
     expect(form('lifetime 00:01')).toBe(form('lifetime <1 sec'))
     expect(form('wait ms later')).toBe('wait ms later')
+  })
+
+  it('rule 9: a size written with and without its restatement gives one shape, and only with a unit', () => {
+    expect(form('close, 1190 bytes (1.16 KB) sent, 815 bytes received')).toBe(
+      form('close, 0 bytes sent, 18846 bytes (18.4 MB) received'),
+    )
+    expect(form('close, 0 bytes sent')).toBe('close, <*> sent')
+    // A bracketed number without a unit, or after a word, is not a restatement.
+    expect(form('exit 3 (12 tries) now')).toBe('exit <*> (<*> tries) now')
+    expect(form('size (12 KB) now')).toBe('size (<*> KB) now')
   })
 
   it('a bracketed variable keeps its brackets, so "(host)" and "()" meet at one place', () => {
