@@ -18,7 +18,8 @@
 //  4. A stack is kept as it is but for the `:line` or `:line:column` (a `)` after them or not) that end
 //     a line of a stack neither Python's nor Go's: each becomes `:0`. Of such a stack only the frame lines
 //     (`at ` after blanks) count (miner-stack.ts), and their fingerprint cuts those numbers off as they
-//     end the line its regular expression reads; the other lines do not count at all.
+//     end the line its regular expression reads; the other lines do not count at all, so the lines before
+//     the first frame line are left out but for their number (the fingerprint reads the first MAX_LINES).
 //  5. At most `max` entries; when full, the memo starts again empty.
 import { traceKind } from '../trace'
 import { MAX_MESSAGE } from './miner-mask'
@@ -29,6 +30,8 @@ export const MEMO_MAX = 4096
 const LONG_RUNS = /\d\d+/g
 const SHORT_RUNS = /[1-9]/g
 const LINE_END_NUMBERS = /:\d+(?=(?::\d+)?\)?(?:\n|$))/g
+/** The start of a stack's first frame line: `at ` after blanks that are not a line break, as trim() reads it. */
+const FIRST_FRAME = /(?:^|\n)[^\S\n]*at /
 
 /** Rule 2 on a message. */
 export function messageKey(message: string): string {
@@ -49,7 +52,13 @@ function foldRuns(text: string): string {
 export function stackKey(stack: string): string {
   if (stack === '') return '-'
   const language = traceKind(stack)
-  return language === 'other' ? `o${stack.replace(LINE_END_NUMBERS, ':0')}` : `${language[0] as string}${stack}`
+  if (language !== 'other') return `${language[0] as string}${stack}`
+  let from = stack.search(FIRST_FRAME)
+  if (from === -1) return 'o'
+  if (stack.charCodeAt(from) === 10 /* \n */) from++
+  let before = 0
+  for (let at = stack.indexOf('\n'); at !== -1 && at < from; at = stack.indexOf('\n', at + 1)) before++
+  return `o${before}:${stack.slice(from).replace(LINE_END_NUMBERS, ':0')}`
 }
 
 export class FormMemo {

@@ -94,12 +94,27 @@ describe('form memo rules', () => {
     expect(stackKey(java('1').replace('Foo.bar', 'Foo.bar1'))).not.toBe(
       stackKey(java('1').replace('Foo.bar', 'Foo.bar2')),
     )
-    expect(stackKey('Error: code 1\n    at x (a.js:1:2)')).not.toBe(stackKey('Error: code 2\n    at x (a.js:1:2)'))
+    // Lines before the first frame line do not count, but for their number.
+    expect(stackKey('Error: code 1\n    at x (a.js:1:2)')).toBe(stackKey('Error: code 2\n    at x (a.js:1:2)'))
+    expect(stackKey('Error: code\n    at x (a.js:1:2)')).not.toBe(stackKey('Error:\ncode\n    at x (a.js:1:2)'))
     expect(stackKey('E\n    at x (a.js:1:2)')).not.toBe(stackKey('E\n    at x (a.js:1)'))
     expect(stackKey('E\n    at x (a.js:1:2:3)')).not.toBe(stackKey('E\n    at x (a.js:4:2:3)'))
     const python = (n: number) =>
       `Traceback (most recent call last):\n  File "app.py", line ${n}, in main\nat x (a.js:${n}:1)\nValueError: x`
     expect(afterKeeping('failed', 'failed', { stack: [python(1), python(2)] })).toBeUndefined()
+  })
+
+  it('rule 4: a stack whose message names an id still hits; a frame on its first line still counts', () => {
+    const frames = '\n    at x (/app/a.js:1:2)\n    at y (/app/b.js:3:4)'
+    expect(afterKeeping('failed', 'failed', { stack: [`Error: user 1${frames}`, `Error: user 22${frames}`] })).toBe(
+      'FORM',
+    )
+    expect(
+      afterKeeping('failed', 'failed', { stack: [`Error${frames}`, `    at z (/app/c.js:5:6)${frames}`] }),
+    ).toBeUndefined()
+    expect(
+      afterKeeping('failed', 'failed', { stack: [`Error${frames}`, `Traceback (most recent call last):${frames}`] }),
+    ).toBeUndefined()
   })
 
   it('rule 5: bounded', () => {
