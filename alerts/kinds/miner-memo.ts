@@ -20,12 +20,19 @@
 //     (`at ` after blanks) count (miner-stack.ts), and their fingerprint cuts those numbers off as they
 //     end the line its regular expression reads; the other lines do not count at all, so the lines before
 //     the first frame line are left out but for their number (the fingerprint reads the first MAX_LINES).
-//  5. At most `max` entries; when full, the memo starts again empty.
+//  5. At most `max` entries, and MEMO_MAX_CHARS characters of keys, forms and stacks held; when either is
+//     full, the memo starts again empty.
+//  6. An event with a type or a stack is first compared with the last one of its key but for the stack: the
+//     same stack as it came, or the same once folded by rule 4, gives the same form without reading, folding
+//     or hashing it (V8 hashes a string a character at a time, and a fold is a regular expression over the
+//     whole stack: for a 300-character stack each costs more than masking its message would).
 import { traceKind } from '../trace'
 import { MAX_MESSAGE } from './miner-mask'
 
 /** Entries per source. */
 export const MEMO_MAX = 4096
+/** Characters of keys and stacks a source's memo holds (at most 2 bytes each). */
+export const MEMO_MAX_CHARS = 4 * 1024 * 1024
 
 const LONG_RUNS = /\d\d+/g
 const SHORT_RUNS = /[1-9]/g
@@ -48,29 +55,68 @@ function foldRuns(text: string): string {
   return text.replace(LONG_RUNS, '00').replace(SHORT_RUNS, '0')
 }
 
-/** Rule 4 on a stack (`''`: none). */
-export function stackKey(stack: string): string {
-  if (stack === '') return '-'
+// Rule 4 on a stack in two parts, so that rule 6 can compare its text alone: the text, and the tag (`p`, `g`,
+// or `o` and the number of lines before the first frame) that stackFrames sets; the miner is synchronous, so
+// one stack is in here at a time.
+let stackTag = ''
+
+/** The part of a stack rule 4 reads, as it came; its tag in `stackTag`. */
+function stackFrames(stack: string): string {
   const language = traceKind(stack)
-  if (language !== 'other') return `${language[0] as string}${stack}`
+  if (language !== 'other') {
+    stackTag = language === 'python' ? 'p' : 'g'
+    return stack
+  }
   let from = stack.search(FIRST_FRAME)
-  if (from === -1) return 'o'
+  if (from === -1) {
+    stackTag = 'o'
+    return ''
+  }
   if (stack.charCodeAt(from) === 10 /* \n */) from++
   let before = 0
   for (let at = stack.indexOf('\n'); at !== -1 && at < from; at = stack.indexOf('\n', at + 1)) before++
-  return `o${before}:${stack.slice(from).replace(LINE_END_NUMBERS, ':0')}`
+  stackTag = `o${before}`
+  return stack.slice(from)
+}
+
+/** Rule 4's text of stackFrames' part, by the tag it set. */
+function foldedFrames(frames: string): string {
+  return stackTag.charCodeAt(0) === 111 /* o */ ? frames.replace(LINE_END_NUMBERS, ':0') : frames
+}
+
+/** Rule 4 on a stack, whole (`''`: none): two stacks whose keys are equal get one form. */
+export function stackKey(stack: string): string {
+  if (stack === '') return '-'
+  const text = foldedFrames(stackFrames(stack))
+  return `${stackTag}:${text}`
 }
 
 export class FormMemo {
   /** Rule 3: events with neither type nor stack, by folded message; [dropLeading false, true]. */
   private readonly plain = [new Map<string, string>(), new Map<string, string>()] as const
-  /** The other events, by the whole key. */
+  /** The other events, by their stack's tag, the key, and their stack's text (`''` without one). */
   private readonly forms = new Map<string, string>()
-  /** The map and key of the last find(), for the keep() after it; undefined when the event is not memoised. */
-  private into: Map<string, string> | undefined
+  /**
+   * Rule 6: by the key but for the stack, the stack last met with it (as it came, and its tag and text by
+   * rule 4) and their form. Comparing a stack with the one before costs less than folding or hashing it, and
+   * the events of one key mostly come from one place.
+   */
+  private readonly lastStack = new Map<string, { stack: string; tag: string; text: string; form: string }>()
+  /** What the last find() looked up, for the keep() after it. */
+  private memoised = false
+  private plainMap: Map<string, string> | undefined
+  private stack = ''
+  private tag = ''
+  private text = ''
   private key = ''
 
-  constructor(private readonly max: number = MEMO_MAX) {}
+  /** Rule 5: what the memo holds, in characters. */
+  private chars = 0
+
+  constructor(
+    private readonly max: number = MEMO_MAX,
+    private readonly maxChars: number = MEMO_MAX_CHARS,
+  ) {}
 
   get size(): number {
     return this.plain[0].size + this.plain[1].size + this.forms.size
@@ -78,31 +124,56 @@ export class FormMemo {
 
   /** The form of an event whose key equals a known one's; undefined otherwise (then keep() its form). */
   find(type: string, message: string, dropLeading: boolean, stack: string): string | undefined {
-    if (message.length > MAX_MESSAGE || stack.length > MAX_MESSAGE) {
-      this.into = undefined
-      return undefined
-    }
+    this.memoised = message.length <= MAX_MESSAGE && stack.length <= MAX_MESSAGE
+    if (!this.memoised) return undefined
     const folded = messageKey(message)
     if (type === '' && stack === '') {
-      this.into = this.plain[dropLeading ? 1 : 0]
+      this.plainMap = this.plain[dropLeading ? 1 : 0]
       this.key = folded
-    } else {
-      this.into = this.forms
-      this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}${stackKey(stack)}`
+      return this.plainMap.get(folded)
     }
-    return this.into.get(this.key)
+    this.plainMap = undefined
+    this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}`
+    const last = this.lastStack.get(this.key)
+    if (last?.stack === stack) return last.form
+    this.stack = stack
+    this.text = stack === '' ? '' : foldedFrames(stackFrames(stack))
+    this.tag = stack === '' ? '-' : stackTag
+    if (last !== undefined && last.tag === this.tag && last.text === this.text) {
+      last.stack = stack
+      return last.form
+    }
+    const form = this.forms.get(`${this.tag}:${this.key}${this.text}`)
+    if (form !== undefined && last !== undefined) {
+      last.stack = stack
+      last.tag = this.tag
+      last.text = this.text
+      last.form = form
+    }
+    return form
   }
 
   /** The form of the event the last find() missed. */
   keep(form: string): void {
-    const into = this.into
-    if (into === undefined) return
-    this.into = undefined
-    if (this.size >= this.max) {
+    if (!this.memoised) return
+    this.memoised = false
+    const plain = this.plainMap !== undefined
+    const chars = plain
+      ? this.key.length + form.length
+      : 2 * (this.key.length + this.text.length) + this.stack.length + form.length
+    if (this.size >= this.max || this.chars + chars > this.maxChars) {
       this.plain[0].clear()
       this.plain[1].clear()
       this.forms.clear()
+      this.lastStack.clear()
+      this.chars = 0
     }
-    into.set(this.key, form)
+    this.chars += chars
+    if (this.plainMap !== undefined) {
+      this.plainMap.set(this.key, form)
+      return
+    }
+    this.forms.set(`${this.tag}:${this.key}${this.text}`, form)
+    this.lastStack.set(this.key, { stack: this.stack, tag: this.tag, text: this.text, form })
   }
 }

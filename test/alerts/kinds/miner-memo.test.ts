@@ -117,6 +117,19 @@ describe('form memo rules', () => {
     ).toBeUndefined()
   })
 
+  it('rule 6: events of one key from two places alternate and each keeps its own form', () => {
+    const memo = new FormMemo()
+    const at = (place: string) => `Error: boom\n    at ${place} (/app/${place}.js:1:2)`
+    const got: (string | undefined)[] = []
+    for (const place of ['a', 'b', 'a', 'b', 'a']) {
+      const found = memo.find('Error', 'failed', false, at(place))
+      got.push(found)
+      if (found === undefined) memo.keep(`F${place}`)
+    }
+    expect(got).toEqual([undefined, undefined, 'Fa', 'Fb', 'Fa'])
+    expect(memo.size).toBe(2)
+  })
+
   it('rule 5: bounded', () => {
     const memo = new FormMemo(3)
     for (let i = 0; i < 10; i++) {
@@ -133,6 +146,14 @@ describe('form memo rules', () => {
     }
     expect(stacked.find('A', 'failed', false, JS_STACK(1, 2))).toBeUndefined()
     expect(stacked.find('C', 'failed', false, JS_STACK(5, 6))).toBe('FC')
+    // And by what it holds: long messages and stacks fill it sooner than the entries would.
+    const long = new FormMemo(100, 4000)
+    for (let i = 0; i < 20; i++) {
+      const word = String.fromCharCode(97 + i)
+      long.find('T', `${word.repeat(500)} failed`, false, `Error\n    at ${word.repeat(500)} (/app/a.js:1:2)`)
+      long.keep('FORM')
+      expect(long.size).toBeLessThanOrEqual(2)
+    }
   })
 })
 
