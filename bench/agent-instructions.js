@@ -10,8 +10,10 @@
 // It prints fresh - start and warm - fresh per case, and each relative to the first case.
 // Instructions are not time (no cache misses, no syscalls' kernel work, no contention): use it to
 // rank changes, and bench/agent.js to measure speed.
-// Usage: npm run build && node bench/agent-instructions.js [--mb 50] [--flags "<flags>|<flags>|..."]
+// Usage: npm run build && node bench/agent-instructions.js [--mb 50] [--flags "<flags>|<flags>|..."] [--kinds]
 //   default flags: the ecosystem.config.js node_args, then the same without --optimize-for-size.
+//   --kinds: the first flags only, the config as it is (kinds off) against the same with a `kind: new` rule
+//   after the errors rule (kinds on, issue #29): what mining every error line costs.
 // Needs valgrind (Debian: apt-get install -y valgrind). About a minute per case for 50 MB.
 
 const { spawn, spawnSync } = require('node:child_process')
@@ -33,6 +35,13 @@ const cases = option('flags', undefined)?.split('|').map((flags) => flags.trim()
   nodeArgs.filter((flag) => flag !== '--optimize-for-size'),
 ]
 const bin = join(__dirname, '..', 'bin', 'logx-agent.js')
+const kinds = args.includes('--kinds')
+const variants = kinds
+  ? [
+      { name: 'kinds off', flags: cases[0], kindRule: false },
+      { name: 'kinds on', flags: cases[0], kindRule: true },
+    ]
+  : cases.map((flags) => ({ name: flags.join(' ') || '(none)', flags, kindRule: false }))
 
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   console.error('valgrind is not installed (Debian: apt-get install -y valgrind)')
@@ -40,7 +49,7 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
 }
 
 /** Instructions of one agent run that reads `files` (copied in before it starts) until `matches` alerts matched. */
-async function instructions(flags, files, matches) {
+async function instructions({ flags, kindRule }, files, matches) {
   const dir = mkdtempSync(join(tmpdir(), 'logx-bench-instr-'))
   try {
     const logs = join(dir, 'logs')
@@ -51,7 +60,7 @@ async function instructions(flags, files, matches) {
 sources:\n  - name: app\n    paths: [${logs}/*.log]\n    format: json\n    start_at: beginning
 channels:\n  oncall-sms: { type: sms, numbers: [919800000001] }
 rules:\n  - name: errors\n    level: error\n    group_wait: 0s\n    group_by: [err.type]
-metrics: { listen: 127.0.0.1:0 }\n`)
+${kindRule ? '  - { name: kinds, level: error, kind: new }\n' : ''}metrics: { listen: 127.0.0.1:0 }\n`)
     const out = join(dir, 'callgrind.out')
     const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...flags, bin, 'run', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
@@ -91,7 +100,14 @@ function summarize(flagSets, rows) {
   const [first] = rows
   const unit = 'M instructions'
   const summaryRows = []
-  if (rows.length === 1) {
+  if (kinds) {
+    // logx is the agent with kinds on, its peer the same agent with them off.
+    const [off, on] = rows
+    for (const key of ['start', 'fresh', 'warm']) {
+      const name = key === 'start' ? 'start' : `${key} ${megabytes} MB`
+      summaryRows.push({ case: name, logx: on[key] / 1e6, peer: 'kinds off', peerValue: off[key] / 1e6, unit, better: 'lower', ratio: off[key] / on[key] })
+    }
+  } else if (rows.length === 1) {
     summaryRows.push(
       { case: 'start', logx: first.start / 1e6, unit, better: 'lower' },
       { case: `fresh ${megabytes} MB`, logx: first.fresh / 1e6, unit, better: 'lower' },
@@ -121,20 +137,21 @@ async function main() {
     const one = [['start.log', '{"level":50,"msg":"started","err":{"type":"StartError"}}\n']]
     console.log(`node ${process.version}; NDJSON ${megabytes} MB, ${errors} error lines; instructions (callgrind Ir), millions`)
     const rows = []
-    for (const flags of cases) {
-      const start = await instructions(flags, one, 1)
-      const fresh = await instructions(flags, [['app.log', text]], errors)
-      const warm = await instructions(flags, [['app.log', text], ['second.log', second]], 2 * errors)
-      rows.push({ flags: flags.join(' ') || '(none)', start, fresh: fresh - start, warm: warm - fresh })
+    for (const variant of variants) {
+      const start = await instructions(variant, one, 1)
+      const fresh = await instructions(variant, [['app.log', text]], errors)
+      const warm = await instructions(variant, [['app.log', text], ['second.log', second]], 2 * errors)
+      rows.push({ flags: variant.name, start, fresh: fresh - start, warm: warm - fresh })
     }
     const [first] = rows
     console.table(rows.map((r) => ({
-      'node flags': r.flags,
+      [kinds ? 'case' : 'node flags']: r.flags,
       'start M': (r.start / 1e6).toFixed(0),
       'fresh M': (r.fresh / 1e6).toFixed(0),
       'fresh vs first': (r.fresh / first.fresh).toFixed(3),
       'warm M': (r.warm / 1e6).toFixed(0),
       'warm vs first': (r.warm / first.warm).toFixed(3),
+      ...(kinds ? { 'fresh per error line': Math.round((r.fresh - first.fresh) / errors), 'warm per error line': Math.round((r.warm - first.warm) / errors) } : {}),
     })))
     summarize(cases, rows)
   } finally {

@@ -13,6 +13,8 @@
 // kinds off and on alternate, medians over the rounds. Printed per format, off, on and on minus off:
 // µs per error line over the pass (interpreter and JIT included, as in a 0.5 s agent run), over its
 // second half, its CPU time, and over a second pass through the same engine (kinds known, code optimised).
+// --instructions: instead, both passes counted in instructions under valgrind (callgrind), once each; about
+// two minutes a format.
 const { spawnSync } = require('node:child_process')
 const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
@@ -46,7 +48,7 @@ function configText(kinds) {
  * (its kinds known, its code optimised: what kinds cost per line were the JIT free); prints the timings
  * as JSON.
  */
-function child(variant, format, linesFile) {
+function child(variant, format, linesFile, passes = 2) {
   const { parseAgentConfig } = require(dist('agent/config/load/load-config'))
   const { engineOptionsOfSetup, setupOfConfig } = require(dist('agent/delivery/alert-setup'))
   const { createAlertEngine } = require(dist('alerts/engine'))
@@ -60,6 +62,11 @@ function child(variant, format, linesFile) {
     .split('\n')
     .filter(Boolean)
     .map((raw) => toAlertLine(raw, format, 'app').line)
+  // Counted by instructions: the passes asked for, nothing printed (the counts are the parent's).
+  if (passes < 2) {
+    for (let p = 0; p < passes; p++) for (let i = 0; i < lines.length; i++) engine.ingest(lines[i], start + p * lines.length + i)
+    return
+  }
   const half = Math.floor(lines.length / 2)
   const cpu0 = process.cpuUsage()
   const t0 = process.hrtime.bigint()
@@ -116,9 +123,41 @@ function runChild(variant, format, linesFile) {
   return JSON.parse(res.stdout)
 }
 
+/** Instructions (callgrind Ir) of a child that makes the engine and runs `passes` passes. */
+function instructionsOf(variant, format, linesFile, passes) {
+  const argv = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...NODE_FLAGS]
+  argv.push(__filename, '--child', variant, format, linesFile, String(passes))
+  const res = spawnSync('valgrind', argv, { encoding: 'utf8' })
+  const collected = /Collected : (\d+)/.exec(res.stderr)
+  if (res.status !== 0 || collected === null) throw new Error(`valgrind ${variant} ${format}: ${res.stderr.slice(-500)}`)
+  return Number(collected[1])
+}
+
+/**
+ * --instructions: the same passes counted in instructions, which move by well under 1% from run to run where
+ * time moves by 30% (a shared VM): per error line, the first pass (interpreter and JIT) and a second one.
+ */
+function countInstructions(format, linesFile) {
+  const lines = readFileSync(linesFile, 'utf8').split('\n').filter(Boolean).length
+  const perLine = {}
+  for (const variant of ['off', 'on']) {
+    const [none, one, two] = [0, 1, 2].map((passes) => instructionsOf(variant, format, linesFile, passes))
+    perLine[variant] = { fresh: (one - none) / lines, warm: (two - one) / lines }
+  }
+  console.log(`${format}: ${lines} error lines; instructions per error line (callgrind Ir)`)
+  for (const key of ['fresh', 'warm']) {
+    const { off, on } = { off: perLine.off[key], on: perLine.on[key] }
+    console.log(`  ${key.padEnd(6)} off ${Math.round(off)}  on ${Math.round(on)}  on-off ${Math.round(on - off)}`)
+  }
+  return [
+    { case: `${format} fresh pass, instructions/error line`, logx: perLine.on.fresh, peer: 'kinds off', peerValue: perLine.off.fresh, unit: 'Ir', better: 'lower' },
+    { case: `${format} warm pass, instructions/error line`, logx: perLine.on.warm, peer: 'kinds off', peerValue: perLine.off.warm, unit: 'Ir', better: 'lower' },
+  ]
+}
+
 function main() {
   const args = process.argv.slice(2)
-  if (args[0] === '--child') return child(args[1], args[2], args[3])
+  if (args[0] === '--child') return child(args[1], args[2], args[3], Number(args[4] ?? 2))
   const option = (name, fallback) => {
     const index = args.indexOf(`--${name}`)
     return index === -1 ? fallback : args[index + 1]
@@ -131,6 +170,10 @@ function main() {
   try {
     for (const format of formats) {
       const linesFile = errorLines(dataDir, format, work)
+      if (args.includes('--instructions')) {
+        rows.push(...countInstructions(format, linesFile))
+        continue
+      }
       const runs = { off: [], on: [] }
       for (let round = 0; round < rounds; round++)
         for (const variant of round % 2 === 0 ? ['off', 'on'] : ['on', 'off'])
