@@ -127,6 +127,9 @@ describe('form memo rules', () => {
       if (found === undefined) memo.keep(`F${place}`)
     }
     expect(got).toEqual([undefined, undefined, 'Fa', 'Fb', 'Fa'])
+    // Another line number in the same place: not the same text as it came, the same once folded.
+    expect(memo.find('Error', 'failed', false, at('a').replace(':1:2', ':90:7'))).toBe('Fa')
+    expect(memo.find('Error', 'failed', false, at('b').replace(':1:2', ':3:4'))).toBe('Fb')
     expect(memo.size).toBe(2)
   })
 
