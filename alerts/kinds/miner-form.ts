@@ -142,16 +142,24 @@ function markDate(text: string, k: number, count: number): void {
   if (MONTHS_AND_DAYS.has(word)) kinds[k] = VARIABLE
 }
 
+/** Whether token k is a unit (rule 8), after a `)` that closes it when `closing` (rule 9), before a `,` `.` `;`. */
+function isUnit(text: string, k: number, closing: boolean): boolean {
+  if (kinds[k] !== LITERAL) return false
+  const start = starts[k] as number
+  let end = ends[k] as number
+  const last = text.charCodeAt(end - 1)
+  if (last === 44 || last === 46 || last === 59) end--
+  if (closing) {
+    if (text.charCodeAt(end - 1) !== 41 /* ) */) return false
+    end--
+  }
+  return end - start <= MAX_UNIT_LENGTH && UNITS.has(text.slice(start, end).toLowerCase())
+}
+
 /** Rule 8: a unit of time or size after a variable is a variable (joined with it into one `<*>`). */
 function markUnits(text: string, count: number): void {
   for (let k = 1; k < count; k++) {
-    if (kinds[k] !== LITERAL || kinds[k - 1] !== VARIABLE) continue
-    const start = starts[k] as number
-    let end = ends[k] as number
-    if (end - start > MAX_UNIT_LENGTH) continue
-    const last = text.charCodeAt(end - 1)
-    if (last === 44 || last === 46 || last === 59) end--
-    if (UNITS.has(text.slice(start, end).toLowerCase())) kinds[k] = VARIABLE
+    if (kinds[k - 1] === VARIABLE && isUnit(text, k, false)) kinds[k] = VARIABLE
   }
 }
 
@@ -160,24 +168,13 @@ function markUnits(text: string, count: number): void {
  * of it. Only with a unit: a bracketed `<*>` alone may be another thing (`from 10.0.0.1 (host-10-0-0-1)`).
  */
 function markRestated(text: string, count: number): void {
-  for (let k = 1; k < count; k++) {
-    if (kinds[k] !== MASKED || kinds[k - 1] !== VARIABLE) continue
-    if (masked[k] === '(<*>' && k + 1 < count && isClosingUnit(text, k + 1)) {
+  for (let k = 1; k + 1 < count; k++) {
+    if (kinds[k] !== MASKED || kinds[k - 1] !== VARIABLE || masked[k] !== '(<*>') continue
+    if (isUnit(text, k + 1, true)) {
       kinds[k] = VARIABLE
       kinds[k + 1] = VARIABLE
     }
   }
-}
-
-/** `KB)`, `sec),`: a unit and the bracket that closes the restatement. */
-function isClosingUnit(text: string, k: number): boolean {
-  if (kinds[k] !== LITERAL) return false
-  const start = starts[k] as number
-  let end = ends[k] as number
-  const last = text.charCodeAt(end - 1)
-  if (last === 44 || last === 46 || last === 59) end--
-  if (end - start > MAX_UNIT_LENGTH + 1 || text.charCodeAt(end - 1) !== 41 /* ) */) return false
-  return UNITS.has(text.slice(start, end - 1).toLowerCase())
 }
 
 function joinForm(text: string, count: number, dropLeading: boolean): string {
