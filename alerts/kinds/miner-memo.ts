@@ -22,10 +22,11 @@
 //     the first frame line are left out but for their number (the fingerprint reads the first MAX_LINES).
 //  5. At most `max` entries, and MEMO_MAX_CHARS characters of keys, forms and stacks held; when either is
 //     full, the memo starts again empty.
-//  6. An event with a type or a stack is first compared with the last one of its key but for the stack: the
-//     same stack as it came, or the same once folded by rule 4, gives the same form without reading, folding
-//     or hashing it (V8 hashes a string a character at a time, and a fold is a regular expression over the
-//     whole stack: for a 300-character stack each costs more than masking its message would).
+//  6. An event with a type or a stack is first compared with the last one of its key but for the stack, found
+//     by its type and then its folded message (no key is put together for it): the same stack as it came, or
+//     the same once folded by rule 4, gives the same form without reading, folding or hashing it (V8 hashes a
+//     string a character at a time, and a fold is a regular expression over the whole stack: for a
+//     300-character stack each costs more than masking its message would).
 import { traceKind } from '../trace'
 import { MAX_MESSAGE } from './miner-mask'
 
@@ -34,6 +35,7 @@ export const MEMO_MAX = 4096
 /** Characters of keys and stacks a source's memo holds (at most 2 bytes each). */
 export const MEMO_MAX_CHARS = 4 * 1024 * 1024
 
+const DIGIT = /\d/
 const LONG_RUNS = /\d\d+/g
 const SHORT_RUNS = /[1-9]/g
 const LINE_END_NUMBERS = /:\d+(?=(?::\d+)?\)?(?:\n|$))/g
@@ -52,7 +54,8 @@ export function messageKey(message: string): string {
 }
 
 function foldRuns(text: string): string {
-  return text.replace(LONG_RUNS, '00').replace(SHORT_RUNS, '0')
+  // A global replace costs even where it finds nothing, and many messages hold no digit.
+  return DIGIT.test(text) ? text.replace(LONG_RUNS, '00').replace(SHORT_RUNS, '0') : text
 }
 
 // Rule 4 on a stack in two parts, so that rule 6 can compare its text alone: the text, and the tag (`p`, `g`,
@@ -91,17 +94,27 @@ export function stackKey(stack: string): string {
   return `${stackTag}:${text}`
 }
 
+/** Rule 6: the last event of a key but for the stack, its stack as it came and by rule 4, and their form. */
+interface LastEvent {
+  stack: string
+  tag: string
+  text: string
+  form: string
+}
+
+type LastByMessage = Map<string, LastEvent>
+
 export class FormMemo {
   /** Rule 3: events with neither type nor stack, by folded message; [dropLeading false, true]. */
   private readonly plain = [new Map<string, string>(), new Map<string, string>()] as const
   /** The other events, by their stack's tag, the key, and their stack's text (`''` without one). */
   private readonly forms = new Map<string, string>()
   /**
-   * Rule 6: by the key but for the stack, the stack last met with it (as it came, and its tag and text by
-   * rule 4) and their form. Comparing a stack with the one before costs less than folding or hashing it, and
-   * the events of one key mostly come from one place.
+   * Rule 6: by dropLeading [false, true], the type and the folded message, the last event met with them.
+   * Comparing a stack with the one before costs less than folding or hashing it, and the events of one key
+   * mostly come from one place.
    */
-  private readonly lastStack = new Map<string, { stack: string; tag: string; text: string; form: string }>()
+  private readonly lastEvents = [new Map<string, LastByMessage>(), new Map<string, LastByMessage>()] as const
   /** What the last find() looked up, for the keep() after it. */
   private memoised = false
   private plainMap: Map<string, string> | undefined
@@ -109,6 +122,9 @@ export class FormMemo {
   private tag = ''
   private text = ''
   private key = ''
+  private type = ''
+  private folded = ''
+  private dropLeading = false
 
   /** Rule 5: what the memo holds, in characters. */
   private chars = 0
@@ -133,8 +149,10 @@ export class FormMemo {
       return this.plainMap.get(folded)
     }
     this.plainMap = undefined
-    this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}`
-    const last = this.lastStack.get(this.key)
+    this.type = type
+    this.folded = folded
+    this.dropLeading = dropLeading
+    const last = this.lastEvents[dropLeading ? 1 : 0].get(type)?.get(folded)
     if (last?.stack === stack) return last.form
     this.stack = stack
     this.text = stack === '' ? '' : foldedFrames(stackFrames(stack))
@@ -143,6 +161,7 @@ export class FormMemo {
       last.stack = stack
       return last.form
     }
+    this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}`
     const form = this.forms.get(`${this.tag}:${this.key}${this.text}`)
     if (form !== undefined && last !== undefined) {
       last.stack = stack
@@ -165,7 +184,8 @@ export class FormMemo {
       this.plain[0].clear()
       this.plain[1].clear()
       this.forms.clear()
-      this.lastStack.clear()
+      this.lastEvents[0].clear()
+      this.lastEvents[1].clear()
       this.chars = 0
     }
     this.chars += chars
@@ -174,6 +194,12 @@ export class FormMemo {
       return
     }
     this.forms.set(`${this.tag}:${this.key}${this.text}`, form)
-    this.lastStack.set(this.key, { stack: this.stack, tag: this.tag, text: this.text, form })
+    const byType = this.lastEvents[this.dropLeading ? 1 : 0]
+    let byMessage = byType.get(this.type)
+    if (byMessage === undefined) {
+      byMessage = new Map()
+      byType.set(this.type, byMessage)
+    }
+    byMessage.set(this.folded, { stack: this.stack, tag: this.tag, text: this.text, form })
   }
 }

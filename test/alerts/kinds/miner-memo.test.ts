@@ -52,6 +52,7 @@ describe('form memo rules', () => {
     expect(afterKeeping('set x5="a"', 'set x6="a"')).toBeUndefined()
     expect(afterKeeping("id 12 user 'bob'", "id 34 user 'bob'")).toBe('FORM')
     expect(messageKey('a 1 b 22 c=333 "d 4"')).toBe('a 0 b 00 c=00 "d 4"')
+    expect(messageKey('no digit here')).toBe('no digit here')
   })
 
   it('rule 3: the error type, the dropped leading variable and the stack are part of the key', () => {
