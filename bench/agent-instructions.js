@@ -1,7 +1,11 @@
 'use strict'
 // The agent's work counted in instructions instead of seconds, to compare builds or node flags on a
 // shared machine: wall and CPU time of one agent process move by +-30% from run to run there (the
-// same binary, the same file), instruction counts by well under 1%. Each case runs the real agent
+// same binary, the same file), instruction counts by a few percent: the agent's timers (code cache,
+// checkpoints, kinds flush) and this script's /metrics polls fire 50 times as often per line under valgrind,
+// at points the machine's load decides (the warm column of kinds off read 332M, 346M and 435M in three runs,
+// the last beside other valgrind runs). Rank changes of more than that here; smaller ones with an in-process
+// count (bench/kinds-agentbench.js --instructions). Each case runs the real agent
 // (bin/logx-agent.js run, embedded sandbox) under `valgrind --tool=callgrind` three times:
 //   start: one error line, then stopped (start-up, config, the first alert, shutdown);
 //   fresh: an NDJSON file of --mb MB (1% errors) read from its start by a just-started agent;
