@@ -26,7 +26,14 @@
 //     by its type and then its folded message (no key is put together for it): the same stack as it came, or
 //     the same once folded by rule 4, gives the same form without reading, folding or hashing it (V8 hashes a
 //     string a character at a time, and a fold is a regular expression over the whole stack: for a
-//     300-character stack each costs more than masking its message would).
+//     300-character stack each costs more than masking its message would). "Once folded" compares the stacks
+//     folded whole, the lines before the first frame line too (rule 7), so neither stack's language or first
+//     frame line is looked for: one replace and one compare.
+//  7. Rule 4's text is cut from the stack folded whole, where the first frame line begins: a number rule 4 folds
+//     is a `:` and digits, which no frame line's start, `Traceback` header or goroutine header holds, so folding
+//     first moves none of them, and the lines it folds are the same as in the part cut first. Two stacks equal
+//     once folded whole are of one language and have one text: their folds are one string, from which the
+//     language (no number that rule 4 folds is part of what traceKind looks for) and the text are read.
 import { traceKind } from '../trace'
 import { MAX_MESSAGE } from './miner-mask'
 
@@ -59,38 +66,37 @@ function foldRuns(text: string): string {
 }
 
 // Rule 4 on a stack in two parts, so that rule 6 can compare its text alone: the text, and the tag (`p`, `g`,
-// or `o` and the number of lines before the first frame) that stackFrames sets; the miner is synchronous, so
-// one stack is in here at a time.
+// or `o` and the number of lines before the first frame) that stackText sets, with the stack folded whole (rule
+// 7; `''` for Python's and Go's); the miner is synchronous, so one stack is in here at a time.
 let stackTag = ''
+let stackWhole = ''
 
-/** The part of a stack rule 4 reads, as it came; its tag in `stackTag`. */
-function stackFrames(stack: string): string {
+/** Rule 4's text of a stack, its tag in `stackTag`; `whole`: the stack folded whole, when rule 6 folded it. */
+function stackText(stack: string, whole: string | undefined): string {
   const language = traceKind(stack)
   if (language !== 'other') {
     stackTag = language === 'python' ? 'p' : 'g'
+    stackWhole = ''
     return stack
   }
-  let from = stack.search(FIRST_FRAME)
+  const folded = whole ?? stack.replace(LINE_END_NUMBERS, ':0')
+  stackWhole = folded
+  let from = folded.search(FIRST_FRAME)
   if (from === -1) {
     stackTag = 'o'
     return ''
   }
-  if (stack.charCodeAt(from) === 10 /* \n */) from++
+  if (folded.charCodeAt(from) === 10 /* \n */) from++
   let before = 0
-  for (let at = stack.indexOf('\n'); at !== -1 && at < from; at = stack.indexOf('\n', at + 1)) before++
+  for (let at = folded.indexOf('\n'); at !== -1 && at < from; at = folded.indexOf('\n', at + 1)) before++
   stackTag = `o${before}`
-  return stack.slice(from)
-}
-
-/** Rule 4's text of stackFrames' part, by the tag it set. */
-function foldedFrames(frames: string): string {
-  return stackTag.charCodeAt(0) === 111 /* o */ ? frames.replace(LINE_END_NUMBERS, ':0') : frames
+  return folded.slice(from)
 }
 
 /** Rule 4 on a stack, whole (`''`: none): two stacks whose keys are equal get one form. */
 export function stackKey(stack: string): string {
   if (stack === '') return '-'
-  const text = foldedFrames(stackFrames(stack))
+  const text = stackText(stack, undefined)
   return `${stackTag}:${text}`
 }
 
@@ -100,6 +106,8 @@ interface LastEvent {
   tag: string
   text: string
   form: string
+  /** Rule 7: the stack folded whole; `''` for Python's and Go's, whose stacks are not folded. */
+  whole: string
 }
 
 type LastByMessage = Map<string, LastEvent>
@@ -121,6 +129,7 @@ export class FormMemo {
   private stack = ''
   private tag = ''
   private text = ''
+  private whole = ''
   private key = ''
   private type = ''
   private folded = ''
@@ -154,11 +163,18 @@ export class FormMemo {
     this.dropLeading = dropLeading
     const last = this.lastEvents[dropLeading ? 1 : 0].get(type)?.get(folded)
     if (last?.stack === stack) return last.form
+    const whole = last === undefined || last.whole === '' ? undefined : stack.replace(LINE_END_NUMBERS, ':0')
+    if (whole !== undefined && whole === last?.whole) {
+      last.stack = stack
+      return last.form
+    }
     this.stack = stack
-    this.text = stack === '' ? '' : foldedFrames(stackFrames(stack))
+    this.text = stack === '' ? '' : stackText(stack, whole)
     this.tag = stack === '' ? '-' : stackTag
+    this.whole = stack === '' ? '' : stackWhole
     if (last !== undefined && last.tag === this.tag && last.text === this.text) {
       last.stack = stack
+      last.whole = this.whole
       return last.form
     }
     this.key = `${dropLeading ? 't' : 'f'}${type.length}:${type}${folded.length}:${folded}`
@@ -168,6 +184,7 @@ export class FormMemo {
       last.tag = this.tag
       last.text = this.text
       last.form = form
+      last.whole = this.whole
     }
     return form
   }
@@ -179,7 +196,7 @@ export class FormMemo {
     const plain = this.plainMap !== undefined
     const chars = plain
       ? this.key.length + form.length
-      : 2 * (this.key.length + this.text.length) + this.stack.length + form.length
+      : 2 * (this.key.length + this.text.length) + this.stack.length + this.whole.length + form.length
     if (this.size >= this.max || this.chars + chars > this.maxChars) {
       this.plain[0].clear()
       this.plain[1].clear()
@@ -200,6 +217,6 @@ export class FormMemo {
       byMessage = new Map()
       byType.set(this.type, byMessage)
     }
-    byMessage.set(this.folded, { stack: this.stack, tag: this.tag, text: this.text, form })
+    byMessage.set(this.folded, { stack: this.stack, tag: this.tag, text: this.text, form, whole: this.whole })
   }
 }

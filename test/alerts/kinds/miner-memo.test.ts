@@ -134,6 +134,27 @@ describe('form memo rules', () => {
     expect(memo.size).toBe(2)
   })
 
+  it('rule 7: the text is cut from the stack folded whole, as if cut first and folded after', () => {
+    // A number ending a line before the first frame line is folded with the rest, then cut off with that line.
+    expect(stackKey('Error: code 12:34\n    at x (a.js:1:2)')).toBe('o1:    at x (a.js:0:0)')
+    expect(stackKey('Error: retry at 10:30\n  at y (/b.js:7)\nat z (c.js:8:9)')).toBe(
+      'o1:  at y (/b.js:0)\nat z (c.js:0:0)',
+    )
+    // Go's and Python's stacks are not folded at all.
+    const go = 'goroutine 7 [running]:\nmain.f()\n\t/a.go:12'
+    expect(stackKey(go)).toBe(`g:${go}`)
+    // Rule 6 with stacks folded whole: another number before the first frame line, then another text there.
+    const memo = new FormMemo()
+    const stack = (head: string, line: number) => `Error: ${head}\n    at x (/app/a.js:${line.toString()}:2)`
+    expect(memo.find('Error', 'failed', false, stack('took 1:2', 1))).toBeUndefined()
+    memo.keep('FORM')
+    expect(memo.find('Error', 'failed', false, stack('took 3:4', 5))).toBe('FORM')
+    expect(memo.find('Error', 'failed', false, stack('user bob', 6))).toBe('FORM')
+    expect(memo.find('Error', 'failed', false, stack('took 3:4', 7).replace('at x', 'at y'))).toBeUndefined()
+    // A Go stack after a JavaScript one of the same key is not taken for it.
+    expect(memo.find('Error', 'failed', false, go)).toBeUndefined()
+  })
+
   it('rule 5: bounded', () => {
     const memo = new FormMemo(3)
     for (let i = 0; i < 10; i++) {
