@@ -118,7 +118,7 @@ function errorLines(dataDir, format, into) {
   } else if (!existsSync(file)) {
     if (!existsSync(AGENTBENCH_GEN)) throw new Error(`${file} is missing, and agentbench is not at ${AGENTBENCH_GEN}`)
     file = join(into, `app-${format}-200MB-seed1.log`)
-    require(AGENTBENCH_GEN).generate({ format, sizeBytes: 200 << 20, seed: 1, out: file })
+    require(AGENTBENCH_GEN).generate({ format, sizeBytes: 200e6, seed: 1, out: file })
   }
   const kept = readFileSync(file, 'utf8')
     .split('\n')
