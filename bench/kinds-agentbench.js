@@ -18,6 +18,9 @@
 // second, and a steady pass (the mean of the passes after the first 15,000 lines and at least three passes, over
 // at least 20,000 lines and five passes: the second pass still pays for code the JIT optimises then, and so do
 // the next ones of a short file); about four minutes a format.
+// Use it to rank changes to the kinds path. Its steady passes are not the agent's warm cost: this child's heap
+// sits at --optimize-for-size's old-space limit, and with kinds on its scavenges stay memory-reducing ones (about
+// five times as long), which the agent's do not; the agent's own is agentbench at 200 and 1000 MB (BENCHMARKS.md).
 const { spawnSync } = require('node:child_process')
 const { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs')
 const { tmpdir } = require('node:os')
