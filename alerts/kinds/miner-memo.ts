@@ -43,8 +43,8 @@ export const MEMO_MAX = 4096
 export const MEMO_MAX_CHARS = 4 * 1024 * 1024
 
 const DIGIT = /\d/
-const LONG_RUNS = /\d\d+/g
-const SHORT_RUNS = /[1-9]/g
+/** Rule 2 in one pass: a run of two digits or more is two matches (all but its last digit, then that one). */
+const DIGIT_RUNS = /\d+(?=\d)|\d/g
 const LINE_END_NUMBERS = /:\d+(?=(?::\d+)?\)?(?:\n|$))/g
 /** The start of a stack's first frame line: `at ` after blanks that are not a line break, as trim() reads it. */
 const FIRST_FRAME = /(?:^|\n)[^\S\n]*at /
@@ -62,7 +62,7 @@ export function messageKey(message: string): string {
 
 function foldRuns(text: string): string {
   // A global replace costs even where it finds nothing, and many messages hold no digit.
-  return DIGIT.test(text) ? text.replace(LONG_RUNS, '00').replace(SHORT_RUNS, '0') : text
+  return DIGIT.test(text) ? text.replace(DIGIT_RUNS, '0') : text
 }
 
 // Rule 4 on a stack in two parts, so that rule 6 can compare its text alone: the text, and the tag (`p`, `g`,

@@ -53,6 +53,7 @@ describe('form memo rules', () => {
     expect(afterKeeping("id 12 user 'bob'", "id 34 user 'bob'")).toBe('FORM')
     expect(messageKey('a 1 b 22 c=333 "d 4"')).toBe('a 0 b 00 c=00 "d 4"')
     expect(messageKey('no digit here')).toBe('no digit here')
+    expect(messageKey('v0 x00 y007 z9 w1234567890 5:x 0')).toBe('v0 x00 y00 z0 w00 0:x 0')
   })
 
   it('rule 3: the error type, the dropped leading variable and the stack are part of the key', () => {
